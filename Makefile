@@ -1,0 +1,34 @@
+# forumwar: every target installs what it needs into .venv on a fresh machine.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+GAME ?= games/demo
+
+.PHONY: install test demo turn check bench clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+demo: $(STAMP)
+	$(BIN)/forumwar demo games/demo
+
+turn: $(STAMP)
+	$(BIN)/forumwar turn $(GAME)
+
+check: $(STAMP)
+	$(BIN)/forumwar check $(GAME)
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks
+
+clean:
+	rm -rf $(VENV) games/demo

@@ -1,0 +1,55 @@
+"""Order-error catalogue: stable codes with Russian message templates.
+
+Rule sets add their own codes with `define`; a code never changes meaning once
+published, so GM tools and tests can rely on it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+CATALOGUE: dict[str, str] = {}
+
+
+def define(codes: dict[str, str]) -> None:
+    """Add codes to the catalogue; redefining a code with another text is an error."""
+    for code, template in codes.items():
+        if CATALOGUE.get(code, template) != template:
+            raise ValueError(f"error code {code} already defined differently")
+        CATALOGUE[code] = template
+
+
+define({
+    "E_REQUIRED": "Не заполнено поле «{column}». {hint}",
+    "E_NOT_A_NUMBER": "В поле «{column}» должно быть целое число больше нуля, а не «{value}».",
+    "E_UNKNOWN_VALUE": "«{value}» не подходит для поля «{column}». Допустимо: {allowed}.",
+    "E_FORMULA": "Формулы в приказах не принимаются: в поле «{column}» введите значение, а не «{value}».",
+    "E_INTERNAL": "Приказ не удалось обработать ({detail}). Сообщите мастеру.",
+})
+
+
+@dataclass(frozen=True)
+class OrderError:
+    """One problem with one order row: a catalogue code and its parameters."""
+
+    code: str
+    params: dict[str, object] = field(default_factory=dict)
+
+    def message(self) -> str:
+        template = CATALOGUE[self.code]
+        try:
+            return template.format(**self.params)
+        except (KeyError, IndexError):
+            return template
+
+    def __hash__(self) -> int:  # params is a dict; hash on the code and sorted items
+        return hash((self.code, tuple(sorted((k, str(v)) for k, v in self.params.items()))))
+
+
+def allowed_list(values, limit: int = 12) -> str:
+    """Russian enumeration of allowed values for a message, shortened when long."""
+    values = [str(v) for v in values]
+    if not values:
+        return "ничего (сейчас нет подходящих вариантов)"
+    if len(values) > limit:
+        return ", ".join(values[:limit]) + f" и ещё {len(values) - limit}"
+    return ", ".join(values)

@@ -1,0 +1,1 @@
+"""Everything that touches the outside world: books, game directory, CLI."""

@@ -1,0 +1,74 @@
+"""The backend interface: one read and one write per book per stage.
+
+Two backends implement it: `xlsx` (local .xlsx files, the embedded default) and
+`gsheets` (Google Sheets through gspread). The bridge never knows which one it has.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+class BackendError(Exception):
+    """A failure the GM must act on; the message says what to do (English, for the console)."""
+
+
+class BookNotFound(BackendError):
+    pass
+
+
+class BookForbidden(BackendError):
+    pass
+
+
+@dataclass(frozen=True)
+class TabWrite:
+    """Everything to write to one tab in a book's single write.
+
+    Either `rows` (replace the tab's data below the header; the rest is cleared) or
+    `column_updates` (set only these cells, leave players' cells alone) is given.
+    Values are str, int or float; strings are always written as text, never formulas.
+    Row numbers are 1-based sheet rows; column indexes are 0-based.
+    """
+
+    title: str
+    header: tuple[str, ...] | None = None
+    rows: tuple[tuple[Any, ...], ...] | None = None
+    column_updates: dict[int, dict[int, Any]] | None = None
+    kind: str = "status"                      # "status" (protected) or "orders"
+    dropdowns: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    locked_columns: tuple[int, ...] = ()      # order tabs: columns players may not edit (status)
+    editors: tuple[str, ...] = ()             # e-mails allowed to edit an order tab's open cells
+    order_rows: int = 200                     # order tabs: rows carrying dropdowns
+    frozen_rows: int = 1
+    column_widths: dict[int, int] = field(default_factory=dict)   # 0-based column -> characters
+    locked: bool = False                      # order tab closed while a stage resolves
+
+
+@dataclass(frozen=True)
+class BookRef:
+    """A book known to the game: its key in game.toml and its backend id (path or spreadsheet key)."""
+
+    key: str          # faction id, "public" or "gm"
+    book_id: str
+    title: str
+
+
+class Backend(Protocol):
+    name: str
+
+    def create_book(self, key: str, title: str) -> str:
+        """Create an empty book; return its id (xlsx: file path; gsheets: spreadsheet key)."""
+
+    def read_tabs(self, book_id: str, titles: list[str]) -> dict[str, list[list[str]]]:
+        """All cells of the named tabs in ONE request, as text rows (header included).
+        A missing tab maps to None-free absence: it is simply not in the result."""
+
+    def write_book(self, book_id: str, tabs: list[TabWrite]) -> None:
+        """Write every tab of the list in ONE request; creates missing tabs. Safe to repeat."""
+
+    def share(self, book_id: str, readers: list[str], writers: list[str], notify: bool = False) -> list[str]:
+        """Grant access; return warnings (e.g. people with access who should not have it)."""
+
+    def export_xlsx(self, book_id: str, dest: str) -> None:
+        """Save the book as a real .xlsx file at dest."""
