@@ -53,3 +53,11 @@ def allowed_list(values, limit: int = 12) -> str:
     if len(values) > limit:
         return ", ".join(values[:limit]) + f" и ещё {len(values) - limit}"
     return ", ".join(values)
+
+
+class SpecError(ValueError):
+    """An invalid input document (e.g. a battle file): every problem, in Russian, at once."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("; ".join(problems))
+        self.problems = list(problems)

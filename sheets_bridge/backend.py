@@ -29,6 +29,8 @@ class TabWrite:
     `column_updates` (set only these cells, leave players' cells alone) is given.
     Values are str, int or float; strings are always written as text, never formulas.
     Row numbers are 1-based sheet rows; column indexes are 0-based.
+    A TabWrite with `header=None` and `rows=None` is a values-only update: the tab's
+    dropdowns, protection and formatting are left exactly as they are.
     """
 
     title: str

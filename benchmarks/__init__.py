@@ -1,0 +1,1 @@
+"""Benchmarks (`make bench`): speed figures, never assertions in the test suite."""

@@ -1,0 +1,89 @@
+"""The reference battle: a plain per-unit loop over planning, clash, finale and the aftermath.
+
+Random streams (engine.rng.derive_seed): "planning", one per flank ("clash", flank) and "finale",
+so each flank's dice do not depend on the others.
+"""
+from __future__ import annotations
+
+import random
+
+from engine.jade_rose.battle.abilities import round_half_up
+from engine.jade_rose.battle.clash import run_flank
+from engine.jade_rose.battle.finale import run_finale
+from engine.jade_rose.battle.model import FLANKS, Battle
+from engine.jade_rose.battle.planning import run_planning
+from engine.jade_rose.battle.result import BattleResult, SideOutcome, counts
+from engine.jade_rose.battle.runtime import BattleState
+from engine.rng import derive_seed
+
+
+def fight_once(battle: Battle, seed: int) -> BattleResult:
+    """Resolve one battle with the reference implementation; same battle and seed, same result."""
+    state = BattleState(battle)
+    shots, fights = run_planning(random.Random(derive_seed(seed, "planning")), state)
+    rounds = sum(f.round_count for f in fights)
+    timeout = any(f.winner == "timeout" for f in fights)
+    flank_rounds = [0]
+    for flank in FLANKS:
+        flank_fights = run_flank(random.Random(derive_seed(seed, "clash", flank)), state, flank)
+        flank_rounds.append(sum(f.round_count for f in flank_fights))
+        timeout |= any(f.winner == "timeout" for f in flank_fights)
+        fights += flank_fights
+    rounds += max(flank_rounds)
+    finale = run_finale(random.Random(derive_seed(seed, "finale")), state)
+    if finale is not None:
+        fights.append(finale)
+        rounds += finale.round_count
+        timeout |= finale.winner == "timeout"
+    winner = decide_winner(state, battle.constants.tie_winner)
+    outcomes = {role: _outcome(state, role) for role in ("attacker", "defender")}
+    outcomes = _plague(battle, outcomes)
+    return BattleResult(winner=winner, attacker=outcomes["attacker"], defender=outcomes["defender"],
+                        bombards=tuple(shots), fights=tuple(fights), rounds=rounds,
+                        rounds_all_fights=sum(f.round_count for f in fights), timeout=timeout,
+                        warnings=battle.warnings, city=battle.city)
+
+
+def decide_winner(state: BattleState, tie_winner: str) -> str:
+    """The side with living units wins; both or neither: the tie rule (the defender holds)."""
+    a, d = bool(state.sides["attacker"].living()), bool(state.sides["defender"].living())
+    if a and not d:
+        return "attacker"
+    if d and not a:
+        return "defender"
+    return tie_winner
+
+
+def _outcome(state: BattleState, role: str) -> SideOutcome:
+    side = state.sides[role]
+    deployed: dict[str, int] = {}
+    dead: dict[str, int] = {}
+    army_dead: dict[str, int] = {}
+    alive: dict[str, int] = {}
+    for squad in side.squads:
+        for u in squad.units:
+            key = u.stats.key
+            deployed[key] = deployed.get(key, 0) + 1
+            bucket = alive if u.alive else dead
+            bucket[key] = bucket.get(key, 0) + 1
+            if not u.alive and not squad.setup.garrison:
+                army_dead[key] = army_dead.get(key, 0) + 1
+    pct = state.constants.recovery_pct
+    recovered = {k: round_half_up(n * pct, 100) for k, n in army_dead.items()}
+    idle = dict(next((units for r, units in state.battle.idle if r == role), ()))
+    for k, n in idle.items():
+        alive[k] = alive.get(k, 0) + n
+    return SideOutcome(role=role, faction=side.setup.faction, deployed=counts(deployed), losses=counts(dead),
+                       recovered=counts(recovered), survivors=counts(alive), idle=counts(idle),
+                       flanked=side.flanked)
+
+
+def _plague(battle: Battle, outcomes: dict[str, SideOutcome]) -> dict[str, SideOutcome]:
+    """The Jade plague temple turns the enemy's dead that were not saved into jade warriors."""
+    out = dict(outcomes)
+    for role, enemy in (("attacker", "defender"), ("defender", "attacker")):
+        if battle.side(role).plague:
+            e = outcomes[enemy]
+            converted = e.total("losses") - e.total("recovered")
+            out[role] = SideOutcome(**{**outcomes[role].__dict__, "converted": max(0, converted)})
+    return out

@@ -1,0 +1,672 @@
+"""Jade Rose economy: income, upkeep, and the «Экономика» orders (sell, build, upgrade, restore, jade, hire).
+
+Every balance change goes through `_change`, which appends a ledger line with a Russian reason, so
+a faction's balance after a stage equals its balance before plus the sum of its ledger lines.
+Order of a stage (RULINGS JR-56): start of turn, income and upkeep, then each faction's orders
+in the order sell, build, upgrade, restore, jade purchase, hire; then the end of the turn.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from engine.errors import OrderError, allowed_list
+from engine.jade_rose.data import BuildingDef, EraDef, UnitDef, load_data
+from engine.jade_rose.economy_orders import (ACTION_OF_KIND, TAB, city_names, own_cities,
+                                             parse_economy_rows, sort_orders)
+from engine.rng import stream
+from engine.ruleset import Row, RowStatus
+from engine.state import clone
+
+RESOURCE_SIGN = {"gold": "з", "honor": "ч", "jade": "н"}
+
+
+# -- small helpers ------------------------------------------------------------------
+
+def round_half_up(num: int, den: int = 1) -> int:
+    """num/den rounded half up, in integers (no float surprises)."""
+    return (2 * num + den) // (2 * den)
+
+
+def era_of(state: Mapping) -> EraDef:
+    return load_data().era_for_turn(int(state["turn"]))
+
+
+def active_factions(state: Mapping) -> list[str]:
+    """Factions still playing (not eliminated, not already won), in a stable order."""
+    return sorted(f for f, rec in state["factions"].items() if not rec.get("eliminated") and not rec.get("won"))
+
+
+def _change(state: dict, faction: str, resource: str, amount: int, reason: str, city: str | None = None) -> None:
+    if not amount:
+        return
+    rec = state["factions"][faction]
+    rec[resource] = rec.get(resource, 0) + amount
+    line = {"faction": faction, "resource": resource, "amount": amount, "reason": reason}
+    if city is not None:
+        line["city"] = city
+    state.setdefault("ledger", []).append(line)
+
+
+def _log(state: dict, faction: str, text: str) -> None:
+    state.setdefault("log", []).append({"faction": faction, "text": text})
+
+
+def _owned_buildings(state: Mapping, faction: str) -> list[tuple[str, BuildingDef]]:
+    """(city id, building) for every building in the faction's standing cities."""
+    data = load_data()
+    return [(cid, data.buildings[b]) for cid in own_cities(state, faction, ruins=False)
+            for b in state["cities"][cid]["buildings"] if b in data.buildings]
+
+
+def _effect_total(state: Mapping, faction: str, effect: str) -> int:
+    return sum(int(b.effects.get(effect, 0)) for _, b in _owned_buildings(state, faction))
+
+
+def _has_effect(state: Mapping, faction: str, effect: str) -> bool:
+    return any(b.effects.get(effect) for _, b in _owned_buildings(state, faction))
+
+
+def _city_size(city: Mapping) -> str:
+    return "large" if city.get("large") else "small"
+
+
+def base_income(city: Mapping, owner: str | None) -> int:
+    """The city's base income for its owner: 150/300 × level, halved for vampires (L36-37, L144)."""
+    if not owner or city.get("ruins"):
+        return 0
+    data = load_data()
+    amount = int(data.economy["city_income"][_city_size(city)]) * int(city["level"])
+    pct = int(data.factions.get(owner, {}).get("city_income_pct", 100))
+    return amount * pct // 100
+
+
+def _ordinal(level: int) -> str:
+    return f"{level}-го"
+
+
+# -- income and upkeep ---------------------------------------------------------------
+
+def _corruption_penalty(level: int) -> Mapping[str, int]:
+    rows = load_data().economy.get("corruption", {}).get("penalty", ())
+    best: Mapping[str, int] = {"income_pct": 0, "honor": 0}
+    for row in sorted(rows, key=lambda r: r["min_level"]):
+        if level >= row["min_level"]:
+            best = row
+    return best
+
+
+def income_lines(state: Mapping, faction: str) -> list[dict]:
+    """What the faction earns at the start of the current turn, line by line (ledger-shaped dicts).
+
+    Gold: cities and their buildings (× the era's multiplier), vampire slaves, the corruption
+    penalty; the faction's resource: honor from buildings and corruption, runes per turn.
+    The Empire's corruption roll of the turn is random and not included.
+    """
+    data = load_data()
+    rec = state["factions"][faction]
+    era = era_of(state)
+    gmul, rmul = int(era.gold_multiplier), int(era.resource_multiplier)
+    suffix = f" ({era.name}: ×{gmul})" if gmul != 1 else ""
+    rsuffix = f" ({era.name}: ×{rmul})" if rmul != 1 else ""
+    lines: list[dict] = []
+
+    def add(resource: str, amount: int, reason: str, city: str | None = None) -> None:
+        if amount:
+            line = {"faction": faction, "resource": resource, "amount": amount, "reason": reason}
+            if city is not None:
+                line["city"] = city
+            lines.append(line)
+
+    gold_total = 0
+    for cid in own_cities(state, faction, ruins=False):
+        city = state["cities"][cid]
+        if int(city.get("no_income_turns", 0)) > 0:
+            continue
+        base = base_income(city, faction) * gmul
+        add("gold", base, f"Доход: {city['name']}{suffix}", cid)
+        bonus = sum(int(data.buildings[b].effects.get("income", 0)) for b in city["buildings"]
+                    if b in data.buildings) * gmul
+        add("gold", bonus, f"Постройки: {city['name']}{suffix}", cid)
+        gold_total += base + bonus
+    per_slave = int(data.factions.get(faction, {}).get("gold_per_slave", 0))
+    if per_slave:
+        slaves = int(rec.get("slaves", 0)) + int(rec.get("eternal_servants", 0))
+        amount = slaves * per_slave * gmul
+        add("gold", amount, f"Рабы и вечные слуги: {per_slave}з за каждого{suffix}")
+        gold_total += amount
+
+    if faction == "empire":
+        for cid, b in _owned_buildings(state, faction):
+            honor = int(b.effects.get("honor_per_turn", 0)) * rmul
+            add("honor", honor, f"Честь: {b.name} ({state['cities'][cid]['name']}){rsuffix}", cid)
+        penalty = _corruption_penalty(int(rec.get("corruption", 0)))
+        corruption = data.economy.get("corruption", {})
+        pct = min(int(penalty.get("income_pct", 0)), int(corruption.get("max_income_loss_pct", 50)))
+        loss = gold_total * pct // 100
+        add("gold", -loss, f"Коррупция ({rec.get('corruption', 0)} кр): −{pct} % дохода")
+        honor_loss = int(penalty.get("honor", 0))
+        if honor_loss:
+            floor = int(corruption.get("honor_floor", -50))
+            honor_now = int(rec.get("honor", 0)) + sum(line["amount"] for line in lines if line["resource"] == "honor")
+            honor_loss = max(0, min(honor_loss, honor_now - floor))
+            add("honor", -honor_loss, f"Коррупция ({rec.get('corruption', 0)} кр): потеря чести")
+
+    if faction == "dwarves":
+        consts = data.factions["dwarves"]
+        gain = (int(consts.get("runes_per_turn", 0)) + _obelisk_runes(state, faction)) * rmul
+        room = max(0, int(consts.get("rune_cap", 10)) - int(rec.get("runes", 0)))
+        add("runes", min(gain, room), f"Руны за ход (запас не больше {consts.get('rune_cap', 10)}){rsuffix}")
+    return lines
+
+
+def _obelisk_runes(state: Mapping, faction: str) -> int:
+    # The obelisk is one per faction; take the largest bonus rather than a sum.
+    return max((int(b.effects.get("runes_per_turn", 0)) for _, b in _owned_buildings(state, faction)), default=0)
+
+
+def _crypt_sleepers(state: Mapping, faction: str) -> dict[str, int]:
+    """Hibernating units that fit in the faction's crypts (no upkeep there), costliest upkeep first."""
+    data = load_data()
+    rec = state["factions"][faction]
+    space = _effect_total(state, faction, "crypt_capacity")
+    out: dict[str, int] = {}
+    sleeping = sorted(((k, n) for k, n in rec.get("hibernating", {}).items() if n > 0 and k in data.units),
+                      key=lambda kv: (-data.units[kv[0]].upkeep / max(1, data.units[kv[0]].blood), kv[0]))
+    for key, n in sleeping:
+        per = max(1, data.units[key].blood)
+        fit = min(n, space // per)
+        if fit:
+            out[key] = fit
+            space -= fit * per
+    return out
+
+
+def upkeep_total(state: Mapping, faction: str) -> int:
+    """Gold upkeep per turn of the faction's units (hibernating units in a crypt pay none)."""
+    data = load_data()
+    units = state["factions"][faction].get("units", {})
+    in_crypt = _crypt_sleepers(state, faction)
+    return sum(data.units[k].upkeep * (n - in_crypt.get(k, 0)) for k, n in units.items() if k in data.units and n > 0)
+
+
+def collect_income(state: dict, faction: str) -> None:
+    """Pay the turn's income (`income_lines`) and count down cities that yield nothing this turn."""
+    for line in income_lines(state, faction):
+        _change(state, faction, line["resource"], line["amount"], line["reason"], line.get("city"))
+    for cid in own_cities(state, faction, ruins=False):
+        city = state["cities"][cid]
+        if int(city.get("no_income_turns", 0)) > 0:
+            city["no_income_turns"] = int(city["no_income_turns"]) - 1
+
+
+def pay_upkeep(state: dict, faction: str) -> None:
+    """Upkeep of the units owned at the start of the turn (the balance may go negative, JR-57)."""
+    _change(state, faction, "gold", -upkeep_total(state, faction), "Содержание армии")
+
+
+# -- start and end of the turn --------------------------------------------------------
+
+def _city_count(state: Mapping, faction: str) -> int:
+    return len(own_cities(state, faction, ruins=False))
+
+
+def _era_gift(state: dict) -> None:
+    """At the first turn of an era with a gift, every faction tied for fewest cities gets it (JR-61)."""
+    era = era_of(state)
+    if not era.gift_gold or int(state["turn"]) != era.first_turn:
+        return
+    playing = active_factions(state)
+    if not playing:
+        return
+    fewest = min(_city_count(state, f) for f in playing)
+    for faction in playing:
+        if _city_count(state, faction) == fewest:
+            _change(state, faction, "gold", int(era.gift_gold) * int(era.gold_multiplier),
+                    f"Подарок богов: эпоха «{era.name}», меньше всего городов")
+
+
+def _slave_cap(state: Mapping, faction: str) -> int:
+    return int(load_data().factions["vampires"].get("slave_cap", 600)) + _effect_total(state, faction, "slave_cap")
+
+
+def _escape_fraction(state: Mapping, faction: str) -> tuple[int, int]:
+    consts = load_data().factions["vampires"]
+    fractions = [tuple(b.effects["slave_escape_fraction"]) for _, b in _owned_buildings(state, faction)
+                 if "slave_escape_fraction" in b.effects]
+    return min(fractions, key=lambda f: f[0] / f[1]) if fractions else tuple(consts.get("slave_escape_fraction", (2, 3)))
+
+
+def _vampire_escapes(state: dict, faction: str) -> None:
+    """Two thirds (one third with gallows) of the slaves above the cap escape at the start (L151, JR-70)."""
+    rec = state["factions"][faction]
+    over = int(rec.get("slaves", 0)) - _slave_cap(state, faction)
+    if over > 0:
+        num, den = _escape_fraction(state, faction)
+        _change(state, faction, "slaves", -round_half_up(over * num, den),
+                f"Побег рабов сверх максимума ({_slave_cap(state, faction)})")
+
+
+def _corruption_roll(state: dict, faction: str, rng: random.Random) -> None:
+    """Empire: corruption grows by a die chosen by cities held, less the police reduction (JR-2 defaults)."""
+    rows = load_data().economy.get("corruption", {}).get("roll", ())
+    cities = _city_count(state, faction)
+    dice = 0
+    for row in sorted(rows, key=lambda r: r["min_cities"]):
+        if cities >= row["min_cities"]:
+            dice = int(row["dice"])
+    if not dice:
+        return
+    roll = rng.randint(1, dice)
+    reduction = -min((int(b.effects.get("corruption_growth", 0)) for _, b in _owned_buildings(state, faction)),
+                     default=0)
+    growth = max(0, roll - reduction)
+    note = f", −{reduction} от штаба" if reduction else ""
+    _change(state, faction, "corruption", growth, f"Рост коррупции: 1к{dice} = {roll}{note}")
+
+
+def _revive_summons(state: dict, faction: str) -> None:
+    """Summon buildings bring their units back for free while they stand (L260, JR-86)."""
+    rec = state["factions"][faction]
+    units = rec.setdefault("units", {})
+    for key, limit in _summon_limits(state, faction).items():
+        missing = limit - int(units.get(key, 0))
+        if missing > 0:
+            units[key] = int(units.get(key, 0)) + missing
+            _log(state, faction, f"Призван бесплатно: {load_data().units[key].name} ×{missing}")
+
+
+def _summon_limits(state: Mapping, faction: str) -> dict[str, int]:
+    limits: dict[str, int] = {}
+    for _, b in _owned_buildings(state, faction):
+        for key, n in b.effects.get("summons", {}).items():
+            limits[key] = limits.get(key, 0) + int(n)
+    return limits
+
+
+def start_of_turn(state: dict, seed: int | str) -> None:
+    """Era, era gift, vampire escapes, Empire corruption roll, summoned units revived (JR-56 step 1)."""
+    state["era"] = era_of(state).key
+    _era_gift(state)
+    for faction in active_factions(state):
+        if faction == "vampires":
+            _vampire_escapes(state, faction)
+        if faction == "empire":
+            _corruption_roll(state, faction, stream(seed, "corruption", state["turn"], faction))
+        _revive_summons(state, faction)
+
+
+def _hibernate(state: dict, faction: str) -> None:
+    """Units beyond the slaves' blood sleep, the costliest kept awake (JR-71 default); others wake up."""
+    data = load_data()
+    rec = state["factions"][faction]
+    per_unit = int(data.factions["vampires"].get("slaves_per_unit", 15))
+    capacity = (int(rec.get("slaves", 0)) + int(rec.get("eternal_servants", 0))) // per_unit
+    sleeping: dict[str, int] = {}
+    owned = sorted(((k, n) for k, n in rec.get("units", {}).items() if n > 0 and k in data.units),
+                   key=lambda kv: (-data.units[kv[0]].cost["gold"], kv[0]))
+    for key, n in owned:
+        blood = data.units[key].blood
+        awake = n if blood == 0 else min(n, capacity // blood)
+        capacity -= awake * blood
+        if awake < n:
+            sleeping[key] = n - awake
+    if sleeping != rec.get("hibernating", {}):
+        slept = sum(sleeping.values())
+        _log(state, faction, f"В спячке {slept} юнитов: рабов не хватает на кровь" if slept
+             else "Все вампиры бодрствуют: крови хватает")
+    rec["hibernating"] = sleeping
+
+
+def end_of_turn(state: dict) -> None:
+    """Vampires: a third of the slaves (rounded half up) die, plus the gallows' losses; then hibernation."""
+    data = load_data()
+    for faction in active_factions(state):
+        if faction != "vampires":
+            continue
+        rec = state["factions"][faction]
+        num, den = data.factions["vampires"].get("slave_death_fraction", (1, 3))
+        slaves = int(rec.get("slaves", 0))
+        extra = max((int(b.effects.get("slave_losses_per_turn", 0)) for _, b in _owned_buildings(state, faction)),
+                    default=0)
+        deaths = min(slaves, round_half_up(slaves * num, den) + extra)
+        _change(state, faction, "slaves", -deaths, "Гибель рабов в конце хода")
+        _hibernate(state, faction)
+
+
+# -- orders ---------------------------------------------------------------------------
+
+class _Reject(Exception):
+    def __init__(self, *errors: OrderError):
+        self.errors = errors
+
+
+def _err(code: str, **params: Any) -> OrderError:
+    return OrderError(code, params)
+
+
+def _own_city(state: Mapping, faction: str, cid: Any) -> dict:
+    city = state["cities"].get(cid) if isinstance(cid, str) else None
+    if city is None or city.get("owner") != faction:
+        allowed = allowed_list(city_names(state, own_cities(state, faction)))
+        name = city["name"] if city else str(cid)
+        raise _Reject(_err("JR_CITY_NOT_OWNED", city=name, allowed=allowed))
+    return city
+
+
+def _pay(state: dict, faction: str, costs: Mapping[str, int], reason: str, city: str | None = None) -> None:
+    """Check every resource first (all shortfalls reported at once), then pay."""
+    rec = state["factions"][faction]
+    codes = {"gold": "JR_NOT_ENOUGH_GOLD", "honor": "JR_NOT_ENOUGH_HONOR", "jade": "JR_NOT_ENOUGH_JADE"}
+    short = [_err(codes[res], need=need, have=rec.get(res, 0))
+             for res, need in costs.items() if need > 0 and rec.get(res, 0) < need]
+    if short:
+        raise _Reject(*short)
+    for res, need in costs.items():
+        _change(state, faction, res, -need, reason, city)
+
+
+def _sell(state: dict, faction: str, order: Mapping, rng: random.Random) -> str:
+    data = load_data()
+    city = _own_city(state, faction, order["city"])
+    b = data.buildings[order["what"]]
+    if b.key not in city["buildings"]:
+        there = [data.buildings[k].name for k in city["buildings"] if k in data.buildings]
+        raise _Reject(_err("JR_BUILDING_NOT_IN_CITY", city=city["name"], building=b.name,
+                           allowed=allowed_list(there)))
+    city["buildings"].remove(b.key)
+    _change(state, faction, "gold", b.sale_value, f"Продажа: {b.name} ({city['name']})", order["city"])
+    note = f"продано за {b.sale_value}з"
+    for unit_key, _n in b.effects.get("summons", {}).items():
+        units = state["factions"][faction].setdefault("units", {})
+        keep = _summon_limits(state, faction).get(unit_key, 0)
+        lost = max(0, int(units.get(unit_key, 0)) - keep)
+        if lost:
+            units[unit_key] -= lost
+            _log(state, faction, f"{data.units[unit_key].name} ×{lost} исчезли вместе с постройкой «{b.name}»")
+            note += f"; {data.units[unit_key].name} ×{lost} исчезли"
+    _log(state, faction, f"Продана постройка «{b.name}» в городе {city['name']} за {b.sale_value}з")
+    return note
+
+
+def _faction_building_city(state: Mapping, faction: str, key: str) -> str | None:
+    for cid in own_cities(state, faction):
+        if key in state["cities"][cid]["buildings"]:
+            return cid
+    return None
+
+
+def _build(state: dict, faction: str, order: Mapping, rng: random.Random) -> str:
+    data = load_data()
+    cid = order["city"]
+    city = _own_city(state, faction, cid)
+    b = data.buildings[order["what"]]
+    size = _city_size(city)
+    if city.get("ruins"):
+        raise _Reject(_err("JR_CITY_RUINS", city=city["name"], cost=data.economy["restore_cost"][size]))
+    if b.tier > int(city["level"]):
+        raise _Reject(_err("JR_TIER_ABOVE_LEVEL", building=b.name, tier=b.tier, city=city["name"],
+                           level=city["level"]))
+    if b.key in city["buildings"]:
+        raise _Reject(_err("JR_DUPLICATE_BUILDING", city=city["name"], building=b.name))
+    for other in data.faction_buildings(faction):
+        if b.key in other.replaces:
+            where = _faction_building_city(state, faction, other.key)
+            if where is not None:
+                raise _Reject(_err("JR_REPLACED_BUILDING", building=b.name, by=other.name,
+                                   city=state["cities"][where]["name"]))
+    if b.unique_per_faction:
+        where = _faction_building_city(state, faction, b.key)
+        if where is not None:
+            raise _Reject(_err("JR_UNIQUE_BUILDING", building=b.name, city=state["cities"][where]["name"]))
+    over = b.upgrade_from if b.upgrade_from in city["buildings"] else ""
+    cost = b.upgrade_cost if over else b.cost
+    slots = int(data.economy["slots"][size])
+    if not over and len(city["buildings"]) >= slots:
+        there = [data.buildings[k].name for k in city["buildings"] if k in data.buildings]
+        raise _Reject(_err("JR_NO_FREE_SLOT", city=city["name"], used=len(city["buildings"]), slots=slots,
+                           buildings=", ".join(there)))
+    _pay(state, faction, {"gold": cost}, f"Постройка: {b.name} ({city['name']})", cid)
+    if over:
+        city["buildings"][city["buildings"].index(over)] = b.key
+    else:
+        city["buildings"].append(b.key)
+    notes = [f"построено за {cost}з" + (f" поверх «{data.buildings[over].name}»" if over else "")]
+    _log(state, faction, f"Построена постройка «{b.name}» в городе {city['name']}")
+    for replaced in b.replaces:
+        where = _faction_building_city(state, faction, replaced)
+        if where is not None:
+            state["cities"][where]["buildings"].remove(replaced)
+            name = data.buildings[replaced].name
+            _log(state, faction, f"«{name}» в городе {state['cities'][where]['name']} заменена на «{b.name}»")
+            notes.append(f"«{name}» упразднена")
+    units = state["factions"][faction].setdefault("units", {})
+    for unit_key, n in b.effects.get("summons", {}).items():
+        missing = _summon_limits(state, faction).get(unit_key, 0) - int(units.get(unit_key, 0))
+        if missing > 0:
+            units[unit_key] = int(units.get(unit_key, 0)) + missing
+            notes.append(f"призван {data.units[unit_key].name} ×{missing}")
+            _log(state, faction, f"Призван: {data.units[unit_key].name} ×{missing}")
+    _first_build_effects(state, faction, b, rng, notes)
+    return "; ".join(notes)
+
+
+def _first_build_effects(state: dict, faction: str, b: BuildingDef, rng: random.Random, notes: list[str]) -> None:
+    """Secret police: corruption −(1d4+1); inquisition: corruption to 0 — only after the first construction."""
+    rec = state["factions"][faction]
+    drop, reset = b.effects.get("corruption_drop_on_first_build"), b.effects.get("corruption_reset_on_first_build")
+    if not (drop or reset):
+        return
+    done = rec.setdefault("first_builds", [])
+    if b.key in done:
+        return
+    done.append(b.key)
+    current = int(rec.get("corruption", 0))
+    if reset:
+        amount = current
+    else:
+        roll = rng.randint(1, int(drop["dice"]))
+        amount = min(current, roll + int(drop["plus"]))
+    _change(state, faction, "corruption", -amount, f"Первая постройка «{b.name}»: коррупция снижена")
+    notes.append(f"коррупция −{amount}")
+
+
+def _upgrade(state: dict, faction: str, order: Mapping, rng: random.Random) -> str:
+    data = load_data()
+    cid = order["city"]
+    city = _own_city(state, faction, cid)
+    size = _city_size(city)
+    if city.get("ruins"):
+        raise _Reject(_err("JR_CITY_RUINS", city=city["name"], cost=data.economy["restore_cost"][size]))
+    era = era_of(state)
+    top = int(data.economy.get("max_city_level", 3))
+    cap = min(int(era.max_city_level), top)
+    level = int(city["level"])
+    target = level + int(order.get("count", 1))
+    if target > top:
+        raise _Reject(_err("JR_MAX_LEVEL", city=city["name"], level=level) if level >= top else
+                      _err("JR_LEVEL_CAPPED_BY_ERA", city=city["name"], level=level, era=era.name, max=top))
+    if target > cap:
+        raise _Reject(_err("JR_LEVEL_CAPPED_BY_ERA", city=city["name"], level=level, era=era.name, max=cap))
+    # JR-48: each level costs the city's base income for its owner at the level it leaves.
+    cost = sum(base_income({**city, "level": lvl}, faction) for lvl in range(level, target))
+    _pay(state, faction, {"gold": cost}, f"Улучшение города {city['name']} до {_ordinal(target)} уровня", cid)
+    city["level"] = target
+    _log(state, faction, f"Город {city['name']} улучшен до {_ordinal(target)} уровня")
+    return f"город {_ordinal(target)} уровня за {cost}з"
+
+
+def _restore(state: dict, faction: str, order: Mapping, rng: random.Random) -> str:
+    data = load_data()
+    cid = order["city"]
+    city = _own_city(state, faction, cid)
+    if not city.get("ruins"):
+        raise _Reject(_err("JR_NOT_RUINS", city=city["name"]))
+    cost = int(data.economy["restore_cost"][_city_size(city)])
+    _pay(state, faction, {"gold": cost}, f"Восстановление руин: {city['name']}", cid)
+    city.update({"ruins": False, "level": 1, "buildings": []})
+    _log(state, faction, f"Руины {city['name']} восстановлены: город 1-го уровня без построек")
+    return f"восстановлено за {cost}з, доход со следующего хода"
+
+
+def jade_limit(state: Mapping, faction: str) -> int:
+    """Jade that may be bought per turn: 300 plus every jade mine and estates (L283, L320, L323)."""
+    consts = load_data().factions.get(faction, {})
+    return int(consts.get("jade_purchase_limit", 0)) + _effect_total(state, faction, "jade_limit")
+
+
+def _buy_jade(state: dict, faction: str, order: Mapping, rng: random.Random, bought: dict) -> str:
+    data = load_data()
+    amount = int(order["count"])
+    limit = jade_limit(state, faction)
+    left = limit - bought.get("jade", 0)
+    if amount > left:
+        raise _Reject(_err("JR_JADE_LIMIT", limit=limit, left=max(0, left), value=amount))
+    per_gold = int(data.factions[faction].get("jade_per_gold", 1))
+    gold = -(-amount // per_gold)
+    era = era_of(state)
+    mult = int(era.resource_multiplier) if data.economy.get("sunset", {}).get("doubles_jade_purchase") else 1
+    _pay(state, faction, {"gold": gold}, "Покупка нефрита")
+    bought["jade"] = bought.get("jade", 0) + amount
+    received = amount * mult
+    _change(state, faction, "jade", received,
+            "Покупка нефрита" + (f" ({era.name}: ×{mult})" if mult != 1 else ""))
+    return f"куплено {received}н за {gold}з"
+
+
+def _unit_costs(state: Mapping, faction: str, unit: UnitDef, count: int) -> dict[str, int]:
+    """Total cost of `count` units; the cathedral cuts honor by 40 % rounded down, once (JR-65)."""
+    honor_pct = min((int(b.effects.get("honor_cost_pct", 0)) for _, b in _owned_buildings(state, faction)), default=0)
+    honor_each = unit.cost["honor"] * (100 + honor_pct) // 100
+    return {"gold": unit.cost["gold"] * count, "honor": honor_each * count, "jade": unit.cost["jade"] * count}
+
+
+def _forge_levels(state: Mapping, faction: str) -> list[tuple[str, int]]:
+    return [(state["cities"][cid]["name"], int(state["cities"][cid]["level"]))
+            for cid, b in _owned_buildings(state, faction) if b.effects.get("forge")]
+
+
+def _blood_used(state: Mapping, faction: str) -> int:
+    data = load_data()
+    rec = state["factions"][faction]
+    sleeping = rec.get("hibernating", {})
+    return sum(data.units[k].blood * (n - int(sleeping.get(k, 0)))
+               for k, n in rec.get("units", {}).items() if k in data.units and n > 0)
+
+
+def _hire(state: dict, faction: str, order: Mapping, rng: random.Random) -> str:
+    data = load_data()
+    unit = data.units[order["what"]]
+    count = int(order["count"])
+    rec = state["factions"][faction]
+    units = rec.setdefault("units", {})
+    have = int(units.get(unit.key, 0))
+    standing = {b.key for _, b in _owned_buildings(state, faction)}
+    if not standing & set(unit.hire_buildings):
+        names = " или ".join(f"«{data.buildings[k].name}»" for k in unit.hire_buildings)
+        raise _Reject(_err("JR_UNIT_LOCKED", unit=unit.name, buildings=names))
+    if unit.jade_creature:
+        forges = _forge_levels(state, faction)
+        if not any(level >= unit.tier for _, level in forges):
+            shown = ", ".join(f"{name} ({_ordinal(level)} уровня)" for name, level in forges) or "нет ни одной"
+            raise _Reject(_err("JR_NEEDS_FORGE", unit=unit.name, tier=unit.tier, forges=shown))
+    summon = _summon_limits(state, faction).get(unit.key)
+    if summon is not None and have + count > summon:
+        building = next(data.buildings[k].name for k in unit.hire_buildings)
+        raise _Reject(_err("JR_SUMMON_LIMIT", unit=unit.name, building=building, limit=summon, have=have,
+                           left=max(0, summon - have)))
+    limit = unit.abilities.get("faction_limit")
+    if limit is not None and have + count > int(limit):
+        raise _Reject(_err("JR_UNIT_LIMIT", unit=unit.name, limit=limit, have=have, left=max(0, int(limit) - have)))
+    if unit.blood:
+        per_unit = int(data.factions["vampires"].get("slaves_per_unit", 15))
+        slaves = int(rec.get("slaves", 0)) + int(rec.get("eternal_servants", 0))
+        cap = slaves // per_unit
+        used = _blood_used(state, faction)
+        if used + unit.blood * count > cap:
+            raise _Reject(_err("JR_NOT_ENOUGH_BLOOD", per_unit=per_unit, unit=unit.name,
+                               need_each=per_unit * unit.blood, slaves=slaves, cap=cap, used=used,
+                               left=max(0, (cap - used) // unit.blood)))
+    costs = _unit_costs(state, faction, unit, count)
+    _pay(state, faction, costs, f"Найм: {unit.name} ×{count}")
+    units[unit.key] = have + count
+    _log(state, faction, f"Нанято: {unit.name} ×{count}")
+    paid = " + ".join(f"{v}{RESOURCE_SIGN[k]}" for k, v in costs.items() if v) or "бесплатно"
+    return f"нанято {count} за {paid}"
+
+
+_HANDLERS = {"sell": _sell, "build": _build, "upgrade": _upgrade, "restore": _restore, "hire": _hire}
+
+
+def run_economy(state: dict, faction: str, orders: list[dict], rng: random.Random) -> list[RowStatus]:
+    """Apply a faction's economy orders to `state` (mutated) in the rulings' order; a status per order.
+
+    An order the balance cannot pay, or that breaks a rule, is rejected with its message and
+    changes nothing; the other orders still run.
+    """
+    statuses: dict[int, RowStatus] = {}
+    rec = state["factions"].get(faction)
+    bought: dict[str, int] = {}
+    for order in sort_orders([o for o in orders if isinstance(o, Mapping)]):
+        row = int(order.get("row", 0))
+        try:
+            if rec is None or rec.get("eliminated") or rec.get("won"):
+                raise _Reject(_err("JR_FACTION_OUT"))
+            kind = order.get("kind")
+            if kind == "buy_jade":
+                note = _buy_jade(state, faction, order, rng, bought)
+            elif kind in _HANDLERS:
+                note = _HANDLERS[kind](state, faction, order, rng)
+            else:
+                raise _Reject(_err("E_INTERNAL", detail=f"неизвестный вид приказа {kind!r}"))
+            statuses[row] = RowStatus(TAB, row, note=f"{ACTION_OF_KIND[kind]}: {note}")
+        except _Reject as rejected:
+            statuses[row] = RowStatus(TAB, row, tuple(rejected.errors))
+        except (KeyError, TypeError, ValueError) as exc:
+            statuses[row] = RowStatus(TAB, row, (_err("E_INTERNAL", detail=type(exc).__name__),))
+    return [statuses[r] for r in sorted(statuses)]
+
+
+# -- stage ------------------------------------------------------------------------------
+
+def begin_turn(state: dict, seed: int | str) -> None:
+    """Steps 1-2 of the turn: start-of-turn events, then every playing faction's income and upkeep."""
+    start_of_turn(state, seed)
+    for faction in active_factions(state):
+        collect_income(state, faction)
+        pay_upkeep(state, faction)
+
+
+def resolve_orders_stage(state: Mapping, orders_by_faction: Mapping[str, list[dict]],
+                         seed: int | str) -> tuple[dict, dict[str, list[RowStatus]]]:
+    """Resolve the orders stage on a copy: start of turn, income, upkeep, orders, end of turn, next turn."""
+    new = clone(dict(state))
+    new["ledger"], new["log"] = [], []
+    begin_turn(new, seed)
+    statuses: dict[str, list[RowStatus]] = {}
+    for faction in sorted(orders_by_faction):
+        if faction not in new["factions"]:
+            continue
+        statuses[faction] = run_economy(new, faction, list(orders_by_faction[faction]),
+                                        stream(seed, "economy", faction))
+    end_of_turn(new)
+    new["turn"] = int(new["turn"]) + 1
+    new["era"] = era_of(new).key
+    return new, statuses
+
+
+def validate_economy(state: Mapping, faction: str, rows: list[Row]) -> list[RowStatus]:
+    """Parse the rows and dry-run them on a copy after this turn's income and upkeep.
+
+    Lets `check` report e.g. "not enough gold" before the deadline. The dry run uses seed 0
+    for the turn's dice (corruption), so an Empire's figures may differ slightly at resolve.
+    """
+    orders, parsed = parse_economy_rows(state, faction, rows)
+    results = {s.number: s for s in parsed}
+    copy = clone(dict(state))
+    copy["ledger"], copy["log"] = [], []
+    if faction in copy["factions"]:
+        begin_turn(copy, 0)
+        for status in run_economy(copy, faction, orders, stream(0, "economy", faction)):
+            results[status.number] = status
+    return [results[n] for n in sorted(results)]

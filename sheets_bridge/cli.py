@@ -1,0 +1,237 @@
+"""The `forumwar` command line (click). Exit codes: 0 ok, 1 error, 2 usage."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from engine import find_ruleset, ruleset_names
+
+
+def _echo_json(obj) -> None:
+    click.echo(json.dumps(obj, ensure_ascii=False, indent=1, sort_keys=False))
+
+
+def _game(path: str):
+    from sheets_bridge.gamedir import GameDir
+    p = Path(path)
+    if not (p / "game.toml").exists():
+        raise click.ClickException(f"{path} is not a forumwar game directory (no game.toml); create one with 'forumwar new'")
+    return GameDir(p)
+
+
+def _progress(msg: str) -> None:
+    click.echo(f"  {msg}", err=True)
+
+
+def _errors_to_click(fn):
+    """Turn expected failures into click errors (exit 1) with their message."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        from sheets_bridge.backend import BackendError
+        from sheets_bridge.stage import StageError
+        from sheets_bridge import gamedir
+        expected = (StageError, BackendError, gamedir.GameDirError)
+        try:
+            return fn(*args, **kwargs)
+        except expected as exc:
+            raise click.ClickException(str(exc)) from exc
+    return wrapper
+
+
+@click.group()
+@click.version_option(package_name="forumwar")
+def main() -> None:
+    """forumwar: game-master backend for forum strategy games (Jade Rose, Titania)."""
+
+
+# -- games -----------------------------------------------------------------------------
+
+@main.command()
+@click.argument("game_dir", type=click.Path(file_okay=False))
+@click.option("--ruleset", "ruleset", default="jade_rose", show_default=True, help="Rule set name or alias.")
+@click.option("--scenario", default="demo", show_default=True, help="Scenario name in templates/<ruleset>/scenarios or a .toml path.")
+@click.option("--backend", type=click.Choice(["xlsx", "gsheets"]), default="xlsx", show_default=True)
+@click.option("--seed", default=None, help="Master seed for a reproducible game (default: fresh random seeds).")
+@click.option("--title", default=None, help="Game title shown in the books.")
+@_errors_to_click
+def new(game_dir, ruleset, scenario, backend, seed, title):
+    """Create a game directory and its books from a scenario."""
+    from sheets_bridge.stage import create_game
+    try:
+        find_ruleset(ruleset)
+    except KeyError as exc:
+        raise click.BadParameter(str(exc.args[0]), param_hint="--ruleset")
+    gd = create_game(Path(game_dir), ruleset, scenario, backend=backend, seed=seed, title=title, progress=_progress)
+    click.echo(f"Created {gd.config.ruleset} game in {game_dir} with {len(gd.config.books)} books ({backend}).")
+
+
+@main.command()
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
+@_errors_to_click
+def check(game_dir):
+    """Validate the open stage's orders and write each row's status; resolve nothing."""
+    from sheets_bridge.stage import check as run_check
+    report = run_check(_game(game_dir), progress=_progress)
+    for fid, (ok, bad) in report.counts().items():
+        click.echo(f"{fid}: {ok} rows OK, {bad} rows with errors")
+    for p in report.problems:
+        click.echo(f"problem: {p}")
+
+
+@main.command()
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
+@_errors_to_click
+def turn(game_dir):
+    """Close the open stage: pull, validate, resolve, push, archive."""
+    from sheets_bridge.stage import run_turn
+    report = run_turn(_game(game_dir), progress=_progress)
+    what = "resumed and finished" if report.resumed else "resolved"
+    click.echo(f"Turn {report.turn}, stage {report.stage} {what}; now turn {report.next_turn}, stage {report.next_stage}.")
+    for fid, (ok, bad) in report.counts().items():
+        click.echo(f"  {fid}: {ok} orders applied, {bad} rejected")
+    for p in report.problems:
+        click.echo(f"  problem: {p}")
+    click.echo(f"Archive: {report.archive}")
+
+
+@main.command()
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@_errors_to_click
+def status(game_dir, as_json):
+    """Turn, stage, era, and per faction balances, resources, cities and units."""
+    gd = _game(game_dir)
+    state = gd.latest_state()
+    rs = find_ruleset(state["ruleset"])
+    info = rs.summary(state)
+    info["awaiting"] = rs.awaiting(state)
+    info["books"] = dict(gd.config.books)
+    if as_json:
+        _echo_json(info)
+        return
+    click.echo(f"{rs.title}: turn {info['turn']}, stage {info['stage']}, era {info.get('era')}")
+    for fid, f in info["factions"].items():
+        res = ", ".join(f"{k} {v}" for k, v in f.get("resources", {}).items())
+        flag = " (eliminated)" if f.get("eliminated") else (" (won)" if f.get("won") else "")
+        click.echo(f"- {f['name']}{flag}: gold {f['gold']}{'; ' + res if res else ''}; "
+                   f"{len(f['cities'])} cities; {sum(f['units'].values())} units")
+        for note in info["awaiting"].get(fid, []):
+            click.echo(f"    awaiting: {note}")
+
+
+@main.command()
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--to", "dest", type=click.Path(file_okay=False), default=None, help="Directory (default: archive/export).")
+@_errors_to_click
+def export(game_dir, dest):
+    """Export every book of the game as .xlsx files."""
+    from sheets_bridge.stage import open_backend
+    gd = _game(game_dir)
+    be = open_backend(gd)
+    out = Path(dest) if dest else gd.path / "archive" / "export"
+    out.mkdir(parents=True, exist_ok=True)
+    with click.progressbar(list(gd.config.books.items()), label="exporting") as items:
+        for key, book_id in items:
+            be.export_xlsx(book_id, str(out / f"{key}.xlsx"))
+    click.echo(f"Exported {len(gd.config.books)} books to {out}")
+
+
+@main.command()
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
+@click.argument("turn_no", type=int)
+@click.argument("stage", default="orders")
+@_errors_to_click
+def rollback(game_dir, turn_no, stage):
+    """Return the game to the opening of TURN_NO's STAGE (later snapshots are kept aside)."""
+    gd = _game(game_dir)
+    gd.rollback(turn_no, stage)
+    click.echo(f"Game rolled back to turn {turn_no}, stage {stage}. Run 'forumwar turn' to resolve it again.")
+
+
+@main.command()
+@click.argument("dir", default="games/demo", type=click.Path(file_okay=False))
+@click.option("--turns", default=3, show_default=True, help="How many turns the scripted demo plays.")
+@_errors_to_click
+def demo(dir, turns):
+    """Create a demo game, fill scripted orders as players would, check and play a few turns."""
+    from sheets_bridge.demo import run_demo
+    run_demo(Path(dir), turns=turns, echo=click.echo)
+
+
+# -- rule sets and battles --------------------------------------------------------------
+
+@main.group()
+def ruleset():
+    """Inspect rule sets."""
+
+
+@ruleset.command("list")
+def ruleset_list():
+    """List the rule sets."""
+    for name in ruleset_names():
+        click.echo(f"{name}: {find_ruleset(name).title}")
+
+
+@ruleset.command("dump")
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (the default is a short table).")
+def ruleset_dump(name, as_json):
+    """Print every number of a rule set's data files."""
+    try:
+        rs = find_ruleset(name)
+    except KeyError as exc:
+        raise click.BadParameter(str(exc.args[0]), param_hint="NAME")
+    data = rs.dump_data()
+    if as_json:
+        _echo_json(data)
+        return
+    for section, items in data.items():
+        size = len(items) if hasattr(items, "__len__") else ""
+        click.echo(f"{section}: {size}")
+
+
+@main.command()
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.option("--runs", default=1000, show_default=True, type=click.IntRange(1, 10_000_000))
+@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--json", "as_json", is_flag=True, help="Print odds as JSON.")
+@click.option("--report", is_flag=True, help="Print the full report of one battle (use with --runs 1).")
+@click.option("--bbcode", is_flag=True, help="Render the report as forum BBCode.")
+def battle(file, runs, seed, as_json, report, bbcode):
+    """Simulate one battle described in a JSON FILE and print the odds or a report."""
+    try:
+        spec = json.load(file)
+    except json.JSONDecodeError as exc:
+        raise click.ClickException(f"{file.name}: not valid JSON ({exc})")
+    try:
+        rs = find_ruleset(spec.get("ruleset", "jade_rose") if isinstance(spec, dict) else "jade_rose")
+    except KeyError as exc:
+        raise click.ClickException(str(exc.args[0]))
+    from engine.errors import SpecError
+    try:
+        if report or bbcode:
+            click.echo(rs.battle_report(spec, seed, bbcode=bbcode))
+            if runs == 1:
+                return
+        result = rs.simulate_battle(spec, runs, seed)
+    except SpecError as exc:
+        for problem in exc.problems:
+            click.echo(f"Ошибка: {problem}", err=True)
+        sys.exit(1)
+    if as_json:
+        _echo_json(result)
+    else:
+        click.echo(f"runs {result['runs']}, seed {result['seed']}: attacker wins {result['attacker_win']:.3f}, "
+                   f"defender wins {result['defender_win']:.3f}, mean rounds {result['mean_rounds']:.1f}")
+        for side in ("attacker", "defender"):
+            surv = ", ".join(f"{k} {v:.1f}" for k, v in result["survivors"][side].items())
+            click.echo(f"  {side} survivors (mean): {surv or '-'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,556 @@
+"""The game directory: the authoritative local state of one game.
+
+Layout:
+    game.toml                  configuration (GameConfig)
+    state/turn-NNNN-STAGE.json one canonical JSON snapshot per turn and stage
+    state/seeds.json           stage seeds, drawn once and reused by a re-run
+    state/rolled-back/         snapshots removed by a rollback
+    archive/turn-NNNN/         exports of every book, orders as read, reports
+    journal.jsonl              one JSON line per completed step (resumable pushes)
+    .lock                      held by the running forumwar command
+Every JSON/TOML write is atomic (temporary file in the same directory, then os.replace).
+"""
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import errno
+import fcntl
+import hashlib
+import json
+import os
+import re
+import secrets
+import tempfile
+import tomllib
+import zoneinfo
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from engine.rng import commitment
+from engine.state import canonical_json
+
+BACKENDS = ("xlsx", "gsheets")
+SHARED_BOOKS = ("public", "gm")
+CONFIG_FILE = "game.toml"
+JOURNAL_FILE = "journal.jsonl"
+LOCK_FILE = ".lock"
+SEEDS_FILE = "seeds.json"
+SNAPSHOT_RE = re.compile(r"^turn-(\d{4,})-([a-z0-9_]+)\.json$")
+STAGE_RE = re.compile(r"^[a-z0-9_]+$")
+EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+class GameDirError(Exception):
+    """A problem with the game directory; the message says what to do."""
+
+
+class GameConfigError(GameDirError):
+    """game.toml is malformed; `problems` lists every problem found."""
+
+    def __init__(self, problems: list[str], source: str = CONFIG_FILE):
+        self.problems = list(problems)
+        super().__init__(f"{source} has {len(problems)} problem(s):\n"
+                         + "\n".join(f"  - {p}" for p in problems))
+
+
+class GameLocked(GameDirError):
+    """Another forumwar command holds the game's lock."""
+
+
+class SnapshotConflict(GameDirError):
+    """A snapshot with different content already exists for that turn and stage."""
+
+
+# -- configuration ------------------------------------------------------------------------
+@dataclass
+class FactionConfig:
+    name: str
+    players: list[str] = field(default_factory=list)
+
+
+@dataclass
+class GameConfig:
+    ruleset: str
+    scenario: str
+    backend: str = "xlsx"
+    seed: str | None = None             # master seed; None: every stage seed drawn with `secrets`
+    title: str = ""
+    factions: dict[str, FactionConfig] = field(default_factory=dict)
+    gm_emails: list[str] = field(default_factory=list)
+    books: dict[str, str] = field(default_factory=dict)       # book key -> backend book id
+    deadlines: dict[str, str] = field(default_factory=dict)   # stage -> ISO datetime or ""
+    timezone: str = "Europe/Moscow"
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"ruleset": self.ruleset, "scenario": self.scenario,
+                                "backend": self.backend, "title": self.title}
+        if self.seed is not None:
+            data["seed"] = self.seed
+        data["timezone"] = self.timezone
+        data["gm_emails"] = list(self.gm_emails)
+        data["factions"] = {fid: {"name": f.name, "players": list(f.players)}
+                            for fid, f in self.factions.items()}
+        data["books"] = dict(self.books)
+        data["deadlines"] = dict(self.deadlines)
+        return data
+
+    def to_toml(self) -> str:
+        return _dump_toml(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, data: Any, source: str = CONFIG_FILE) -> "GameConfig":
+        problems = config_problems(data)
+        if problems:
+            raise GameConfigError(problems, source)
+        seed = data.get("seed")
+        return cls(
+            ruleset=data["ruleset"], scenario=data["scenario"],
+            backend=data.get("backend", "xlsx"),
+            seed=None if seed is None else str(seed),
+            title=data.get("title", ""),
+            factions={fid: FactionConfig(f["name"], list(f.get("players", [])))
+                      for fid, f in data.get("factions", {}).items()},
+            gm_emails=list(data.get("gm_emails", [])),
+            books=dict(data.get("books", {})),
+            deadlines=dict(data.get("deadlines", {})),
+            timezone=data.get("timezone", "Europe/Moscow"),
+        )
+
+    @classmethod
+    def from_toml(cls, text: str, source: str = CONFIG_FILE) -> "GameConfig":
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise GameConfigError([f"not valid TOML: {exc}"], source) from None
+        return cls.from_dict(data, source)
+
+    def problems(self) -> list[str]:
+        return config_problems(self.to_dict())
+
+
+_KNOWN_KEYS = {"ruleset", "scenario", "backend", "seed", "title", "factions", "gm_emails",
+               "books", "deadlines", "timezone"}
+
+
+def config_problems(data: Any) -> list[str]:
+    """Every problem of a parsed game.toml, in file order; empty when it is valid."""
+    if not isinstance(data, dict):
+        return ["the configuration must be a table"]
+    problems: list[str] = []
+    for key in data:
+        if key not in _KNOWN_KEYS:
+            problems.append(f"unknown key {key!r} (known: {', '.join(sorted(_KNOWN_KEYS))})")
+    for key in ("ruleset", "scenario"):
+        if key not in data:
+            problems.append(f"{key!r} is missing")
+        elif not isinstance(data[key], str) or not data[key].strip():
+            problems.append(f"{key!r} must be a non-empty string, got {data[key]!r}")
+    backend = data.get("backend", "xlsx")
+    if backend not in BACKENDS:
+        problems.append(f"'backend' must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    seed = data.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (str, int))):
+        problems.append(f"'seed' must be a string (or an integer), got {seed!r}")
+    if not isinstance(data.get("title", ""), str):
+        problems.append(f"'title' must be a string, got {data['title']!r}")
+    timezone = data.get("timezone", "Europe/Moscow")
+    if not isinstance(timezone, str) or not _is_timezone(timezone):
+        problems.append(f"'timezone' must be an IANA time zone such as 'Europe/Moscow', "
+                        f"got {timezone!r}")
+    problems += _email_list_problems("gm_emails", data.get("gm_emails", []))
+
+    factions = data.get("factions", {})
+    if not isinstance(factions, dict):
+        problems.append("'factions' must be a table of [factions.<id>] tables")
+        factions = {}
+    for fid, faction in factions.items():
+        where = f"factions.{fid}"
+        if fid in SHARED_BOOKS:
+            problems.append(f"faction id {fid!r} is reserved for a shared book; choose another")
+        if not isinstance(faction, dict):
+            problems.append(f"{where} must be a table with 'name' and 'players'")
+            continue
+        for key in faction:
+            if key not in ("name", "players"):
+                problems.append(f"{where}: unknown key {key!r} (known: name, players)")
+        name = faction.get("name")
+        if not isinstance(name, str) or not name.strip():
+            problems.append(f"{where}.name must be a non-empty string, got {name!r}")
+        problems += _email_list_problems(f"{where}.players", faction.get("players", []))
+
+    books = data.get("books", {})
+    if not isinstance(books, dict):
+        problems.append("'books' must be a table: book key = book id")
+        books = {}
+    for key, book_id in books.items():
+        if key not in factions and key not in SHARED_BOOKS:
+            problems.append(f"books.{key}: not a faction id, 'public' or 'gm'")
+        if not isinstance(book_id, str) or not book_id.strip():
+            problems.append(f"books.{key} must be a non-empty string, got {book_id!r}")
+
+    deadlines = data.get("deadlines", {})
+    if not isinstance(deadlines, dict):
+        problems.append("'deadlines' must be a table: stage = \"YYYY-MM-DDTHH:MM\" or \"\"")
+        deadlines = {}
+    for stage, when in deadlines.items():
+        if not isinstance(when, str):
+            problems.append(f"deadlines.{stage} must be a string, got {when!r}")
+        elif when.strip():
+            try:
+                dt.datetime.fromisoformat(when.strip())
+            except ValueError:
+                problems.append(f"deadlines.{stage} = {when!r} is not an ISO date-time "
+                                f"such as '2025-03-01T20:00'")
+    return problems
+
+
+def _email_list_problems(where: str, emails: Any) -> list[str]:
+    if not isinstance(emails, list):
+        return [f"{where} must be a list of e-mail addresses, got {emails!r}"]
+    return [f"{where}: {e!r} is not an e-mail address" for e in emails
+            if not isinstance(e, str) or not EMAIL_RE.match(e)]
+
+
+def _is_timezone(name: str) -> bool:
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+# -- the game directory -------------------------------------------------------------------
+class GameDir:
+    """One game's directory; `stages` orders the snapshots of a turn (the ruleset's stages)."""
+
+    def __init__(self, path: Path | str, stages: Sequence[str] | None = None):
+        self.path = Path(path)
+        self._stages = tuple(stages) if stages is not None else None
+        self._config: GameConfig | None = None
+
+    @property
+    def state_dir(self) -> Path:
+        return self.path / "state"
+
+    @property
+    def config_path(self) -> Path:
+        return self.path / CONFIG_FILE
+
+    @classmethod
+    def create(cls, path: Path | str, config: GameConfig,
+               stages: Sequence[str] | None = None) -> "GameDir":
+        """Make a new game directory; refuses a directory that already holds anything."""
+        path = Path(path)
+        if path.exists() and (not path.is_dir() or any(path.iterdir())):
+            raise GameDirError(f"{path} already exists and is not empty; choose a new directory "
+                               f"or remove the old game first")
+        problems = config.problems()
+        if problems:
+            raise GameConfigError(problems, "the new game's configuration")
+        (path / "state").mkdir(parents=True, exist_ok=True)
+        (path / "archive").mkdir(exist_ok=True)
+        game = cls(path, stages)
+        game.save_config(config)
+        return game
+
+    # -- configuration ----------------------------------------------------------------
+    @property
+    def config(self) -> GameConfig:
+        if self._config is None:
+            try:
+                text = self.config_path.read_text(encoding="utf-8")
+            except FileNotFoundError:
+                raise GameDirError(f"no {CONFIG_FILE} in {self.path}: not a forumwar game "
+                                   f"(create one with `forumwar new`)") from None
+            self._config = GameConfig.from_toml(text, str(self.config_path))
+        return self._config
+
+    def save_config(self, config: GameConfig | None = None) -> None:
+        """Write game.toml (the given config, or the loaded one after in-place edits)."""
+        if config is None:
+            config = self.config
+        problems = config.problems()
+        if problems:
+            raise GameConfigError(problems, "the configuration to save")
+        atomic_write_text(self.config_path, config.to_toml())
+        self._config = config
+
+    # -- snapshots --------------------------------------------------------------------
+    def snapshot_path(self, turn: int, stage: str) -> Path:
+        if not isinstance(turn, int) or turn < 0:
+            raise GameDirError(f"turn must be a non-negative integer, got {turn!r}")
+        if not STAGE_RE.match(stage):
+            raise GameDirError(f"stage name {stage!r} must be lowercase latin letters, "
+                               f"digits or '_'")
+        return self.state_dir / f"turn-{turn:04d}-{stage}.json"
+
+    def write_snapshot(self, state: dict, turn: int, stage: str) -> Path:
+        """Save a state snapshot; rewriting identical content is a no-op, different content is refused."""
+        path = self.snapshot_path(turn, stage)
+        text = canonical_json(state)
+        if path.exists():
+            if path.read_text(encoding="utf-8") == text:
+                return path
+            raise SnapshotConflict(f"snapshot {path.name} already exists with different content; "
+                                   f"roll back to an earlier stage first if you mean to redo it")
+        atomic_write_text(path, text)
+        return path
+
+    def snapshots(self) -> list[Path]:
+        """Snapshots in game order: by turn, then by the ruleset's stage order; stages the
+        ruleset does not list (e.g. "finished") come after, in the order they were written."""
+        if not self.state_dir.is_dir():
+            return []
+        order = self._stage_order()
+        found = []
+        for path in self.state_dir.iterdir():
+            match = SNAPSHOT_RE.match(path.name)
+            if match and path.is_file():
+                turn, stage = int(match[1]), match[2]
+                rank = order.index(stage) if stage in order else len(order)
+                written = 0 if stage in order else path.stat().st_mtime_ns
+                found.append(((turn, rank, written, stage), path))
+        return [path for _, path in sorted(found)]
+
+    def read_snapshot(self, turn: int, stage: str) -> dict:
+        path = self.snapshot_path(turn, stage)
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise GameDirError(f"no snapshot for turn {turn}, stage {stage!r} ({path})") from None
+
+    def latest_state(self) -> dict:
+        snapshots = self.snapshots()
+        if not snapshots:
+            raise GameDirError(f"{self.state_dir} holds no snapshot: the game was never started")
+        return json.loads(snapshots[-1].read_text(encoding="utf-8"))
+
+    def rollback(self, turn: int, stage: str) -> list[Path]:
+        """Move every snapshot after (turn, stage) to state/rolled-back/; return their new paths."""
+        keep = self.snapshot_path(turn, stage)
+        snapshots = self.snapshots()
+        if keep not in snapshots:
+            raise GameDirError(f"no snapshot for turn {turn}, stage {stage!r} to roll back to")
+        later = snapshots[snapshots.index(keep) + 1:]
+        target_dir = self.state_dir / "rolled-back"
+        target_dir.mkdir(exist_ok=True)
+        moved = []
+        for path in later:
+            target = target_dir / path.name
+            n = 1
+            while target.exists():
+                target = target_dir / f"{path.stem}.{n}{path.suffix}"
+                n += 1
+            os.replace(path, target)
+            moved.append(target)
+        _fsync_dir(self.state_dir)
+        return moved
+
+    def archive_dir(self, turn: int) -> Path:
+        path = self.path / "archive" / f"turn-{turn:04d}"
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+    # -- journal ----------------------------------------------------------------------
+    def append_journal(self, entry: dict) -> None:
+        """Append one JSON line and fsync it; a torn last line from a crash is fenced off."""
+        line = json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n"
+        path = self.path / JOURNAL_FILE
+        with open(path, "a+b") as fh:
+            if fh.tell() > 0:
+                fh.seek(-1, os.SEEK_END)
+                if fh.read(1) != b"\n":
+                    fh.write(b"\n")
+            fh.write(line.encode("utf-8"))
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    def journal(self) -> list[dict]:
+        """Journal entries in order; a torn line left by a crash is skipped."""
+        try:
+            data = (self.path / JOURNAL_FILE).read_bytes()
+        except FileNotFoundError:
+            return []
+        entries = []
+        for raw in data.split(b"\n"):
+            try:
+                entry = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                continue
+            if isinstance(entry, dict):
+                entries.append(entry)
+        return entries
+
+    # -- lock -------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        """Exclusive, non-blocking lock on the game; raises GameLocked if another command holds it."""
+        self.path.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                    raise
+                holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "unknown"
+                raise GameLocked(f"another forumwar command is running on this game "
+                                 f"(pid {holder}); wait for it to finish and try again") from None
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+            try:
+                yield
+            finally:
+                os.ftruncate(fd, 0)
+                fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            os.close(fd)
+
+    # -- seeds ------------------------------------------------------------------------
+    def draw_stage_seed(self, turn: int, stage: str) -> int:
+        """The stage's seed: stored if already drawn, else derived from the master seed or random."""
+        key = self.snapshot_path(turn, stage).stem
+        seeds = self._read_seeds()
+        if key in seeds:
+            return int(seeds[key]["seed"])
+        master = self.config.seed
+        if master is not None:
+            digest = hashlib.sha256(f"{master}|{turn}|{stage}".encode("utf-8")).digest()
+            seed = int.from_bytes(digest[:8], "big") >> 1
+        else:
+            seed = secrets.randbits(63)
+        seeds[key] = {"seed": seed, "commitment": commitment(seed), "revealed": False}
+        atomic_write_text(self.state_dir / SEEDS_FILE, canonical_json(seeds))
+        return seed
+
+    def seed_commitment(self, turn: int, stage: str) -> str:
+        """SHA-256 hex of the stage seed (drawn now if needed), to publish before reading orders."""
+        return commitment(self.draw_stage_seed(turn, stage))
+
+    def reveal_seed(self, turn: int, stage: str) -> int:
+        """Mark the stage seed as published (after the stage resolved) and return it."""
+        seed = self.draw_stage_seed(turn, stage)
+        seeds = self._read_seeds()
+        key = self.snapshot_path(turn, stage).stem
+        if not seeds[key].get("revealed"):
+            seeds[key]["revealed"] = True
+            atomic_write_text(self.state_dir / SEEDS_FILE, canonical_json(seeds))
+        return seed
+
+    def seed_records(self) -> list[dict]:
+        """Public fairness records in game order: turn, stage, commitment and `revealed`
+        (the seed as text once `reveal_seed` was called or a later snapshot exists, else "")."""
+        seeds = self._read_seeds()
+        snapshots = [p.stem for p in self.snapshots()]
+        records = []
+        for key, item in seeds.items():
+            match = SNAPSHOT_RE.match(key + ".json")
+            if not match:
+                continue
+            resolved = key in snapshots and snapshots.index(key) < len(snapshots) - 1
+            records.append({"turn": int(match[1]), "stage": match[2],
+                            "commitment": item["commitment"],
+                            "revealed": str(item["seed"]) if item.get("revealed") or resolved else ""})
+        order = self._stage_order()
+        return sorted(records, key=lambda r: (
+            r["turn"], order.index(r["stage"]) if r["stage"] in order else len(order), r["stage"]))
+
+    def _read_seeds(self) -> dict[str, dict]:
+        path = self.state_dir / SEEDS_FILE
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except json.JSONDecodeError as exc:
+            raise GameDirError(f"{path} is corrupt ({exc}); restore it from a backup") from None
+
+    def _stage_order(self) -> tuple[str, ...]:
+        if self._stages is None:
+            self._stages = ()
+            try:
+                from engine.registry import find_ruleset
+                self._stages = tuple(find_ruleset(self.config.ruleset).stages)
+            except Exception:  # an unknown or broken ruleset must not stop the game directory
+                pass
+        return self._stages
+
+
+# -- atomic files and a tiny TOML writer ---------------------------------------------------
+def atomic_write_text(path: Path, text: str) -> None:
+    """Replace `path` with `text` so that a reader sees the old or the new file, never a mix."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(directory: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _toml_key(key: str) -> str:
+    return key if _BARE_KEY.match(key) else _toml_str(key)
+
+
+def _toml_str(text: str) -> str:
+    out = []
+    for ch in text:
+        if ch in ('"', "\\"):
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return _toml_str(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise TypeError(f"cannot write {value!r} to TOML")
+
+
+def _dump_toml(data: dict[str, Any], prefix: str = "") -> str:
+    """Scalars and arrays first, then one [table] per nested dict (enough for game.toml)."""
+    lines = [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in data.items()
+             if not isinstance(v, dict)]
+    for key, value in data.items():
+        if isinstance(value, dict):
+            name = f"{prefix}{_toml_key(key)}"
+            only_tables = value and all(isinstance(v, dict) for v in value.values())
+            if not only_tables:     # a table of tables needs no header of its own
+                lines += ["", f"[{name}]"]
+            body = _dump_toml(value, name + ".")
+            if body:
+                lines.append(body)
+    return "\n".join(lines).strip("\n") + "\n" if not prefix else "\n".join(lines).strip("\n")

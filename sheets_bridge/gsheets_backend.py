@@ -1,0 +1,781 @@
+"""The gsheets backend: books are Google spreadsheets, reached through gspread.
+
+Per book and stage it sends one `values:batchGet` (read) and one `spreadsheets:batchUpdate`
+(write: tabs, values as stringValue/numberValue, formats, dropdowns, protections). Sheet ids
+and protected-range ids are derived from tab titles, so a repeated write never duplicates
+anything. Spreadsheet metadata is cached (in memory, optionally in a JSON file) and refreshed
+from every write's answer; a 400 caused by stale metadata triggers one refresh and one retry.
+
+The HTTP layer (`ResilientHTTPClient`) adds a timeout, bounded jittered retries on 429/5xx and
+connection errors (Retry-After honoured; 400/403/404 never retried) and client-side pacing
+under the per-minute quota, shared by the threads that push books concurrently.
+"""
+from __future__ import annotations
+
+import collections
+import contextlib
+import email.utils
+import hashlib
+import json
+import math
+import os
+import random
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Mapping
+
+import gspread
+import requests
+from gspread.exceptions import APIError
+from gspread.http_client import HTTPClient
+from gspread.urls import (DRIVE_FILES_API_V3_URL, SPREADSHEET_BATCH_UPDATE_URL, SPREADSHEET_URL,
+                          SPREADSHEET_VALUES_BATCH_URL)
+from gspread.utils import ExportFormat, extract_id_from_url
+
+from sheets_bridge.backend import BackendError, BookRef, TabWrite
+from sheets_bridge.google_auth import (ApiUnavailableError, BookRejected, ServiceAccount, book_url, explain,
+                                       explain_refresh, load_service_account)
+
+PROTECTION_TAG = "forumwar"
+RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
+HEADER_FORMAT = {"textFormat": {"bold": True}, "wrapStrategy": "WRAP", "verticalAlignment": "MIDDLE",
+                 "backgroundColor": {"red": 0.85, "green": 0.89, "blue": 0.95}}
+LOCKED_FORMAT = {"backgroundColor": {"red": 0.94, "green": 0.94, "blue": 0.94}}
+DEFAULT_SHEET_TITLES = ("Sheet1", "Лист1", "Лист 1")
+_META_FIELDS = ("properties.title,sheets(properties(sheetId,title,index,gridProperties),"
+                "protectedRanges(protectedRangeId,description))")
+
+
+# -- HTTP: pacing and retries --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How hard to try one request: `attempts` in all, exponential jittered delays between them."""
+
+    attempts: int = 6
+    base_delay: float = 1.0
+    max_delay: float = 32.0
+    max_retry_after: float = 120.0
+    timeout: tuple[float, float] = (10.0, 60.0)
+
+    def delay(self, attempt: int, rng: random.Random, retry_after: float | None = None) -> float:
+        """Seconds to wait after failed attempt number `attempt` (0-based): "equal jitter", at least
+        the server's Retry-After (capped)."""
+        cap = min(self.max_delay, self.base_delay * 2 ** attempt)
+        wait = cap / 2 + rng.uniform(0, cap / 2)
+        if retry_after is not None:
+            wait = max(wait, min(retry_after, self.max_retry_after))
+        return wait
+
+
+class RequestPacer:
+    """At most `reads` GETs and `writes` other requests in any `window` seconds, across threads."""
+
+    def __init__(self, reads: int = 55, writes: int = 55, window: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep):
+        self.limits = {"read": reads, "write": writes}
+        self.window = window
+        self.clock = clock
+        self.sleep = sleep
+        self._sent: dict[str, collections.deque] = {"read": collections.deque(), "write": collections.deque()}
+        self._lock = threading.Lock()
+        self.waited = 0.0
+
+    def acquire(self, kind: str) -> None:
+        while True:
+            with self._lock:
+                now = self.clock()
+                sent = self._sent[kind]
+                while sent and sent[0] <= now - self.window:
+                    sent.popleft()
+                if len(sent) < self.limits[kind]:
+                    sent.append(now)
+                    return
+                wait = sent[0] + self.window - now
+                self.waited += wait
+            self.sleep(wait)
+
+
+@dataclass
+class RequestStats:
+    """Requests sent (by "METHOD kind"), retries made and seconds slept; thread-safe."""
+
+    sent: collections.Counter = field(default_factory=collections.Counter)
+    retries: int = 0
+    slept: float = 0.0
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def total(self) -> int:
+        with self.lock:
+            return sum(self.sent.values())
+
+
+def _retry_after(response: requests.Response) -> float | None:
+    value = response.headers.get("Retry-After")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        parsed = email.utils.parsedate_to_datetime(value)
+        return max(0.0, parsed.timestamp() - time.time()) if parsed else None
+
+
+class ResilientHTTPClient(HTTPClient):
+    """gspread's HTTPClient with timeout, pacing and bounded retries. Build it with `http_client_factory`."""
+
+    policy: RetryPolicy = RetryPolicy()
+    pacer: RequestPacer | None = None
+    sleep: Callable[[float], None] = staticmethod(time.sleep)
+    rng: random.Random = random.Random()
+    stats: RequestStats | None = None
+
+    def __init__(self, auth: Any, session: requests.Session | None = None):
+        super().__init__(auth, session)
+        self.timeout = self.policy.timeout
+
+    def request(self, method: str, endpoint: str, params: Any = None, data: Any = None, json: Any = None,
+                files: Any = None, headers: Any = None) -> requests.Response:
+        kind = "read" if method.lower() == "get" else "write"
+        for attempt in range(self.policy.attempts):
+            last = attempt == self.policy.attempts - 1
+            if self.pacer is not None:
+                self.pacer.acquire(kind)
+            self._count(f"{method.upper()} {kind}")
+            try:
+                response = self.session.request(method=method, url=endpoint, json=json, params=params, data=data,
+                                                files=files, headers=headers, timeout=self.timeout)
+            except (requests.ConnectionError, requests.Timeout):
+                if last:
+                    raise
+                self._wait(self.policy.delay(attempt, self.rng))
+                continue
+            if response.ok:
+                return response
+            if response.status_code not in RETRY_STATUSES or last:
+                raise APIError(response)
+            self._wait(self.policy.delay(attempt, self.rng, _retry_after(response)))
+        raise AssertionError("unreachable")
+
+    def _count(self, key: str) -> None:
+        if self.stats is not None:
+            with self.stats.lock:
+                self.stats.sent[key] += 1
+
+    def _wait(self, seconds: float) -> None:
+        if self.stats is not None:
+            with self.stats.lock:
+                self.stats.retries += 1
+                self.stats.slept += seconds
+        self.sleep(seconds)
+
+
+def http_client_factory(policy: RetryPolicy = RetryPolicy(), pacer: RequestPacer | None = None,
+                        sleep: Callable[[float], None] = time.sleep, rng: random.Random | None = None,
+                        stats: RequestStats | None = None) -> type[ResilientHTTPClient]:
+    """A ResilientHTTPClient subclass bound to these settings, for `gspread.Client(http_client=...)`."""
+    return type("BoundResilientHTTPClient", (ResilientHTTPClient,), {
+        "policy": policy, "pacer": pacer if pacer is not None else RequestPacer(),
+        "sleep": staticmethod(sleep), "rng": rng or random.Random(), "stats": stats or RequestStats()})
+
+
+# -- metadata -------------------------------------------------------------------------------------
+
+@dataclass
+class SheetMeta:
+    sheet_id: int
+    title: str
+    index: int
+    row_count: int
+    column_count: int
+    frozen_rows: int = 0
+    protections: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass
+class BookMeta:
+    """What the backend remembers of a spreadsheet so it never fetches metadata per tab."""
+
+    title: str
+    sheets: dict[str, SheetMeta]
+
+    @classmethod
+    def from_resource(cls, resource: Mapping[str, Any]) -> "BookMeta":
+        sheets = {}
+        for entry in resource.get("sheets", []):
+            props = entry.get("properties", {})
+            grid = props.get("gridProperties", {})
+            sheets[props["title"]] = SheetMeta(
+                sheet_id=int(props.get("sheetId", 0)), title=props["title"], index=int(props.get("index", 0)),
+                row_count=int(grid.get("rowCount", 0)), column_count=int(grid.get("columnCount", 0)),
+                frozen_rows=int(grid.get("frozenRowCount", 0)),
+                protections={int(p["protectedRangeId"]): str(p.get("description", ""))
+                             for p in entry.get("protectedRanges", [])})
+        return cls(str(resource.get("properties", {}).get("title", "")), sheets)
+
+    def to_json(self) -> dict:
+        return {"title": self.title, "sheets": [
+            {"sheet_id": s.sheet_id, "title": s.title, "index": s.index, "row_count": s.row_count,
+             "column_count": s.column_count, "frozen_rows": s.frozen_rows,
+             "protections": {str(k): v for k, v in s.protections.items()}} for s in self.sheets.values()]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "BookMeta":
+        sheets = {}
+        for s in data.get("sheets", []):
+            sheets[s["title"]] = SheetMeta(s["sheet_id"], s["title"], s["index"], s["row_count"], s["column_count"],
+                                           s.get("frozen_rows", 0),
+                                           {int(k): v for k, v in s.get("protections", {}).items()})
+        return cls(data.get("title", ""), sheets)
+
+
+# -- building the one batchUpdate of a book --------------------------------------------------------
+
+def stable_id(*parts: object) -> int:
+    """A positive 31-bit id derived from `parts` (Google's sheet and protected-range ids are int32)."""
+    digest = hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).digest()
+    return int.from_bytes(digest[:4], "big") % (2**31 - 2) + 1
+
+
+def stable_sheet_id(title: str, taken: set[int]) -> int:
+    salt = 0
+    while True:
+        sheet_id = stable_id("sheet", title, salt)
+        if sheet_id not in taken:
+            return sheet_id
+        salt += 1
+
+
+def cell_data(value: Any) -> dict:
+    """A value as CellData: text is always stringValue (never a formula), numbers numberValue."""
+    if value is None or value == "":
+        return {}
+    if isinstance(value, bool):
+        return {"userEnteredValue": {"boolValue": value}}
+    if isinstance(value, (int, float)) and math.isfinite(value):
+        return {"userEnteredValue": {"numberValue": value}}
+    return {"userEnteredValue": {"stringValue": str(value)}}
+
+
+def _runs(rows: Iterable[int]) -> list[list[int]]:
+    runs: list[list[int]] = []
+    for row in sorted(rows):
+        if runs and row == runs[-1][-1] + 1:
+            runs[-1].append(row)
+        else:
+            runs.append([row])
+    return runs
+
+
+def _open_intervals(width: int, locked: Iterable[int]) -> list[tuple[int, int]]:
+    closed = set(locked)
+    intervals: list[tuple[int, int]] = []
+    for col in range(width):
+        if col in closed:
+            continue
+        if intervals and intervals[-1][1] == col:
+            intervals[-1] = (intervals[-1][0], col + 1)
+        else:
+            intervals.append((col, col + 1))
+    return intervals
+
+
+def _dropdown_rule(values: Iterable[str]) -> dict | None:
+    items = list(dict.fromkeys(str(v) for v in values if str(v).strip()))
+    # Google parses a list item that starts with "=" or "+" as a formula: such items are left out.
+    safe = [v for v in items if not v.startswith(("=", "+"))]
+    if not safe:
+        return None
+    return {"condition": {"type": "ONE_OF_LIST", "values": [{"userEnteredValue": v} for v in safe]},
+            "strict": len(safe) == len(items), "showCustomUi": True}
+
+
+def _width(tab: TabWrite) -> int:
+    widths = [len(tab.header or ()), *(len(r) for r in tab.rows or ()),
+              *(c + 1 for c in (tab.column_updates or {})), *(c + 1 for c in tab.dropdowns),
+              *(c + 1 for c in tab.locked_columns), *(c + 1 for c in tab.column_widths)]
+    return max(widths + [1])
+
+
+def _height(tab: TabWrite) -> int:
+    heights = [tab.frozen_rows + 1, 1 + len(tab.rows or ())]
+    for rows in (tab.column_updates or {}).values():
+        heights.extend(rows)
+    if tab.kind == "orders":
+        heights.append(tab.order_rows + 1)
+    return max(heights)
+
+
+def plan_write(meta: BookMeta, tabs: Iterable[TabWrite], staff: Iterable[str],
+               drop_default_sheet: bool = False) -> list[dict]:
+    """The requests of the one batchUpdate that writes `tabs` to a book described by `meta`.
+
+    `staff` (service account and GM) edit everything; a tab's `editors` also edit the open cells
+    of an unlocked order tab. Pure: the same inputs give the same requests.
+    """
+    staff = sorted(set(staff))
+    tabs = list(tabs)
+    requests_: list[dict] = []
+    taken = {s.sheet_id for s in meta.sheets.values()}
+    for position, tab in enumerate(tabs):
+        existing = meta.sheets.get(tab.title)
+        width, height = _width(tab), _height(tab)
+        if existing is None:
+            sheet_id = stable_sheet_id(tab.title, taken)
+            taken.add(sheet_id)
+            rows, cols = max(height, 100), max(width, 26)
+            requests_.append({"addSheet": {"properties": {
+                "sheetId": sheet_id, "title": tab.title, "index": position,
+                "gridProperties": {"rowCount": rows, "columnCount": cols, "frozenRowCount": tab.frozen_rows}}}})
+            protections: dict[int, str] = {}
+        else:
+            sheet_id, rows, cols = existing.sheet_id, existing.row_count, existing.column_count
+            if height > rows:
+                requests_.append({"appendDimension": {"sheetId": sheet_id, "dimension": "ROWS",
+                                                      "length": height - rows}})
+                rows = height
+            if width > cols:
+                requests_.append({"appendDimension": {"sheetId": sheet_id, "dimension": "COLUMNS",
+                                                      "length": width - cols}})
+                cols = width
+            requests_.append({"updateSheetProperties": {
+                "properties": {"sheetId": sheet_id, "gridProperties": {"frozenRowCount": tab.frozen_rows}},
+                "fields": "gridProperties.frozenRowCount"}})
+            protections = existing.protections
+        requests_.extend(_cell_requests(tab, sheet_id, rows, cols))
+        requests_.extend(_protection_requests(tab, sheet_id, width, protections, staff))
+    default = meta.sheets.get(next((t for t in DEFAULT_SHEET_TITLES if t in meta.sheets), ""))
+    if drop_default_sheet and default is not None and default.title not in {t.title for t in tabs} and tabs:
+        requests_.append({"deleteSheet": {"sheetId": default.sheet_id}})
+    return requests_
+
+
+def _cell_requests(tab: TabWrite, sheet_id: int, rows: int, cols: int) -> list[dict]:
+    out: list[dict] = []
+    if tab.header is not None:
+        header = [{**cell_data(v), "userEnteredFormat": HEADER_FORMAT} for v in tab.header]
+        out.append({"updateCells": {
+            "range": {"sheetId": sheet_id, "startRowIndex": 0, "endRowIndex": 1, "startColumnIndex": 0},
+            "rows": [{"values": header}], "fields": "userEnteredValue,userEnteredFormat"}})
+    if tab.rows is not None:
+        out.append({"updateCells": {
+            "range": {"sheetId": sheet_id, "startRowIndex": 1, "startColumnIndex": 0},
+            "rows": [{"values": [cell_data(v) for v in row]} for row in tab.rows], "fields": "userEnteredValue"}})
+    for col, cells in sorted((tab.column_updates or {}).items()):
+        for run in _runs(cells):
+            out.append({"updateCells": {
+                "start": {"sheetId": sheet_id, "rowIndex": run[0] - 1, "columnIndex": col},
+                "rows": [{"values": [cell_data(cells[row])]} for row in run], "fields": "userEnteredValue"}})
+    if tab.kind == "orders" or tab.dropdowns:
+        end = max(tab.order_rows if tab.kind == "orders" else 0, len(tab.rows or ())) + 1
+        out.append({"setDataValidation": {"range": {"sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": rows,
+                                                    "startColumnIndex": 0, "endColumnIndex": cols}}})
+        for col, values in sorted(tab.dropdowns.items()):
+            rule = _dropdown_rule(values)
+            if rule is not None:
+                out.append({"setDataValidation": {"range": {
+                    "sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": end,
+                    "startColumnIndex": col, "endColumnIndex": col + 1}, "rule": rule}})
+        for col in tab.locked_columns:
+            out.append({"repeatCell": {"range": {"sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": end,
+                                                 "startColumnIndex": col, "endColumnIndex": col + 1},
+                                       "cell": {"userEnteredFormat": LOCKED_FORMAT},
+                                       "fields": "userEnteredFormat.backgroundColor"}})
+    for col, chars in sorted(tab.column_widths.items()):
+        out.append({"updateDimensionProperties": {
+            "range": {"sheetId": sheet_id, "dimension": "COLUMNS", "startIndex": col, "endIndex": col + 1},
+            "properties": {"pixelSize": int(chars * 7 + 12)}, "fields": "pixelSize"}})
+    return out
+
+
+def _protection_requests(tab: TabWrite, sheet_id: int, width: int, existing: Mapping[int, str],
+                         staff: list[str]) -> list[dict]:
+    sheet_pid = stable_id("protect", sheet_id)
+    open_tab = tab.kind == "orders" and not tab.locked
+    first_open_row = max(1, tab.frozen_rows)
+    intervals = _open_intervals(width, tab.locked_columns) if open_tab else []
+    if tab.kind != "orders":
+        note = f"{PROTECTION_TAG}: лист заполняет мастер, изменять его нельзя"
+    elif tab.locked:
+        note = f"{PROTECTION_TAG}: приём приказов закрыт, идёт обработка хода"
+    else:
+        note = f"{PROTECTION_TAG}: заголовок и статусы заполняет мастер"
+    holes = [{"sheetId": sheet_id, "startRowIndex": first_open_row, "startColumnIndex": a, "endColumnIndex": b}
+             for a, b in intervals]
+    desired = [{"protectedRangeId": sheet_pid, "range": {"sheetId": sheet_id}, "description": note,
+                "warningOnly": False, "editors": {"users": staff}, "unprotectedRanges": holes}]
+    players = sorted(set(staff) | set(tab.editors))
+    for k, hole in enumerate(holes):
+        desired.append({"protectedRangeId": stable_id("open", sheet_id, k), "range": hole,
+                        "description": f"{PROTECTION_TAG}: приказы фракции", "warningOnly": False,
+                        "editors": {"users": players}})
+    out = []
+    for prot in desired:
+        if prot["protectedRangeId"] in existing:
+            out.append({"updateProtectedRange": {
+                "protectedRange": prot, "fields": "range,description,warningOnly,editors,unprotectedRanges"}})
+        else:
+            out.append({"addProtectedRange": {"protectedRange": prot}})
+    wanted = {p["protectedRangeId"] for p in desired}
+    for pid, description in sorted(existing.items()):
+        if description.startswith(PROTECTION_TAG) and pid not in wanted:
+            out.append({"deleteProtectedRange": {"protectedRangeId": pid}})
+    return out
+
+
+# -- reading ----------------------------------------------------------------------------------------
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return str(value)
+
+
+def text_rows(values: list[list[Any]]) -> list[list[str]]:
+    """A ValueRange's ragged rows as text rows of one width (Google trims trailing blanks)."""
+    width = max((len(row) for row in values), default=0)
+    return [[_text(v) for v in row] + [""] * (width - len(row)) for row in values]
+
+
+def quote_title(title: str) -> str:
+    return "'" + title.replace("'", "''") + "'"
+
+
+def _grid_size(a1: str) -> tuple[int, int] | None:
+    """(rows, cols) from an echoed whole-sheet range such as "'Армии'!A1:Z1000"."""
+    cells = a1.rpartition("!")[2]
+    if not cells.startswith("A1:"):
+        return None
+    end = cells[3:]
+    letters = "".join(ch for ch in end if ch.isalpha())
+    digits = "".join(ch for ch in end if ch.isdigit())
+    if not letters or not digits:
+        return None
+    col = 0
+    for ch in letters.upper():
+        col = col * 26 + ord(ch) - 64
+    return int(digits), col
+
+
+# -- the backend ---------------------------------------------------------------------------------------
+
+class GSheetsBackend:
+    """Books are Google spreadsheets opened by key; see the module docstring for the guarantees."""
+
+    name = "gsheets"
+
+    def __init__(self, client: gspread.Client, service_email: str, *, gm_emails: Iterable[str] = (),
+                 folder_id: str | None = None, books: Iterable[BookRef] = (),
+                 metadata_path: str | Path | None = None, max_workers: int = 6):
+        self.client = client
+        self.http: HTTPClient = client.http_client
+        self.service_email = service_email
+        self.gm_emails = tuple(gm_emails)
+        self.folder_id = folder_id
+        self.max_workers = max_workers
+        self.metadata_path = Path(metadata_path) if metadata_path else None
+        self._names = {b.book_id: b.title or b.key for b in books}
+        self._meta: dict[str, BookMeta] = {}
+        self._fresh: set[str] = set()
+        self._lock = threading.RLock()
+        if self.metadata_path and self.metadata_path.is_file():
+            try:
+                saved = json.loads(self.metadata_path.read_text(encoding="utf-8"))
+                self._meta = {k: BookMeta.from_json(v) for k, v in saved.get("books", {}).items()}
+                self._fresh = set(saved.get("fresh", []))
+            except (ValueError, KeyError, TypeError):
+                self._meta = {}
+
+    # -- naming and errors ---------------------------------------------------------------------------
+    def name_book(self, book_id: str, name: str) -> None:
+        """Give a book a human name for error messages (e.g. "faction book 'Империя'")."""
+        self._names[book_id] = name
+
+    def _book_name(self, book_id: str) -> str:
+        name = self._names.get(book_id)
+        return f"book '{name}'" if name else "the book"
+
+    @contextlib.contextmanager
+    def _errors(self, book_id: str | None, action: str, name: str | None = None) -> Iterator[None]:
+        from google.auth.exceptions import RefreshError, TransportError
+        try:
+            yield
+        except APIError as err:
+            raise explain(err, book=name or self._book_name(book_id or ""), book_id=book_id,
+                          service_email=self.service_email, action=action) from err
+        except RefreshError as err:
+            raise explain_refresh(err, self.service_email) from err
+        except (requests.RequestException, TransportError) as err:
+            where = f"{name or self._book_name(book_id or '')}" + (f" ({book_url(book_id)})" if book_id else "")
+            raise ApiUnavailableError(
+                f"Could not reach Google to {action} {where}: {err.__class__.__name__}: {err}. Check the network "
+                "and run the command again; nothing was half-written.") from err
+
+    # -- metadata --------------------------------------------------------------------------------------
+    def _store(self, book_id: str, meta: BookMeta) -> BookMeta:
+        with self._lock:
+            self._meta[book_id] = meta
+            if self.metadata_path:
+                data = {"books": {k: v.to_json() for k, v in sorted(self._meta.items())},
+                        "fresh": sorted(self._fresh)}
+                tmp = self.metadata_path.with_suffix(f".tmp{os.getpid()}.{threading.get_ident()}")
+                tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+                os.replace(tmp, self.metadata_path)
+        return meta
+
+    def _fetch_meta(self, book_id: str) -> BookMeta:
+        response = self.http.request("get", SPREADSHEET_URL % book_id,
+                                     params={"includeGridData": "false", "fields": _META_FIELDS})
+        return self._store(book_id, BookMeta.from_resource(response.json()))
+
+    def metadata(self, book_id: str, refresh: bool = False) -> BookMeta:
+        """The cached metadata of a book, fetched once (one spreadsheets.get) when unknown."""
+        with self._lock:
+            meta = self._meta.get(book_id)
+        if meta is None or refresh:
+            with self._errors(book_id, "open"):
+                meta = self._fetch_meta(book_id)
+        return meta
+
+    def tab_titles(self, book_id: str) -> list[str]:
+        """Titles of the book's tabs in order, from the cache (no request once the book is known)."""
+        return [s.title for s in sorted(self.metadata(book_id).sheets.values(), key=lambda s: s.index)]
+
+    def check_tabs(self, book_id: str, expected: Iterable[str]) -> list[str]:
+        """English warnings for the GM: expected tabs that are missing, and tabs nobody expects (renamed?)."""
+        titles = self.tab_titles(book_id)
+        expected = list(expected)
+        missing = [t for t in expected if t not in titles]
+        extra = [t for t in titles if t not in expected and t not in DEFAULT_SHEET_TITLES]
+        name = self._book_name(book_id)
+        warnings = [f"Tab '{t}' is missing from {name} ({book_url(book_id)}): it was renamed or deleted. "
+                    f"Its orders cannot be read; the next push recreates it empty." for t in missing]
+        if missing and extra:
+            warnings.append(f"{name} has unexpected tabs {', '.join(repr(t) for t in extra)}: if one of them is a "
+                            "renamed order tab, rename it back before the deadline.")
+        return warnings
+
+    # -- Backend interface -----------------------------------------------------------------------------
+    def create_book(self, key: str, title: str) -> str:
+        """Create a spreadsheet in the shared-drive folder (`folder_id`); return its key."""
+        payload: dict[str, Any] = {"name": title, "mimeType": "application/vnd.google-apps.spreadsheet"}
+        if self.folder_id:
+            payload["parents"] = [self.folder_id]
+        with self._errors(None, "create", name=f"book '{title}'"):
+            response = self.http.request("post", DRIVE_FILES_API_V3_URL, json=payload,
+                                         params={"supportsAllDrives": "true"})
+        book_id = response.json()["id"]
+        self._names.setdefault(book_id, title)
+        with self._lock:
+            self._fresh.add(book_id)
+        return book_id
+
+    def adopt_book(self, key_or_url: str, name: str | None = None) -> str:
+        """Take a spreadsheet the GM created (key or URL): check that the service account can edit it."""
+        book_id = extract_id_from_url(key_or_url) if "/" in key_or_url else key_or_url.strip()
+        if name:
+            self.name_book(book_id, name)
+        self.metadata(book_id, refresh=True)
+        with self._errors(book_id, "open"):
+            info = self.http.request("get", f"{DRIVE_FILES_API_V3_URL}/{book_id}",
+                                     params={"supportsAllDrives": "true", "fields": "id,name,capabilities(canEdit)"}
+                                     ).json()
+        if not info.get("capabilities", {}).get("canEdit", False):
+            from sheets_bridge.backend import BookForbidden
+            raise BookForbidden(
+                f"{self._book_name(book_id).capitalize()} ({book_url(book_id)}) is shared with the service account "
+                f"{self.service_email} as a viewer only. Change its role to Editor in the Share dialog.")
+        return book_id
+
+    def read_tabs(self, book_id: str, titles: list[str]) -> dict[str, list[list[str]]]:
+        """The named tabs' cells in ONE values:batchGet; tabs the book does not have are left out."""
+        meta = self.metadata(book_id)
+        wanted = list(dict.fromkeys(titles))
+        for attempt in (0, 1):
+            present = [t for t in wanted if t in meta.sheets]
+            if not present:
+                return {}
+            try:
+                with self._errors(book_id, "read"):
+                    try:
+                        response = self.http.request("get", SPREADSHEET_VALUES_BATCH_URL % book_id, params={
+                            "ranges": [quote_title(t) for t in present], "majorDimension": "ROWS",
+                            "valueRenderOption": "FORMULA", "dateTimeRenderOption": "FORMATTED_STRING"})
+                    except APIError as err:
+                        if attempt == 0 and err.code == 400:
+                            raise _Stale() from err
+                        raise
+            except _Stale:
+                meta = self.metadata(book_id, refresh=True)
+                continue
+            value_ranges = response.json().get("valueRanges", [])
+            self._note_sizes(book_id, present, value_ranges)
+            return {title: text_rows(vr.get("values", [])) for title, vr in zip(present, value_ranges)}
+        return {}
+
+    def _note_sizes(self, book_id: str, titles: list[str], value_ranges: list[dict]) -> None:
+        with self._lock:
+            meta = self._meta.get(book_id)
+            if meta is None:
+                return
+            for title, vr in zip(titles, value_ranges):
+                size = _grid_size(vr.get("range", ""))
+                if size and title in meta.sheets:
+                    meta.sheets[title].row_count, meta.sheets[title].column_count = size
+
+    def write_book(self, book_id: str, tabs: list[TabWrite]) -> None:
+        """Write every tab in ONE spreadsheets:batchUpdate (atomic at Google; safe to repeat)."""
+        if not tabs:
+            return
+        meta = self.metadata(book_id)
+        staff = (self.service_email, *self.gm_emails)
+        for attempt in (0, 1):
+            body = {"requests": plan_write(meta, tabs, staff, drop_default_sheet=book_id in self._fresh),
+                    "includeSpreadsheetInResponse": True, "responseIncludeGridData": False}
+            try:
+                with self._errors(book_id, "write"):
+                    try:
+                        response = self.http.request("post", SPREADSHEET_BATCH_UPDATE_URL % book_id, json=body,
+                                                     params={"fields": f"updatedSpreadsheet({_META_FIELDS})"})
+                    except APIError as err:
+                        if attempt == 0 and err.code == 400:
+                            raise _Stale() from err
+                        raise
+            except _Stale:
+                # Metadata was stale (a tab renamed or deleted by hand, or a lost answer already applied).
+                meta = self.metadata(book_id, refresh=True)
+                continue
+            with self._lock:
+                self._fresh.discard(book_id)
+            self._store(book_id, BookMeta.from_resource(response.json().get("updatedSpreadsheet", {})))
+            return
+
+    def read_books(self, wanted: Mapping[str, list[str]]) -> dict[str, dict[str, list[list[str]]]]:
+        """`read_tabs` for several books at once, concurrently (pacing keeps it under quota)."""
+        results = self._concurrently({b: (lambda b=b: self.read_tabs(b, list(wanted[b]))) for b in wanted}, None)
+        return results
+
+    def write_books(self, books: Mapping[str, list[TabWrite]],
+                    progress: Callable[[str], None] | None = None) -> None:
+        """`write_book` for several books concurrently; `progress(book_id)` after each one.
+
+        Every book that can be written is written; then one BackendError lists the failures.
+        """
+        self._concurrently({b: (lambda b=b: self.write_book(b, list(books[b]))) for b in books}, progress)
+
+    def _concurrently(self, jobs: Mapping[str, Callable[[], Any]],
+                      progress: Callable[[str], None] | None) -> dict[str, Any]:
+        results: dict[str, Any] = {}
+        failures: dict[str, BackendError] = {}
+        workers = max(1, min(self.max_workers, len(jobs)))
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="gsheets") as pool:
+            futures = {pool.submit(job): book for book, job in jobs.items()}
+            for future in futures:
+                book = futures[future]
+                try:
+                    results[book] = future.result()
+                except BackendError as err:
+                    failures[book] = err
+                if progress is not None:
+                    progress(book)
+        if failures:
+            first = next(iter(failures.values()))
+            if len(failures) == 1:
+                raise first
+            error = type(first)("; ".join(str(e) for e in failures.values()))
+            error.failures = failures  # type: ignore[attr-defined]
+            raise error
+        return results
+
+    def share(self, book_id: str, readers: list[str], writers: list[str], notify: bool = False,
+              *, revoke: bool = False) -> list[str]:
+        """Give exactly these people access (writers win over readers); the service account is kept.
+
+        Returns English warnings: people with access who are not listed (removed only with
+        `revoke=True`), link sharing, and addresses Google cannot share with silently.
+        """
+        name = self._book_name(book_id)
+        desired: dict[str, str] = {e.strip().lower(): "reader" for e in readers if e.strip()}
+        desired.update({e.strip().lower(): "writer" for e in writers if e.strip()})
+        desired.pop(self.service_email.lower(), None)
+        url = f"{DRIVE_FILES_API_V3_URL}/{book_id}/permissions"
+        common = {"supportsAllDrives": "true"}
+        warnings: list[str] = []
+        with self._errors(book_id, "share"):
+            perms = self.http.list_permissions(book_id)
+            current = {str(p.get("emailAddress", "")).lower(): p for p in perms
+                       if p.get("type") == "user" and not p.get("permissionDetails")}
+            for perm in perms:
+                email_ = str(perm.get("emailAddress", "")).lower()
+                inherited = bool(perm.get("permissionDetails"))
+                if perm.get("type") == "anyone":
+                    warnings.append(f"Anyone with the link can open {name} ({perm.get('role')}); turn link sharing "
+                                    "off in the Share dialog.")
+                elif perm.get("type") in ("domain", "group"):
+                    who = perm.get("domain") or perm.get("emailAddress")
+                    warnings.append(f"{perm['type'].capitalize()} {who} has {perm.get('role')} access to {name} "
+                                    "but is not in game.toml.")
+                elif email_ == self.service_email.lower() or email_ in desired:
+                    continue
+                elif inherited:
+                    warnings.append(f"{email_} can open {name} as a member of its shared drive but is not in "
+                                    "game.toml; manage the shared drive's members if that is wrong.")
+                elif perm.get("role") == "owner":
+                    warnings.append(f"{email_} owns {name} but is not in game.toml as a GM or player.")
+                elif revoke:
+                    self.http.request("delete", f"{url}/{perm['id']}", params=common)
+                    warnings.append(f"Removed {email_} ({perm.get('role')}) from {name}: not in game.toml.")
+                else:
+                    warnings.append(f"{email_} has {perm.get('role')} access to {name} but is not in game.toml; "
+                                    "remove it in the Share dialog or run `forumwar share --revoke`.")
+            for person, role in sorted(desired.items()):
+                perm = current.get(person)
+                if perm is not None and perm.get("role") in (role, "owner"):
+                    continue
+                if perm is not None and perm.get("role") in ("writer", "reader", "commenter"):
+                    self.http.request("patch", f"{url}/{perm['id']}", json={"role": role}, params=common)
+                    continue
+                try:
+                    self.http.request("post", url, json={"type": "user", "role": role, "emailAddress": person},
+                                      params={**common, "sendNotificationEmail": "true" if notify else "false"})
+                except APIError as err:
+                    if err.code != 400:
+                        raise
+                    warnings.append(f"Could not share {name} with {person} without a notification e-mail (Google: "
+                                    f"{err.error.get('message', err)}). Ask for a Google account address, or run "
+                                    "`forumwar share --notify`.")
+        return warnings
+
+    def export_xlsx(self, book_id: str, dest: str) -> None:
+        """Save the book as a real .xlsx file (Drive export), written atomically."""
+        with self._errors(book_id, "export"):
+            content = self.http.export(book_id, ExportFormat.EXCEL)
+        path = Path(dest)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".part")
+        tmp.write_bytes(content)
+        os.replace(tmp, path)
+
+
+class _Stale(Exception):
+    """A 400 that one metadata refresh may cure."""
+
+
+def open_gsheets_backend(credentials_path: str | Path, *, gm_emails: Iterable[str] = (),
+                         folder_id: str | None = None, books: Iterable[BookRef] = (),
+                         metadata_path: str | Path | None = None, policy: RetryPolicy = RetryPolicy(),
+                         max_workers: int = 6) -> GSheetsBackend:
+    """The backend for a real game: credentials from a service-account key file (see google_auth)."""
+    account: ServiceAccount = load_service_account(credentials_path)
+    client = gspread.Client(auth=account.credentials, http_client=http_client_factory(policy))
+    return GSheetsBackend(client, account.email, gm_emails=gm_emails, folder_id=folder_id, books=books,
+                          metadata_path=metadata_path, max_workers=max_workers)
+
+
+__all__ = ["GSheetsBackend", "RetryPolicy", "RequestPacer", "RequestStats", "ResilientHTTPClient",
+           "http_client_factory", "open_gsheets_backend", "plan_write", "stable_id", "BookMeta", "BookRejected"]

@@ -1,0 +1,661 @@
+"""FakeGoogle: an in-process Google (Sheets v4, Drive v3, OAuth token) for tests and benchmarks.
+
+It holds files, shared drives and identities; answers HTTP requests routed to it by
+`FakeGoogleAdapter`; enforces file permissions, protected ranges per caller, and the
+per-minute Sheets quota; and injects latency and faults on demand. Every request is logged.
+"""
+from __future__ import annotations
+
+import base64
+import collections
+import copy
+import csv
+import hashlib
+import io
+import json
+import random
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from sheets_bridge.testing import field_mask
+from sheets_bridge.testing.fake_sheets import ApiError, Spreadsheet, sheets_error
+
+SPREADSHEET_MIME = "application/vnd.google-apps.spreadsheet"
+FOLDER_MIME = "application/vnd.google-apps.folder"
+XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+TOKEN_PREFIX = "fake-token:"
+_RANK = {"reader": 1, "commenter": 2, "writer": 3, "fileOrganizer": 4, "organizer": 5, "owner": 6}
+
+
+def drive_error(code: int, message: str, reason: str, domain: str = "global", **where: str) -> ApiError:
+    """An error in the Drive v3 shape: {"error": {code, message, errors: [...]}}."""
+    item = {"message": message, "domain": domain, "reason": reason, **where}
+    return ApiError(code, {"error": {"code": code, "message": message, "errors": [item]}})
+
+
+def _file_not_found(file_id: str) -> ApiError:
+    return drive_error(404, f"File not found: {file_id}.", "notFound", location="fileId",
+                       locationType="parameter")
+
+
+@dataclass
+class Identity:
+    """A Google account: a person or a service account (which has no Drive storage by default)."""
+
+    email: str
+    google_account: bool = True
+    storage: bool = True
+    revoked: bool = False
+
+
+@dataclass
+class DriveFile:
+    id: str
+    name: str
+    mime_type: str
+    owner: str | None
+    parents: list[str]
+    drive_id: str | None
+    created: str
+    modified: str
+    permissions: dict[str, dict] = field(default_factory=dict)
+    spreadsheet: Spreadsheet | None = None
+
+
+@dataclass
+class Fault:
+    """An injected failure. kind: "http" (answer `status`), "reset" (connection error before the
+    request is applied) or "drop" (apply it, then lose the answer as a connection error)."""
+
+    kind: str = "http"
+    status: int = 500
+    times: int = 1
+    op: str | None = None
+    file_id: str | None = None
+    retry_after: float | None = None
+    message: str | None = None
+
+
+@dataclass(frozen=True)
+class Call:
+    """One logged request: who, what operation on which file, and the answered status."""
+
+    identity: str
+    method: str
+    op: str
+    file_id: str | None
+    status: int
+    url: str
+
+
+class _IdSource:
+    """Random ids shared by every spreadsheet; copying a spreadsheet keeps the same source."""
+
+    def __init__(self, rng: random.Random, lock: threading.RLock):
+        self._rng = rng
+        self._lock = lock
+
+    def __call__(self) -> int:
+        with self._lock:
+            return self._rng.randrange(1, 2**31 - 1)
+
+    def text(self, length: int = 44) -> str:
+        alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+        with self._lock:
+            return "1" + "".join(self._rng.choice(alphabet) for _ in range(length - 1))
+
+    def __deepcopy__(self, memo: dict) -> "_IdSource":
+        return self
+
+
+class FakeGoogle:
+    """The fake's whole state. Thread-safe; latency is slept outside the lock."""
+
+    def __init__(self, *, seed: int = 0, latency: float = 0.0, quota_per_minute: tuple[int, int] | None = (60, 60),
+                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
+                 locale: str = "en_US", quota_retry_after: bool = False):
+        self.lock = threading.RLock()
+        self.ids = _IdSource(random.Random(seed), self.lock)
+        self.latency = latency
+        self.quota_per_minute = quota_per_minute
+        self.quota_retry_after = quota_retry_after
+        self.clock = clock
+        self.sleep = sleep
+        self.locale = locale
+        self.identities: dict[str, Identity] = {}
+        self.files: dict[str, DriveFile] = {}
+        self.drives: dict[str, dict[str, str]] = {}
+        self.faults: list[Fault] = []
+        self.calls: list[Call] = []
+        self.notifications: list[tuple[str, str, str]] = []
+        self._quota: dict[tuple[str, str], collections.deque] = collections.defaultdict(collections.deque)
+        self._seconds = 0
+
+    # -- set-up helpers (no HTTP) -----------------------------------------------------------------
+    def add_user(self, email: str, *, google_account: bool = True, storage: bool = True) -> Identity:
+        with self.lock:
+            ident = self.identities[email] = Identity(email, google_account, storage)
+            return ident
+
+    def add_service_account(self, email: str, *, storage: bool = False) -> Identity:
+        return self.add_user(email, storage=storage)
+
+    def token_for(self, email: str) -> str:
+        if email not in self.identities:
+            self.add_user(email)
+        return TOKEN_PREFIX + email
+
+    def add_shared_drive(self, name: str, members: dict[str, str]) -> str:
+        """A shared drive with members by role (organizer, fileOrganizer, writer, reader); returns
+        the id of its root folder, usable as `parents`."""
+        with self.lock:
+            drive_id = "0A" + self.ids.text(17)
+            self.drives[drive_id] = dict(members)
+            self.files[drive_id] = DriveFile(drive_id, name, FOLDER_MIME, None, [], drive_id,
+                                             self._now(), self._now())
+            return drive_id
+
+    def create_spreadsheet(self, owner: str, title: str, shared_with: dict[str, str] | None = None,
+                           parent: str | None = None) -> str:
+        """What a GM does in the browser: create a book and share it (no request is logged)."""
+        with self.lock:
+            file = self._new_file(title, SPREADSHEET_MIME, owner, [parent] if parent else [])
+            for email, role in (shared_with or {}).items():
+                self._grant(file, "user", role, email)
+            return file.id
+
+    def share(self, file_id: str, email: str, role: str) -> None:
+        with self.lock:
+            self._grant(self.files[file_id], "user", role, email)
+
+    def delete_file(self, file_id: str) -> None:
+        with self.lock:
+            del self.files[file_id]
+
+    def spreadsheet(self, file_id: str) -> Spreadsheet:
+        sheet = self.files[file_id].spreadsheet
+        assert sheet is not None
+        return sheet
+
+    def inject(self, kind: str = "http", status: int = 500, times: int = 1, op: str | None = None,
+               file_id: str | None = None, retry_after: float | None = None, message: str | None = None) -> Fault:
+        fault = Fault(kind, status, times, op, file_id, retry_after, message)
+        with self.lock:
+            self.faults.append(fault)
+        return fault
+
+    def count(self, op: str | None = None, *, file_id: str | None = None, identity: str | None = None,
+              status: int | None = None) -> int:
+        """How many logged requests match (op may be a prefix such as "values." or "drive.")."""
+        with self.lock:
+            return sum(1 for c in self.calls
+                       if (op is None or c.op == op or (op.endswith(".") and c.op.startswith(op)))
+                       and (file_id is None or c.file_id == file_id)
+                       and (identity is None or c.identity == identity)
+                       and (status is None or c.status == status))
+
+    # -- state helpers -------------------------------------------------------------------------
+    def _now(self) -> str:
+        self._seconds += 1
+        minutes, seconds = divmod(self._seconds, 60)
+        hours, minutes = divmod(minutes, 60)
+        return f"2024-01-01T{hours % 24:02d}:{minutes:02d}:{seconds:02d}.000Z"
+
+    def _new_file(self, name: str, mime: str, owner: str | None, parents: list[str]) -> DriveFile:
+        drive_id = None
+        for parent in parents:
+            if parent in self.files:
+                drive_id = self.files[parent].drive_id
+        file_id = self.ids.text()
+        file = DriveFile(file_id, name, mime, None if drive_id else owner, parents, drive_id,
+                         self._now(), self._now())
+        if mime == SPREADSHEET_MIME:
+            file.spreadsheet = Spreadsheet(file_id, name, file.owner, self.ids, locale=self.locale)
+        if file.owner:
+            file.permissions[self._perm_id(file.owner)] = self._perm("user", "owner", file.owner)
+        self.files[file_id] = file
+        return file
+
+    @staticmethod
+    def _perm_id(email: str | None, kind: str = "user") -> str:
+        if kind == "anyone":
+            return "anyoneWithLink"
+        digest = hashlib.sha256((email or "").lower().encode()).hexdigest()
+        return str(int(digest[:16], 16))[:20]
+
+    def _perm(self, kind: str, role: str, email: str | None) -> dict:
+        perm = {"kind": "drive#permission", "id": self._perm_id(email, kind), "type": kind, "role": role}
+        if kind in ("user", "group"):
+            perm.update({"emailAddress": email, "displayName": (email or "").split("@")[0]})
+        elif kind == "domain":
+            perm["domain"] = email
+        perm.update({"deleted": False, "pendingOwner": False})
+        return perm
+
+    def _grant(self, file: DriveFile, kind: str, role: str, email: str | None) -> dict:
+        perm = self._perm(kind, role, email)
+        existing = file.permissions.get(perm["id"])
+        if existing and existing["role"] == "owner":
+            return existing
+        file.permissions[perm["id"]] = perm
+        return perm
+
+    def role_of(self, file: DriveFile, email: str) -> str | None:
+        """The caller's effective role on a file: direct, by domain, by link, or by drive membership."""
+        roles = []
+        if file.owner == email:
+            roles.append("owner")
+        for perm in file.permissions.values():
+            if perm["type"] == "user" and perm.get("emailAddress", "").lower() == email.lower():
+                roles.append(perm["role"])
+            elif perm["type"] == "anyone":
+                roles.append(perm["role"])
+            elif perm["type"] == "domain" and email.lower().endswith("@" + perm.get("domain", "").lower()):
+                roles.append(perm["role"])
+        if file.drive_id and email in self.drives.get(file.drive_id, {}):
+            roles.append(self.drives[file.drive_id][email])
+        return max(roles, key=_RANK.__getitem__) if roles else None
+
+    # -- HTTP entry point -----------------------------------------------------------------------
+    def handle(self, method: str, url: str, headers: dict[str, str], body: bytes | None) -> tuple[int, dict, bytes]:
+        """Answer one HTTP request: (status, headers, body)."""
+        if self.latency:
+            self.sleep(self.latency)
+        parts = urlsplit(url)
+        query = parse_qs(parts.query, keep_blank_values=True)
+        op, file_id = _classify(method, parts.netloc, parts.path)
+        identity = ""
+        try:
+            if op == "oauth.token":
+                return self._token(body)
+            identity = self._identity(headers)
+            fault = self._take_fault(op, file_id)
+            if fault is not None and fault.kind == "reset":
+                self._log(identity, method, op, file_id, 0, url)
+                raise ConnectionResetError("injected connection reset")
+            if fault is not None and fault.kind == "http":
+                raise self._fault_error(fault)
+            self._check_quota(identity, op)
+            payload = json.loads(body) if body and headers.get("Content-Type", "").startswith(
+                "application/json") else None
+            with self.lock:
+                status, out_headers, data = self._dispatch(op, method, parts.path, query, payload, identity, file_id)
+            self._log(identity, method, op, file_id, status, url)
+            if fault is not None and fault.kind == "drop":
+                raise ConnectionResetError("injected lost response")
+            return status, out_headers, data
+        except ApiError as err:
+            self._log(identity, method, op, file_id, err.status, url)
+            headers_out = {"Content-Type": "application/json; charset=UTF-8", **err.headers}
+            return err.status, headers_out, json.dumps(err.body, ensure_ascii=False, indent=2).encode("utf-8")
+
+    def _log(self, identity: str, method: str, op: str, file_id: str | None, status: int, url: str) -> None:
+        with self.lock:
+            self.calls.append(Call(identity, method, op, file_id, status, url))
+
+    def _identity(self, headers: dict[str, str]) -> str:
+        auth = headers.get("Authorization", "")
+        token = auth[len("Bearer "):] if auth.startswith("Bearer ") else ""
+        if not token.startswith(TOKEN_PREFIX) or token[len(TOKEN_PREFIX):] not in self.identities:
+            raise sheets_error(401, "Request is missing required authentication credential. Expected OAuth 2 "
+                                    "access token, login cookie or other valid authentication credential.")
+        return token[len(TOKEN_PREFIX):]
+
+    def _token(self, body: bytes | None) -> tuple[int, dict, bytes]:
+        """The OAuth token endpoint: a service-account JWT grant answered with a fake bearer token."""
+        form = parse_qs((body or b"").decode())
+        assertion = form.get("assertion", [""])[0]
+        try:
+            claims = json.loads(base64.urlsafe_b64decode(assertion.split(".")[1] + "=="))
+            email = claims["iss"]
+        except (IndexError, ValueError, KeyError):
+            email = ""
+        ident = self.identities.get(email)
+        if ident is None or ident.revoked:
+            data = {"error": "invalid_grant", "error_description": "Invalid JWT Signature."}
+            return 400, {"Content-Type": "application/json; charset=UTF-8"}, json.dumps(data).encode()
+        data = {"access_token": TOKEN_PREFIX + email, "expires_in": 3599, "token_type": "Bearer"}
+        return 200, {"Content-Type": "application/json; charset=UTF-8"}, json.dumps(data).encode()
+
+    def _take_fault(self, op: str, file_id: str | None) -> Fault | None:
+        with self.lock:
+            for fault in self.faults:
+                if fault.times > 0 and (fault.op is None or fault.op == op) \
+                        and (fault.file_id is None or fault.file_id == file_id):
+                    fault.times -= 1
+                    return fault
+        return None
+
+    @staticmethod
+    def _fault_error(fault: Fault) -> ApiError:
+        messages = {429: "Quota exceeded for quota metric 'Write requests' and limit 'Write requests per "
+                         "minute per user' of service 'sheets.googleapis.com' for consumer "
+                         "'project_number:000000000000'.",
+                    500: "Internal error encountered.", 502: "Bad Gateway", 503: "The service is currently unavailable.",
+                    504: "Deadline exceeded."}
+        err = sheets_error(fault.status, fault.message or messages.get(fault.status, "Injected error."))
+        if fault.retry_after is not None:
+            err.headers["Retry-After"] = str(fault.retry_after)
+        return err
+
+    def _check_quota(self, identity: str, op: str) -> None:
+        if self.quota_per_minute is None or not op.startswith(("spreadsheets.", "values.")):
+            return
+        kind = "read" if op in ("spreadsheets.get", "values.get", "values.batchGet") else "write"
+        limit = self.quota_per_minute[0 if kind == "read" else 1]
+        with self.lock:
+            now = self.clock()
+            window = self._quota[(identity, kind)]
+            while window and window[0] <= now - 60:
+                window.popleft()
+            if len(window) >= limit:
+                metric = "Read requests" if kind == "read" else "Write requests"
+                err = sheets_error(
+                    429, f"Quota exceeded for quota metric '{metric}' and limit '{metric} per minute per user' of "
+                         "service 'sheets.googleapis.com' for consumer 'project_number:000000000000'.",
+                    details=[{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "RATE_LIMIT_EXCEEDED",
+                              "domain": "googleapis.com",
+                              "metadata": {"quota_limit": f"{kind.capitalize()}RequestsPerMinutePerUser",
+                                           "service": "sheets.googleapis.com"}}])
+                if self.quota_retry_after:
+                    err.headers["Retry-After"] = str(max(1, int(window[0] + 60 - now + 0.999)))
+                raise err
+            window.append(now)
+
+    # -- routing ---------------------------------------------------------------------------------
+    def _dispatch(self, op: str, method: str, path: str, query: dict, body: Any, who: str,
+                  file_id: str | None) -> tuple[int, dict, bytes]:
+        if op.startswith(("spreadsheets.", "values.")):
+            if op == "spreadsheets.create":
+                result = self._sheets_create(body or {}, who)
+            else:
+                result = self._sheets(op, path, query, body, who, file_id or "")
+        elif op.startswith("drive."):
+            result = self._drive(op, path, query, body, who, file_id or "")
+        else:
+            raise sheets_error(404, "Not Found", "NOT_FOUND")
+        if isinstance(result, tuple):
+            return result
+        if result is None:
+            return 204, {"Content-Type": "text/html"}, b""
+        fields = query.get("fields", [None])[0]
+        if fields:
+            result = field_mask.select(result, field_mask.parse(fields))
+        return 200, {"Content-Type": "application/json; charset=UTF-8"}, \
+            json.dumps(result, ensure_ascii=False, indent=2).encode("utf-8")
+
+    # -- Sheets v4 ---------------------------------------------------------------------------------
+    def _book(self, file_id: str, who: str, write: bool) -> tuple[DriveFile, Spreadsheet]:
+        file = self.files.get(file_id)
+        if file is None or file.spreadsheet is None:
+            raise sheets_error(404, "Requested entity was not found.")
+        role = self.role_of(file, who)
+        if role is None or (write and _RANK[role] < _RANK["writer"]):
+            raise sheets_error(403, "The caller does not have permission")
+        return file, file.spreadsheet
+
+    def _sheets_create(self, body: dict, who: str) -> dict:
+        ident = self.identities[who]
+        if not ident.storage:
+            raise sheets_error(403, "The caller does not have permission")
+        title = body.get("properties", {}).get("title", "Untitled spreadsheet")
+        file = self._new_file(title, SPREADSHEET_MIME, who, [])
+        assert file.spreadsheet is not None
+        return file.spreadsheet.resource(who)
+
+    def _sheets(self, op: str, path: str, query: dict, body: Any, who: str, file_id: str) -> Any:
+        write = op not in ("spreadsheets.get", "values.get", "values.batchGet")
+        file, book = self._book(file_id, who, write)
+        one = lambda name, default=None: query.get(name, [default])[0]  # noqa: E731
+        if op == "spreadsheets.get":
+            grid = str(one("includeGridData", "false")).lower() == "true"
+            return book.resource(who, include_grid=grid, ranges=query.get("ranges"))
+        if op == "values.get":
+            return book.values_get(_range_from_path(path), one("valueRenderOption", "FORMATTED_VALUE"),
+                                   one("majorDimension", "ROWS"))
+        if op == "values.batchGet":
+            ranges = query.get("ranges", [])
+            render = one("valueRenderOption", "FORMATTED_VALUE")
+            major = one("majorDimension", "ROWS")
+            return {"spreadsheetId": book.id, "valueRanges": [book.values_get(r, render, major) for r in ranges]}
+        body = body or {}
+        work = copy.deepcopy(book)
+        if op == "spreadsheets.batchUpdate":
+            replies = work.batch_update(body.get("requests", []), who)
+            result: dict[str, Any] = {"spreadsheetId": book.id, "replies": replies}
+            if body.get("includeSpreadsheetInResponse"):
+                result["updatedSpreadsheet"] = work.resource(
+                    who, include_grid=bool(body.get("responseIncludeGridData")),
+                    ranges=body.get("responseRanges") or None)
+        elif op == "values.update":
+            result = work.values_update(_range_from_path(path), body.get("values", []),
+                                        one("valueInputOption", ""), who, body.get("majorDimension") or "ROWS")
+        elif op == "values.batchUpdate":
+            option = body.get("valueInputOption", "")
+            responses = [work.values_update(vr.get("range", ""), vr.get("values", []), option, who,
+                                            vr.get("majorDimension") or "ROWS") for vr in body.get("data", [])]
+            result = {"spreadsheetId": book.id,
+                      "totalUpdatedRows": sum(r["updatedRows"] for r in responses),
+                      "totalUpdatedColumns": sum(r["updatedColumns"] for r in responses),
+                      "totalUpdatedCells": sum(r["updatedCells"] for r in responses),
+                      "totalUpdatedSheets": len({r["updatedRange"].rpartition("!")[0] for r in responses}),
+                      "responses": responses}
+        elif op == "values.clear":
+            result = {"spreadsheetId": book.id, "clearedRange": work.values_clear(_range_from_path(path), who)}
+        elif op == "values.batchClear":
+            result = {"spreadsheetId": book.id,
+                      "clearedRanges": [work.values_clear(r, who) for r in body.get("ranges", [])]}
+        elif op == "values.append":
+            result = work.values_append(_range_from_path(path), body.get("values", []), one("valueInputOption", ""),
+                                        who, one("insertDataOption", "OVERWRITE"))
+        else:
+            raise sheets_error(404, "Not Found")
+        file.spreadsheet = work
+        file.modified = self._now()
+        return result
+
+    # -- Drive v3 ---------------------------------------------------------------------------------
+    def _visible(self, file_id: str, who: str) -> DriveFile:
+        file = self.files.get(file_id)
+        if file is None or self.role_of(file, who) is None:
+            raise _file_not_found(file_id)
+        return file
+
+    def _file_view(self, file: DriveFile, who: str) -> dict:
+        role = self.role_of(file, who) or "reader"
+        view = {"kind": "drive#file", "id": file.id, "name": file.name, "mimeType": file.mime_type,
+                "parents": list(file.parents), "createdTime": file.created, "modifiedTime": file.modified,
+                "capabilities": {"canEdit": _RANK[role] >= _RANK["writer"],
+                                 "canShare": _RANK[role] >= _RANK["writer"]},
+                "ownedByMe": file.owner == who}
+        if file.drive_id:
+            view["driveId"] = file.drive_id
+        return view
+
+    def _drive(self, op: str, path: str, query: dict, body: Any, who: str, file_id: str) -> Any:
+        one = lambda name, default=None: query.get(name, [default])[0]  # noqa: E731
+        brief = "kind,id,name,mimeType"
+        if op == "drive.files.create":
+            body = body or {}
+            parents = body.get("parents") or []
+            for parent in parents:
+                folder = self.files.get(parent)
+                role = self.role_of(folder, who) if folder else None
+                if folder is None or role is None:
+                    raise _file_not_found(parent)
+                if _RANK[role] < _RANK["writer"]:
+                    raise drive_error(403, "The user does not have sufficient permissions for this file.",
+                                      "insufficientFilePermissions")
+            in_drive = any(self.files[p].drive_id for p in parents)
+            if not in_drive and not self.identities[who].storage:
+                raise drive_error(403, "The user's Drive storage quota has been exceeded.", "storageQuotaExceeded",
+                                  domain="usageLimits")
+            file = self._new_file(body.get("name") or "Untitled", body.get("mimeType") or "", who, parents)
+            return self._brief(file, who, query, brief)
+        if op == "drive.files.list":
+            files = [self._file_view(f, who) for f in self.files.values()
+                     if f.mime_type != FOLDER_MIME and self.role_of(f, who) is not None
+                     and _matches(f, one("q", "") or "")]
+            if not one("fields"):
+                files = [{k: f[k] for k in brief.split(",")} for f in files]
+            return {"kind": "drive#fileList", "incompleteSearch": False, "files": files}
+        file = self._visible(file_id, who)
+        role = self.role_of(file, who) or "reader"
+        if op == "drive.files.get":
+            return self._brief(file, who, query, brief)
+        if op == "drive.files.delete":
+            if _RANK[role] < _RANK["fileOrganizer"] and role != "owner":
+                raise drive_error(403, "The user does not have sufficient permissions for this file.",
+                                  "insufficientFilePermissions")
+            del self.files[file.id]
+            return None
+        if op == "drive.files.copy":
+            copied = self._new_file((body or {}).get("name") or f"Copy of {file.name}", file.mime_type, who,
+                                    (body or {}).get("parents") or [])
+            if file.spreadsheet is not None:
+                copied.spreadsheet = copy.deepcopy(file.spreadsheet)
+                copied.spreadsheet.id = copied.id
+                copied.spreadsheet.owner = copied.owner
+                copied.spreadsheet.properties["title"] = copied.name
+            return self._brief(copied, who, query, brief)
+        if op == "drive.files.export":
+            return self._export(file, one("mimeType", ""))
+        return self._permissions(op, path, query, body or {}, who, file, role)
+
+    def _brief(self, file: DriveFile, who: str, query: dict, brief: str) -> dict:
+        view = self._file_view(file, who)
+        return view if query.get("fields", [None])[0] else {k: view[k] for k in brief.split(",")}
+
+    def _permissions(self, op: str, path: str, query: dict, body: dict, who: str, file: DriveFile,
+                     role: str) -> Any:
+        one = lambda name, default=None: query.get(name, [default])[0]  # noqa: E731
+        if op == "drive.permissions.list":
+            perms = [copy.deepcopy(p) for p in file.permissions.values()]
+            for email, member_role in self.drives.get(file.drive_id or "", {}).items():
+                perm = self._perm("user", member_role, email)
+                perm["permissionDetails"] = [{"permissionType": "member", "role": member_role, "inherited": True,
+                                              "inheritedFrom": file.drive_id}]
+                perms.append(perm)
+            if not one("fields"):
+                perms = [{k: p[k] for k in ("kind", "id", "type", "role")} for p in perms]
+            return {"kind": "drive#permissionList", "permissions": perms}
+        if _RANK[role] < _RANK["writer"]:
+            raise drive_error(403, "The user does not have sufficient permissions for this file.",
+                              "insufficientFilePermissions")
+        if op == "drive.permissions.create":
+            kind, new_role = body.get("type"), body.get("role")
+            if kind not in ("user", "group", "domain", "anyone") or new_role not in _RANK:
+                raise drive_error(400, "Invalid permission type or role.", "invalid")
+            email = body.get("emailAddress") or body.get("domain")
+            notify = str(one("sendNotificationEmail", "true")).lower() == "true"
+            if kind == "user":
+                ident = self.identities.get(email or "")
+                if (ident is None or not ident.google_account) and not notify:
+                    message = (f'Bad Request. User message: "You are trying to invite {email}. Since there is no '
+                               'Google account associated with this email address, you must check the "Notify '
+                               'people" box to invite this recipient."')
+                    raise drive_error(400, message, "invalidSharingRequest")
+                if notify:
+                    self.notifications.append((email or "", file.id, one("emailMessage", "") or ""))
+            perm = self._grant(file, kind, new_role, email)
+            return {k: perm[k] for k in ("kind", "id", "type", "role")}
+        perm_id = unquote(path.rsplit("/", 1)[-1])
+        perm = file.permissions.get(perm_id)
+        if perm is None:
+            raise drive_error(404, f"Permission not found: {perm_id}.", "notFound", location="permissionId",
+                              locationType="parameter")
+        if op == "drive.permissions.get":
+            return copy.deepcopy(perm)
+        if perm["role"] == "owner":
+            raise drive_error(403, "The owner of a file cannot be removed or downgraded.", "cannotRemoveOwner")
+        if op == "drive.permissions.delete":
+            del file.permissions[perm_id]
+            return None
+        if op == "drive.permissions.update":
+            if body.get("role") not in _RANK:
+                raise drive_error(400, "Invalid role.", "invalid")
+            perm["role"] = body["role"]
+            return {k: perm[k] for k in ("kind", "id", "type", "role")}
+        raise sheets_error(404, "Not Found")
+
+    def _export(self, file: DriveFile, mime: str) -> tuple[int, dict, bytes]:
+        book = file.spreadsheet
+        if book is None:
+            raise drive_error(403, "Export only supports Docs Editors files.", "fileNotExportable")
+        if mime == "text/csv":
+            first = sorted(book.sheets, key=lambda s: s.properties["index"])[0]
+            values = book.values_get(f"'{first.title}'").get("values", [])
+            out = io.StringIO()
+            csv.writer(out, lineterminator="\n").writerows(values)
+            return 200, {"Content-Type": "text/csv"}, out.getvalue().rstrip("\n").encode("utf-8")
+        if mime == XLSX_MIME:
+            from sheets_bridge.testing.xlsx_export import spreadsheet_to_xlsx
+            return 200, {"Content-Type": XLSX_MIME}, spreadsheet_to_xlsx(book)
+        raise drive_error(400, f"The requested conversion is not supported: {mime}", "badRequest")
+
+
+def _classify(method: str, host: str, path: str) -> tuple[str, str | None]:
+    """(operation name, file id) of a request, from its method, host and raw path."""
+    if host == "oauth2.googleapis.com" and path == "/token":
+        return "oauth.token", None
+    if host == "sheets.googleapis.com" and path.startswith("/v4/spreadsheets"):
+        rest = path[len("/v4/spreadsheets"):]
+        if rest in ("", "/"):
+            return ("spreadsheets.create" if method == "POST" else "unknown"), None
+        rest = rest[1:]
+        if "/values" not in rest:
+            if rest.endswith(":batchUpdate") and method == "POST":
+                return "spreadsheets.batchUpdate", unquote(rest[: -len(":batchUpdate")])
+            return ("spreadsheets.get" if method == "GET" else "unknown"), unquote(rest)
+        file_id, _, tail = rest.partition("/values")
+        file_id = unquote(file_id)
+        ops = {(":batchGet", "GET"): "values.batchGet", (":batchUpdate", "POST"): "values.batchUpdate",
+               (":batchClear", "POST"): "values.batchClear"}
+        if (tail, method) in ops:
+            return ops[(tail, method)], file_id
+        if tail.endswith(":append") and method == "POST":
+            return "values.append", file_id
+        if tail.endswith(":clear") and method == "POST":
+            return "values.clear", file_id
+        return {"GET": "values.get", "PUT": "values.update"}.get(method, "unknown"), file_id
+    if host == "www.googleapis.com" and path.startswith("/drive/v3/files"):
+        parts = [unquote(p) for p in path[len("/drive/v3/files"):].split("/") if p]
+        if not parts:
+            return {"POST": "drive.files.create", "GET": "drive.files.list"}.get(method, "unknown"), None
+        file_id = parts[0]
+        if len(parts) == 1:
+            return {"GET": "drive.files.get", "DELETE": "drive.files.delete"}.get(method, "unknown"), file_id
+        if parts[1] == "export":
+            return "drive.files.export", file_id
+        if parts[1] == "copy":
+            return "drive.files.copy", file_id
+        if parts[1] == "permissions":
+            if len(parts) == 2:
+                return {"GET": "drive.permissions.list", "POST": "drive.permissions.create"}.get(
+                    method, "unknown"), file_id
+            return {"GET": "drive.permissions.get", "DELETE": "drive.permissions.delete",
+                    "PATCH": "drive.permissions.update"}.get(method, "unknown"), file_id
+    return "unknown", None
+
+
+def _range_from_path(path: str) -> str:
+    tail = path.split("/values/", 1)[1]
+    for suffix in (":append", ":clear"):
+        if tail.endswith(suffix):
+            tail = tail[: -len(suffix)]
+    return unquote(tail)
+
+
+def _matches(file: DriveFile, q: str) -> bool:
+    """The subset of Drive's query language gspread sends: mimeType, name and parents."""
+    for key, value in re.findall(r'(mimeType|name)\s*=\s*"((?:[^"\\]|\\.)*)"', q):
+        if (file.mime_type if key == "mimeType" else file.name) != value:
+            return False
+    for parent in re.findall(r'"([^"]+)"\s+in\s+parents', q):
+        if parent not in file.parents:
+            return False
+    return True

@@ -1,0 +1,60 @@
+"""Ready-made gspread clients and backends wired to a FakeGoogle under a given identity."""
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any, Iterable
+
+import gspread
+import requests
+from gspread.http_client import HTTPClient
+
+from sheets_bridge.testing.adapter import mount
+from sheets_bridge.testing.fake_google import FakeGoogle
+
+
+class FakeClock:
+    """A monotonic clock whose `sleep` only advances it: retries and pacing without waiting."""
+
+    def __init__(self, start: float = 1000.0):
+        self.now = start
+        self.sleeps: list[float] = []
+        self._lock = threading.Lock()
+
+    def __call__(self) -> float:
+        with self._lock:
+            return self.now
+
+    def sleep(self, seconds: float) -> None:
+        with self._lock:
+            self.sleeps.append(seconds)
+            self.now += max(0.0, seconds)
+
+
+def fake_session(fake: FakeGoogle, identity: str) -> requests.Session:
+    """A requests Session that speaks to `fake` as `identity` (its bearer token)."""
+    session = mount(requests.Session(), fake)
+    session.headers["Authorization"] = f"Bearer {fake.token_for(identity)}"
+    return session
+
+
+def fake_client(fake: FakeGoogle, identity: str, http_client: Any = HTTPClient) -> gspread.Client:
+    """An unmodified gspread.Client whose session routes to `fake` under `identity`."""
+    return gspread.Client(auth=None, session=fake_session(fake, identity), http_client=http_client)
+
+
+def fake_backend(fake: FakeGoogle, service_email: str, *, gm_emails: Iterable[str] = (),
+                 clock: FakeClock | None = None, policy: Any = None, seed: int = 0, **kwargs: Any):
+    """A GSheetsBackend on `fake` as the service account; with a FakeClock, retries and pacing
+    sleep on that clock instead of waiting."""
+    from sheets_bridge.gsheets_backend import GSheetsBackend, RequestPacer, RetryPolicy, http_client_factory
+
+    if service_email not in fake.identities:
+        fake.add_service_account(service_email)
+    if clock is not None:
+        pacer = RequestPacer(clock=clock, sleep=clock.sleep)
+        factory = http_client_factory(policy or RetryPolicy(), pacer, sleep=clock.sleep, rng=random.Random(seed))
+    else:
+        factory = http_client_factory(policy or RetryPolicy(), rng=random.Random(seed))
+    client = fake_client(fake, service_email, http_client=factory)
+    return GSheetsBackend(client, service_email, gm_emails=gm_emails, **kwargs)

@@ -1,0 +1,50 @@
+"""Drive's xlsx export of a fake spreadsheet: values, frozen rows, widths, dropdowns."""
+from __future__ import annotations
+
+import io
+
+from openpyxl import Workbook
+from openpyxl.cell.cell import TYPE_STRING
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.datavalidation import DataValidation
+
+from sheets_bridge.testing.fake_sheets import Spreadsheet, effective
+
+
+def spreadsheet_to_xlsx(book: Spreadsheet) -> bytes:
+    """The bytes of a real .xlsx file holding every sheet of `book`."""
+    workbook = Workbook()
+    workbook.remove(workbook.active)
+    for sheet in sorted(book.sheets, key=lambda s: s.properties["index"]):
+        ws = workbook.create_sheet(sheet.title[:31])
+        lists: dict[tuple[str, ...], list[str]] = {}
+        for (r, c), cell in sorted(sheet.cells.items()):
+            uev = cell.get("userEnteredValue") or {}
+            target = ws.cell(row=r + 1, column=c + 1)
+            if "formulaValue" in uev:
+                target.value = uev["formulaValue"]
+            elif "stringValue" in uev:
+                target.value = uev["stringValue"]
+                target.data_type = TYPE_STRING
+            elif uev:
+                ev = effective(uev) or {}
+                target.value = ev.get("numberValue", ev.get("boolValue"))
+            rule = cell.get("dataValidation", {}).get("condition", {})
+            if rule.get("type") == "ONE_OF_LIST":
+                key = tuple(v.get("userEnteredValue", "") for v in rule.get("values", []))
+                lists.setdefault(key, []).append(f"{get_column_letter(c + 1)}{r + 1}")
+        for values, cells in lists.items():
+            formula = '"' + ",".join(v.replace('"', '""') for v in values) + '"'
+            if len(formula) <= 255:
+                validation = DataValidation(type="list", formula1=formula, allow_blank=True)
+                validation.add(" ".join(cells))
+                ws.add_data_validation(validation)
+        frozen = sheet.properties["gridProperties"].get("frozenRowCount", 0)
+        if frozen:
+            ws.freeze_panes = f"A{frozen + 1}"
+        for (dim, index), meta in sheet.dimensions.items():
+            if dim == "COLUMNS" and meta.get("pixelSize"):
+                ws.column_dimensions[get_column_letter(index + 1)].width = meta["pixelSize"] / 7
+    out = io.BytesIO()
+    workbook.save(out)
+    return out.getvalue()
