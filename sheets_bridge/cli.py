@@ -153,6 +153,20 @@ def rollback(game_dir, turn_no, stage):
     click.echo(f"Game rolled back to turn {turn_no}, stage {stage}. Run 'forumwar turn' to resolve it again.")
 
 
+@main.command("replay")
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
+@click.argument("turn_no", type=int)
+@click.argument("stage", default="orders")
+@_errors_to_click
+def replay_cmd(game_dir, turn_no, stage):
+    """Re-run a resolved stage from the archive and compare it with the recorded result."""
+    from sheets_bridge.stage import replay
+    same, message = replay(_game(game_dir), turn_no, stage)
+    click.echo(message)
+    if not same:
+        sys.exit(1)
+
+
 @main.command()
 @click.argument("dir", default="games/demo", type=click.Path(file_okay=False))
 @click.option("--turns", default=3, show_default=True, help="How many turns the scripted demo plays.")

@@ -580,7 +580,7 @@ class GSheetsBackend:
         book_id = extract_id_from_url(key_or_url) if "/" in key_or_url else key_or_url.strip()
         if name:
             self.name_book(book_id, name)
-        self.metadata(book_id, refresh=True)
+        meta = self.metadata(book_id, refresh=True)
         with self._errors(book_id, "open"):
             info = self.http.request("get", f"{DRIVE_FILES_API_V3_URL}/{book_id}",
                                      params={"supportsAllDrives": "true", "fields": "id,name,capabilities(canEdit)"}
@@ -590,6 +590,9 @@ class GSheetsBackend:
             raise BookForbidden(
                 f"{self._book_name(book_id).capitalize()} ({book_url(book_id)}) is shared with the service account "
                 f"{self.service_email} as a viewer only. Change its role to Editor in the Share dialog.")
+        if len(meta.sheets) == 1 and next(iter(meta.sheets)) in DEFAULT_SHEET_TITLES:
+            with self._lock:
+                self._fresh.add(book_id)  # a blank new spreadsheet: its default tab goes at the first write
         return book_id
 
     def read_tabs(self, book_id: str, titles: list[str]) -> dict[str, list[list[str]]]:

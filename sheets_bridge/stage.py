@@ -122,19 +122,33 @@ def _formula_errors(row: Row, tab_layout) -> tuple[OrderError, ...]:
     return tuple(errors)
 
 
+def _stage_tabs(rs: Ruleset, layout: Layout, stage: str):
+    return [t for t in layout.order_tabs(stage) if t.key in rs.order_tabs(stage)]
+
+
 def _pull(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, stage: str
           ) -> tuple[dict[str, ParsedOrders], dict[str, dict[str, list[list[str]]]], list[str]]:
     """One read per faction book; validated orders per faction, raw tabs, tab-level problems."""
-    tabs = [t for t in layout.order_tabs(stage) if t.key in rs.order_tabs(stage)]
-    parsed: dict[str, ParsedOrders] = {}
+    tabs = _stage_tabs(rs, layout, stage)
     raw_books: dict[str, dict[str, list[list[str]]]] = {}
+    for fid in rs.factions(state):
+        if tabs and not state["factions"][fid].get("eliminated"):
+            raw_books[fid] = be.read_tabs(gd.config.books[fid], [t.title for t in tabs])
+    parsed, problems = parse_books(rs, layout, state, stage, raw_books)
+    return parsed, raw_books, problems
+
+
+def parse_books(rs: Ruleset, layout: Layout, state: dict, stage: str,
+                raw_books: dict[str, dict[str, list[list[str]]]]) -> tuple[dict[str, ParsedOrders], list[str]]:
+    """Validate the raw order tabs of every faction (also used by `replay` on archived orders)."""
+    tabs = _stage_tabs(rs, layout, stage)
+    parsed: dict[str, ParsedOrders] = {}
     problems: list[str] = []
     for fid in rs.factions(state):
-        if state["factions"][fid].get("eliminated") or not tabs:
+        raw = raw_books.get(fid)
+        if raw is None:
             parsed[fid] = ParsedOrders(fid, stage, (), ())
             continue
-        raw = be.read_tabs(gd.config.books[fid], [t.title for t in tabs])
-        raw_books[fid] = raw
         rows_by_tab: dict[str, list[Row]] = {}
         early: list[RowStatus] = []
         for t in tabs:
@@ -153,7 +167,7 @@ def _pull(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, st
             rows_by_tab[t.key] = clean
         result = rs.validate(state, fid, stage, rows_by_tab)
         parsed[fid] = ParsedOrders(fid, stage, result.orders, tuple(early) + tuple(result.statuses))
-    return parsed, raw_books, problems
+    return parsed, problems
 
 
 def _merge_statuses(parsed: dict[str, ParsedOrders], resolved: dict) -> dict[str, list[RowStatus]]:
@@ -358,3 +372,29 @@ def _push(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, st
         pushed.append(key)
         progress(f"pushed {key}")
     return pushed
+
+
+# -- replay --------------------------------------------------------------------------
+
+def replay(gd: GameDir, turn: int, stage: str) -> tuple[bool, str]:
+    """Re-run a resolved stage from the archive (snapshot, orders as read, revealed seed) and compare."""
+    before = gd.read_snapshot(turn, stage)
+    rs = find_ruleset(before["ruleset"])
+    layout = Layout.load(rs.name)
+    entry = next((e for e in reversed(gd.journal())
+                  if e.get("event") == "resolved" and e.get("turn") == turn and e.get("stage") == stage), None)
+    if entry is None:
+        raise StageError(f"turn {turn} stage {stage} was never resolved in this game")
+    archive = gd.archive_dir(turn)
+    raw_books = {}
+    for fid in rs.factions(before):
+        path = archive / f"orders-{stage}-{fid}.json"
+        if path.exists():
+            raw_books[fid] = json.loads(path.read_text(encoding="utf-8"))
+    parsed, _ = parse_books(rs, layout, before, stage, raw_books)
+    result = rs.resolve(before, stage, parsed, gd.draw_stage_seed(turn, stage))
+    expected = gd.snapshot_path(*entry["next"]).read_text(encoding="utf-8")
+    got = canonical_json(result.state)
+    if got == expected:
+        return True, f"turn {turn} stage {stage}: replay identical to {gd.snapshot_path(*entry['next']).name}"
+    return False, f"turn {turn} stage {stage}: replay DIFFERS from {gd.snapshot_path(*entry['next']).name}"

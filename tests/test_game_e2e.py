@@ -163,3 +163,37 @@ def test_cli_new_status_and_dump(tmp_path):
     assert res.exit_code == 2
     res = runner.invoke(main, ["new", str(tmp_path / "x"), "--ruleset", "chess"])
     assert res.exit_code == 2
+
+
+def test_replay_reproduces_a_stage_and_detects_tampering(tmp_path):
+    from sheets_bridge.stage import replay
+    gd = _new(tmp_path)
+    _fill_empire(gd)
+    run_turn(gd)
+    same, message = replay(gd, 1, "orders")
+    assert same, message
+    orders = gd.archive_dir(1) / "orders-orders-empire.json"
+    orders.write_text(orders.read_text(encoding="utf-8").replace('"4"', '"3"'), encoding="utf-8")
+    same, message = replay(gd, 1, "orders")
+    assert not same and "DIFFERS" in message
+
+
+def test_fairness_tab_publishes_commitment_then_seed(tmp_path):
+    from engine.rng import commitment
+    gd = _new(tmp_path)
+    seed1 = gd.draw_stage_seed(1, "orders")
+    public = openpyxl.load_workbook(gd.path / gd.config.books["public"])
+    rows = [[c.value for c in r] for r in public["Честность"].iter_rows(min_row=2)]
+    assert rows[0][2] == commitment(seed1) and str(seed1) not in str(rows)
+    run_turn(gd)
+    public = openpyxl.load_workbook(gd.path / gd.config.books["public"])
+    rows = [[c.value for c in r] for r in public["Честность"].iter_rows(min_row=2)]
+    assert str(rows[0][3]) == str(seed1)
+    assert rows[1][3] in ("после хода", None, "")
+
+
+def test_export_writes_every_book(tmp_path):
+    gd = _new(tmp_path)
+    res = CliRunner().invoke(main, ["export", str(gd.path), "--to", str(tmp_path / "out")])
+    assert res.exit_code == 0, res.output
+    assert sorted(p.name for p in (tmp_path / "out").glob("*.xlsx")) == sorted(f"{k}.xlsx" for k in gd.config.books)

@@ -7,8 +7,7 @@ in the order sell, build, upgrade, restore, jade purchase, hire; then the end of
 """
 from __future__ import annotations
 
-import random
-from typing import Any, Mapping
+from typing import Any, Mapping, Protocol
 
 from engine.errors import OrderError, allowed_list
 from engine.jade_rose.data import BuildingDef, EraDef, UnitDef, load_data
@@ -19,6 +18,12 @@ from engine.ruleset import Row, RowStatus
 from engine.state import clone
 
 RESOURCE_SIGN = {"gold": "з", "honor": "ч", "jade": "н"}
+
+
+class Dice(Protocol):
+    """What the economy needs of a random stream (a `Dice` from engine.rng.stream)."""
+
+    def randint(self, a: int, b: int) -> int: ...
 
 
 # -- small helpers ------------------------------------------------------------------
@@ -247,7 +252,7 @@ def _vampire_escapes(state: dict, faction: str) -> None:
                 f"Побег рабов сверх максимума ({_slave_cap(state, faction)})")
 
 
-def _corruption_roll(state: dict, faction: str, rng: random.Random) -> None:
+def _corruption_roll(state: dict, faction: str, rng: Dice) -> None:
     """Empire: corruption grows by a die chosen by cities held, less the police reduction (JR-2 defaults)."""
     rows = load_data().economy.get("corruption", {}).get("roll", ())
     cities = _city_count(state, faction)
@@ -366,7 +371,7 @@ def _pay(state: dict, faction: str, costs: Mapping[str, int], reason: str, city:
         _change(state, faction, res, -need, reason, city)
 
 
-def _sell(state: dict, faction: str, order: Mapping, rng: random.Random) -> str:
+def _sell(state: dict, faction: str, order: Mapping, rng: Dice) -> str:
     data = load_data()
     city = _own_city(state, faction, order["city"])
     b = data.buildings[order["what"]]
@@ -396,7 +401,7 @@ def _faction_building_city(state: Mapping, faction: str, key: str) -> str | None
     return None
 
 
-def _build(state: dict, faction: str, order: Mapping, rng: random.Random) -> str:
+def _build(state: dict, faction: str, order: Mapping, rng: Dice) -> str:
     data = load_data()
     cid = order["city"]
     city = _own_city(state, faction, cid)
@@ -451,7 +456,7 @@ def _build(state: dict, faction: str, order: Mapping, rng: random.Random) -> str
     return "; ".join(notes)
 
 
-def _first_build_effects(state: dict, faction: str, b: BuildingDef, rng: random.Random, notes: list[str]) -> None:
+def _first_build_effects(state: dict, faction: str, b: BuildingDef, rng: Dice, notes: list[str]) -> None:
     """Secret police: corruption −(1d4+1); inquisition: corruption to 0 — only after the first construction."""
     rec = state["factions"][faction]
     drop, reset = b.effects.get("corruption_drop_on_first_build"), b.effects.get("corruption_reset_on_first_build")
@@ -471,7 +476,7 @@ def _first_build_effects(state: dict, faction: str, b: BuildingDef, rng: random.
     notes.append(f"коррупция −{amount}")
 
 
-def _upgrade(state: dict, faction: str, order: Mapping, rng: random.Random) -> str:
+def _upgrade(state: dict, faction: str, order: Mapping, rng: Dice) -> str:
     data = load_data()
     cid = order["city"]
     city = _own_city(state, faction, cid)
@@ -496,7 +501,7 @@ def _upgrade(state: dict, faction: str, order: Mapping, rng: random.Random) -> s
     return f"город {_ordinal(target)} уровня за {cost}з"
 
 
-def _restore(state: dict, faction: str, order: Mapping, rng: random.Random) -> str:
+def _restore(state: dict, faction: str, order: Mapping, rng: Dice) -> str:
     data = load_data()
     cid = order["city"]
     city = _own_city(state, faction, cid)
@@ -515,7 +520,7 @@ def jade_limit(state: Mapping, faction: str) -> int:
     return int(consts.get("jade_purchase_limit", 0)) + _effect_total(state, faction, "jade_limit")
 
 
-def _buy_jade(state: dict, faction: str, order: Mapping, rng: random.Random, bought: dict) -> str:
+def _buy_jade(state: dict, faction: str, order: Mapping, rng: Dice, bought: dict) -> str:
     data = load_data()
     amount = int(order["count"])
     limit = jade_limit(state, faction)
@@ -554,7 +559,7 @@ def _blood_used(state: Mapping, faction: str) -> int:
                for k, n in rec.get("units", {}).items() if k in data.units and n > 0)
 
 
-def _hire(state: dict, faction: str, order: Mapping, rng: random.Random) -> str:
+def _hire(state: dict, faction: str, order: Mapping, rng: Dice) -> str:
     data = load_data()
     unit = data.units[order["what"]]
     count = int(order["count"])
@@ -598,7 +603,7 @@ def _hire(state: dict, faction: str, order: Mapping, rng: random.Random) -> str:
 _HANDLERS = {"sell": _sell, "build": _build, "upgrade": _upgrade, "restore": _restore, "hire": _hire}
 
 
-def run_economy(state: dict, faction: str, orders: list[dict], rng: random.Random) -> list[RowStatus]:
+def run_economy(state: dict, faction: str, orders: list[dict], rng: Dice) -> list[RowStatus]:
     """Apply a faction's economy orders to `state` (mutated) in the rulings' order; a status per order.
 
     An order the balance cannot pay, or that breaks a rule, is rejected with its message and
