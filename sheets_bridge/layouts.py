@@ -36,6 +36,7 @@ class TabLayout:
     stage: str = ""
     columns: tuple[Column, ...] = ()
     widths: tuple[int, ...] = ()
+    keep: bool = False          # order tab whose rows stay from stage to stage (standing orders)
 
     @property
     def status_index(self) -> int | None:
@@ -105,14 +106,17 @@ class Layout:
                         problems.append(f"{where}: an order tab needs its stage")
                 tabs.append(TabLayout(key=traw.get("key", ""), title=traw.get("title", ""),
                                       kind=traw.get("kind", ""), stage=traw.get("stage", ""),
-                                      columns=tuple(cols), widths=tuple(traw.get("widths", ()))))
+                                      columns=tuple(cols), widths=tuple(traw.get("widths", ())),
+                                      keep=bool(traw.get("keep", False))))
             books[kind] = BookLayout(kind=kind, title=braw.get("title", "{game}"), tabs=tuple(tabs))
         if problems:
             raise LayoutError(problems)
         return cls(ruleset=ruleset, books=books)
 
-    def order_tabs(self, stage: str | None = None) -> list[TabLayout]:
-        return [t for t in self.books["faction"].tabs
+    def order_tabs(self, stage: str | None = None, kind: str | None = None) -> list[TabLayout]:
+        """Order tabs of one book kind (all kinds when None), optionally of one stage."""
+        kinds = BOOK_KINDS if kind is None else (kind,)
+        return [t for k in kinds for t in self.books[k].tabs
                 if t.kind == "orders" and (stage is None or t.stage == stage)]
 
 

@@ -122,41 +122,41 @@ def _formula_errors(row: Row, tab_layout) -> tuple[OrderError, ...]:
     return tuple(errors)
 
 
-def _stage_tabs(rs: Ruleset, layout: Layout, stage: str):
-    return [t for t in layout.order_tabs(stage) if t.key in rs.order_tabs(stage)]
+def _stage_tabs(rs: Ruleset, layout: Layout, stage: str, book_key: str):
+    return [t for t in layout.order_tabs(stage, book_kind(book_key)) if t.key in rs.order_tabs(stage)]
+
+
+def _order_books(rs: Ruleset, state: dict) -> list[str]:
+    """Books that may carry orders: every playing faction's, then the GM's (adjustments)."""
+    return [f for f in rs.factions(state) if not state["factions"][f].get("eliminated")] + ["gm"]
 
 
 def _pull(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, stage: str
           ) -> tuple[dict[str, ParsedOrders], dict[str, dict[str, list[list[str]]]], list[str]]:
-    """One read per faction book; validated orders per faction, raw tabs, tab-level problems."""
-    tabs = _stage_tabs(rs, layout, stage)
+    """One read per book with order tabs; validated orders per book key, raw tabs, tab-level problems."""
     raw_books: dict[str, dict[str, list[list[str]]]] = {}
-    for fid in rs.factions(state):
-        if tabs and not state["factions"][fid].get("eliminated"):
-            raw_books[fid] = be.read_tabs(gd.config.books[fid], [t.title for t in tabs])
+    for key in _order_books(rs, state):
+        tabs = _stage_tabs(rs, layout, stage, key)
+        if tabs and key in gd.config.books:
+            raw_books[key] = be.read_tabs(gd.config.books[key], [t.title for t in tabs])
     parsed, problems = parse_books(rs, layout, state, stage, raw_books)
     return parsed, raw_books, problems
 
 
 def parse_books(rs: Ruleset, layout: Layout, state: dict, stage: str,
                 raw_books: dict[str, dict[str, list[list[str]]]]) -> tuple[dict[str, ParsedOrders], list[str]]:
-    """Validate the raw order tabs of every faction (also used by `replay` on archived orders)."""
-    tabs = _stage_tabs(rs, layout, stage)
-    parsed: dict[str, ParsedOrders] = {}
+    """Validate the raw order tabs of every book (also used by `replay` on archived orders)."""
+    parsed: dict[str, ParsedOrders] = {f: ParsedOrders(f, stage, (), ()) for f in rs.factions(state)}
     problems: list[str] = []
-    for fid in rs.factions(state):
-        raw = raw_books.get(fid)
-        if raw is None:
-            parsed[fid] = ParsedOrders(fid, stage, (), ())
-            continue
+    for key, raw in raw_books.items():
         rows_by_tab: dict[str, list[Row]] = {}
         early: list[RowStatus] = []
-        for t in tabs:
+        for t in _stage_tabs(rs, layout, stage, key):
             if t.title not in raw:
-                problems.append(f"{fid}: tab «{t.title}» is missing (renamed or deleted); its orders were not read")
+                problems.append(f"{key}: tab «{t.title}» is missing (renamed or deleted); its orders were not read")
                 continue
             rows, header_problems = rows_from_sheet(t, raw[t.title])
-            problems.extend(f"{fid}: {p}" for p in header_problems)
+            problems.extend(f"{key}: {p}" for p in header_problems)
             clean = []
             for row in rows:
                 errs = _formula_errors(row, t)
@@ -165,8 +165,8 @@ def parse_books(rs: Ruleset, layout: Layout, state: dict, stage: str,
                 else:
                     clean.append(row)
             rows_by_tab[t.key] = clean
-        result = rs.validate(state, fid, stage, rows_by_tab)
-        parsed[fid] = ParsedOrders(fid, stage, result.orders, tuple(early) + tuple(result.statuses))
+        result = rs.validate(state, key, stage, rows_by_tab)
+        parsed[key] = ParsedOrders(key, stage, result.orders, tuple(early) + tuple(result.statuses))
     return parsed, problems
 
 
@@ -195,7 +195,7 @@ def check(gd: GameDir, be: Backend | None = None, progress: Progress = _noop) ->
         for fid, raw in raw_books.items():
             writes = []
             statuses = list(parsed[fid].statuses)
-            for t in layout.order_tabs(stage):
+            for t in _stage_tabs(rs, layout, stage, fid):
                 if t.title not in raw:
                     continue
                 header = [str(c).strip() for c in (raw[t.title][0] if raw[t.title] else [])]
@@ -284,7 +284,7 @@ def _finish(gd: GameDir, be: Backend, entry: dict, progress: Progress, resumed: 
     gd.reveal_seed(turn, stage)
     if new["stage"] != "finished":
         gd.draw_stage_seed(new["turn"], new["stage"])
-    cleared = {t.key for t in layout.order_tabs(stage)}
+    cleared = {t.key for t in layout.order_tabs(stage) if not t.keep}
     pushed = _push(gd, be, rs, layout, new, statuses=saved, cleared=cleared, progress=progress,
                    journal_key=(turn, stage), problems=problems, orders_turn=turn)
     for key, book_id in gd.config.books.items():
@@ -323,7 +323,8 @@ def _problems_table(state: dict, saved: dict, problems: list[str], layout: Layou
     for fid, ss in saved.items():
         for s in ss:
             if not s["ok"]:
-                rows.append((state["factions"][fid]["name"], titles.get(s["tab"], s["tab"]), s["row"], s["text"]))
+                who = state["factions"][fid]["name"] if fid in state["factions"] else "Мастер"
+                rows.append((who, titles.get(s["tab"], s["tab"]), s["row"], s["text"]))
     return Table(("Фракция", "Вкладка", "Строка", "Сообщение"), tuple(rows))
 
 
@@ -345,16 +346,25 @@ def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict, saved: d
             tables["fairness"] = fairness
         writes = []
         editors = tuple(gd.config.gm_emails) + (tuple(gd.config.factions[key].players) if kind == "faction" else ())
-        vocab = rs.vocabularies(state, key if kind == "faction" else None)
+        vocab = rs.vocabularies(state, None if kind == "public" else key)
         for t in layout.books[kind].tabs:
             if t.kind == "orders":
                 open_now = t.stage == state["stage"]
                 rows = () if t.key in cleared else None
+                if t.key in tables:   # the ruleset pre-fills this order tab (e.g. one row per own squad)
+                    rows = _aligned_rows(t, tables[t.key])
                 writes.append(order_tab(t, vocab, editors, rows=rows, locked=not open_now))
             elif t.key in tables:
                 writes.append(status_tab(t, tables[t.key]))
         books[key] = writes
     return books
+
+
+def _aligned_rows(tab, table: Table) -> tuple[tuple, ...]:
+    """Rows of a ruleset table placed under the order tab's columns by header title."""
+    where = {title: i for i, title in enumerate(table.columns)}
+    return tuple(tuple(row[where[c.title]] if c.title in where and where[c.title] < len(row) else ""
+                       for c in tab.columns) for row in table.rows)
 
 
 def _push(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, statuses: dict, cleared: set[str],
@@ -387,10 +397,10 @@ def replay(gd: GameDir, turn: int, stage: str) -> tuple[bool, str]:
         raise StageError(f"turn {turn} stage {stage} was never resolved in this game")
     archive = gd.archive_dir(turn)
     raw_books = {}
-    for fid in rs.factions(before):
-        path = archive / f"orders-{stage}-{fid}.json"
+    for key in _order_books(rs, before):
+        path = archive / f"orders-{stage}-{key}.json"
         if path.exists():
-            raw_books[fid] = json.loads(path.read_text(encoding="utf-8"))
+            raw_books[key] = json.loads(path.read_text(encoding="utf-8"))
     parsed, _ = parse_books(rs, layout, before, stage, raw_books)
     result = rs.resolve(before, stage, parsed, gd.draw_stage_seed(turn, stage))
     expected = gd.snapshot_path(*entry["next"]).read_text(encoding="utf-8")

@@ -197,3 +197,23 @@ def test_export_writes_every_book(tmp_path):
     res = CliRunner().invoke(main, ["export", str(gd.path), "--to", str(tmp_path / "out")])
     assert res.exit_code == 0, res.output
     assert sorted(p.name for p in (tmp_path / "out").glob("*.xlsx")) == sorted(f"{k}.xlsx" for k in gd.config.books)
+
+
+def test_gm_adjustment_is_an_order_logged_in_the_ledger(tmp_path):
+    """GM corrections are orders in the GM book's adjustments tab, so every change is logged and replays."""
+    from sheets_bridge.stage import replay
+    plain = _new(tmp_path, name="plain", seed="adj")
+    run_turn(plain)
+    gd = _new(tmp_path, name="adjusted", seed="adj")
+    fill_orders(gd.path / gd.config.books["gm"], "Корректировки",
+                [("Империя", "Золото", "500", "Компенсация за сбой таблицы"),
+                 ("Империя", "Рабы", "10", "ошибка"),             # the Empire has no slaves
+                 ("Орки", "Золото", "5", "нет такой фракции")])
+    report = check(gd)
+    assert report.counts()["gm"] == (1, 2)
+    run_turn(gd)
+    assert (gd.latest_state()["factions"]["empire"]["gold"]
+            == plain.latest_state()["factions"]["empire"]["gold"] + 500)
+    ledger = gd.latest_state()["ledger"]
+    assert any(l["amount"] == 500 and "Компенсация" in l["reason"] for l in ledger)
+    assert replay(gd, 1, "orders")[0]

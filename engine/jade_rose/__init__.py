@@ -5,7 +5,7 @@ from typing import Any, Mapping
 
 from engine.registry import register
 from engine.ruleset import ParsedOrders, Row, Ruleset, StageResult, Table
-from engine.jade_rose import economy, economy_orders, names, setup, views
+from engine.jade_rose import adjustments, economy, economy_orders, names, setup, views
 from engine.jade_rose.data import dump_data, load_data
 
 
@@ -15,7 +15,7 @@ class JadeRose(Ruleset):
     aliases = ("jr", "jade-rose", "война нефритовой розы", "нефритовая роза")
     title = "Война Нефритовой Розы"
     stages = ("orders", "planning")
-    order_tab_keys = {"orders": ("economy",), "planning": ()}
+    order_tab_keys = {"orders": ("economy", "adjustments"), "planning": ()}
 
     def dump_data(self) -> dict:
         return dump_data()
@@ -35,6 +35,8 @@ class JadeRose(Ruleset):
     def vocabularies(self, state: dict, faction: str | None) -> dict[str, list[str]]:
         if faction is None:
             return {}
+        if faction == "gm":
+            return adjustments.vocabulary(state)
         own = sorted(c["name"] for c in state["cities"].values() if c.get("owner") == faction)
         return {
             "economy_actions": list(economy_orders.actions_for(faction)),
@@ -44,6 +46,9 @@ class JadeRose(Ruleset):
 
     def validate(self, state: dict, faction: str, stage: str,
                  tabs: Mapping[str, list[Row]]) -> ParsedOrders:
+        if faction == "gm":
+            orders, statuses = adjustments.parse_adjustments(state, list(tabs.get("adjustments", ())))
+            return ParsedOrders(faction, stage, tuple(orders), tuple(statuses))
         rows = list(tabs.get("economy", ()))
         if stage != "orders" or not rows:
             return ParsedOrders(faction, stage, (), ())
@@ -52,8 +57,10 @@ class JadeRose(Ruleset):
         return ParsedOrders(faction, stage, tuple(orders), tuple(statuses))
 
     def resolve(self, state: dict, stage: str, orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
-        by_faction = {f: list(p.orders) for f, p in orders.items()}
+        by_faction = {f: list(p.orders) for f, p in orders.items() if f in state["factions"]}
         new_state, statuses = economy.resolve_orders_stage(state, by_faction, seed)
+        if "gm" in orders:
+            adjustments.apply_adjustments(new_state, list(orders["gm"].orders))
         new_state["stage"] = "orders"
         if new_state.get("era") != state.get("era"):
             new_state.setdefault("chronicle", []).append(

@@ -21,7 +21,7 @@ RESOURCE_SIGN = {"gold": "з", "honor": "ч", "jade": "н"}
 
 
 class Dice(Protocol):
-    """What the economy needs of a random stream (a `Dice` from engine.rng.stream)."""
+    """What the economy needs of a random stream (e.g. a `random.Random` from engine.rng.stream)."""
 
     def randint(self, a: int, b: int) -> int: ...
 

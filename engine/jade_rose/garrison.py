@@ -26,7 +26,7 @@ def garrison_of(state: dict, city_id: str) -> dict[str, int]:
     for bkey in city["buildings"]:
         for unit, n in data.buildings[bkey].effects.get("garrison", {}).items():
             units[unit] = units.get(unit, 0) + n
-    mult = data.economy.get("large_garrison_multiplier", 2) if city["large"] else 1
+    mult = data.garrison_large_multiplier if city["large"] else 1
     forge = None
     result = {}
     for unit, n in units.items():

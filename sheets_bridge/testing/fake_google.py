@@ -554,7 +554,7 @@ class FakeGoogle:
             notify = str(one("sendNotificationEmail", "true")).lower() == "true"
             if kind == "user":
                 ident = self.identities.get(email or "")
-                if (ident is None or not ident.google_account) and not notify:
+                if ident is not None and not ident.google_account and not notify:
                     message = (f'Bad Request. User message: "You are trying to invite {email}. Since there is no '
                                'Google account associated with this email address, you must check the "Notify '
                                'people" box to invite this recipient."')

@@ -134,6 +134,15 @@ def render(cell: dict | None, option: str) -> Any:
     return ""
 
 
+def _proto3(value: Any) -> Any:
+    """Drop what proto3 JSON leaves out: None, False, empty lists (empty messages stay)."""
+    if isinstance(value, dict):
+        return {k: _proto3(v) for k, v in value.items() if v is not None and v is not False and v != []}
+    if isinstance(value, list):
+        return [_proto3(v) for v in value]
+    return value
+
+
 def grid_range_bounds(grid: dict) -> Bounds:
     return Bounds(grid.get("startRowIndex"), grid.get("endRowIndex"),
                   grid.get("startColumnIndex"), grid.get("endColumnIndex"))
@@ -282,10 +291,11 @@ class Spreadsheet:
             if hole.get("sheetId") == 0:
                 del hole["sheetId"]
         can = self.can_edit_protection(prot, who)
-        out["requestingUserCanEdit"] = can
-        if not can:
+        if can:
+            out["requestingUserCanEdit"] = True
+        else:
             out.pop("editors", None)
-        return out
+        return _proto3(out)
 
     def resource(self, who: str, include_grid: bool = False, ranges: list[str] | None = None) -> dict:
         """The Spreadsheet resource of spreadsheets.get (before any `fields` mask)."""
@@ -381,8 +391,10 @@ class Spreadsheet:
         r0, c0 = ref.bounds.row0 or 0, ref.bounds.col0 or 0
         height = len(values)
         width = max((len(row) for row in values), default=0)
-        if ref.bounds.row1 is not None and r0 + height > ref.bounds.row1 or \
-                ref.bounds.col1 is not None and c0 + width > ref.bounds.col1:
+        b = ref.bounds
+        single_cell = b.row1 == r0 + 1 and b.col1 == c0 + 1 and b.row0 is not None and b.col0 is not None
+        if not single_cell and (b.row1 is not None and r0 + height > b.row1
+                                or b.col1 is not None and c0 + width > b.col1):
             raise invalid(f"Requested writing within range [{text}], but tried writing beyond it")
         if grow:
             grid = sheet.properties["gridProperties"]

@@ -58,3 +58,17 @@ def fake_backend(fake: FakeGoogle, service_email: str, *, gm_emails: Iterable[st
         factory = http_client_factory(policy or RetryPolicy(), rng=random.Random(seed))
     client = fake_client(fake, service_email, http_client=factory)
     return GSheetsBackend(client, service_email, gm_emails=gm_emails, **kwargs)
+
+
+def gm_created_books(fake: FakeGoogle, gm: str, service_email: str,
+                     players: dict[str, Iterable[str]]) -> dict[str, str]:
+    """What a GM does by hand before `forumwar new`: one spreadsheet per book key, shared with the
+    service account (editor) and the book's players (editors); returns book key -> spreadsheet key."""
+    for email in (gm, service_email, *(p for group in players.values() for p in group)):
+        if email not in fake.identities:
+            fake.add_user(email, storage=email != service_email)
+    books = {}
+    for key, group in players.items():
+        shared = {service_email: "writer", **{p: "writer" for p in group}}
+        books[key] = fake.create_spreadsheet(gm, f"forumwar: {key}", shared)
+    return books

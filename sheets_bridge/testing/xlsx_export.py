@@ -17,7 +17,7 @@ def spreadsheet_to_xlsx(book: Spreadsheet) -> bytes:
     workbook.remove(workbook.active)
     for sheet in sorted(book.sheets, key=lambda s: s.properties["index"]):
         ws = workbook.create_sheet(sheet.title[:31])
-        lists: dict[tuple[str, ...], list[str]] = {}
+        lists: dict[tuple[str, ...], list[tuple[int, int]]] = {}
         for (r, c), cell in sorted(sheet.cells.items()):
             uev = cell.get("userEnteredValue") or {}
             target = ws.cell(row=r + 1, column=c + 1)
@@ -32,12 +32,13 @@ def spreadsheet_to_xlsx(book: Spreadsheet) -> bytes:
             rule = cell.get("dataValidation", {}).get("condition", {})
             if rule.get("type") == "ONE_OF_LIST":
                 key = tuple(v.get("userEnteredValue", "") for v in rule.get("values", []))
-                lists.setdefault(key, []).append(f"{get_column_letter(c + 1)}{r + 1}")
+                lists.setdefault(key, []).append((c, r))
         for values, cells in lists.items():
             formula = '"' + ",".join(v.replace('"', '""') for v in values) + '"'
             if len(formula) <= 255:
                 validation = DataValidation(type="list", formula1=formula, allow_blank=True)
-                validation.add(" ".join(cells))
+                for ref in _ranges(cells):
+                    validation.add(ref)
                 ws.add_data_validation(validation)
         frozen = sheet.properties["gridProperties"].get("frozenRowCount", 0)
         if frozen:
@@ -48,3 +49,16 @@ def spreadsheet_to_xlsx(book: Spreadsheet) -> bytes:
     out = io.BytesIO()
     workbook.save(out)
     return out.getvalue()
+
+
+def _ranges(cells: list[tuple[int, int]]) -> list[str]:
+    """(col, row) cells as column runs in A1 notation: B2:B201."""
+    out: list[str] = []
+    run: list[tuple[int, int]] = []
+    for col, row in sorted(cells) + [(-1, -1)]:
+        if run and (col != run[-1][0] or row != run[-1][1] + 1):
+            letter = get_column_letter(run[0][0] + 1)
+            out.append(f"{letter}{run[0][1] + 1}:{letter}{run[-1][1] + 1}")
+            run = []
+        run.append((col, row))
+    return out

@@ -188,19 +188,26 @@ def _round_start(rng, setup: FightSetup, number: int, dealt, constants: BattleCo
 def _deaths(setup: FightSetup, died, deaths_total) -> None:
     for role in ROLES:
         for group in (setup.groups[role], setup.support.get(role)):
-            if group is None:
-                continue
-            for u in group.units:
-                if u.alive and u.hp <= 0:
-                    u.alive = False
-                    died[role] += 1
-                    deaths_total[role][u.stats.key] = deaths_total[role].get(u.stats.key, 0) + 1
+            if group is not None:
+                _mark_dead(group.units, died, deaths_total)
+
+
+def _mark_dead(units, died, deaths_total) -> None:
+    for u in units:
+        if u.alive and u.hp <= 0:
+            u.alive = False
+            died[u.role] += 1
+            deaths_total[u.role][u.stats.key] = deaths_total[u.role].get(u.stats.key, 0) + 1
 
 
 def _end_of_round(rng, setup: FightSetup, dealt, died, deaths_total, constants: BattleConstants) -> None:
     """Afterburn, regeneration, healers, the beer elemental, golem growth; runes expire."""
     groups = [g for r in ROLES for g in (setup.groups[r], setup.support.get(r)) if g is not None]
     ticking: dict[int, Unit] = {u.uid: u for g in groups for u in g.units}
+    for g in groups:
+        for healer in g.units:
+            if healer.stats.healer and setup.heal_target:
+                ticking.update((t.uid, t) for t in setup.heal_target(healer, g))
     burn = Pending()
     for u in ticking.values():
         for dot in u.dots:
@@ -209,7 +216,7 @@ def _end_of_round(rng, setup: FightSetup, dealt, died, deaths_total, constants: 
                 burn.add(u, dot[1])
         u.dots = [d for d in u.dots if d[0] > 0]
     burn.apply(dealt)
-    _deaths(setup, died, deaths_total)
+    _mark_dead(ticking.values(), died, deaths_total)
     for u in ticking.values():
         if u.stats.regen:
             u.heal(u.stats.regen)
@@ -222,7 +229,6 @@ def _end_of_round(rng, setup: FightSetup, dealt, died, deaths_total, constants: 
             if wounded:
                 tgt = wounded[rng.randrange(len(wounded))]
                 tgt.hots.append(list(healer_ticks(healer.stats)))
-                ticking.setdefault(tgt.uid, tgt)
     for u in ticking.values():
         if u.hots:
             u.heal(sum(h.pop(0) for h in u.hots))

@@ -1,0 +1,70 @@
+"""GM adjustments: corrections typed in the GM book, applied as orders so they are logged and replay."""
+from __future__ import annotations
+
+from typing import Mapping
+
+from engine.errors import OrderError, allowed_list, define
+from engine.ruleset import Row, RowStatus
+
+TAB = "adjustments"
+RESOURCES = {"Золото": "gold", "Честь": "honor", "Коррупция": "corruption", "Рабы": "slaves",
+             "Вечные слуги": "eternal_servants", "Руны": "runes", "Нефрит": "jade"}
+FACTION_RESOURCES = {"empire": ("gold", "honor", "corruption"), "vampires": ("gold", "slaves", "eternal_servants"),
+                     "dwarves": ("gold", "runes"), "jade": ("gold", "jade")}
+
+define({
+    "JR_ADJ_FACTION": "Фракции «{value}» нет в игре. Допустимо: {allowed}.",
+    "JR_ADJ_RESOURCE": "У фракции «{faction}» нет ресурса «{value}». Допустимо: {allowed}.",
+    "JR_ADJ_AMOUNT": "«Изменение» должно быть целым числом, не равным нулю (например, 100 или -50), а не «{value}».",
+    "JR_ADJ_REASON": "Укажите причину корректировки: она попадёт в журнал фракции.",
+})
+
+
+def _faction_by_name(state: Mapping, text: str) -> str | None:
+    text = text.strip().lower().replace("ё", "е")
+    for fid, rec in state["factions"].items():
+        if text in (fid, rec["name"].lower().replace("ё", "е")):
+            return fid
+    return None
+
+
+def parse_adjustments(state: Mapping, rows: list[Row]) -> tuple[list[dict], list[RowStatus]]:
+    orders, statuses = [], []
+    for row in rows:
+        errors: list[OrderError] = []
+        fid = _faction_by_name(state, row.get("faction"))
+        if fid is None:
+            errors.append(OrderError("JR_ADJ_FACTION", {"value": row.get("faction"),
+                                                        "allowed": allowed_list(f["name"] for f in state["factions"].values())}))
+        resource = RESOURCES.get(row.get("resource").capitalize())
+        if fid is not None and resource not in FACTION_RESOURCES.get(fid, ("gold",)):
+            names = [n for n, r in RESOURCES.items() if r in FACTION_RESOURCES.get(fid, ("gold",))]
+            errors.append(OrderError("JR_ADJ_RESOURCE", {"faction": state["factions"][fid]["name"],
+                                                         "value": row.get("resource"), "allowed": allowed_list(names)}))
+        raw = row.get("amount").replace(" ", "").replace("−", "-")
+        amount = int(raw) if raw.lstrip("+-").isdigit() else 0
+        if amount == 0:
+            errors.append(OrderError("JR_ADJ_AMOUNT", {"value": row.get("amount")}))
+        if not row.get("reason"):
+            errors.append(OrderError("JR_ADJ_REASON"))
+        if errors:
+            statuses.append(RowStatus(TAB, row.number, tuple(errors)))
+            continue
+        orders.append({"row": row.number, "faction": fid, "resource": resource, "amount": amount,
+                       "reason": row.get("reason")})
+        statuses.append(RowStatus(TAB, row.number))
+    return orders, statuses
+
+
+def apply_adjustments(state: dict, orders: list[dict]) -> None:
+    """Apply GM corrections to `state` (mutated), each with a ledger line."""
+    for order in orders:
+        rec = state["factions"][order["faction"]]
+        rec[order["resource"]] = rec.get(order["resource"], 0) + order["amount"]
+        state.setdefault("ledger", []).append({
+            "faction": order["faction"], "resource": order["resource"], "amount": order["amount"],
+            "reason": f"Корректировка мастера: {order['reason']}"})
+
+
+def vocabulary(state: Mapping) -> dict[str, list[str]]:
+    return {"factions": [f["name"] for f in state["factions"].values()], "resources": list(RESOURCES)}
