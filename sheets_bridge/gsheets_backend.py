@@ -697,14 +697,15 @@ class GSheetsBackend:
 
     def share(self, book_id: str, readers: list[str], writers: list[str], notify: bool = False,
               *, revoke: bool = False) -> list[str]:
-        """Give exactly these people access (writers win over readers); the service account is kept.
+        """Give exactly these people access (writers win over readers); the GMs are always writers
+        and the service account is kept.
 
         Returns English warnings: people with access who are not listed (removed only with
         `revoke=True`), link sharing, and addresses Google cannot share with silently.
         """
         name = self._book_name(book_id)
         desired: dict[str, str] = {e.strip().lower(): "reader" for e in readers if e.strip()}
-        desired.update({e.strip().lower(): "writer" for e in writers if e.strip()})
+        desired.update({e.strip().lower(): "writer" for e in (*writers, *self.gm_emails) if e.strip()})
         desired.pop(self.service_email.lower(), None)
         url = f"{DRIVE_FILES_API_V3_URL}/{book_id}/permissions"
         common = {"supportsAllDrives": "true"}

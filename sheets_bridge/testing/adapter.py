@@ -24,7 +24,7 @@ class FakeGoogleAdapter(BaseAdapter):
     def send(self, request: requests.PreparedRequest, stream: bool = False, timeout=None, verify=True,
              cert=None, proxies=None) -> requests.Response:
         body = request.body.encode("utf-8") if isinstance(request.body, str) else request.body
-        headers = dict(request.headers)
+        headers = CaseInsensitiveDict(request.headers)
         self.last_timeout = timeout
         try:
             status, out_headers, content = self.fake.handle(request.method or "GET", request.url or "",

@@ -18,7 +18,7 @@ import re
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from sheets_bridge.testing import field_mask
@@ -261,7 +261,7 @@ class FakeGoogle:
         return max(roles, key=_RANK.__getitem__) if roles else None
 
     # -- HTTP entry point -----------------------------------------------------------------------
-    def handle(self, method: str, url: str, headers: dict[str, str], body: bytes | None) -> tuple[int, dict, bytes]:
+    def handle(self, method: str, url: str, headers: Mapping[str, str], body: bytes | None) -> tuple[int, dict, bytes]:
         """Answer one HTTP request: (status, headers, body)."""
         if self.latency:
             self.sleep(self.latency)
@@ -271,7 +271,9 @@ class FakeGoogle:
         identity = ""
         try:
             if op == "oauth.token":
-                return self._token(body)
+                email, answer = self._token(body)
+                self._log(email, method, op, None, answer[0], url)
+                return answer
             identity = self._identity(headers)
             fault = self._take_fault(op, file_id)
             if fault is not None and fault.kind == "reset":
@@ -297,7 +299,7 @@ class FakeGoogle:
         with self.lock:
             self.calls.append(Call(identity, method, op, file_id, status, url))
 
-    def _identity(self, headers: dict[str, str]) -> str:
+    def _identity(self, headers: Mapping[str, str]) -> str:
         auth = headers.get("Authorization", "")
         token = auth[len("Bearer "):] if auth.startswith("Bearer ") else ""
         if not token.startswith(TOKEN_PREFIX) or token[len(TOKEN_PREFIX):] not in self.identities:
@@ -305,7 +307,7 @@ class FakeGoogle:
                                     "access token, login cookie or other valid authentication credential.")
         return token[len(TOKEN_PREFIX):]
 
-    def _token(self, body: bytes | None) -> tuple[int, dict, bytes]:
+    def _token(self, body: bytes | None) -> tuple[str, tuple[int, dict, bytes]]:
         """The OAuth token endpoint: a service-account JWT grant answered with a fake bearer token."""
         form = parse_qs((body or b"").decode())
         assertion = form.get("assertion", [""])[0]
@@ -317,9 +319,9 @@ class FakeGoogle:
         ident = self.identities.get(email)
         if ident is None or ident.revoked:
             data = {"error": "invalid_grant", "error_description": "Invalid JWT Signature."}
-            return 400, {"Content-Type": "application/json; charset=UTF-8"}, json.dumps(data).encode()
+            return email, (400, {"Content-Type": "application/json; charset=UTF-8"}, json.dumps(data).encode())
         data = {"access_token": TOKEN_PREFIX + email, "expires_in": 3599, "token_type": "Bearer"}
-        return 200, {"Content-Type": "application/json; charset=UTF-8"}, json.dumps(data).encode()
+        return email, (200, {"Content-Type": "application/json; charset=UTF-8"}, json.dumps(data).encode())
 
     def _take_fault(self, op: str, file_id: str | None) -> Fault | None:
         with self.lock:

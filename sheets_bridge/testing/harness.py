@@ -44,18 +44,20 @@ def fake_client(fake: FakeGoogle, identity: str, http_client: Any = HTTPClient) 
 
 
 def fake_backend(fake: FakeGoogle, service_email: str, *, gm_emails: Iterable[str] = (),
-                 clock: FakeClock | None = None, policy: Any = None, seed: int = 0, **kwargs: Any):
-    """A GSheetsBackend on `fake` as the service account; with a FakeClock, retries and pacing
-    sleep on that clock instead of waiting."""
+                 clock: FakeClock | None = None, real_time: bool = False, policy: Any = None, seed: int = 0,
+                 **kwargs: Any):
+    """A GSheetsBackend on `fake` as the service account. Retries and pacing sleep on `clock`
+    (a fresh FakeClock by default: tests never wait); `real_time=True` sleeps for real (benchmarks)."""
     from sheets_bridge.gsheets_backend import GSheetsBackend, RequestPacer, RetryPolicy, http_client_factory
 
     if service_email not in fake.identities:
         fake.add_service_account(service_email)
-    if clock is not None:
+    if real_time:
+        factory = http_client_factory(policy or RetryPolicy(), rng=random.Random(seed))
+    else:
+        clock = clock or FakeClock()
         pacer = RequestPacer(clock=clock, sleep=clock.sleep)
         factory = http_client_factory(policy or RetryPolicy(), pacer, sleep=clock.sleep, rng=random.Random(seed))
-    else:
-        factory = http_client_factory(policy or RetryPolicy(), rng=random.Random(seed))
     client = fake_client(fake, service_email, http_client=factory)
     return GSheetsBackend(client, service_email, gm_emails=gm_emails, **kwargs)
 

@@ -59,6 +59,7 @@ def _bombards(rng: random.Random, state: BattleState) -> list[ShotSummary]:
     for side in state.sides.values():
         for squad in side.squads:
             for u in squad.units:
+                u.hurt = False          # a golem grows after a *round* in which it took damage
                 if u.alive and u.hp <= 0:
                     u.alive = False
     out = []

@@ -1,0 +1,256 @@
+"""The fast simulator: every run of a battle at once, phase by phase, with numpy (see fast_fight.py).
+
+It follows the reference (reference.py) step for step and is tested against it distribution for
+distribution; it returns per-run outcomes, not reports.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.jade_rose.battle.fast_fight import I64, Batch, FastState, _area_hits
+from engine.jade_rose.battle.fast_tables import Tables
+from engine.jade_rose.battle.model import FLANKS, Battle, Position
+from engine.rng import derive_seed
+
+BOMBARDS = ("bombard", "long_range_bombard")
+
+
+@dataclass(frozen=True)
+class Runs:
+    """Per-run outcomes of many battles: winner, rounds, which units are alive at the end."""
+
+    tables: Tables
+    attacker_won: np.ndarray     # bool [R]
+    rounds: np.ndarray           # [R] rounds as the battle unfolds
+    rounds_all_fights: np.ndarray  # [R] sum over every fight
+    alive: np.ndarray            # bool [R, U]
+    timeout: np.ndarray          # bool [R]
+
+
+def run_fast(battle: Battle, runs: int, seed: int) -> Runs:
+    t = Tables(battle)
+    fs = FastState(t, runs, np.random.default_rng(derive_seed(seed, "fast")))
+    R = runs
+    rounds = np.zeros(R, dtype=I64)
+    every = np.zeros(R, dtype=I64)
+    timeout = np.zeros(R, dtype=bool)
+    if not battle.skip_planning:
+        _bombards(fs)
+        charge_rounds, charge_timeout = _charges(fs)
+        rounds += charge_rounds
+        every += charge_rounds
+        timeout |= charge_timeout
+    flank_rounds, flank_timeout = _clash(fs)
+    rounds += flank_rounds.max(axis=1)
+    every += flank_rounds.sum(axis=1)
+    timeout |= flank_timeout
+    finale_rounds, finale_timeout = _finale(fs)
+    rounds += finale_rounds
+    every += finale_rounds
+    timeout |= finale_timeout
+    alive = fs.alv.reshape(R, t.U)
+    a = alive[:, :t.n_attacker].any(axis=1)
+    d = alive[:, t.n_attacker:].any(axis=1)
+    tie = a == d
+    won = (a & ~d) | (tie & (t.constants.tie_winner == "attacker"))
+    return Runs(t, won, rounds, every, alive.copy(), timeout)
+
+
+def _squad_alive(fs: FastState, index: int) -> np.ndarray:
+    sq = fs.t.squads[index]
+    return fs.alv.reshape(fs.R, fs.t.U)[:, sq.start:sq.end].any(axis=1)
+
+
+def _bombards(fs: FastState) -> None:
+    """Every bombard against the state before any of them (everyone is alive then); deaths after."""
+    t, R, U = fs.t, fs.R, fs.t.U
+    c = t.constants
+    base = np.arange(R, dtype=I64) * U
+    hits_g, hits_d = [], []
+    for sq in t.squads:
+        m = sq.setup.manoeuvre
+        if m.kind not in BOMBARDS:
+            continue
+        ti = t.deployed_at(1 - sq.role, m.target)
+        if ti < 0:
+            continue
+        tsq = t.squads[ti]
+        own = np.arange(sq.start, sq.end)
+        tgt = np.arange(tsq.start, tsq.end)
+        out_aura = _static_aura(t, own, ("squad_outgoing_pct", "squad_shot_bonus_pct"))
+        fear = _static_aura(t, tgt, ("enemy_outgoing_pct",))
+        in_aura = _static_aura(t, tgt, ("squad_incoming_pct",))
+        cover = c.cover_taken_pct if tsq.setup.manoeuvre.kind == "cover" else 0
+        n = tsq.size
+        for u in own:
+            if not t.shooter[u]:
+                continue
+            k = int(_area_hits(t.area_r[u:u + 1], np.array([n]))[0])
+            for _ in range(int(t.shots[u])):
+                if k == 1:
+                    picks = (fs.rng.random(R) * n).astype(I64)[:, None]
+                else:
+                    picks = np.argpartition(fs.rng.random((R, n)), k - 1, axis=1)[:, :k]
+                for j in range(k):
+                    ut = tgt[picks[:, j]]
+                    ua = np.full(R, u, dtype=I64)
+                    out = t.out_side[ua] + out_aura + fear
+                    inn = t.in_side[ut] + t.ranged_taken[ut] + in_aura + cover
+                    d = fs.damage(base + ua, ua, base + ut, ut, out, inn, True, fs.rng.random(R))
+                    hits_g.append(base + ut)
+                    hits_d.append(d)
+    if hits_g:
+        g = np.concatenate(hits_g)
+        d = np.concatenate(hits_d)
+        np.subtract.at(fs.hp, g, d)
+        if fs.hurt is not None:
+            fs.hurt[:] = False
+        fs.alv &= fs.hp > 0
+
+
+def _static_aura(t: Tables, units: np.ndarray, fields: tuple[str, ...]) -> int:
+    """Aura sum of a squad whose units are all alive (each unit type once)."""
+    total = 0
+    for k, (field, _, value) in enumerate(t.aura_kinds):
+        if field in fields and t.aura_hold[k][units].any():
+            total += value
+    return total
+
+
+def _charges(fs: FastState) -> tuple[np.ndarray, np.ndarray]:
+    """Charges in flank order, the attacker's first: the defender (if any), then the rearguard."""
+    t, R = fs.t, fs.R
+    rounds = np.zeros(R, dtype=I64)
+    timeout = np.zeros(R, dtype=bool)
+    order = [sq for flank in FLANKS for role in (0, 1) for sq in t.squads
+             if sq.role == role and sq.deployed.flank == flank and sq.setup.manoeuvre.kind == "charge"]
+    for sq in order:
+        enemy = 1 - sq.role
+        ti = t.deployed_at(enemy, sq.setup.manoeuvre.target)
+        if ti < 0:
+            continue
+        guards = [g for g in t.squads if g.role == enemy and g.setup.manoeuvre.kind == "defend"
+                  and g.setup.manoeuvre.target == sq.setup.manoeuvre.target]
+        fought = np.zeros(R, dtype=bool)
+        for opp, is_guard in ([(guards[0], True)] if guards else []) + [(t.squads[ti], False)]:
+            ok = _squad_alive(fs, sq.index) & _squad_alive(fs, ti)
+            if is_guard:
+                ok &= _squad_alive(fs, opp.index)
+            lanes = np.nonzero(ok)[0]
+            if lanes.size == 0:
+                continue
+            b = _pair_batch(fs, lanes, sq, opp, charge=True, guard=is_guard,
+                            cb_lane=~fought[lanes])
+            b.run_all(t.constants.max_rounds)
+            rounds[lanes] += b.rounds
+            timeout[lanes] |= b.timeout
+            if is_guard:
+                fought[lanes] = True
+    return rounds, timeout
+
+
+def _pair_batch(fs: FastState, lanes, sq, opp, *, charge: bool, guard: bool, cb_lane) -> Batch:
+    """A batch where squad `sq` (charging) fights squad `opp` in each lane."""
+    t = fs.t
+    L = lanes.size
+    width = max(sq.size, opp.size)
+    cand = np.full((2 * L, width), -1, dtype=I64)
+    cand[sq.role::2, :sq.size] = np.arange(sq.start, sq.end)
+    cand[opp.role::2, :opp.size] = np.arange(opp.start, opp.end)
+    flags = {name: np.zeros(2 * L, dtype=bool) for name in ("charger", "against", "defending")}
+    flags["charger"][sq.role::2] = True
+    flags["against"][opp.role::2] = True
+    if guard:
+        flags["defending"][opp.role::2] = True
+    ext = None
+    if opp.deployed.line == "rearguard":
+        fi = t.deployed_at(opp.role, Position(opp.deployed.flank, "vanguard"))
+        if fi >= 0:
+            front = t.squads[fi]
+            alive = _squad_alive(fs, fi)[lanes]
+            ext = np.full((2 * L, front.size), -1, dtype=I64)
+            rows = np.nonzero(alive)[0] * 2 + opp.role
+            ext[rows] = np.arange(front.start, front.end)
+    return Batch(fs, lanes.astype(I64), cand, ext=ext, cb_lane=cb_lane, **flags)
+
+
+def _clash(fs: FastState) -> tuple[np.ndarray, np.ndarray]:
+    """Per flank the fronts fight; a rearguard behind its front shoots; fallen fronts are replaced."""
+    t, R = fs.t, fs.R
+    flank_rounds = np.zeros((R, len(FLANKS)), dtype=I64)
+    stopped = np.zeros((R, len(FLANKS)), dtype=bool)
+    lines = [[t.flank_squads(role, f) for f in FLANKS] for role in (0, 1)]
+    alive_sq = lambda i: _squad_alive(fs, i) if i >= 0 else np.zeros(R, dtype=bool)  # noqa: E731
+    while True:
+        runs_l, flank_l, fronts, rears = [], [], [], []
+        for fi in range(len(FLANKS)):
+            fr, rr = [], []
+            for role in (0, 1):
+                v, r = lines[role][fi]
+                va, ra = alive_sq(v), alive_sq(r)
+                fr.append(np.where(va, v, np.where(ra, r, -1)))
+                rr.append(np.where(va & ra, r, -1))
+            ok = (fr[0] >= 0) & (fr[1] >= 0) & ~stopped[:, fi]
+            idx = np.nonzero(ok)[0]
+            runs_l.append(idx)
+            flank_l.append(np.full(idx.size, fi))
+            fronts.append(np.stack([fr[0][idx], fr[1][idx]], axis=1))
+            rears.append(np.stack([rr[0][idx], rr[1][idx]], axis=1))
+        runs = np.concatenate(runs_l)
+        if runs.size == 0:
+            return flank_rounds, stopped.any(axis=1)
+        flanks = np.concatenate(flank_l)
+        front = np.concatenate(fronts).reshape(-1)
+        rear = np.concatenate(rears).reshape(-1)
+        cand = _squad_rows(t, front)
+        support = _squad_rows(t, rear) if (rear >= 0).any() else None
+        b = Batch(fs, runs.astype(I64), cand, support=support)
+        b.run_all(t.constants.max_rounds)
+        flank_rounds[runs, flanks] += b.rounds
+        stopped[runs[b.timeout], flanks[b.timeout]] = True
+
+
+def _squad_rows(t: Tables, squads: np.ndarray) -> np.ndarray:
+    """Unit ids of the given squads (-1 = none), one row each, trimmed to the widest."""
+    rows = np.where((squads >= 0)[:, None], t.squad_units[np.maximum(squads, 0)], -1)
+    width = max(1, int((rows >= 0).sum(axis=1).max()))
+    return rows[:, :width]
+
+
+def _finale(fs: FastState) -> tuple[np.ndarray, np.ndarray]:
+    """All survivors of each side in one squad; fewer surviving squads: the flanking penalty."""
+    t, R = fs.t, fs.R
+    rounds = np.zeros(R, dtype=I64)
+    timeout = np.zeros(R, dtype=bool)
+    alive = fs.alv.reshape(R, t.U)
+    na = t.n_attacker
+    lanes = np.nonzero(alive[:, :na].any(axis=1) & alive[:, na:].any(axis=1))[0]
+    if lanes.size == 0:
+        return rounds, timeout
+    squads = np.zeros((lanes.size, 2), dtype=I64)
+    for sq in t.squads:
+        squads[:, sq.role] += alive[lanes, sq.start:sq.end].any(axis=1)
+    flanked = np.stack([squads[:, 0] < squads[:, 1], squads[:, 1] < squads[:, 0]], axis=1).reshape(-1)
+    parts = []
+    for lo, hi in ((0, na), (na, t.U)):
+        live = alive[lanes, lo:hi]
+        order = np.argsort(~live, axis=1, kind="stable")
+        ids = np.where(np.take_along_axis(live, order, axis=1), order + lo, -1)
+        parts.append(ids)
+    width = max(1, max(int((p >= 0).sum(axis=1).max()) for p in parts))
+    cand = np.full((2 * lanes.size, width), -1, dtype=I64)
+    cand[0::2] = parts[0][:, :width] if parts[0].shape[1] >= width else _pad(parts[0], width)
+    cand[1::2] = parts[1][:, :width] if parts[1].shape[1] >= width else _pad(parts[1], width)
+    b = Batch(fs, lanes.astype(I64), cand, flanked=flanked)
+    b.run_all(t.constants.max_rounds)
+    rounds[lanes] = b.rounds
+    timeout[lanes] = b.timeout
+    return rounds, timeout
+
+
+def _pad(arr: np.ndarray, width: int) -> np.ndarray:
+    out = np.full((arr.shape[0], width), -1, dtype=arr.dtype)
+    out[:, :arr.shape[1]] = arr
+    return out

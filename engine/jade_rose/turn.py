@@ -1,0 +1,99 @@
+"""The Jade Rose turn (RULINGS JR-56): stage `orders`, then stage `planning` when a battle needs it.
+
+Stage orders: start of turn, income and upkeep, economy and faction actions, GM adjustments, armies
+formed and battles set up. If a battle needs planning the stage ends there (deployments revealed);
+otherwise the rest of the turn runs at once. Stage planning: battles, captures and their faction
+consequences, end of turn, victory and Midnight.
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from engine.jade_rose import adjustments, economy, factions, war
+from engine.jade_rose.economy_orders import TAB as ECONOMY_TAB
+from engine.rng import stream
+from engine.ruleset import ParsedOrders, Row, RowStatus, StageResult
+from engine.state import clone
+
+WAR_PLAN = "war_plan"
+MANOEUVRES = "manoeuvres"
+
+
+def split_orders(parsed: ParsedOrders | None) -> tuple[list[dict], dict | None]:
+    """Economy orders and the war plan of one faction's parsed orders."""
+    if parsed is None:
+        return [], None
+    econ = [o for o in parsed.orders if o.get("kind") not in (WAR_PLAN, MANOEUVRES)]
+    plan = next((o["plan"] for o in parsed.orders if o.get("kind") in (WAR_PLAN, MANOEUVRES)), None)
+    return econ, plan
+
+
+def validate_orders(state: dict, faction: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
+    """Parse a faction's orders-stage tabs and dry-run them (economy, then armies) on a copy."""
+    econ_rows = list(tabs.get(ECONOMY_TAB, ()))
+    econ_orders, _ = economy.parse_economy_rows(state, faction, econ_rows) if econ_rows else ([], [])
+    statuses: dict[tuple[str, int], RowStatus] = {}
+    for s in (economy.validate_economy(state, faction, econ_rows) if econ_rows else []):
+        statuses[(s.tab, s.number)] = s
+    war_tabs = {k: list(tabs.get(k, ())) for k in war.ORDER_TABS}
+    plan, war_statuses = war.parse_war_tabs(state, faction, war_tabs)
+    for s in war_statuses:
+        statuses[(s.tab, s.number)] = s
+    if any(war_tabs.values()):
+        dry = clone(state)
+        dry["ledger"], dry["log"] = [], []
+        economy.begin_turn(dry, 0)
+        economy.run_economy(dry, faction, econ_orders, stream(0, "economy", faction), army_plan=plan)
+        for s in war.form_battles(dry, {faction: plan}, 0).get(faction, []):
+            if (s.tab, s.number) not in statuses or statuses[(s.tab, s.number)].ok:
+                statuses[(s.tab, s.number)] = s
+    orders = tuple(econ_orders) + ({"kind": WAR_PLAN, "plan": plan},)
+    return ParsedOrders(faction, "orders", orders, tuple(statuses[k] for k in sorted(statuses)))
+
+
+def validate_manoeuvres(state: dict, faction: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
+    plan, statuses = war.parse_manoeuvres(state, faction, list(tabs.get(MANOEUVRES, ())))
+    return ParsedOrders(faction, "planning", ({"kind": MANOEUVRES, "plan": plan},), tuple(statuses))
+
+
+def resolve_orders_stage(state: dict, orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
+    new = clone(state)
+    new["ledger"], new["log"], new["reports"] = [], [], {}
+    for rec in new["factions"].values():
+        rec.pop("armies_blocked", None)
+    economy.begin_turn(new, seed)
+    statuses: dict[str, list[RowStatus]] = {}
+    plans: dict[str, dict] = {}
+    for fid in sorted(f for f in orders if f in new["factions"]):
+        econ, plan = split_orders(orders[fid])
+        if plan is not None:
+            plans[fid] = plan
+        if econ or plan is not None:
+            statuses[fid] = list(economy.run_economy(new, fid, econ, stream(seed, "economy", fid), army_plan=plan))
+    if "gm" in orders:
+        adjustments.apply_adjustments(new, list(orders["gm"].orders))
+    active = {f: p for f, p in plans.items() if not new["factions"][f].get("armies_blocked")}
+    for fid, extra in war.form_battles(new, active, seed).items():
+        statuses.setdefault(fid, []).extend(extra)
+    if war.needs_planning(new):
+        new["stage"] = "planning"
+    else:
+        _finish_turn(new, {}, seed)
+    return StageResult(state=new, statuses={f: tuple(s) for f, s in statuses.items()})
+
+
+def resolve_planning_stage(state: dict, orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
+    new = clone(state)
+    manoeuvres = {f: split_orders(p)[1] for f, p in orders.items() if f in new["factions"]}
+    _finish_turn(new, {f: m for f, m in manoeuvres.items() if m is not None}, seed)
+    return StageResult(state=new, statuses={})
+
+
+def _finish_turn(state: dict, manoeuvres: Mapping[str, dict], seed: int) -> None:
+    events = war.resolve_battles(state, manoeuvres, seed)
+    factions.apply_war_events(state, events)
+    economy.end_of_turn(state)
+    factions.end_of_turn(state)
+    state["turn"] = int(state["turn"]) + 1
+    state["era"] = economy.era_of(state).key
+    state["stage"] = "finished" if factions.game_over(state) else "orders"

@@ -1,0 +1,124 @@
+"""Loading the service-account key, and the clear errors of the usual credential mistakes."""
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from sheets_bridge.backend import BookRef, TabWrite
+from sheets_bridge.google_auth import CredentialsError, load_service_account
+from sheets_bridge.gsheets_backend import open_gsheets_backend
+from sheets_bridge.testing import FakeGoogle, gm_created_books, mount
+
+REPO = Path(__file__).resolve().parents[1]
+BOT = "bot@forumwar-test.iam.gserviceaccount.com"
+GM = "gm@example.com"
+
+
+@pytest.fixture(scope="module")
+def key_info() -> dict:
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                            serialization.NoEncryption()).decode()
+    return {"type": "service_account", "project_id": "forumwar-test", "private_key_id": "0123abcd",
+            "private_key": pem, "client_email": BOT, "client_id": "1234567890",
+            "token_uri": "https://oauth2.googleapis.com/token"}
+
+
+def write(tmp_path: Path, content) -> Path:
+    path = tmp_path / "credentials.json"
+    path.write_text(content if isinstance(content, str) else json.dumps(content), encoding="utf-8")
+    return path
+
+
+def test_a_valid_key_loads(tmp_path, key_info):
+    account = load_service_account(write(tmp_path, key_info))
+    assert account.email == BOT and account.project_id == "forumwar-test"
+    assert "https://www.googleapis.com/auth/spreadsheets" in account.credentials.scopes
+
+
+def test_missing_file_says_where_to_put_the_key(tmp_path):
+    with pytest.raises(CredentialsError) as excinfo:
+        load_service_account(tmp_path / "credentials.json")
+    assert "No credentials file at" in str(excinfo.value) and "docs/google_sheets.md" in str(excinfo.value)
+
+
+def test_broken_json_says_where(tmp_path):
+    with pytest.raises(CredentialsError) as excinfo:
+        load_service_account(write(tmp_path, '{"type": "service_account",\n  "client_email": }'))
+    assert "not valid JSON" in str(excinfo.value) and "line 2" in str(excinfo.value)
+
+
+@pytest.mark.parametrize("content, expected", [
+    ({"installed": {"client_id": "x"}}, "OAuth client id"),
+    ({"type": "authorized_user", "refresh_token": "x"}, "a person's login token"),
+    (["not", "a", "key"], "JSON list"),
+])
+def test_other_kinds_of_google_json_are_named(tmp_path, content, expected):
+    with pytest.raises(CredentialsError) as excinfo:
+        load_service_account(write(tmp_path, content))
+    assert expected in str(excinfo.value) and "service-account key" in str(excinfo.value)
+
+
+def test_cut_key_names_the_missing_fields(tmp_path, key_info):
+    cut = {k: v for k, v in key_info.items() if k != "private_key"}
+    with pytest.raises(CredentialsError) as excinfo:
+        load_service_account(write(tmp_path, cut))
+    assert "without private_key" in str(excinfo.value)
+
+
+def test_the_example_file_is_refused_as_placeholders(tmp_path):
+    example = (REPO / "credentials.example.json").read_text(encoding="utf-8")
+    assert json.loads(example)["type"] == "service_account"
+    with pytest.raises(CredentialsError) as excinfo:
+        load_service_account(write(tmp_path, example))
+    assert "placeholders of credentials.example.json" in str(excinfo.value)
+
+
+def test_unreadable_private_key(tmp_path, key_info):
+    broken = dict(key_info, private_key="-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n")
+    with pytest.raises(CredentialsError) as excinfo:
+        load_service_account(write(tmp_path, broken))
+    assert "private key" in str(excinfo.value) and "cannot be read" in str(excinfo.value)
+
+
+def test_credentials_json_is_ignored_by_git():
+    result = subprocess.run(["git", "check-ignore", "-q", "credentials.json"], cwd=REPO, check=False)
+    assert result.returncode == 0
+    result = subprocess.run(["git", "check-ignore", "-q", "credentials.example.json"], cwd=REPO, check=False)
+    assert result.returncode == 1
+
+
+def _plug(backend, fake: FakeGoogle) -> None:
+    """Route the real google-auth session (API calls and the token exchange) to the fake."""
+    session = backend.http.session
+    mount(session, fake)
+    mount(session._auth_request_session, fake)
+
+
+def test_real_credentials_flow_signs_a_jwt_and_gets_a_token(tmp_path, key_info):
+    fake = FakeGoogle()
+    book = gm_created_books(fake, GM, BOT, {"empire": []})["empire"]
+    backend = open_gsheets_backend(write(tmp_path, key_info), gm_emails=[GM],
+                                   books=[BookRef("empire", book, "Империя")])
+    _plug(backend, fake)
+    backend.write_book(book, [TabWrite("Сводка", header=("Показатель",), rows=(("Золото",),))])
+    assert fake.count("oauth.token", identity=BOT, status=200) == 1      # one token, reused
+    assert {c.identity for c in fake.calls} == {BOT}
+    assert fake.count("spreadsheets.batchUpdate", status=200) == 1
+
+
+def test_revoked_key_is_a_credentials_error(tmp_path, key_info):
+    fake = FakeGoogle()
+    book = gm_created_books(fake, GM, BOT, {"empire": []})["empire"]
+    fake.identities[BOT].revoked = True
+    backend = open_gsheets_backend(write(tmp_path, key_info), books=[BookRef("empire", book, "Империя")])
+    _plug(backend, fake)
+    with pytest.raises(CredentialsError) as excinfo:
+        backend.read_tabs(book, ["Сводка"])
+    assert f"Google refused the key of the service account {BOT}" in str(excinfo.value)
+    assert "invalid_grant" in str(excinfo.value)

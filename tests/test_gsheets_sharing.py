@@ -1,0 +1,88 @@
+"""`share`: exactly the people of game.toml, no notification e-mails unless asked, intruders reported."""
+from __future__ import annotations
+
+import pytest
+
+from sheets_bridge.backend import BookRef
+from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client, gm_created_books
+
+GM = "gm@example.com"
+BOT = "bot@forumwar-test.iam.gserviceaccount.com"
+ALICE, AMIR, BORIS = "alice@example.com", "amir@example.com", "boris@example.com"
+
+
+@pytest.fixture
+def fake() -> FakeGoogle:
+    return FakeGoogle()
+
+
+@pytest.fixture
+def book(fake) -> str:
+    return gm_created_books(fake, GM, BOT, {"empire": []})["empire"]
+
+
+@pytest.fixture
+def backend(fake, book):
+    return fake_backend(fake, BOT, gm_emails=[GM], books=[BookRef("empire", book, "Империя")])
+
+
+def roles(fake, book: str) -> dict[str, str]:
+    return {p["emailAddress"]: p["role"] for p in fake_client(fake, GM).list_permissions(book)
+            if p["type"] == "user"}
+
+
+def test_share_grants_exactly_the_listed_people_without_emails(fake, backend, book):
+    warnings = backend.share(book, readers=[BORIS], writers=[ALICE, AMIR, GM])
+    assert warnings == []
+    assert roles(fake, book) == {GM: "owner", BOT: "writer", ALICE: "writer", AMIR: "writer", BORIS: "reader"}
+    assert fake.notifications == []
+
+
+def test_share_twice_changes_nothing(fake, backend, book):
+    backend.share(book, readers=[BORIS], writers=[ALICE])
+    fake.calls.clear()
+    assert backend.share(book, readers=[BORIS], writers=[ALICE]) == []
+    assert [c.op for c in fake.calls] == ["drive.permissions.list"]
+
+
+def test_wrong_roles_are_corrected(fake, backend, book):
+    fake.share(book, BORIS, "writer")          # a reader who was given edit rights by hand
+    fake.share(book, ALICE, "reader")
+    backend.share(book, readers=[BORIS], writers=[ALICE])
+    assert roles(fake, book)[BORIS] == "reader" and roles(fake, book)[ALICE] == "writer"
+
+
+def test_people_who_should_not_have_access_are_reported_not_removed(fake, backend, book):
+    fake.share(book, "spy@example.com", "reader")
+    warnings = backend.share(book, readers=[], writers=[ALICE])
+    assert len(warnings) == 1
+    assert "spy@example.com has reader access to book 'Империя' but is not in game.toml" in warnings[0]
+    assert "spy@example.com" in roles(fake, book)
+
+
+def test_revoke_removes_them(fake, backend, book):
+    fake.share(book, "spy@example.com", "writer")
+    warnings = backend.share(book, readers=[], writers=[ALICE], revoke=True)
+    assert "Removed spy@example.com" in warnings[0]
+    assert "spy@example.com" not in roles(fake, book) and BOT in roles(fake, book)
+
+
+def test_link_sharing_is_reported(fake, backend, book):
+    fake_client(fake, GM).insert_permission(book, None, perm_type="anyone", role="reader")
+    warnings = backend.share(book, readers=[], writers=[ALICE])
+    assert any("Anyone with the link can open book 'Империя'" in w for w in warnings)
+
+
+def test_address_without_google_account_needs_a_notification(fake, backend, book):
+    fake.add_user("nogoogle@example.org", google_account=False)
+    warnings = backend.share(book, readers=[], writers=[ALICE, "nogoogle@example.org"])
+    assert "nogoogle@example.org" in warnings[0] and "--notify" in warnings[0]
+    assert roles(fake, book)[ALICE] == "writer"
+    assert backend.share(book, readers=[], writers=[ALICE, "nogoogle@example.org"], notify=True) == []
+    assert [n[0] for n in fake.notifications] == ["nogoogle@example.org"]
+
+
+def test_owner_outside_game_toml_is_reported(fake, book):
+    backend = fake_backend(fake, BOT, books=[BookRef("empire", book, "Империя")])
+    warnings = backend.share(book, readers=[], writers=[ALICE])
+    assert warnings == [f"{GM} owns book 'Империя' but is not in game.toml as a GM or player."]
