@@ -22,7 +22,7 @@ import os
 import random
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
@@ -55,7 +55,7 @@ _META_FIELDS = ("properties.title,sheets(properties(sheetId,title,index,gridProp
 class RetryPolicy:
     """How hard to try one request: `attempts` in all, exponential jittered delays between them."""
 
-    attempts: int = 6
+    attempts: int = 7
     base_delay: float = 1.0
     max_delay: float = 32.0
     max_retry_after: float = 120.0
@@ -323,6 +323,13 @@ def plan_write(meta: BookMeta, tabs: Iterable[TabWrite], staff: Iterable[str],
     for position, tab in enumerate(tabs):
         existing = meta.sheets.get(tab.title)
         width, height = _width(tab), _height(tab)
+        if existing is not None and tab.header is None and tab.rows is None:
+            # A values-only update (e.g. the statuses of `check`) leaves layout and protection alone.
+            cells = tab.column_updates or {}
+            requests_.extend(_grow(existing, max([c + 1 for c in cells] + [1]),
+                                   max([r for rows in cells.values() for r in rows] + [1])))
+            requests_.extend(_cell_requests(tab, existing.sheet_id, 0, 0, values_only=True))
+            continue
         if existing is None:
             sheet_id = stable_sheet_id(tab.title, taken)
             taken.add(sheet_id)
@@ -332,15 +339,9 @@ def plan_write(meta: BookMeta, tabs: Iterable[TabWrite], staff: Iterable[str],
                 "gridProperties": {"rowCount": rows, "columnCount": cols, "frozenRowCount": tab.frozen_rows}}}})
             protections: dict[int, str] = {}
         else:
-            sheet_id, rows, cols = existing.sheet_id, existing.row_count, existing.column_count
-            if height > rows:
-                requests_.append({"appendDimension": {"sheetId": sheet_id, "dimension": "ROWS",
-                                                      "length": height - rows}})
-                rows = height
-            if width > cols:
-                requests_.append({"appendDimension": {"sheetId": sheet_id, "dimension": "COLUMNS",
-                                                      "length": width - cols}})
-                cols = width
+            sheet_id = existing.sheet_id
+            rows, cols = max(height, existing.row_count), max(width, existing.column_count)
+            requests_.extend(_grow(existing, width, height))
             requests_.append({"updateSheetProperties": {
                 "properties": {"sheetId": sheet_id, "gridProperties": {"frozenRowCount": tab.frozen_rows}},
                 "fields": "gridProperties.frozenRowCount"}})
@@ -353,7 +354,19 @@ def plan_write(meta: BookMeta, tabs: Iterable[TabWrite], staff: Iterable[str],
     return requests_
 
 
-def _cell_requests(tab: TabWrite, sheet_id: int, rows: int, cols: int) -> list[dict]:
+def _grow(sheet: SheetMeta, width: int, height: int) -> list[dict]:
+    """Rows and columns appended (never set: a grid is never shrunk) so the writes fit."""
+    out = []
+    if height > sheet.row_count:
+        out.append({"appendDimension": {"sheetId": sheet.sheet_id, "dimension": "ROWS",
+                                        "length": height - sheet.row_count}})
+    if width > sheet.column_count:
+        out.append({"appendDimension": {"sheetId": sheet.sheet_id, "dimension": "COLUMNS",
+                                        "length": width - sheet.column_count}})
+    return out
+
+
+def _cell_requests(tab: TabWrite, sheet_id: int, rows: int, cols: int, values_only: bool = False) -> list[dict]:
     out: list[dict] = []
     if tab.header is not None:
         header = [{**cell_data(v), "userEnteredFormat": HEADER_FORMAT} for v in tab.header]
@@ -369,6 +382,8 @@ def _cell_requests(tab: TabWrite, sheet_id: int, rows: int, cols: int) -> list[d
             out.append({"updateCells": {
                 "start": {"sheetId": sheet_id, "rowIndex": run[0] - 1, "columnIndex": col},
                 "rows": [{"values": [cell_data(cells[row])]} for row in run], "fields": "userEnteredValue"}})
+    if values_only:
+        return out
     if tab.kind == "orders" or tab.dropdowns:
         end = max(tab.order_rows if tab.kind == "orders" else 0, len(tab.rows or ())) + 1
         out.append({"setDataValidation": {"range": {"sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": rows,
@@ -384,6 +399,13 @@ def _cell_requests(tab: TabWrite, sheet_id: int, rows: int, cols: int) -> list[d
                                                  "startColumnIndex": col, "endColumnIndex": col + 1},
                                        "cell": {"userEnteredFormat": LOCKED_FORMAT},
                                        "fields": "userEnteredFormat.backgroundColor"}})
+        if tab.kind == "orders":
+            # Plain-text cells, as the xlsx backend's "@": what a player types stays text ("05", "=1+1").
+            for a, b in _open_intervals(_width(tab), tab.locked_columns):
+                out.append({"repeatCell": {"range": {"sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": end,
+                                                     "startColumnIndex": a, "endColumnIndex": b},
+                                           "cell": {"userEnteredFormat": {"numberFormat": {"type": "TEXT"}}},
+                                           "fields": "userEnteredFormat.numberFormat"}})
     for col, chars in sorted(tab.column_widths.items()):
         out.append({"updateDimensionProperties": {
             "range": {"sheetId": sheet_id, "dimension": "COLUMNS", "startIndex": col, "endIndex": col + 1},
@@ -426,20 +448,55 @@ def _protection_requests(tab: TabWrite, sheet_id: int, width: int, existing: Map
     return out
 
 
+def lock_requests(sheet: SheetMeta, staff: list[str]) -> list[dict]:
+    """Close an order tab: its sheet protection loses its holes, the players' open ranges go."""
+    pid = stable_id("protect", sheet.sheet_id)
+    prot = {"protectedRangeId": pid, "range": {"sheetId": sheet.sheet_id}, "unprotectedRanges": [],
+            "description": f"{PROTECTION_TAG}: приём приказов закрыт, идёт обработка хода",
+            "warningOnly": False, "editors": {"users": staff}}
+    out: list[dict] = [{"updateProtectedRange": {"protectedRange": prot,
+                                                 "fields": "unprotectedRanges,description,warningOnly,editors"}}
+                       if pid in sheet.protections else {"addProtectedRange": {"protectedRange": prot}}]
+    for other, description in sorted(sheet.protections.items()):
+        if other != pid and description.startswith(PROTECTION_TAG):
+            out.append({"deleteProtectedRange": {"protectedRangeId": other}})
+    return out
+
+
 # -- reading ----------------------------------------------------------------------------------------
 
+def _user_entered(value: dict | None) -> Any:
+    """A userEnteredValue as the values API renders it with valueRenderOption=FORMULA."""
+    if not value:
+        return ""
+    if "formulaValue" in value:
+        return value["formulaValue"]
+    if "numberValue" in value:
+        return value["numberValue"]
+    if "boolValue" in value:
+        return value["boolValue"]
+    return value.get("stringValue", value.get("errorValue", ""))
+
+
 def _text(value: Any) -> str:
+    """A cell value as text, exactly as the xlsx backend renders it (5.0 -> "5", 2.5 -> "2.5")."""
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
-        return str(int(value))
+    if isinstance(value, float):
+        return str(int(value)) if math.isfinite(value) and value.is_integer() else repr(value)
     return str(value)
 
 
 def text_rows(values: list[list[Any]]) -> list[list[str]]:
-    """A ValueRange's ragged rows as text rows of one width (Google trims trailing blanks)."""
-    width = max((len(row) for row in values), default=0)
-    return [[_text(v) for v in row] + [""] * (width - len(row)) for row in values]
+    """A ValueRange's rows as text; like the xlsx backend, blank cells at a row's end and blank
+    rows at the end are left out (Google already trims them)."""
+    rows = [[_text(v) for v in row] for row in values]
+    for row in rows:
+        while row and row[-1] == "":
+            row.pop()
+    while rows and not rows[-1]:
+        rows.pop()
+    return rows
 
 
 def quote_title(title: str) -> str:
@@ -471,7 +528,7 @@ class GSheetsBackend:
 
     def __init__(self, client: gspread.Client, service_email: str, *, gm_emails: Iterable[str] = (),
                  folder_id: str | None = None, books: Iterable[BookRef] = (),
-                 metadata_path: str | Path | None = None, max_workers: int = 6):
+                 metadata_path: str | Path | None = None, max_workers: int = 8):
         self.client = client
         self.http: HTTPClient = client.http_client
         self.service_email = service_email
@@ -490,6 +547,11 @@ class GSheetsBackend:
                 self._fresh = set(saved.get("fresh", []))
             except (ValueError, KeyError, TypeError):
                 self._meta = {}
+
+    @property
+    def request_stats(self) -> RequestStats | None:
+        """Requests sent, retries and seconds slept so far (None with a plain gspread HTTPClient)."""
+        return getattr(self.http, "stats", None)
 
     # -- naming and errors ---------------------------------------------------------------------------
     def name_book(self, book_id: str, name: str) -> None:
@@ -523,6 +585,7 @@ class GSheetsBackend:
             if self.metadata_path:
                 data = {"books": {k: v.to_json() for k, v in sorted(self._meta.items())},
                         "fresh": sorted(self._fresh)}
+                self.metadata_path.parent.mkdir(parents=True, exist_ok=True)
                 tmp = self.metadata_path.with_suffix(f".tmp{os.getpid()}.{threading.get_ident()}")
                 tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
                 os.replace(tmp, self.metadata_path)
@@ -635,28 +698,68 @@ class GSheetsBackend:
         """Write every tab in ONE spreadsheets:batchUpdate (atomic at Google; safe to repeat)."""
         if not tabs:
             return
-        meta = self.metadata(book_id)
         staff = (self.service_email, *self.gm_emails)
+        answer = self._batch_update(book_id, "write", lambda meta: {
+            "requests": plan_write(meta, tabs, staff, drop_default_sheet=book_id in self._fresh),
+            "includeSpreadsheetInResponse": True, "responseIncludeGridData": False},
+            fields=f"updatedSpreadsheet({_META_FIELDS})")
+        with self._lock:
+            self._fresh.discard(book_id)
+        self._store(book_id, BookMeta.from_resource(answer.get("updatedSpreadsheet", {})))
+
+    def lock_and_read(self, book_id: str, titles: list[str]) -> dict[str, list[list[str]]]:
+        """Close the named order tabs to players and read them, in ONE spreadsheets:batchUpdate.
+
+        For `turn`: no late edit can slip in between the lock and the read, and the stage still
+        costs one request before the push (which reopens the next stage's tabs). Returns what
+        `read_tabs` would; tabs the book lacks are left out.
+        """
+        wanted = list(dict.fromkeys(titles))
+        staff = sorted({self.service_email, *self.gm_emails})
+        present: list[str] = []
+
+        def build(meta: BookMeta) -> dict:
+            present[:] = [t for t in wanted if t in meta.sheets]
+            requests_ = [r for t in present for r in lock_requests(meta.sheets[t], staff)]
+            return {"requests": requests_, "includeSpreadsheetInResponse": True,
+                    "responseRanges": [quote_title(t) for t in present], "responseIncludeGridData": True}
+
+        if not any(t in self.metadata(book_id).sheets for t in wanted):
+            return {}
+        answer = self._batch_update(book_id, "lock and read", build, fields=(
+            "updatedSpreadsheet(properties.title,sheets(properties(sheetId,title,index,gridProperties),"
+            "protectedRanges(protectedRangeId,description),data.rowData.values.userEnteredValue))"))
+        sheets = answer.get("updatedSpreadsheet", {}).get("sheets", [])
+        with self._lock:
+            meta = self._meta[book_id]
+            meta.sheets.update(BookMeta.from_resource({"sheets": sheets}).sheets)
+        self._store(book_id, meta)
+        out = {}
+        for entry in sheets:
+            data = (entry.get("data") or [{}])[0]
+            values = [[_user_entered(cell.get("userEnteredValue")) for cell in row.get("values", [])]
+                      for row in data.get("rowData", [])]
+            out[entry["properties"]["title"]] = text_rows(values)
+        return {t: out[t] for t in present if t in out}
+
+    def _batch_update(self, book_id: str, action: str, build: Callable[[BookMeta], dict], fields: str) -> dict:
+        """One batchUpdate built from the cached metadata; a 400 (stale metadata: a tab renamed or
+        deleted by hand, or a lost answer that was applied after all) refreshes it and retries once."""
+        meta = self.metadata(book_id)
         for attempt in (0, 1):
-            body = {"requests": plan_write(meta, tabs, staff, drop_default_sheet=book_id in self._fresh),
-                    "includeSpreadsheetInResponse": True, "responseIncludeGridData": False}
+            body = build(meta)
             try:
-                with self._errors(book_id, "write"):
+                with self._errors(book_id, action):
                     try:
-                        response = self.http.request("post", SPREADSHEET_BATCH_UPDATE_URL % book_id, json=body,
-                                                     params={"fields": f"updatedSpreadsheet({_META_FIELDS})"})
+                        return self.http.request("post", SPREADSHEET_BATCH_UPDATE_URL % book_id, json=body,
+                                                 params={"fields": fields}).json()
                     except APIError as err:
                         if attempt == 0 and err.code == 400:
                             raise _Stale() from err
                         raise
             except _Stale:
-                # Metadata was stale (a tab renamed or deleted by hand, or a lost answer already applied).
                 meta = self.metadata(book_id, refresh=True)
-                continue
-            with self._lock:
-                self._fresh.discard(book_id)
-            self._store(book_id, BookMeta.from_resource(response.json().get("updatedSpreadsheet", {})))
-            return
+        raise AssertionError("unreachable")
 
     def read_books(self, wanted: Mapping[str, list[str]]) -> dict[str, dict[str, list[list[str]]]]:
         """`read_tabs` for several books at once, concurrently (pacing keeps it under quota)."""
@@ -665,7 +768,8 @@ class GSheetsBackend:
 
     def write_books(self, books: Mapping[str, list[TabWrite]],
                     progress: Callable[[str], None] | None = None) -> None:
-        """`write_book` for several books concurrently; `progress(book_id)` after each one.
+        """`write_book` for several books concurrently; `progress(book_id)` (in the calling thread)
+        after each book written, e.g. to journal it and advance a progress bar.
 
         Every book that can be written is written; then one BackendError lists the failures.
         """
@@ -678,12 +782,13 @@ class GSheetsBackend:
         workers = max(1, min(self.max_workers, len(jobs)))
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="gsheets") as pool:
             futures = {pool.submit(job): book for book, job in jobs.items()}
-            for future in futures:
+            for future in as_completed(futures):
                 book = futures[future]
                 try:
                     results[book] = future.result()
                 except BackendError as err:
                     failures[book] = err
+                    continue
                 if progress is not None:
                     progress(book)
         if failures:
@@ -773,7 +878,7 @@ class _Stale(Exception):
 def open_gsheets_backend(credentials_path: str | Path, *, gm_emails: Iterable[str] = (),
                          folder_id: str | None = None, books: Iterable[BookRef] = (),
                          metadata_path: str | Path | None = None, policy: RetryPolicy = RetryPolicy(),
-                         max_workers: int = 6) -> GSheetsBackend:
+                         max_workers: int = 8) -> GSheetsBackend:
     """The backend for a real game: credentials from a service-account key file (see google_auth)."""
     account: ServiceAccount = load_service_account(credentials_path)
     client = gspread.Client(auth=account.credentials, http_client=http_client_factory(policy))
@@ -781,5 +886,67 @@ def open_gsheets_backend(credentials_path: str | Path, *, gm_emails: Iterable[st
                           metadata_path=metadata_path, max_workers=max_workers)
 
 
-__all__ = ["GSheetsBackend", "RetryPolicy", "RequestPacer", "RequestStats", "ResilientHTTPClient",
+CREDENTIALS_ENV = "FORUMWAR_CREDENTIALS"
+FOLDER_ENV = "FORUMWAR_DRIVE_FOLDER"
+METADATA_FILE = "gsheets-meta.json"
+
+
+def credentials_path(game_path: str | Path | None = None, given: str | Path | None = None) -> Path:
+    """Where the key is: `given`, else $FORUMWAR_CREDENTIALS, else credentials.json in the game
+    directory, else credentials.json in the current directory (the one named in errors)."""
+    candidates = [Path(p) for p in (given, os.environ.get(CREDENTIALS_ENV)) if p]
+    if candidates:
+        return candidates[0]
+    local = [Path(game_path) / "credentials.json"] if game_path else []
+    for path in (*local, Path("credentials.json")):
+        if path.is_file():
+            return path
+    return Path("credentials.json")
+
+
+def book_label(config: Any, key: str) -> str:
+    """How errors name a book: the faction's name, "public" or "GM"."""
+    factions = getattr(config, "factions", {}) or {}
+    if key in factions:
+        return f"{factions[key].name}"
+    return {"gm": "GM", "public": "public"}.get(key, key)
+
+
+def backend_for_game(gd: Any, credentials: str | Path | None = None, *,
+                     folder_id: str | None = None) -> GSheetsBackend:
+    """The gsheets backend of a game directory: books and GMs from game.toml, metadata cached in
+    state/gsheets-meta.json, new books created in `folder_id` (or $FORUMWAR_DRIVE_FOLDER)."""
+    config = gd.config
+    books = [BookRef(key, book_id, book_label(config, key)) for key, book_id in config.books.items()]
+    return open_gsheets_backend(credentials_path(gd.path, credentials), gm_emails=config.gm_emails,
+                                folder_id=folder_id or os.environ.get(FOLDER_ENV) or None, books=books,
+                                metadata_path=Path(gd.state_dir) / METADATA_FILE)
+
+
+def share_plan(config: Any) -> dict[str, tuple[list[str], list[str]]]:
+    """Who gets each book (key -> (readers, writers)) from game.toml: a faction book its players
+    (writers), the public book every player (readers), the GM book nobody else; GMs are writers of all."""
+    gms = list(config.gm_emails)
+    everyone = sorted({p for f in config.factions.values() for p in f.players})
+    plan: dict[str, tuple[list[str], list[str]]] = {}
+    for key in config.books:
+        if key in config.factions:
+            plan[key] = ([], [*config.factions[key].players, *gms])
+        elif key == "public":
+            plan[key] = ([p for p in everyone if p not in gms], gms)
+        else:
+            plan[key] = ([], gms)
+    return plan
+
+
+def share_game(backend: Any, config: Any, *, notify: bool = False, revoke: bool = False) -> list[str]:
+    """`forumwar share`: share every book of game.toml with exactly its people; all warnings."""
+    warnings: list[str] = []
+    for key, (readers, writers) in share_plan(config).items():
+        extra = {"revoke": True} if revoke else {}
+        warnings.extend(backend.share(config.books[key], readers, writers, notify=notify, **extra))
+    return warnings
+
+
+__all__ = ["backend_for_game", "credentials_path", "share_game", "share_plan", "GSheetsBackend", "RetryPolicy", "RequestPacer", "RequestStats", "ResilientHTTPClient",
            "http_client_factory", "open_gsheets_backend", "plan_write", "stable_id", "BookMeta", "BookRejected"]

@@ -206,3 +206,14 @@ def test_gspread_high_level_calls_work_unmodified(book):
     ws.delete_rows(2)
     assert ws.get_all_values()[:2] == [["x", "y", "z"], ["d", "e", "f"]]
     assert json.loads(json.dumps(book.fetch_sheet_metadata()))["properties"]["title"] == "Test"
+
+
+def test_typing_into_plain_text_cells_keeps_text(book):
+    """A cell formatted as plain text (numberFormat TEXT) keeps what is typed: no number, no formula."""
+    book.batch_update({"requests": [{"repeatCell": {
+        "range": {"sheetId": 0, "startRowIndex": 0, "endRowIndex": 1, "startColumnIndex": 0, "endColumnIndex": 3},
+        "cell": {"userEnteredFormat": {"numberFormat": {"type": "TEXT"}}}, "fields": "userEnteredFormat.numberFormat"}}]})
+    book.values_update("'Sheet1'!A1:D1", params={"valueInputOption": "USER_ENTERED"},
+                       body={"values": [["05", "=1+1", "TRUE", "07"]]})
+    assert book.values_get("'Sheet1'!A1:D1", params={"valueRenderOption": "UNFORMATTED_VALUE"})["values"] == [
+        ["05", "=1+1", "TRUE", 7]]

@@ -84,11 +84,15 @@ def test_column_updates_set_statuses_and_leave_players_cells_alone(fake, backend
         ["1-я", "Центр", "Авангард", "Лучники", "пять", "В поле «Количество» должно быть целое число"]]
 
 
-def test_player_formulas_read_back_as_formula_text_for_the_validator(fake, backend, books):
+def test_what_players_type_in_order_cells_is_read_as_typed(fake, backend, books):
+    """Open order cells are plain text, as in the xlsx books: a formula stays its text for the
+    validator to refuse, and "05" keeps its zero."""
     empire = books["empire"]
     backend.write_book(empire, [army_orders()])
-    fill_orders(fake, empire, ALICE, [["1-я", "Левый", "Авангард", "Мечники", "=2+3"]])
-    assert backend.read_tabs(empire, ["Армии"])["Армии"][1][4] == "=2+3"
+    fill_orders(fake, empire, ALICE, [["1-я", "Левый", "Авангард", "Мечники", "=2+3"], ["05", "", "", "", "7"]])
+    assert backend.read_tabs(empire, ["Армии"])["Армии"][1:] == [["1-я", "Левый", "Авангард", "Мечники", "=2+3"],
+                                                                ["05", "", "", "", "7"]]
+    assert stored_values(fake, empire, "Армии")[(1, 4)] == {"stringValue": "=2+3"}
 
 
 FORMULA_LOOKING = ("=IMPORTRANGE(\"x\",\"A1\")", "+7", "-3", "@SUM(A1)", "=1+1", "'=quoted", "=HYPERLINK(\"h\")")
@@ -254,6 +258,21 @@ def test_locked_order_tab_refuses_players_until_unlocked(fake, backend, books):
     assert backend.read_tabs(empire, ["Армии"])["Армии"][1][0] == "1-я"
 
 
+def test_values_only_update_leaves_layout_protection_and_dropdowns_alone(fake, backend, books):
+    """A TabWrite without header and rows (the statuses written by `check`) only sets its cells."""
+    empire = books["empire"]
+    backend.write_book(empire, [army_orders()])
+    before = _snapshot(fake, empire)
+    statuses_only = TabWrite("Армии", header=None, column_updates={5: {2: "OK", 3: "Ошибка"}}, kind="orders",
+                             locked_columns=(5,))
+    backend.write_book(empire, [statuses_only])
+    properties, cells, protections, dimensions = _snapshot(fake, empire)["Армии"]
+    assert (properties, protections, dimensions) == before["Армии"][:1] + before["Армии"][2:]
+    assert cells[(1, 5)]["userEnteredValue"] == {"stringValue": "OK"}
+    assert cells[(1, 3)]["dataValidation"]["condition"]["type"] == "ONE_OF_LIST"
+    _edit(fake, AMIR, empire, "'Армии'!A2", "1-я")
+
+
 def _validation(fake, book_id: str, title: str, row: int, col: int) -> dict | None:
     sheet = fake.spreadsheet(book_id).sheet_by_title(title)
     return sheet.cells.get((row - 1, col), {}).get("dataValidation")
@@ -307,3 +326,25 @@ def test_export_xlsx_keeps_tabs_and_text(backend, books, tmp_path):
     assert [[c.value for c in row] for row in ws.iter_rows()] == [
         ["Показатель", "Значение"], ["Золото", 100], ["Эпоха", "Первая"], ["Заметка", "=1+1"]]
     assert ws["B4"].data_type == "s"
+
+
+def test_lock_and_read_closes_the_tabs_and_reads_them_in_one_request(fake, backend, books):
+    empire = books["empire"]
+    backend.write_book(empire, [summary(), army_orders()])
+    fill_orders(fake, empire, ALICE, [["1-я", "Левый", "Авангард", "Мечники", "5"], ["2-я", "", "", "", "=1+1"]])
+    expected = backend.read_tabs(empire, ["Армии"])
+    fake.calls.clear()
+    assert backend.lock_and_read(empire, ["Армии", "Манёвры"]) == expected
+    assert [c.op for c in fake.calls] == ["spreadsheets.batchUpdate"]
+    with pytest.raises(APIError):
+        _edit(fake, ALICE, empire, "'Армии'!A4", "поздний приказ")
+    backend.write_book(empire, [army_orders(statuses={2: "OK"})])      # the push reopens the tab
+    _edit(fake, ALICE, empire, "'Армии'!A4", "3-я")
+
+
+def test_lock_then_push_leaves_the_protections_of_a_clean_push(fake, backend, books):
+    backend.write_book(books["dwarves"], [army_orders()])
+    backend.write_book(books["empire"], [army_orders()])
+    backend.lock_and_read(books["empire"], ["Армии"])
+    backend.write_book(books["empire"], [army_orders()])
+    assert _snapshot(fake, books["empire"]) == _snapshot(fake, books["dwarves"])

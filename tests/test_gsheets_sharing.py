@@ -86,3 +86,26 @@ def test_owner_outside_game_toml_is_reported(fake, book):
     backend = fake_backend(fake, BOT, books=[BookRef("empire", book, "Империя")])
     warnings = backend.share(book, readers=[], writers=[ALICE])
     assert warnings == [f"{GM} owns book 'Империя' but is not in game.toml as a GM or player."]
+
+
+def test_share_game_gives_each_book_to_exactly_its_people(fake):
+    from types import SimpleNamespace
+
+    from sheets_bridge.gsheets_backend import share_game
+    books = gm_created_books(fake, GM, BOT, {"empire": [], "dwarves": [], "public": [], "gm": []})
+    config = SimpleNamespace(
+        gm_emails=[GM], books=books,
+        factions={"empire": SimpleNamespace(name="Империя", players=[ALICE, AMIR]),
+                  "dwarves": SimpleNamespace(name="Гномы", players=[BORIS])})
+    fake.share(books["gm"], ALICE, "reader")          # a leak the GM did not notice
+    backend = fake_backend(fake, BOT, gm_emails=[GM], books=[BookRef("gm", books["gm"], "GM")])
+    warnings = share_game(backend, config)
+    assert roles(fake, books["empire"]) == {GM: "owner", BOT: "writer", ALICE: "writer", AMIR: "writer"}
+    assert roles(fake, books["dwarves"]) == {GM: "owner", BOT: "writer", BORIS: "writer"}
+    assert roles(fake, books["public"]) == {GM: "owner", BOT: "writer", ALICE: "reader", AMIR: "reader",
+                                            BORIS: "reader"}
+    assert warnings == [f"{ALICE} has reader access to book 'GM' but is not in game.toml; remove it in the "
+                        "Share dialog or run `forumwar share --revoke`."]
+    share_game(backend, config, revoke=True)
+    assert roles(fake, books["gm"]) == {GM: "owner", BOT: "writer"}
+    assert fake.notifications == []

@@ -569,9 +569,14 @@ def test_validate_reports_not_enough_gold_before_the_deadline():
 
 # -- parsing -------------------------------------------------------------------------------------
 
-def test_actions_list_and_jade_only_purchase():
-    assert ACTIONS == ("Построить", "Продать", "Улучшить город", "Восстановить руины", "Нанять", "Купить нефрит")
-    assert "Купить нефрит" in actions_for("jade") and "Купить нефрит" not in actions_for("empire")
+def test_actions_list_and_faction_only_actions():
+    common = ("Построить", "Продать", "Улучшить город", "Восстановить руины", "Нанять")
+    assert ACTIONS[:5] == common
+    assert actions_for("jade") == common + ("Купить нефрит",)
+    assert actions_for("empire") == common + ("Чистка генералов", "Чистка чиновников", "Показательная казнь",
+                                              "Слежка", "Террор")
+    assert actions_for("vampires") == common + ("Ритуал вечных слуг", "Обратить в рабов")
+    assert actions_for("dwarves") == common + ("Мстительный поход", "Вложить", "Записывать обиды")
 
 
 @pytest.mark.parametrize("cells, code, words", [

@@ -1,11 +1,11 @@
-"""War of the Jade Rose: the rule set class, wiring data, economy, battles and views."""
+"""War of the Jade Rose: the rule set class, wiring data, economy, war, faction mechanics and views."""
 from __future__ import annotations
 
 from typing import Any, Mapping
 
 from engine.registry import register
 from engine.ruleset import ParsedOrders, Row, Ruleset, StageResult, Table
-from engine.jade_rose import adjustments, economy, economy_orders, names, setup, views
+from engine.jade_rose import adjustments, economy_orders, factions, names, setup, turn, views, war
 from engine.jade_rose.data import dump_data, load_data
 
 
@@ -15,7 +15,7 @@ class JadeRose(Ruleset):
     aliases = ("jr", "jade-rose", "война нефритовой розы", "нефритовая роза")
     title = "Война Нефритовой Розы"
     stages = ("orders", "planning")
-    order_tab_keys = {"orders": ("economy", "adjustments"), "planning": ()}
+    order_tab_keys = {"orders": ("economy", *war.ORDER_TABS, "adjustments"), "planning": ("manoeuvres",)}
 
     def dump_data(self) -> dict:
         return dump_data()
@@ -23,11 +23,9 @@ class JadeRose(Ruleset):
     def new_game(self, scenario: Mapping[str, Any]) -> dict:
         state = setup.new_game(scenario)
         state.setdefault("chronicle", []).append(
-            {"turn": 1, "kind": "Начало", "text": f"Начинается {self.title}: эпоха {views.ERA_NAMES.get(state['era'], state['era'])}."})
+            {"turn": 1, "kind": "Начало",
+             "text": f"Начинается {self.title}: эпоха «{views.ERA_NAMES.get(state['era'], state['era'])}»."})
         return state
-
-    def factions(self, state: dict) -> list[str]:
-        return list(state["factions"])
 
     def order_tabs(self, stage: str) -> tuple[str, ...]:
         return self.order_tab_keys.get(stage, ())
@@ -38,60 +36,81 @@ class JadeRose(Ruleset):
         if faction == "gm":
             return adjustments.vocabulary(state)
         own = sorted(c["name"] for c in state["cities"].values() if c.get("owner") == faction)
-        return {
+        vocab = {
             "economy_actions": list(economy_orders.actions_for(faction)),
             "own_cities": own,
             "economy_targets": names.building_names(faction) + names.unit_names(faction),
         }
+        vocab.update(war.vocabularies(state, faction))
+        return vocab
 
-    def validate(self, state: dict, faction: str, stage: str,
-                 tabs: Mapping[str, list[Row]]) -> ParsedOrders:
+    def validate(self, state: dict, faction: str, stage: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
         if faction == "gm":
             orders, statuses = adjustments.parse_adjustments(state, list(tabs.get("adjustments", ())))
             return ParsedOrders(faction, stage, tuple(orders), tuple(statuses))
-        rows = list(tabs.get("economy", ()))
-        if stage != "orders" or not rows:
-            return ParsedOrders(faction, stage, (), ())
-        orders, _ = economy_orders.parse_economy_rows(state, faction, rows)
-        statuses = economy.validate_economy(state, faction, rows)
-        return ParsedOrders(faction, stage, tuple(orders), tuple(statuses))
+        if stage == "planning":
+            return turn.validate_manoeuvres(state, faction, tabs)
+        return turn.validate_orders(state, faction, tabs)
 
     def resolve(self, state: dict, stage: str, orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
-        by_faction = {f: list(p.orders) for f, p in orders.items() if f in state["factions"]}
-        new_state, statuses = economy.resolve_orders_stage(state, by_faction, seed)
-        if "gm" in orders:
-            adjustments.apply_adjustments(new_state, list(orders["gm"].orders))
-        new_state["stage"] = "orders"
-        if new_state.get("era") != state.get("era"):
-            new_state.setdefault("chronicle", []).append(
-                {"turn": new_state["turn"], "kind": "Эпоха",
-                 "text": f"Наступает эпоха «{views.ERA_NAMES.get(new_state['era'], new_state['era'])}»."})
-        return StageResult(state=new_state, statuses={f: tuple(s) for f, s in statuses.items()})
+        if stage == "planning":
+            new = turn.resolve_planning_stage(state, orders, seed)
+        else:
+            new = turn.resolve_orders_stage(state, orders, seed)
+        before, after = state.get("era"), new.state.get("era")
+        if after != before and new.state["stage"] != "finished":
+            new.state.setdefault("chronicle", []).append(
+                {"turn": new.state["turn"], "kind": "Эпоха",
+                 "text": f"Наступает эпоха «{views.ERA_NAMES.get(after, after)}»."})
+        return new
 
     def views(self, state: dict, result: StageResult | None = None) -> dict[str, dict[str, Table]]:
-        return views.all_views(state)
+        books = views.all_views(state)
+        for fid in state["factions"]:
+            books[fid].update(war.views(state, fid))
+        books["public"].update(war.public_views(state))
+        books["gm"].update(war.gm_views(state))
+        return books
 
     def summary(self, state: dict) -> dict:
         data = load_data()
         out = {"ruleset": self.name, "turn": state["turn"], "stage": state["stage"], "era": state.get("era"),
-               "factions": {}}
+               "game_over": factions.game_over(state), "winners": factions.winners(state),
+               "pending_battles": len(state.get("battles", [])), "factions": {}}
         for fid, f in state["factions"].items():
             out["factions"][fid] = {
                 "name": f["name"], "gold": f["gold"], "eliminated": f.get("eliminated", False),
                 "won": f.get("won", False),
                 "resources": {r: f.get(r, 0) for r in views.FACTION_RESOURCES.get(fid, ())},
-                "cities": sorted(c["name"] for c in state["cities"].values() if c.get("owner") == fid),
+                "cities": sorted(c["name"] for c in state["cities"].values()
+                                 if c.get("owner") == fid and not c.get("ruins")),
                 "units": {data.units[k].name: n for k, n in sorted(f.get("units", {}).items()) if n},
             }
         return out
 
     def awaiting(self, state: dict) -> dict[str, list[str]]:
-        notes = {}
+        notes: dict[str, list[str]] = {}
+        fighting = {side for b in state.get("battles", []) for side in _battle_factions(b)}
         for fid, f in state["factions"].items():
-            if f.get("eliminated") or f.get("won"):
+            if f.get("eliminated") or f.get("won") or state["stage"] == "finished":
                 notes[fid] = []
             elif state["stage"] == "orders":
-                notes[fid] = ["приказы во вкладке «Экономика» (если нужны)"]
+                notes[fid] = ["приказы: «Экономика», «Армии», «Приказы армиям», «Гарнизоны» (если нужны)"]
             else:
-                notes[fid] = ["манёвры во вкладке «Манёвры»"]
+                notes[fid] = ["манёвры во вкладке «Манёвры»"] if fid in fighting else []
         return notes
+
+
+def _battle_factions(battle: Mapping) -> set[str]:
+    """Factions taking part in a pending battle (attackers and the defender)."""
+    found = set()
+    for key in ("attacker", "defender", "owner"):
+        value = battle.get(key)
+        if isinstance(value, str):
+            found.add(value)
+        elif isinstance(value, Mapping) and isinstance(value.get("faction"), str):
+            found.add(value["faction"])
+    for att in battle.get("attackers", ()):
+        if isinstance(att, Mapping) and isinstance(att.get("faction"), str):
+            found.add(att["faction"])
+    return found

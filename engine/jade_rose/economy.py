@@ -1,18 +1,21 @@
-"""Jade Rose economy: income, upkeep, and the «Экономика» orders (sell, build, upgrade, restore, jade, hire).
+"""Jade Rose economy: income, upkeep, and the «Экономика» orders (sell, build, upgrade, restore, faction
+actions, jade, hire), with the faction steps of the start of a turn (grudges, investments).
 
 Every balance change goes through `_change`, which appends a ledger line with a Russian reason, so
-a faction's balance after a stage equals its balance before plus the sum of its ledger lines.
+a faction's balance after a stage equals its balance before plus the sum of its ledger lines
+(grudges too: one line per change, with the faction it is against).
 Order of a stage (RULINGS JR-56): start of turn, income and upkeep, then each faction's orders
-in the order sell, build, upgrade, restore, jade purchase, hire; then the end of the turn.
+in the order sell, build, upgrade, restore, faction actions, jade purchase, hire; then the end of the turn.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol
 
 from engine.errors import OrderError, allowed_list
 from engine.jade_rose.data import BuildingDef, EraDef, UnitDef, load_data
-from engine.jade_rose.economy_orders import (ACTION_OF_KIND, TAB, city_names, own_cities,
-                                             parse_economy_rows, sort_orders)
+from engine.jade_rose.economy_orders import (ACTION_OF_KIND, CORRUPTION_ACTIONS, TAB, city_names, own_cities,
+                                             parse_economy_rows, rival_names, sort_orders)
 from engine.rng import stream
 from engine.ruleset import Row, RowStatus
 from engine.state import clone
@@ -42,7 +45,9 @@ def active_factions(state: Mapping) -> list[str]:
     return sorted(f for f, rec in state["factions"].items() if not rec.get("eliminated") and not rec.get("won"))
 
 
-def _change(state: dict, faction: str, resource: str, amount: int, reason: str, city: str | None = None) -> None:
+def _change(state: dict, faction: str, resource: str, amount: int, reason: str, city: str | None = None,
+            **tags: Any) -> None:
+    """Change a balance and itemise it in the ledger; `tags` (e.g. kind) are kept on the line."""
     if not amount:
         return
     rec = state["factions"][faction]
@@ -50,7 +55,13 @@ def _change(state: dict, faction: str, resource: str, amount: int, reason: str, 
     line = {"faction": faction, "resource": resource, "amount": amount, "reason": reason}
     if city is not None:
         line["city"] = city
+    line.update(tags)
     state.setdefault("ledger", []).append(line)
+
+
+def faction_name(state: Mapping, faction: str | None) -> str:
+    rec = state["factions"].get(faction) if faction else None
+    return str(rec.get("name") or faction) if rec else str(load_data().factions.get(faction, {}).get("name", faction))
 
 
 def _log(state: dict, faction: str, text: str) -> None:
@@ -116,11 +127,12 @@ def income_lines(state: Mapping, faction: str) -> list[dict]:
     rsuffix = f" ({era.name}: ×{rmul})" if rmul != 1 else ""
     lines: list[dict] = []
 
-    def add(resource: str, amount: int, reason: str, city: str | None = None) -> None:
+    def add(resource: str, amount: int, reason: str, city: str | None = None, **tags: Any) -> None:
         if amount:
             line = {"faction": faction, "resource": resource, "amount": amount, "reason": reason}
             if city is not None:
                 line["city"] = city
+            line.update(tags)
             lines.append(line)
 
     gold_total = 0
@@ -129,16 +141,16 @@ def income_lines(state: Mapping, faction: str) -> list[dict]:
         if int(city.get("no_income_turns", 0)) > 0:
             continue
         base = base_income(city, faction) * gmul
-        add("gold", base, f"Доход: {city['name']}{suffix}", cid)
+        add("gold", base, f"Доход: {city['name']}{suffix}", cid, kind="income_city")
         bonus = sum(int(data.buildings[b].effects.get("income", 0)) for b in city["buildings"]
                     if b in data.buildings) * gmul
-        add("gold", bonus, f"Постройки: {city['name']}{suffix}", cid)
+        add("gold", bonus, f"Постройки: {city['name']}{suffix}", cid, kind="income_buildings")
         gold_total += base + bonus
     per_slave = int(data.factions.get(faction, {}).get("gold_per_slave", 0))
     if per_slave:
         slaves = int(rec.get("slaves", 0)) + int(rec.get("eternal_servants", 0))
         amount = slaves * per_slave * gmul
-        add("gold", amount, f"Рабы и вечные слуги: {per_slave}з за каждого{suffix}")
+        add("gold", amount, f"Рабы и вечные слуги: {per_slave}з за каждого{suffix}", kind="income_slaves")
         gold_total += amount
 
     if faction == "empire":
@@ -149,7 +161,8 @@ def income_lines(state: Mapping, faction: str) -> list[dict]:
         corruption = data.economy.get("corruption", {})
         pct = min(int(penalty.get("income_pct", 0)), int(corruption.get("max_income_loss_pct", 50)))
         loss = gold_total * pct // 100
-        add("gold", -loss, f"Коррупция ({rec.get('corruption', 0)} кр): −{pct} % дохода")
+        add("gold", -loss, f"Коррупция ({rec.get('corruption', 0)} кр): −{pct} % дохода", kind="corruption_income",
+            pct=pct, base=gold_total)
         honor_loss = int(penalty.get("honor", 0))
         if honor_loss:
             floor = int(corruption.get("honor_floor", -50))
@@ -170,21 +183,42 @@ def _obelisk_runes(state: Mapping, faction: str) -> int:
     return max((int(b.effects.get("runes_per_turn", 0)) for _, b in _owned_buildings(state, faction)), default=0)
 
 
-def _crypt_sleepers(state: Mapping, faction: str) -> dict[str, int]:
-    """Hibernating units that fit in the faction's crypts (no upkeep there), costliest upkeep first."""
+def crypt_occupants(state: Mapping, faction: str) -> dict[str, dict[str, int]]:
+    """Hibernating units in each city's crypt (no upkeep there): costliest upkeep first, crypts by city name.
+
+    A bone cannon takes the room of 3 (L167)."""
     data = load_data()
     rec = state["factions"][faction]
-    space = _effect_total(state, faction, "crypt_capacity")
-    out: dict[str, int] = {}
-    sleeping = sorted(((k, n) for k, n in rec.get("hibernating", {}).items() if n > 0 and k in data.units),
-                      key=lambda kv: (-data.units[kv[0]].upkeep / max(1, data.units[kv[0]].blood), kv[0]))
-    for key, n in sleeping:
-        per = max(1, data.units[key].blood)
-        fit = min(n, space // per)
-        if fit:
-            out[key] = fit
-            space -= fit * per
+    pending = sorted(([k, n] for k, n in rec.get("hibernating", {}).items() if n > 0 and k in data.units),
+                     key=lambda kv: (-data.units[kv[0]].upkeep / max(1, data.units[kv[0]].blood), kv[0]))
+    out: dict[str, dict[str, int]] = {}
+    for cid, b in _owned_buildings(state, faction):
+        space = int(b.effects.get("crypt_capacity", 0))
+        for entry in pending:
+            per = max(1, data.units[entry[0]].blood)
+            fit = min(entry[1], space // per)
+            if fit:
+                out.setdefault(cid, {})[entry[0]] = out.get(cid, {}).get(entry[0], 0) + fit
+                entry[1] -= fit
+                space -= fit * per
     return out
+
+
+def _crypt_sleepers(state: Mapping, faction: str) -> dict[str, int]:
+    """Hibernating units that sleep in any of the faction's crypts, by unit."""
+    out: dict[str, int] = {}
+    for units in crypt_occupants(state, faction).values():
+        for key, n in units.items():
+            out[key] = out.get(key, 0) + n
+    return out
+
+
+def note_crypts(state: dict, faction: str) -> None:
+    """Remember who sleeps in which crypt: when a city is captured its sleepers die (L180), even after
+    the capture has destroyed the crypt."""
+    rec = state["factions"][faction]
+    if "hibernating" in rec:
+        rec["crypts"] = crypt_occupants(state, faction)
 
 
 def upkeep_total(state: Mapping, faction: str) -> int:
@@ -198,7 +232,8 @@ def upkeep_total(state: Mapping, faction: str) -> int:
 def collect_income(state: dict, faction: str) -> None:
     """Pay the turn's income (`income_lines`) and count down cities that yield nothing this turn."""
     for line in income_lines(state, faction):
-        _change(state, faction, line["resource"], line["amount"], line["reason"], line.get("city"))
+        tags = {k: v for k, v in line.items() if k not in ("faction", "resource", "amount", "reason", "city")}
+        _change(state, faction, line["resource"], line["amount"], line["reason"], line.get("city"), **tags)
     for cid in own_cities(state, faction, ruins=False):
         city = state["cities"][cid]
         if int(city.get("no_income_turns", 0)) > 0:
@@ -290,7 +325,8 @@ def _summon_limits(state: Mapping, faction: str) -> dict[str, int]:
 
 
 def start_of_turn(state: dict, seed: int | str) -> None:
-    """Era, era gift, vampire escapes, Empire corruption roll, summoned units revived (JR-56 step 1)."""
+    """Era, era gift, vampire escapes, Empire corruption roll, grudge forgiveness, investment returns,
+    grudge-room gains, summoned units revived (JR-56 step 1)."""
     state["era"] = era_of(state).key
     _era_gift(state)
     for faction in active_factions(state):
@@ -298,7 +334,134 @@ def start_of_turn(state: dict, seed: int | str) -> None:
             _vampire_escapes(state, faction)
         if faction == "empire":
             _corruption_roll(state, faction, stream(seed, "corruption", state["turn"], faction))
+        if "grudges" in state["factions"][faction]:
+            _forgive_grudges(state, faction)
+        _return_investment(state, faction)
+        if "grudges" in state["factions"][faction]:
+            _grudge_room_gains(state, faction)
         _revive_summons(state, faction)
+
+
+# -- faction resources (shared with the war consequences in factions.py) ----------------
+
+def _multiplier_note(state: Mapping, mult: int) -> str:
+    return f" ({era_of(state).name}: ×{mult})" if mult != 1 else ""
+
+
+def gain_honor(state: dict, faction: str, amount: int, reason: str, city: str | None = None) -> int:
+    """Honor received from an event (× the era's resource multiplier, JR-62); returns what was added."""
+    if amount <= 0:
+        return 0
+    doubled = load_data().factions.get(faction, {}).get("honor_events_doubled_in_sunset", True)
+    mult = int(era_of(state).resource_multiplier) if doubled else 1
+    _change(state, faction, "honor", amount * mult, reason + _multiplier_note(state, mult), city)
+    return amount * mult
+
+
+def lose_honor(state: dict, faction: str, amount: int, reason: str, city: str | None = None) -> int:
+    """Honor lost to an event: «Честь не может быть отрицательной» (L75), so it stops at 0."""
+    loss = max(0, min(int(amount), int(state["factions"][faction].get("honor", 0))))
+    _change(state, faction, "honor", -loss, reason, city)
+    return loss
+
+
+def gain_slaves(state: dict, faction: str, amount: int, reason: str, city: str | None = None) -> int:
+    """Slaves received (× the era's resource multiplier, JR-62); after the ritual they arrive as eternal
+    servants (L155 «Все рабы, которых вы захватите в будущем, тоже будут автоматически превращаться»)."""
+    if amount <= 0:
+        return 0
+    rec = state["factions"][faction]
+    doubled = load_data().factions.get(faction, {}).get("slaves_doubled_in_sunset", True)
+    mult = int(era_of(state).resource_multiplier) if doubled else 1
+    resource = "eternal_servants" if rec.get("ritual_done") else "slaves"
+    note = " — сразу вечные слуги" if resource == "eternal_servants" else ""
+    _change(state, faction, resource, amount * mult, reason + note + _multiplier_note(state, mult), city)
+    return amount * mult
+
+
+def change_grudges(state: dict, faction: str, against: str | None, amount: int, reason: str) -> int:
+    """Grudges of `faction` against `against`, kept within 0..10 (L209); the guild of endless vengeance ignores
+    every reduction (L257). Each change is a ledger line (resource "grudges", key "against"). Returns it."""
+    rec = state["factions"].get(faction, {})
+    if not amount or "grudges" not in rec or against == faction or against not in state["factions"]:
+        return 0
+    if amount < 0 and _has_effect(state, faction, "ignore_grudge_reduction"):
+        _log(state, faction, f"Гильдия бесконечной мести: обиды на «{faction_name(state, against)}» не снижаются "
+                             f"({reason})")
+        return 0
+    consts = load_data().factions.get(faction, {})
+    now = int(rec["grudges"].get(against, 0))
+    new = max(int(consts.get("grudge_min", 0)), min(int(consts.get("grudge_cap", 10)), now + amount))
+    if amount > 0:
+        rec.setdefault("grudge_turns", {})[against] = int(state["turn"])
+    if new != now:
+        rec["grudges"][against] = new
+        state.setdefault("ledger", []).append({"faction": faction, "resource": "grudges", "against": against,
+                                               "amount": new - now, "reason": reason})
+    return new - now
+
+
+def _forgive_grudges(state: dict, faction: str) -> None:
+    """«если у вашей фракции вдвое больше городов, чем у противника, то этому противнику прощается 1 обида в
+    начале каждого хода, если он не заработал ни одной новой обиды» (L208; new = during the previous turn)."""
+    rec = state["factions"][faction]
+    consts = load_data().factions.get(faction, {})
+    ratio, per = int(consts.get("forgiveness_city_ratio", 2)), int(consts.get("forgiveness_per_turn", 1))
+    mine, turn = _city_count(state, faction), int(state["turn"])
+    for other, n in sorted(rec["grudges"].items()):
+        if n <= 0 or other not in state["factions"]:
+            continue
+        theirs = _city_count(state, other)
+        last = rec.get("grudge_turns", {}).get(other)
+        if mine >= ratio * theirs and (last is None or int(last) < turn - 1):
+            change_grudges(state, faction, other, -per,
+                           f"Прощение: у дворфов вдвое больше городов ({mine} против {theirs}), "
+                           f"а «{faction_name(state, other)}» не нанесла новых обид")
+
+
+def _return_investment(state: dict, faction: str) -> None:
+    """«Гильдия вкладчиков … позволяет вложить до 500з и к следующему ходу вернуть на 20% больше» (L248)."""
+    rec = state["factions"][faction]
+    amount = int(rec.get("investment", 0))
+    if amount <= 0:
+        return
+    pct = int(rec.get("investment_pct", 0))
+    doubled = load_data().factions.get(faction, {}).get("investment_profit_doubled_in_sunset", True)
+    mult = int(era_of(state).gold_multiplier) if doubled else 1
+    rec["investment"] = 0
+    _change(state, faction, "gold", amount, "Гильдия вкладчиков: возврат вклада")
+    _change(state, faction, "gold", round_half_up(amount * pct, 100) * mult,
+            f"Гильдия вкладчиков: доход +{pct} % с вклада {amount}з" + _multiplier_note(state, mult))
+
+
+def _grudge_room_gains(state: dict, faction: str) -> None:
+    """«Комната записи обид (300з) - +1 обида/ход против одной выбранной фракции … Две гильдии против одной
+    фракции работать не могут» (L253)."""
+    rec = state["factions"][faction]
+    rooms = rec.get("grudge_rooms", {})
+    counted: set[str] = set()
+    for cid in sorted(rooms):
+        target, city = rooms[cid], state["cities"].get(cid, {})
+        per = _room_grudges(state, faction, cid)
+        if not per:
+            del rooms[cid]
+            _log(state, faction, f"Комнаты записи обид в городе {city.get('name', cid)} больше нет: обиды на "
+                                 f"«{faction_name(state, target)}» там не записываются")
+            continue
+        other = state["factions"].get(target, {})
+        if target in counted or other.get("eliminated") or other.get("won"):
+            continue
+        counted.add(target)
+        change_grudges(state, faction, target, per, f"Комната записи обид ({city['name']}): +{per}")
+
+
+def _room_grudges(state: Mapping, faction: str, cid: str) -> int:
+    city = state["cities"].get(cid)
+    if not city or city.get("owner") != faction or city.get("ruins"):
+        return 0
+    data = load_data()
+    return max((int(data.buildings[b].effects.get("grudges_per_turn", 0)) for b in city["buildings"]
+                if b in data.buildings), default=0)
 
 
 def _hibernate(state: dict, faction: str) -> None:
@@ -337,6 +500,7 @@ def end_of_turn(state: dict) -> None:
         deaths = min(slaves, round_half_up(slaves * num, den) + extra)
         _change(state, faction, "slaves", -deaths, "Гибель рабов в конце хода")
         _hibernate(state, faction)
+        note_crypts(state, faction)
 
 
 # -- orders ---------------------------------------------------------------------------
@@ -344,6 +508,19 @@ def end_of_turn(state: dict) -> None:
 class _Reject(Exception):
     def __init__(self, *errors: OrderError):
         self.errors = errors
+
+
+@dataclass
+class _OrdersTurn:
+    """What one faction's orders of a turn share (mutable while they run)."""
+
+    army_plan: Mapping | None = None
+    bought: dict = field(default_factory=dict)          # jade bought this turn
+    corruption_row: int | None = None                   # the row of the turn's one action against corruption
+    officials_purge_row: int | None = None              # a purge of the officials: no construction (L89)
+    crusade: str | None = None                          # faction of the vengeful campaign declared this turn
+    crusade_pct: int = 0
+    discounted: dict = field(default_factory=dict)      # units hired at the campaign's discount
 
 
 def _err(code: str, **params: Any) -> OrderError:
@@ -362,7 +539,8 @@ def _own_city(state: Mapping, faction: str, cid: Any) -> dict:
 def _pay(state: dict, faction: str, costs: Mapping[str, int], reason: str, city: str | None = None) -> None:
     """Check every resource first (all shortfalls reported at once), then pay."""
     rec = state["factions"][faction]
-    codes = {"gold": "JR_NOT_ENOUGH_GOLD", "honor": "JR_NOT_ENOUGH_HONOR", "jade": "JR_NOT_ENOUGH_JADE"}
+    codes = {"gold": "JR_NOT_ENOUGH_GOLD", "honor": "JR_NOT_ENOUGH_HONOR", "jade": "JR_NOT_ENOUGH_JADE",
+             "slaves": "JR_NOT_ENOUGH_SLAVES"}
     short = [_err(codes[res], need=need, have=rec.get(res, 0))
              for res, need in costs.items() if need > 0 and rec.get(res, 0) < need]
     if short:
@@ -371,7 +549,7 @@ def _pay(state: dict, faction: str, costs: Mapping[str, int], reason: str, city:
         _change(state, faction, res, -need, reason, city)
 
 
-def _sell(state: dict, faction: str, order: Mapping, rng: Dice) -> str:
+def _sell(state: dict, faction: str, order: Mapping, rng: Dice, ctx: _OrdersTurn) -> str:
     data = load_data()
     city = _own_city(state, faction, order["city"])
     b = data.buildings[order["what"]]
@@ -401,12 +579,14 @@ def _faction_building_city(state: Mapping, faction: str, key: str) -> str | None
     return None
 
 
-def _build(state: dict, faction: str, order: Mapping, rng: Dice) -> str:
+def _build(state: dict, faction: str, order: Mapping, rng: Dice, ctx: _OrdersTurn) -> str:
     data = load_data()
     cid = order["city"]
     city = _own_city(state, faction, cid)
     b = data.buildings[order["what"]]
     size = _city_size(city)
+    if ctx.officials_purge_row is not None:
+        raise _Reject(_err("JR_BUILDING_BLOCKED", action=ACTION_OF_KIND["purge_officials"], row=ctx.officials_purge_row))
     if city.get("ruins"):
         raise _Reject(_err("JR_CITY_RUINS", city=city["name"], cost=data.economy["restore_cost"][size]))
     if b.tier > int(city["level"]):
@@ -476,7 +656,7 @@ def _first_build_effects(state: dict, faction: str, b: BuildingDef, rng: Dice, n
     notes.append(f"коррупция −{amount}")
 
 
-def _upgrade(state: dict, faction: str, order: Mapping, rng: Dice) -> str:
+def _upgrade(state: dict, faction: str, order: Mapping, rng: Dice, ctx: _OrdersTurn) -> str:
     data = load_data()
     cid = order["city"]
     city = _own_city(state, faction, cid)
@@ -501,7 +681,7 @@ def _upgrade(state: dict, faction: str, order: Mapping, rng: Dice) -> str:
     return f"город {_ordinal(target)} уровня за {cost}з"
 
 
-def _restore(state: dict, faction: str, order: Mapping, rng: Dice) -> str:
+def _restore(state: dict, faction: str, order: Mapping, rng: Dice, ctx: _OrdersTurn) -> str:
     data = load_data()
     cid = order["city"]
     city = _own_city(state, faction, cid)
@@ -520,10 +700,11 @@ def jade_limit(state: Mapping, faction: str) -> int:
     return int(consts.get("jade_purchase_limit", 0)) + _effect_total(state, faction, "jade_limit")
 
 
-def _buy_jade(state: dict, faction: str, order: Mapping, rng: Dice, bought: dict) -> str:
+def _buy_jade(state: dict, faction: str, order: Mapping, rng: Dice, ctx: _OrdersTurn) -> str:
     data = load_data()
     amount = int(order["count"])
     limit = jade_limit(state, faction)
+    bought = ctx.bought
     left = limit - bought.get("jade", 0)
     if amount > left:
         raise _Reject(_err("JR_JADE_LIMIT", limit=limit, left=max(0, left), value=amount))
@@ -559,7 +740,7 @@ def _blood_used(state: Mapping, faction: str) -> int:
                for k, n in rec.get("units", {}).items() if k in data.units and n > 0)
 
 
-def _hire(state: dict, faction: str, order: Mapping, rng: Dice) -> str:
+def _hire(state: dict, faction: str, order: Mapping, rng: Dice, ctx: _OrdersTurn) -> str:
     data = load_data()
     unit = data.units[order["what"]]
     count = int(order["count"])
@@ -593,42 +774,275 @@ def _hire(state: dict, faction: str, order: Mapping, rng: Dice) -> str:
                                need_each=per_unit * unit.blood, slaves=slaves, cap=cap, used=used,
                                left=max(0, (cap - used) // unit.blood)))
     costs = _unit_costs(state, faction, unit, count)
-    _pay(state, faction, costs, f"Найм: {unit.name} ×{count}")
+    reason = f"Найм: {unit.name} ×{count}"
+    discounted = bool(ctx.crusade and ctx.crusade_pct and any(costs.values()))
+    if discounted:
+        target = str(ctx.crusade)
+        sent = units_sent_against(state, ctx.army_plan, target).get(unit.key, 0)
+        already = ctx.discounted.get(unit.key, 0)
+        if already + count > sent:
+            raise _Reject(_err("JR_CRUSADE_NOT_SENT", unit=unit.name, count=count, target=faction_name(state, target),
+                               sent=sent, already=already))
+        # L210 «Остаток цены покупки округляется вниз»: the discount applies to the whole order.
+        costs = {res: v * (100 - ctx.crusade_pct) // 100 for res, v in costs.items()}
+        reason += f" (мстительный поход: скидка {ctx.crusade_pct} %)"
+    _pay(state, faction, costs, reason)
     units[unit.key] = have + count
+    if discounted:
+        ctx.discounted[unit.key] = ctx.discounted.get(unit.key, 0) + count
+        campaign = rec.get("crusade", {})
+        campaign.setdefault("units", {})[unit.key] = ctx.discounted[unit.key]
     _log(state, faction, f"Нанято: {unit.name} ×{count}")
     paid = " + ".join(f"{v}{RESOURCE_SIGN[k]}" for k, v in costs.items() if v) or "бесплатно"
-    return f"нанято {count} за {paid}"
+    note = f"нанято {count} за {paid}"
+    if discounted:
+        note += (f" (скидка {ctx.crusade_pct} %; отправьте их на захват города фракции "
+                 f"«{faction_name(state, str(ctx.crusade))}»)")
+    return note
 
 
-_HANDLERS = {"sell": _sell, "build": _build, "upgrade": _upgrade, "restore": _restore, "hire": _hire}
+def units_sent_against(state: Mapping, army_plan: Mapping | None, target: str) -> dict[str, int]:
+    """Units of the army plan's armies that attack a city of `target` this turn, by unit key."""
+    out: dict[str, int] = {}
+    armies = army_plan.get("armies", {}) if isinstance(army_plan, Mapping) else {}
+    for army in (armies.values() if isinstance(armies, Mapping) else ()):
+        if not isinstance(army, Mapping) or army.get("order") != "attack":
+            continue
+        city = state["cities"].get(army.get("city")) if isinstance(army.get("city"), str) else None
+        if not city or city.get("owner") != target:
+            continue
+        for squad in army.get("squads", ()) or ():
+            for key, n in (squad.get("units", {}) if isinstance(squad, Mapping) else {}).items():
+                if isinstance(n, int) and n > 0:
+                    out[key] = out.get(key, 0) + n
+    return out
 
 
-def run_economy(state: dict, faction: str, orders: list[dict], rng: Dice) -> list[RowStatus]:
+# -- faction actions ------------------------------------------------------------------
+
+def _corruption_spec(faction: str, kind: str) -> Mapping[str, Any]:
+    return load_data().factions.get(faction, {}).get("corruption_actions", {}).get(kind, {})
+
+
+def _corruption_costs(rec: Mapping, spec: Mapping, kind: str) -> dict[str, int]:
+    """Gold and honor of an action against corruption; the honor grows with each earlier use (JR-66)."""
+    uses = int(rec.get("corruption_actions", {}).get(kind, 0))
+    return {"gold": int(spec.get("gold", 0)),
+            "honor": int(spec.get("honor", 0)) + int(spec.get("honor_step", 0)) * uses}
+
+
+def _plan_corruption_action(state: Mapping, faction: str, ordered: list[dict], ctx: _OrdersTurn) -> None:
+    """The first action against corruption (by row) is the turn's one (L87); if it is an affordable purge of
+    the officials, construction is impossible this turn, although building runs before faction actions."""
+    first = next((o for o in ordered if o.get("kind") in CORRUPTION_ACTIONS), None)
+    if first is None:
+        return
+    ctx.corruption_row = int(first.get("row", 0))
+    rec = state["factions"][faction]
+    spec = _corruption_spec(faction, first["kind"])
+    costs = _corruption_costs(rec, spec, first["kind"])
+    if spec.get("blocks_building") and int(rec.get("honor", 0)) >= costs["honor"]:
+        ctx.officials_purge_row = ctx.corruption_row
+
+
+def _enabling_building(faction: str, action: str) -> str:
+    names = [b.name for b in load_data().faction_buildings(faction) if b.effects.get("enables_action") == action]
+    return " или ".join(f"«{n}»" for n in names) or "—"
+
+
+def _corruption_action(state: dict, faction: str, order: Mapping, rng: Dice, ctx: _OrdersTurn) -> str:
+    """L87-92: purge of the generals / officials, public execution, surveillance, terror (one per turn)."""
+    kind = order["kind"]
+    action = ACTION_OF_KIND[kind]
+    rec = state["factions"][faction]
+    spec = _corruption_spec(faction, kind)
+    if ctx.corruption_row is not None and int(order.get("row", 0)) != ctx.corruption_row:
+        raise _Reject(_err("JR_ONE_CORRUPTION_ACTION", row=ctx.corruption_row))
+    needed = spec.get("needs_action")
+    if needed and not any(b.effects.get("enables_action") == needed for _, b in _owned_buildings(state, faction)):
+        raise _Reject(_err("JR_ACTION_NEEDS_BUILDING", action=action, building=_enabling_building(faction, needed)))
+    uses = int(rec.get("corruption_actions", {}).get(kind, 0))
+    costs = _corruption_costs(rec, spec, kind)
+    _pay(state, faction, costs, action)
+    before = int(rec.get("corruption", 0))
+    after = (before + 1) // 2 if spec.get("halve") else before      # JR-66: the remainder rounded up
+    roll = rng.randint(1, int(spec["dice"])) if spec.get("dice") else 0
+    cut = max(0, roll + int(spec.get("plus", 0)) - int(spec.get("less_per_use", 0)) * uses)
+    after = max(0, after - cut)
+    dice = f"1к{spec['dice']}" + (f"+{spec['plus']}" if spec.get("plus") else "") if spec.get("dice") else ""
+    _change(state, faction, "corruption", after - before,
+            f"{action}: коррупция {before} → {after}" + (f" (бросок {dice} = {roll})" if dice else ""))
+    rec.setdefault("corruption_actions", {})[kind] = uses + 1
+    paid = " и ".join(f"{v}{RESOURCE_SIGN[k]}" for k, v in costs.items() if v)
+    notes = [f"коррупция {before} → {after}" + (f", потрачено {paid}" if paid else "")]
+    if spec.get("blocks_armies"):
+        rec["armies_blocked"] = True
+        extra = round_half_up(upkeep_total(state, faction) * int(spec.get("army_upkeep_pct", 0)), 100)
+        _change(state, faction, "gold", -extra, f"{action}: +{spec.get('army_upkeep_pct', 0)} % к содержанию армии")
+        notes.append(f"армии в этот ход не действуют, доплата за содержание {extra}з")
+    if spec.get("no_building_income"):
+        lost = _cancel_building_income(state, faction, action)
+        notes.append(f"строительства нет, постройки не принесли {lost}з")
+    _log(state, faction, f"{action}: коррупция {before} → {after}")
+    return "; ".join(notes)
+
+
+def _cancel_building_income(state: dict, faction: str, action: str) -> int:
+    """Take back this turn's gold from buildings, and recompute the corruption penalty without it."""
+    lines = [line for line in state.get("ledger", []) if line.get("faction") == faction
+             and line.get("resource") == "gold"]
+    buildings = sum(int(line["amount"]) for line in lines if line.get("kind") == "income_buildings")
+    if buildings <= 0:
+        return 0
+    _change(state, faction, "gold", -buildings, f"{action}: постройки не приносят дохода в этот ход")
+    for line in lines:
+        if line.get("kind") == "corruption_income":
+            refund = -int(line["amount"]) - (int(line["base"]) - buildings) * int(line["pct"]) // 100
+            _change(state, faction, "gold", refund, f"{action}: штраф коррупции без дохода построек")
+    return buildings
+
+
+def _ritual(state: dict, faction: str, order: Mapping, rng: Dice, ctx: _OrdersTurn) -> str:
+    """«Начиная с эпохи 'день' (с 5-го хода) вы можете принести в жертву 100 рабов и 1000з, чтобы обратить всех
+    своих текущих рабов в Вечных слуг» (L154)."""
+    spec = load_data().factions[faction]["ritual"]
+    rec = state["factions"][faction]
+    first = int(spec.get("from_turn", 5))
+    if int(state["turn"]) < first:
+        raise _Reject(_err("JR_RITUAL_TOO_EARLY", turn=first, era=load_data().era_for_turn(first).name,
+                           now=state["turn"]))
+    if rec.get("ritual_done"):
+        raise _Reject(_err("JR_RITUAL_DONE"))
+    _pay(state, faction, {"gold": int(spec.get("gold", 0)), "slaves": int(spec.get("slaves", 0))},
+         "Ритуал вечных слуг: жертва")
+    converted = int(rec.get("slaves", 0))
+    _change(state, faction, "slaves", -converted, "Ритуал вечных слуг: рабы обращены")
+    _change(state, faction, "eternal_servants", converted, "Ритуал вечных слуг: обращены рабы")
+    rec["ritual_done"] = True
+    _log(state, faction, f"Ритуал вечных слуг: {converted} рабов стали вечными слугами")
+    return (f"принесено в жертву {spec.get('slaves')} рабов и {spec.get('gold')}з, {converted} рабов стали вечными "
+            "слугами; новые рабы сразу становятся вечными слугами")
+
+
+def _enslave(state: dict, faction: str, order: Mapping, rng: Dice, ctx: _OrdersTurn) -> str:
+    """«Вы можете обратить в рабство жителей одного из своих городов. Он обратится в руины, а вы получите рабов в
+    размере удвоенного базового дохода города» (L147)."""
+    consts = load_data().factions[faction]
+    cid = order["city"]
+    city = _own_city(state, faction, cid)
+    if city.get("ruins"):
+        raise _Reject(_err("JR_ENSLAVE_RUINS", city=city["name"]))
+    if not consts.get("enslave_last_city", False) and _city_count(state, faction) <= 1:
+        raise _Reject(_err("JR_ENSLAVE_LAST_CITY", city=city["name"]))
+    gain = base_income(city, faction) * int(consts.get("slaves_enslave_pct", 200)) // 100
+    city.update(ruins=True, buildings=[], no_income_turns=0)
+    got = gain_slaves(state, faction, gain, f"Жители города {city['name']} обращены в рабство", cid)
+    _log(state, faction, f"Жители города {city['name']} обращены в рабство: +{got}, город лежит в руинах")
+    return f"получено {got} рабов, город {city['name']} лежит в руинах"
+
+
+def _crusade(state: dict, faction: str, order: Mapping, rng: Dice, ctx: _OrdersTurn) -> str:
+    """«Вы можете объявить 'мстительный поход' против фракции … скидку в размере 7%*число обид … Всех купленных со
+    скидкой юнитов вы обязаны отправить на захват города фракции, которой вы мстите» (L210; JR-82)."""
+    target = str(order.get("target") or order.get("what") or "")
+    rec = state["factions"][faction]
+    if target not in state["factions"] or target == faction:
+        raise _Reject(_err("JR_UNKNOWN_FACTION", value=target, allowed=allowed_list(rival_names(state, faction))))
+    if ctx.crusade is not None:
+        raise _Reject(_err("JR_CRUSADE_TWICE", target=faction_name(state, ctx.crusade)))
+    other = state["factions"][target]
+    if other.get("eliminated") or other.get("won"):
+        raise _Reject(_err("JR_TARGET_OUT", target=faction_name(state, target)))
+    grudges = int(rec.get("grudges", {}).get(target, 0))
+    if grudges <= 0:
+        raise _Reject(_err("JR_CRUSADE_NO_GRUDGES", target=faction_name(state, target)))
+    pct = min(100, int(load_data().factions[faction].get("crusade_discount_pct_per_grudge", 7)) * grudges)
+    ctx.crusade, ctx.crusade_pct = target, pct
+    rec["crusade"] = {"turn": int(state["turn"]), "against": target, "discount_pct": pct, "units": {}}
+    _log(state, faction, f"Объявлен мстительный поход против «{faction_name(state, target)}»: скидка {pct} %")
+    return (f"поход против «{faction_name(state, target)}»: {grudges} обид, скидка {pct} % на найм этого хода; "
+            "всех нанятых юнитов поставьте в армию, атакующую её город")
+
+
+def _invest(state: dict, faction: str, order: Mapping, rng: Dice, ctx: _OrdersTurn) -> str:
+    """«Гильдия вкладчиков (200з) - позволяет вложить до 500з и к следующему ходу вернуть на 20% больше» (L248);
+    each guild takes up to 500з."""
+    rec = state["factions"][faction]
+    cap = _effect_total(state, faction, "investment_cap")
+    if cap <= 0:
+        names = [b.name for b in load_data().faction_buildings(faction) if b.effects.get("investment_cap")]
+        raise _Reject(_err("JR_INVEST_NO_GUILD", building=" или ".join(f"«{n}»" for n in names) or "—"))
+    amount, have = int(order["count"]), int(rec.get("investment", 0))
+    if have + amount > cap:
+        raise _Reject(_err("JR_INVEST_CAP", cap=cap, have=have, left=max(0, cap - have), value=amount))
+    pct = max(int(b.effects.get("investment_return_pct", 0)) for _, b in _owned_buildings(state, faction)
+              if b.effects.get("investment_cap"))
+    _pay(state, faction, {"gold": amount}, "Вклад в гильдию вкладчиков")
+    rec["investment"], rec["investment_pct"] = have + amount, pct
+    back = have + amount + round_half_up((have + amount) * pct, 100)
+    return f"вложено {amount}з; в начале следующего хода вернётся {back}з (вклад {have + amount}з и {pct} %)"
+
+
+def _grudge_target(state: dict, faction: str, order: Mapping, rng: Dice, ctx: _OrdersTurn) -> str:
+    """«Комната записи обид (300з) - +1 обида/ход против одной выбранной фракции … Две гильдии против одной
+    фракции работать не могут» (L253): the room of a city records grudges against the faction named."""
+    cid, target = order["city"], str(order.get("target") or order.get("what") or "")
+    city = _own_city(state, faction, cid)
+    if target not in state["factions"] or target == faction:
+        raise _Reject(_err("JR_UNKNOWN_FACTION", value=target, allowed=allowed_list(rival_names(state, faction))))
+    per = _room_grudges(state, faction, cid)
+    if not per:
+        rooms = [state["cities"][c]["name"] for c in own_cities(state, faction, ruins=False)
+                 if _room_grudges(state, faction, c)]
+        raise _Reject(_err("JR_NO_GRUDGE_ROOM", city=city["name"], allowed=allowed_list(rooms)))
+    rooms = state["factions"][faction].setdefault("grudge_rooms", {})
+    for other_cid, other_target in sorted(rooms.items()):
+        if other_cid != cid and other_target == target and _room_grudges(state, faction, other_cid):
+            raise _Reject(_err("JR_GRUDGE_ROOM_TAKEN", target=faction_name(state, target),
+                               city=state["cities"][other_cid]["name"]))
+    rooms[cid] = target
+    _log(state, faction, f"Комната записи обид в городе {city['name']} записывает обиды на "
+                         f"«{faction_name(state, target)}»")
+    return f"с начала следующего хода +{per} обида в ход на «{faction_name(state, target)}»"
+
+
+_HANDLERS = {"sell": _sell, "build": _build, "upgrade": _upgrade, "restore": _restore, "buy_jade": _buy_jade,
+             "hire": _hire, "ritual": _ritual, "enslave": _enslave, "crusade": _crusade, "invest": _invest,
+             "grudge_target": _grudge_target, **{kind: _corruption_action for kind in CORRUPTION_ACTIONS}}
+
+
+def run_economy(state: dict, faction: str, orders: list[dict], rng: Dice,
+                army_plan: dict | None = None) -> list[RowStatus]:
     """Apply a faction's economy orders to `state` (mutated) in the rulings' order; a status per order.
 
     An order the balance cannot pay, or that breaks a rule, is rejected with its message and
-    changes nothing; the other orders still run.
+    changes nothing; the other orders still run. `army_plan` is the faction's parsed army plan of
+    the turn: units hired in a vengeful campaign must be in an army attacking that faction (JR-82).
+    A purge of the generals sets `armies_blocked` on the faction for this turn.
     """
     statuses: dict[int, RowStatus] = {}
     rec = state["factions"].get(faction)
-    bought: dict[str, int] = {}
-    for order in sort_orders([o for o in orders if isinstance(o, Mapping)]):
+    ordered = sort_orders([o for o in orders if isinstance(o, Mapping)])
+    ctx = _OrdersTurn(army_plan=army_plan)
+    if rec is not None:
+        _plan_corruption_action(state, faction, ordered, ctx)
+    for order in ordered:
         row = int(order.get("row", 0))
         try:
             if rec is None or rec.get("eliminated") or rec.get("won"):
                 raise _Reject(_err("JR_FACTION_OUT"))
             kind = order.get("kind")
-            if kind == "buy_jade":
-                note = _buy_jade(state, faction, order, rng, bought)
-            elif kind in _HANDLERS:
-                note = _HANDLERS[kind](state, faction, order, rng)
-            else:
+            handler = _HANDLERS.get(kind)
+            if handler is None:
                 raise _Reject(_err("E_INTERNAL", detail=f"неизвестный вид приказа {kind!r}"))
+            note = handler(state, faction, order, rng, ctx)
             statuses[row] = RowStatus(TAB, row, note=f"{ACTION_OF_KIND[kind]}: {note}")
         except _Reject as rejected:
             statuses[row] = RowStatus(TAB, row, tuple(rejected.errors))
         except (KeyError, TypeError, ValueError) as exc:
             statuses[row] = RowStatus(TAB, row, (_err("E_INTERNAL", detail=type(exc).__name__),))
+    if rec is not None:
+        note_crypts(state, faction)
     return [statuses[r] for r in sorted(statuses)]
 
 
@@ -640,6 +1054,7 @@ def begin_turn(state: dict, seed: int | str) -> None:
     for faction in active_factions(state):
         collect_income(state, faction)
         pay_upkeep(state, faction)
+        note_crypts(state, faction)
 
 
 def resolve_orders_stage(state: Mapping, orders_by_faction: Mapping[str, list[dict]],
@@ -660,7 +1075,8 @@ def resolve_orders_stage(state: Mapping, orders_by_faction: Mapping[str, list[di
     return new, statuses
 
 
-def validate_economy(state: Mapping, faction: str, rows: list[Row]) -> list[RowStatus]:
+def validate_economy(state: Mapping, faction: str, rows: list[Row],
+                     army_plan: dict | None = None) -> list[RowStatus]:
     """Parse the rows and dry-run them on a copy after this turn's income and upkeep.
 
     Lets `check` report e.g. "not enough gold" before the deadline. The dry run uses seed 0
@@ -672,6 +1088,6 @@ def validate_economy(state: Mapping, faction: str, rows: list[Row]) -> list[RowS
     copy["ledger"], copy["log"] = [], []
     if faction in copy["factions"]:
         begin_turn(copy, 0)
-        for status in run_economy(copy, faction, orders, stream(0, "economy", faction)):
+        for status in run_economy(copy, faction, orders, stream(0, "economy", faction), army_plan=army_plan):
             results[status.number] = status
     return [results[n] for n in sorted(results)]

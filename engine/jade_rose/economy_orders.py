@@ -10,18 +10,39 @@ from typing import Any, Mapping
 
 from engine.errors import OrderError, allowed_list, define
 from engine.jade_rose.data import load_data, normalize_name
-from engine.jade_rose.names import find_building, find_unit, find_units
+from engine.jade_rose.names import faction_id, find_building, find_unit, find_units
 from engine.ruleset import Row, RowStatus
 
 TAB = "economy"
 COLUMNS = {"action": "Действие", "city": "Город", "what": "Что", "count": "Количество"}
-ACTIONS = ("Построить", "Продать", "Улучшить город", "Восстановить руины", "Нанять", "Купить нефрит")
 KINDS = {"Построить": "build", "Продать": "sell", "Улучшить город": "upgrade",
-         "Восстановить руины": "restore", "Нанять": "hire", "Купить нефрит": "buy_jade"}
+         "Восстановить руины": "restore", "Нанять": "hire", "Купить нефрит": "buy_jade",
+         # Empire: actions against corruption (L87-92), at most one per turn
+         "Чистка генералов": "purge_generals", "Чистка чиновников": "purge_officials",
+         "Показательная казнь": "public_execution", "Слежка": "surveillance", "Террор": "terror",
+         # Vampires (L145-154)
+         "Ритуал вечных слуг": "ritual", "Обратить в рабов": "enslave",
+         # Dwarves (L210, L248, L253)
+         "Мстительный поход": "crusade", "Вложить": "invest", "Записывать обиды": "grudge_target"}
+ACTIONS = tuple(KINDS)
 ACTION_OF_KIND = {kind: action for action, kind in KINDS.items()}
-FACTION_ONLY = {"buy_jade": "jade"}
+# Other accepted spellings of an action (the rule book's own wording).
+ACTION_ALIASES = {"Чистки генералов": "purge_generals", "Чистки чиновников": "purge_officials",
+                  "Казнь": "public_execution", "Установление слежки": "surveillance",
+                  "Установить слежку": "surveillance", "Террор коррупционеров": "terror",
+                  "Ритуал": "ritual", "Обратить в рабство": "enslave", "Поработить": "enslave",
+                  "Объявить мстительный поход": "crusade", "Вклад": "invest",
+                  "Комната записи обид": "grudge_target"}
+CORRUPTION_ACTIONS = ("purge_generals", "purge_officials", "public_execution", "surveillance", "terror")
+FACTION_ACTIONS = CORRUPTION_ACTIONS + ("ritual", "enslave", "crusade", "invest", "grudge_target")
+FACTION_ONLY = {"buy_jade": "jade", **{k: "empire" for k in CORRUPTION_ACTIONS},
+                "ritual": "vampires", "enslave": "vampires",
+                "crusade": "dwarves", "invest": "dwarves", "grudge_target": "dwarves"}
+CITY_KINDS = ("build", "sell", "upgrade", "restore", "enslave", "grudge_target")
+TARGET_KINDS = ("crusade", "grudge_target")
 # RULINGS JR-56 step 3: sell, build, upgrade cities, restore ruins, faction actions, jade purchase, hire.
-KIND_ORDER = ("sell", "build", "upgrade", "restore", "buy_jade", "hire")
+# Faction actions share one rank, so among them the sheet's row order decides.
+KIND_ORDER = ("sell", "build", "upgrade", "restore", FACTION_ACTIONS, "buy_jade", "hire")
 MAX_COUNT = 100_000
 
 define({
@@ -73,12 +94,46 @@ define({
                            "слуг {slaves}: крови хватает на {cap} юнитов (по {per_unit} рабов на юнита), занято "
                            "{used}, можно нанять ещё {left} юнитов «{unit}».",
     "JR_FACTION_OUT": "Фракция вышла из игры: приказы не выполняются.",
+    "JR_FACTION_REQUIRED": "Для действия «{action}» укажите фракцию-противника в столбце «Что». Допустимо: {allowed}.",
+    "JR_UNKNOWN_FACTION": "Фракции «{value}» нет в игре. Допустимо: {allowed}.",
+    "JR_SELF_TARGET": "Действие «{action}» направлено против противника, а не против своей фракции. "
+                      "Допустимо: {allowed}.",
+    "JR_NOT_ENOUGH_SLAVES": "Не хватает рабов: нужно {need}, а у вас {have}.",
+    "JR_ONE_CORRUPTION_ACTION": "Против коррупции можно выполнить только одно действие за ход: в этот ход им "
+                                "считается строка {row}. Эту строку перенесите на следующий ход.",
+    "JR_ACTION_NEEDS_BUILDING": "Действие «{action}» доступно, только если построен {building}.",
+    "JR_BUILDING_BLOCKED": "В этот ход выполняется «{action}» (строка {row}): строительство невозможно. "
+                           "Перенесите постройку на следующий ход или уберите чистку.",
+    "JR_RITUAL_TOO_EARLY": "Ритуал вечных слуг доступен с {turn}-го хода (эпоха «{era}»), а сейчас {now}-й ход.",
+    "JR_RITUAL_DONE": "Ритуал вечных слуг уже проведён: все новые рабы и так становятся вечными слугами.",
+    "JR_ENSLAVE_RUINS": "Город «{city}» уже лежит в руинах: обращать в рабство некого.",
+    "JR_ENSLAVE_LAST_CITY": "«{city}» — ваш последний город: обратив его жителей в рабство, вы останетесь без "
+                            "городов и выбудете из игры. Выберите другой город.",
+    "JR_CRUSADE_TWICE": "Мстительный поход в этот ход уже объявлен (против «{target}»): за ход можно объявить только один.",
+    "JR_TARGET_OUT": "Фракция «{target}» уже вышла из игры: мстить ей нельзя.",
+    "JR_CRUSADE_NO_GRUDGES": "У вас нет обид на «{target}»: мстительный поход не даст скидки (7 % за каждую обиду).",
+    "JR_CRUSADE_NOT_SENT": "В мстительный поход против «{target}» нанимаемых со скидкой юнитов «{unit}» нужно "
+                           "отправить на захват её города: в ваших армиях, атакующих её города в этот ход, их {sent}, "
+                           "уже нанято со скидкой {already}, а вы нанимаете ещё {count}. Добавьте их в атакующую "
+                           "армию во вкладке «Армии» или наймите меньше.",
+    "JR_INVEST_NO_GUILD": "Вкладывать можно только в гильдию: нужна постройка {building} в любом вашем городе.",
+    "JR_INVEST_CAP": "В гильдии вкладчиков можно держать не больше {cap}з (по 500з на каждую гильдию): уже вложено "
+                     "{have}з, можно ещё {left}з, а вы вкладываете {value}з.",
+    "JR_NO_GRUDGE_ROOM": "В городе «{city}» нет комнаты записи обид. Города с такой комнатой: {allowed}.",
+    "JR_GRUDGE_ROOM_TAKEN": "Обиды на «{target}» уже записывает комната в городе «{city}»: две комнаты против одной "
+                            "фракции не работают. Выберите другую фракцию.",
 })
 
 
 def actions_for(faction: str) -> tuple[str, ...]:
     """The economy actions a faction's dropdown offers."""
     return tuple(a for a in ACTIONS if FACTION_ONLY.get(KINDS[a], faction) == faction)
+
+
+def economy_targets(state: Mapping, faction: str) -> list[str]:
+    """Everything the «Что» column may name for a faction: its buildings, its units, the rival factions."""
+    return _building_names(faction) + _unit_names(faction) + (
+        rival_names(state, faction) if any(FACTION_ONLY.get(k) == faction for k in TARGET_KINDS) else [])
 
 
 def own_cities(state: Mapping, faction: str, ruins: bool | None = None) -> list[str]:
@@ -121,6 +176,31 @@ def _parse_count(raw: str) -> int | None:
     return int(value)
 
 
+def _action_kind(text: str) -> str | None:
+    norm = normalize_name(text)
+    for action, kind in list(KINDS.items()) + list(ACTION_ALIASES.items()):
+        if normalize_name(action) == norm:
+            return kind
+    return norm if norm in ACTION_OF_KIND else None
+
+
+def find_faction(state: Mapping, text: str) -> str | None:
+    """Faction id of the game by id, alias or Russian name (its own display name included)."""
+    fid = faction_id(text)
+    if fid in state.get("factions", {}):
+        return fid
+    norm = normalize_name(text)
+    for key, rec in state.get("factions", {}).items():
+        if normalize_name(str(rec.get("name", ""))) == norm:
+            return key
+    return None
+
+
+def rival_names(state: Mapping, faction: str) -> list[str]:
+    """Display names of the other factions of the game (targets of a vengeful campaign or a grudge room)."""
+    return [_faction_title(state, f) for f in sorted(state.get("factions", {})) if f != faction]
+
+
 def _parse_row(state: Mapping, faction: str, row: Row) -> tuple[dict | None, list[OrderError]]:
     errors: list[OrderError] = []
     cells = {key: row.get(key) for key in COLUMNS}
@@ -133,38 +213,37 @@ def _parse_row(state: Mapping, faction: str, row: Row) -> tuple[dict | None, lis
     action_text = cells["action"]
     if not action_text:
         return None, [OrderError("E_REQUIRED", {"column": COLUMNS["action"],
-                                                "hint": f"Выберите одно из: {allowed_list(own)}."})]
-    norm = normalize_name(action_text)
-    kind = next((KINDS[a] for a in ACTIONS if normalize_name(a) == norm), None)
-    if kind is None and norm in ACTION_OF_KIND:
-        kind = norm
+                                                "hint": f"Выберите одно из: {allowed_list(own, limit=20)}."})]
+    kind = _action_kind(action_text)
     if kind is None:
-        return None, [OrderError("JR_UNKNOWN_ACTION", {"value": action_text, "allowed": allowed_list(own)})]
+        return None, [OrderError("JR_UNKNOWN_ACTION", {"value": action_text, "allowed": allowed_list(own, limit=20)})]
     action = ACTION_OF_KIND[kind]
     if action not in own:
         owner = FACTION_ONLY[kind]
         return None, [OrderError("JR_ACTION_NOT_FOR_FACTION", {"action": action, "owner": _faction_title(state, owner),
-                                                               "allowed": allowed_list(own)})]
+                                                               "allowed": allowed_list(own, limit=20)})]
     order: dict[str, Any] = {"row": row.number, "kind": kind, "city": None, "what": None, "count": 1}
 
     # count
     count_text = cells["count"]
+    one_at_a_time = kind in ("build", "sell", "restore") or (kind in FACTION_ACTIONS and kind != "invest")
     if count_text:
         count = _parse_count(count_text)
         if count is None or count <= 0:
             errors.append(OrderError("E_NOT_A_NUMBER", {"column": COLUMNS["count"], "value": count_text}))
         elif count > MAX_COUNT:
             errors.append(OrderError("JR_COUNT_TOO_LARGE", {"value": count_text, "max": MAX_COUNT}))
-        elif kind in ("build", "sell", "restore") and count != 1:
+        elif one_at_a_time and count != 1:
             errors.append(OrderError("JR_ONE_AT_A_TIME", {"action": action, "value": count_text}))
         else:
             order["count"] = count
-    elif kind == "buy_jade":
+    elif kind in ("buy_jade", "invest"):
         errors.append(OrderError("JR_COUNT_REQUIRED", {"action": action}))
 
     # city
-    if kind in ("build", "sell", "upgrade", "restore"):
-        mine = own_cities(state, faction, ruins=True if kind == "restore" else None)
+    if kind in CITY_KINDS:
+        ruins = True if kind == "restore" else False if kind in ("enslave", "grudge_target") else None
+        mine = own_cities(state, faction, ruins=ruins)
         allowed = allowed_list(city_names(state, mine))
         city_text = cells["city"]
         if not city_text:
@@ -213,6 +292,17 @@ def _parse_row(state: Mapping, faction: str, row: Row) -> tuple[dict | None, lis
                     errors.append(OrderError("JR_UNKNOWN_UNIT", {"value": what_text, "allowed": mine}))
             else:
                 order["what"] = key
+    elif kind in TARGET_KINDS:
+        rivals = allowed_list(rival_names(state, faction))
+        target = find_faction(state, what_text) if what_text else None
+        if not what_text:
+            errors.append(OrderError("JR_FACTION_REQUIRED", {"action": action, "allowed": rivals}))
+        elif target is None:
+            errors.append(OrderError("JR_UNKNOWN_FACTION", {"value": what_text, "allowed": rivals}))
+        elif target == faction:
+            errors.append(OrderError("JR_SELF_TARGET", {"action": action, "allowed": rivals}))
+        else:
+            order["what"] = order["target"] = target
     return (None, errors) if errors else (order, [])
 
 
@@ -245,5 +335,8 @@ def parse_economy_rows(state: Mapping, faction: str, rows: list[Row]) -> tuple[l
 
 def sort_orders(orders: list[dict]) -> list[dict]:
     """Orders in the rulings' execution order (by kind, then by sheet row)."""
-    rank = {kind: i for i, kind in enumerate(KIND_ORDER)}
-    return sorted(orders, key=lambda o: (rank.get(o.get("kind"), len(rank)), o.get("row", 0)))
+    rank: dict[str, int] = {}
+    for i, entry in enumerate(KIND_ORDER):
+        for kind in (entry if isinstance(entry, tuple) else (entry,)):
+            rank[kind] = i
+    return sorted(orders, key=lambda o: (rank.get(o.get("kind"), len(KIND_ORDER)), o.get("row", 0)))

@@ -94,6 +94,8 @@ def _finish_turn(state: dict, manoeuvres: Mapping[str, dict], seed: int) -> None
     factions.apply_war_events(state, events)
     economy.end_of_turn(state)
     factions.end_of_turn(state)
+    over = factions.game_over(state)
     state["turn"] = int(state["turn"]) + 1
-    state["era"] = economy.era_of(state).key
-    state["stage"] = "finished" if factions.game_over(state) else "orders"
+    if not over:
+        state["era"] = economy.era_of(state).key
+    state["stage"] = "finished" if over else "orders"

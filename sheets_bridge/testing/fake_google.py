@@ -82,7 +82,8 @@ class Fault:
 
 @dataclass(frozen=True)
 class Call:
-    """One logged request: who, what operation on which file, and the answered status."""
+    """One logged request: who, what operation on which file, the answered status, and when
+    (on the fake's clock, once answered)."""
 
     identity: str
     method: str
@@ -90,6 +91,7 @@ class Call:
     file_id: str | None
     status: int
     url: str
+    at: float = 0.0
 
 
 class _IdSource:
@@ -297,7 +299,7 @@ class FakeGoogle:
 
     def _log(self, identity: str, method: str, op: str, file_id: str | None, status: int, url: str) -> None:
         with self.lock:
-            self.calls.append(Call(identity, method, op, file_id, status, url))
+            self.calls.append(Call(identity, method, op, file_id, status, url, self.clock()))
 
     def _identity(self, headers: Mapping[str, str]) -> str:
         auth = headers.get("Authorization", "")
@@ -414,7 +416,9 @@ class FakeGoogle:
         file, book = self._book(file_id, who, write)
         one = lambda name, default=None: query.get(name, [default])[0]  # noqa: E731
         if op == "spreadsheets.get":
-            grid = str(one("includeGridData", "false")).lower() == "true"
+            # includeGridData is ignored when a field mask asks for the data itself.
+            grid = str(one("includeGridData", "false")).lower() == "true" or "data" in re.split(
+                r"[^A-Za-z]+", one("fields", "") or "")
             return book.resource(who, include_grid=grid, ranges=query.get("ranges"))
         if op == "values.get":
             return book.values_get(_range_from_path(path), one("valueRenderOption", "FORMATTED_VALUE"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import json
 import math
 import operator
 import re
@@ -159,13 +160,23 @@ def _intersects(a: Bounds, r0: int, r1: int, c0: int, c1: int) -> tuple[int, int
 # -- the model ------------------------------------------------------------------------------
 
 class Sheet:
-    """One tab: properties, sparse cells, dimension metadata and its protected ranges."""
+    """One tab: properties, sparse cells, dimension metadata and its protected ranges.
+
+    A cell dict is never changed in place (it is replaced), so a copy of the sheet shares them.
+    """
 
     def __init__(self, properties: dict):
         self.properties = properties
         self.cells: dict[tuple[int, int], dict] = {}
         self.protected: list[dict] = []
         self.dimensions: dict[tuple[str, int], dict] = {}
+
+    def __deepcopy__(self, memo: dict) -> "Sheet":
+        other = Sheet(copy.deepcopy(self.properties, memo))
+        other.cells = dict(self.cells)
+        other.protected = copy.deepcopy(self.protected, memo)
+        other.dimensions = copy.deepcopy(self.dimensions, memo)
+        return other
 
     @property
     def sheet_id(self) -> int:
@@ -249,8 +260,8 @@ class Spreadsheet:
     def can_edit_protection(self, prot: dict, who: str) -> bool:
         if who == self.owner or prot.get("warningOnly"):
             return True
-        editors = prot.get("editors", {})
-        return who in editors.get("users", ()) or bool(editors.get("domainUsersCanEdit"))
+        editors = prot.get("editors") or {}
+        return who in (editors.get("users") or ()) or bool(editors.get("domainUsersCanEdit"))
 
     def check_edit(self, sheet: Sheet, r0: int, r1: int, c0: int, c1: int, who: str) -> None:
         """Refuse, as Google does, an edit touching a protected cell the caller may not edit."""
@@ -318,7 +329,6 @@ class Spreadsheet:
 
     def _grid_data(self, sheet: Sheet, bounds: Bounds) -> dict:
         r0, r1, c0, c1 = bounds.clip(sheet.rows, sheet.cols)
-        used_rows, used_cols = sheet.used_extent()
         any_rows = [r for (r, c) in sheet.cells if r0 <= r < r1 and c0 <= c < c1]
         last_row = min(r1, max(any_rows) + 1) if any_rows else r0
         row_data = []
@@ -330,12 +340,19 @@ class Spreadsheet:
             while values and not values[-1]:
                 values.pop()
             row_data.append({"values": values} if values else {})
-        data: dict[str, Any] = {"rowData": row_data}
+        data: dict[str, Any] = {"rowData": row_data} if row_data else {}
+        data |= {"rowMetadata": [self._dimension(sheet, "ROWS", r, 21) for r in range(r0, r1)],
+                 "columnMetadata": [self._dimension(sheet, "COLUMNS", c, 100) for c in range(c0, c1)]}
         if r0:
             data["startRow"] = r0
         if c0:
             data["startColumn"] = c0
         return data
+
+    @staticmethod
+    def _dimension(sheet: Sheet, dim: str, index: int, default: int) -> dict:
+        meta = {"pixelSize": default, **sheet.dimensions.get((dim, index), {})}
+        return {k: v for k, v in meta.items() if v is not False}
 
     @staticmethod
     def _cell_view(cell: dict | None) -> dict:
@@ -382,8 +399,11 @@ class Spreadsheet:
             raise invalid("'valueInputOption' is required but not specified" if not option
                           else f"Invalid value at 'value_input_option' ({option})")
         if not isinstance(values, list) or any(not isinstance(row, list) for row in values):
-            raise invalid(f"Invalid value at 'data.values' (type.googleapis.com/google.protobuf.ListValue), "
-                          f"{values!r}")
+            message = ("Invalid value at 'data.values' (type.googleapis.com/google.protobuf.ListValue), "
+                       + json.dumps(values, ensure_ascii=False))
+            raise sheets_error(400, message, details=[{"@type": "type.googleapis.com/google.rpc.BadRequest",
+                                                       "fieldViolations": [{"field": "data.values",
+                                                                            "description": message}]}])
         if major == "COLUMNS":
             width = max((len(col) for col in values), default=0)
             values = [[col[r] if r < len(col) else None for col in values] for r in range(width)]
@@ -407,7 +427,9 @@ class Spreadsheet:
         cells = 0
         for i, row in enumerate(values):
             for j, value in enumerate(row):
-                uev = user_entered(value, option)
+                fmt = sheet.cells.get((r0 + i, c0 + j), {}).get("userEnteredFormat", {})
+                as_text = option == "USER_ENTERED" and fmt.get("numberFormat", {}).get("type") == "TEXT"
+                uev = user_entered(value, "RAW" if as_text and isinstance(value, str) else option)
                 if uev is None:
                     continue
                 cells += 1
@@ -418,13 +440,15 @@ class Spreadsheet:
 
     @staticmethod
     def _set_value(sheet: Sheet, r: int, c: int, uev: dict) -> None:
-        cell = sheet.cells.setdefault((r, c), {})
+        cell = dict(sheet.cells.get((r, c), {}))
         if uev:
             cell["userEnteredValue"] = uev
         else:
             cell.pop("userEnteredValue", None)
-            if not cell:
-                del sheet.cells[(r, c)]
+        if cell:
+            sheet.cells[(r, c)] = cell
+        else:
+            sheet.cells.pop((r, c), None)
 
     def values_clear(self, text: str, who: str) -> str:
         sheet, ref = self.resolve(text)
@@ -529,9 +553,9 @@ class Spreadsheet:
         for key, default in _DEFAULT_GRID.items():
             grid.setdefault(key, sheet.properties["gridProperties"][key] if key in
                             sheet.properties["gridProperties"] else default)
-        for key in ("frozenRowCount", "frozenColumnCount"):
-            if grid.get(key) == 0:
-                del grid[key]
+        for props in (new, grid):
+            for key in [k for k, v in props.items() if v is False or (v == 0 and k.startswith("frozen"))]:
+                del props[key]
         if grid.get("frozenRowCount", 0) > grid["rowCount"]:
             raise invalid("frozenRowCount is larger than the number of rows.")
         title = new.get("title")
@@ -599,6 +623,15 @@ class Spreadsheet:
 
     @staticmethod
     def _apply_cell(sheet: Sheet, r: int, c: int, data: dict, tree: field_mask.Tree | None) -> None:
+        Spreadsheet._check_value(data)
+        cell = Spreadsheet._updated(sheet.cells.get((r, c)), data, tree)
+        if cell:
+            sheet.cells[(r, c)] = cell
+        else:
+            sheet.cells.pop((r, c), None)
+
+    @staticmethod
+    def _check_value(data: dict) -> None:
         uev = data.get("userEnteredValue")
         if uev is not None:
             kinds = set(uev) & {"stringValue", "numberValue", "boolValue", "formulaValue", "errorValue"}
@@ -608,12 +641,16 @@ class Spreadsheet:
                                          or isinstance(uev["numberValue"], bool)
                                          or not math.isfinite(uev["numberValue"])):
                 raise invalid(f"Invalid value at 'numberValue': {uev['numberValue']!r}")
-        cell = copy.deepcopy(sheet.cells.get((r, c), {}))
+
+    @staticmethod
+    def _updated(existing: dict | None, data: dict, tree: field_mask.Tree | None) -> dict:
+        """A new cell dict: `existing` with the masked fields of `data` (existing is not changed)."""
+        cell = dict(existing or {})
+        for name in (cell if tree is None else tree):
+            if isinstance(cell.get(name), dict):
+                cell[name] = copy.deepcopy(cell[name])   # nested parts may be shared with a copy
         field_mask.update(cell, data, tree)
-        if cell:
-            sheet.cells[(r, c)] = cell
-        else:
-            sheet.cells.pop((r, c), None)
+        return cell
 
     def _r_repeatCell(self, body: dict, who: str) -> dict:
         if not body.get("fields"):
@@ -622,9 +659,9 @@ class Spreadsheet:
         self.check_edit(sheet, r0, r1, c0, c1, who)
         tree = field_mask.parse(body["fields"])
         cell = body.get("cell", {})
-        for r in range(r0, r1):
-            for c in range(c0, c1):
-                self._apply_cell(sheet, r, c, cell, tree)
+        self._check_value(cell)
+        self._map_cells(sheet, [(r, c) for r in range(r0, r1) for c in range(c0, c1)],
+                        lambda existing: self._updated(existing, cell, tree))
         return {}
 
     def _r_setDataValidation(self, body: dict, who: str) -> dict:
@@ -632,17 +669,32 @@ class Spreadsheet:
         self.check_edit(sheet, r0, r1, c0, c1, who)
         rule = body.get("rule")
         if rule is None:
-            for key in list(sheet.cells):
-                if r0 <= key[0] < r1 and c0 <= key[1] < c1:
-                    self._apply_cell(sheet, key[0], key[1], {}, {"dataValidation": None})
+            keys = [k for k in sheet.cells if r0 <= k[0] < r1 and c0 <= k[1] < c1]
+            self._map_cells(sheet, keys,
+                            lambda cell: {k: v for k, v in (cell or {}).items() if k != "dataValidation"})
             return {}
         condition = rule.get("condition", {})
         if condition.get("type") == "ONE_OF_LIST" and not condition.get("values"):
             raise invalid("Data validation rule of type ONE_OF_LIST requires at least one value.")
-        for r in range(r0, r1):
-            for c in range(c0, c1):
-                self._apply_cell(sheet, r, c, {"dataValidation": copy.deepcopy(rule)}, {"dataValidation": None})
+        rule = copy.deepcopy(rule)      # shared by the cells of the range, never changed in place
+        keys = [(r, c) for r in range(r0, r1) for c in range(c0, c1)]
+        self._map_cells(sheet, keys, lambda cell: {**(cell or {}), "dataValidation": rule})
         return {}
+
+    @staticmethod
+    def _map_cells(sheet: Sheet, keys: Iterable[tuple[int, int]], change: Callable[[dict | None], dict]) -> None:
+        """Replace each cell by `change(cell)`; a cell object shared by several cells is changed once
+        and the result shared (cells are never changed in place, so sharing is safe)."""
+        done: dict[int, tuple[dict | None, dict]] = {}     # keeps each old cell alive: its id stays its own
+        for key in keys:
+            existing = sheet.cells.get(key)
+            if id(existing) not in done:
+                done[id(existing)] = (existing, change(existing))
+            result = done[id(existing)][1]
+            if result:
+                sheet.cells[key] = result
+            else:
+                sheet.cells.pop(key, None)
 
     def _all_protected(self) -> Iterable[tuple[Sheet, dict]]:
         for sheet in self.sheets:
@@ -663,23 +715,30 @@ class Spreadsheet:
         elif any(p["protectedRangeId"] == pid for _, p in self._all_protected()):
             raise invalid(f"Duplicate protected range id: {pid}")
         prot["protectedRangeId"] = pid
-        prot.pop("requestingUserCanEdit", None)
-        if prot.get("description") is None:
-            prot.pop("description", None)
-        if not prot.get("warningOnly"):
-            prot.pop("warningOnly", None)
-            users = prot.setdefault("editors", {}).setdefault("users", [])
-            if who not in users:
-                users.append(who)
+        echo = copy.deepcopy(prot)          # the reply echoes the request, not what is stored
+        echo["editors"] = {k: v for k, v in (echo.get("editors") or {}).items() if v}
+        self._keep_requester(prot, who)
         sheet.protected.append(prot)
-        return {"addProtectedRange": {"protectedRange": self.protected_view(prot, who)}}
+        return {"addProtectedRange": {"protectedRange": self.protected_view(echo, who)}}
+
+    @staticmethod
+    def _keep_requester(prot: dict, who: str) -> None:
+        """Google keeps whoever sets a protection among its editors (warning-only ones included)."""
+        prot.pop("requestingUserCanEdit", None)
+        for key in ("description", "warningOnly"):
+            if not prot.get(key):
+                prot.pop(key, None)
+        editors = prot["editors"] = dict(prot.get("editors") or {})
+        users = editors["users"] = list(editors.get("users") or [])
+        if who not in users:
+            users.append(who)
 
     def _check_holes(self, prot: dict) -> None:
         rng = prot["range"]
         whole = not any(k in rng for k in ("startRowIndex", "endRowIndex", "startColumnIndex", "endColumnIndex"))
         if prot.get("unprotectedRanges") and not whole:
             raise invalid("Unprotected ranges are only supported on protected sheets.")
-        if prot.get("warningOnly") and prot.get("editors", {}).get("users"):
+        if prot.get("warningOnly") and (prot.get("editors") or {}).get("users"):
             raise invalid("Editors are not supported with warningOnly protection.")
         for hole in prot.get("unprotectedRanges", ()):
             hole.setdefault("sheetId", rng.get("sheetId", 0))
@@ -703,11 +762,7 @@ class Spreadsheet:
         updated.setdefault("range", {}).setdefault("sheetId", sheet.sheet_id)
         target = self.sheet_by_id(updated["range"]["sheetId"])
         self._check_holes(updated)
-        if not updated.get("warningOnly"):
-            updated.pop("warningOnly", None)
-            users = updated.setdefault("editors", {}).setdefault("users", [])
-            if who not in users:
-                users.append(who)
+        self._keep_requester(updated, who)
         sheet.protected.remove(prot)
         target.protected.append(updated)
         return {}

@@ -19,16 +19,8 @@ def spreadsheet_to_xlsx(book: Spreadsheet) -> bytes:
         ws = workbook.create_sheet(sheet.title[:31])
         lists: dict[tuple[str, ...], list[tuple[int, int]]] = {}
         for (r, c), cell in sorted(sheet.cells.items()):
-            uev = cell.get("userEnteredValue") or {}
-            target = ws.cell(row=r + 1, column=c + 1)
-            if "formulaValue" in uev:
-                target.value = uev["formulaValue"]
-            elif "stringValue" in uev:
-                target.value = uev["stringValue"]
-                target.data_type = TYPE_STRING
-            elif uev:
-                ev = effective(uev) or {}
-                target.value = ev.get("numberValue", ev.get("boolValue"))
+            if cell.get("userEnteredValue"):
+                _put(ws.cell(row=r + 1, column=c + 1), cell["userEnteredValue"])
             rule = cell.get("dataValidation", {}).get("condition", {})
             if rule.get("type") == "ONE_OF_LIST":
                 key = tuple(v.get("userEnteredValue", "") for v in rule.get("values", []))
@@ -49,6 +41,18 @@ def spreadsheet_to_xlsx(book: Spreadsheet) -> bytes:
     out = io.BytesIO()
     workbook.save(out)
     return out.getvalue()
+
+
+def _put(target, uev: dict) -> None:
+    """One value: formulas as formulas, text always as text (never parsed), numbers and booleans."""
+    if "formulaValue" in uev:
+        target.value = uev["formulaValue"]
+    elif "stringValue" in uev:
+        target.value = uev["stringValue"]
+        target.data_type = TYPE_STRING
+    else:
+        ev = effective(uev) or {}
+        target.value = ev.get("numberValue", ev.get("boolValue"))
 
 
 def _ranges(cells: list[tuple[int, int]]) -> list[str]:

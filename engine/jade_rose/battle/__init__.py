@@ -1,13 +1,61 @@
 """Jade Rose battle engine: set-up validation, the reference battle, the fast simulator, reports.
 
-Public API: BattleSpecError, parse_spec, build_battle, simulate, fight_once, resolve_battle,
-render_report (see the docstrings; `resolve_battle` explains how the turn builds a Battle).
+Public API
+- `parse_spec(spec) -> Battle`: the simulator's JSON (Russian unit names or unit keys); raises
+  `BattleSpecError` whose `.problems` lists every problem in Russian.
+- `simulate(spec, runs, seed) -> dict`: odds as JSON (fast vectorised path when runs > 1).
+- `fight_once(battle, seed) -> BattleResult`: one battle with the reference implementation.
+- `render_report(result, bbcode=False) -> str`: the Russian report (plain text or forum BBCode).
+- `resolve_battle(battle, rng_seed) -> BattleResult`: what the turn resolution calls.
+
+Building a Battle for a turn (armies and garrisons): either the same mapping as the simulator's JSON
+with unit keys, e.g. {"attacker": {"faction": "empire", "squads": [{"flank": "left", "line": "vanguard",
+"units": {"empire_knight": 3}, "manoeuvre": {"type": "charge", "flank": "center", "line": "rearguard"}}]},
+"defender": {"faction": "dwarves", "runes": 2, "squads": [{..., "garrison": true}]}, "skip_planning": false,
+"city": {"name": "..."}} passed to `parse_spec`; or typed values:
+`build_battle(SideSetup("empire", (SquadSetup(Position("left", "vanguard"), (("empire_knight", 3),),
+Manoeuvre("charge", Position("center", "rearguard"))),)), SideSetup(...), unit_stats(),
+constants=battle_constants(), city="...")`. Mark garrison squads `garrison=True` (their dead are not
+recovered). Derive `rng_seed` per battle with `engine.rng.derive_seed(stage_seed, "battle", city_id, n)`.
 """
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from engine.jade_rose.battle.constants import BattleConstants
 from engine.jade_rose.battle.deployment import BattleSpecError, build_battle
 from engine.jade_rose.battle.model import Battle, Manoeuvre, Position, SideSetup, SquadSetup
 from engine.jade_rose.battle.reference import fight_once
-from engine.jade_rose.battle.result import BattleResult
+from engine.jade_rose.battle.report import render_report
+from engine.jade_rose.battle.result import BattleResult, FightSummary, RoundSummary, SideOutcome
+from engine.jade_rose.battle.simulate import simulate, simulate_battle
 from engine.jade_rose.battle.spec import parse_spec
+from engine.jade_rose.battle.stats import UnitStats
 
-__all__ = ["Battle", "BattleResult", "BattleSpecError", "Manoeuvre", "Position", "SideSetup", "SquadSetup",
-           "build_battle", "fight_once", "parse_spec"]
+
+def resolve_battle(battle: Battle, rng_seed: int) -> BattleResult:
+    """Resolve one battle of a turn (the reference implementation; deterministic in the seed)."""
+    return fight_once(battle, rng_seed)
+
+
+def unit_stats() -> dict[str, UnitStats]:
+    """Battle statistics of every unit of the data files, by unit key."""
+    from engine.jade_rose.data import load_data
+    return {key: UnitStats.from_def(u) for key, u in load_data().units.items()}
+
+
+def battle_constants() -> BattleConstants:
+    """The constants of data/battle.toml."""
+    from engine.jade_rose.data import load_data
+    return BattleConstants.from_mapping(load_data().battle or {})
+
+
+def battle_report(spec: Mapping[str, Any], seed: int, bbcode: bool = False) -> str:
+    """Report of one battle described in the simulator's JSON (raises BattleSpecError)."""
+    return render_report(fight_once(parse_spec(spec), seed), bbcode=bbcode)
+
+
+__all__ = ["Battle", "BattleConstants", "BattleResult", "BattleSpecError", "FightSummary", "Manoeuvre",
+           "Position", "RoundSummary", "SideOutcome", "SideSetup", "SquadSetup", "UnitStats",
+           "battle_constants", "battle_report", "build_battle", "fight_once", "parse_spec", "render_report",
+           "resolve_battle", "simulate", "simulate_battle", "unit_stats"]

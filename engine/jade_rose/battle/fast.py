@@ -5,11 +5,12 @@ distribution; it returns per-run outcomes, not reports.
 """
 from __future__ import annotations
 
+import multiprocessing as mp
 from dataclasses import dataclass
 
 import numpy as np
 
-from engine.jade_rose.battle.fast_fight import I64, Batch, FastState, _area_hits
+from engine.jade_rose.battle.fast_fight import I64, Batch, FastState, area_hits, damage_formula, floyd
 from engine.jade_rose.battle.fast_tables import Tables
 from engine.jade_rose.battle.model import FLANKS, Battle, Position
 from engine.rng import derive_seed
@@ -29,9 +30,29 @@ class Runs:
     timeout: np.ndarray          # bool [R]
 
 
-def run_fast(battle: Battle, runs: int, seed: int) -> Runs:
+CHUNK = 5000        # runs per chunk: each chunk has its own random stream, so results never depend on
+                    # how many processes share the work
+
+
+def run_fast(battle: Battle, runs: int, seed: int, *, workers: int | None = None) -> Runs:
+    """All runs, in chunks of CHUNK (run in parallel processes when there are several chunks)."""
+    sizes = [min(CHUNK, runs - start) for start in range(0, runs, CHUNK)]
+    jobs = [(battle, n, derive_seed(seed, "fast", i)) for i, n in enumerate(sizes)]
+    workers = min(len(jobs), workers if workers is not None else mp.cpu_count())
+    if workers > 1 and "fork" in mp.get_all_start_methods():
+        with mp.get_context("fork").Pool(workers) as pool:
+            parts = pool.starmap(_run_chunk, jobs)
+    else:
+        parts = [_run_chunk(*job) for job in jobs]
+    if len(parts) == 1:
+        return parts[0]
+    return Runs(parts[0].tables, *(np.concatenate([getattr(p, f) for p in parts])
+                                   for f in ("attacker_won", "rounds", "rounds_all_fights", "alive", "timeout")))
+
+
+def _run_chunk(battle: Battle, runs: int, seed: int) -> Runs:
     t = Tables(battle)
-    fs = FastState(t, runs, np.random.default_rng(derive_seed(seed, "fast")))
+    fs = FastState(t, runs, np.random.Generator(np.random.SFC64(seed)))
     R = runs
     rounds = np.zeros(R, dtype=I64)
     every = np.zeros(R, dtype=I64)
@@ -67,7 +88,7 @@ def _bombards(fs: FastState) -> None:
     """Every bombard against the state before any of them (everyone is alive then); deaths after."""
     t, R, U = fs.t, fs.R, fs.t.U
     c = t.constants
-    base = np.arange(R, dtype=I64) * U
+    base_g = np.arange(R, dtype=I64) * U
     hits_g, hits_d = [], []
     for sq in t.squads:
         m = sq.setup.manoeuvre
@@ -87,26 +108,21 @@ def _bombards(fs: FastState) -> None:
         for u in own:
             if not t.shooter[u]:
                 continue
-            k = int(_area_hits(t.area_r[u:u + 1], np.array([n]))[0])
+            k = int(area_hits(t.area_r[u], n))
+            out = int(t.out_side[u]) + out_aura + fear
             for _ in range(int(t.shots[u])):
-                if k == 1:
-                    picks = (fs.rng.random(R) * n).astype(I64)[:, None]
-                else:
-                    picks = np.argpartition(fs.rng.random((R, n)), k - 1, axis=1)[:, :k]
+                picks = floyd(fs.rng, np.full(R, n, dtype=I64), np.full(R, k, dtype=I64), k)
                 for j in range(k):
                     ut = tgt[picks[:, j]]
-                    ua = np.full(R, u, dtype=I64)
-                    out = t.out_side[ua] + out_aura + fear
+                    roll = (fs.rng.random(R) * t.rdmg[u]).astype(I64) + 1
+                    base = np.maximum(roll - t.dfn[ut], t.pierce_r[u])
                     inn = t.in_side[ut] + t.ranged_taken[ut] + in_aura + cover
-                    d = fs.damage(base + ua, ua, base + ut, ut, out, inn, True, fs.rng.random(R))
-                    hits_g.append(base + ut)
-                    hits_d.append(d)
+                    hits_g.append(base_g + ut)
+                    hits_d.append(damage_formula(base, out, inn))
     if hits_g:
         g = np.concatenate(hits_g)
         d = np.concatenate(hits_d)
-        np.subtract.at(fs.hp, g, d)
-        if fs.hurt is not None:
-            fs.hurt[:] = False
+        np.subtract.at(fs.hp, g, d.astype(I64))
         fs.alv &= fs.hp > 0
 
 
@@ -143,7 +159,7 @@ def _charges(fs: FastState) -> tuple[np.ndarray, np.ndarray]:
                 continue
             b = _pair_batch(fs, lanes, sq, opp, charge=True, guard=is_guard,
                             cb_lane=~fought[lanes])
-            b.run_all(t.constants.max_rounds)
+            b.run_all()
             rounds[lanes] += b.rounds
             timeout[lanes] |= b.timeout
             if is_guard:
@@ -207,7 +223,7 @@ def _clash(fs: FastState) -> tuple[np.ndarray, np.ndarray]:
         cand = _squad_rows(t, front)
         support = _squad_rows(t, rear) if (rear >= 0).any() else None
         b = Batch(fs, runs.astype(I64), cand, support=support)
-        b.run_all(t.constants.max_rounds)
+        b.run_all()
         flank_rounds[runs, flanks] += b.rounds
         stopped[runs[b.timeout], flanks[b.timeout]] = True
 
@@ -244,7 +260,7 @@ def _finale(fs: FastState) -> tuple[np.ndarray, np.ndarray]:
     cand[0::2] = parts[0][:, :width] if parts[0].shape[1] >= width else _pad(parts[0], width)
     cand[1::2] = parts[1][:, :width] if parts[1].shape[1] >= width else _pad(parts[1], width)
     b = Batch(fs, lanes.astype(I64), cand, flanked=flanked)
-    b.run_all(t.constants.max_rounds)
+    b.run_all()
     rounds[lanes] = b.rounds
     timeout[lanes] = b.timeout
     return rounds, timeout

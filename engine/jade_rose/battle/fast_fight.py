@@ -1,10 +1,20 @@
 """Vectorised fights: many independent fights (lanes) advanced in lock-step rounds with numpy.
 
-The same rules as fight.py, equal in distribution (not in dice): a lane is one fight of one run; row
-2*lane holds the attacker's fighting group, row 2*lane+1 the defender's. Per row, `alist` keeps the
-group's slots with the living first (n_alive of them) and `plist` the rotation's pending slots: picking
-uniformly among the pending living units is the shuffled rotation of the reference. Deaths swap a slot
-out of both lists. Within a round, lanes are sorted by their step count so each step works on a prefix.
+The same rules as fight.py, equal in distribution (not in dice). Lane l has two rows: 2l holds the
+attacker's side, 2l+1 the defender's. A row is a block of W columns: the fighting group's S slots, then
+the rearguard behind it (support, J columns: it shoots and can be healed) and the squad a healer sends its
+regeneration to (ext, E columns). The state of a batch lives in these local blocks and is written back to
+the per-run arrays when the batch ends.
+
+Hot loop layout: each column has two packed int64 records, `A` (what an attacker needs: attack, armour
+piercing, outgoing %, alive, special) and `T` (what a target needs: HP, defence, incoming %), so one
+attack costs one gather of each and one scatter of T. Per row, `alist` keeps the living fighting slots
+first (n_alive of them): a uniform pick there is a random living target. The rotation is a shuffled cycle
+of the row's living slots: `plist` holds the slots still pending in the cycle, a uniform pick among them
+(dead ones skipped) is the next attacker, and the cycle restarts with every living slot when it runs out:
+exactly the reference's rotation. Within a round, lanes are sorted by their step count so each step
+works on a prefix of contiguous per-row counters. One uniform number per attack is split into the
+target pick and the damage roll.
 """
 from __future__ import annotations
 
@@ -13,6 +23,20 @@ import numpy as np
 from engine.jade_rose.battle.fast_tables import Tables
 
 I64 = np.int64
+
+HP_OFF = 1 << 23            # T bits 0-23: HP + HP_OFF
+HP_MASK = (1 << 24) - 1
+DFN_SHIFT = 24              # T bits 24-31: defence now
+IN_SHIFT = 32               # T bits 32-43: incoming % + PCT_OFF
+PCT_OFF = 1024
+PCT_MASK = 0xFFF
+ATK_MASK = 0xFFF            # A bits 0-11: attack now
+PM_SHIFT = 12               # A bits 12-19: armour-piercing minimum (melee)
+OUT_SHIFT = 20              # A bits 20-31: outgoing % + PCT_OFF
+ALIVE_BIT = 1 << 32
+SPECIAL_BIT = 1 << 33       # area melee, several strikes, self-heal or defence stripping
+
+FEATURES = ("regen", "runes", "breath", "healer", "beer", "grow", "shooter", "aura")
 
 
 class FastState:
@@ -28,162 +52,212 @@ class FastState:
         self.alv = np.ones(n, dtype=bool)
         self.strip = np.zeros(n, dtype=I64) if p["strip"] else None
         self.atkb = np.zeros(n, dtype=I64) if p["grow"] else None
-        self.hurt = np.zeros(n, dtype=bool) if p["grow"] else None
-        self.rune = np.zeros(n, dtype=I64) if p["runes"] else None
         self.hot = np.zeros((len(tables.heal_ticks), n), dtype=I64) if p["healer"] else None
         self.dot_now = np.zeros(n, dtype=I64) if p["breath"] else None
         self.dot_next = np.zeros(n, dtype=I64) if p["breath"] else None
+        self.a_static, self.t_static, self.feat = _packed(tables)
 
-    def damage(self, g_att, u_att, g_tgt, u_tgt, out, inn, ranged: bool, u01):
-        """Damage of one attack per entry; `out`/`inn` are the summed percentages beyond the static ones."""
-        t = self.t
-        if ranged:
-            top = t.rdmg[u_att]
-        else:
-            top = t.atk[u_att]
-            if self.atkb is not None:
-                top = top + self.atkb[g_att]
-            if self.rune is not None:
-                top = top + t.rune_atk[self.rune[g_att]]
-        roll = (u01 * top).astype(I64) + 1
-        dfn = t.dfn[u_tgt]
-        if self.strip is not None:
-            dfn = np.maximum(dfn - self.strip[g_tgt], 0)
-        if self.rune is not None:
-            dfn = dfn + t.rune_def[self.rune[g_tgt]]
-            out = out + t.rune_out[self.rune[g_att]]
-        base = np.maximum(roll - dfn, t.pierce_r[u_att] if ranged else t.pierce_m[u_att])
-        dmg = (base * np.maximum(100 + out, 0) * np.maximum(100 + inn, 0) * 2 + 10000) // 20000
-        if not ranged and t.present["zero_atk"]:
-            dmg *= top > 0
-        return dmg
+
+def _packed(t: Tables):
+    """Static parts of the A and T records per unit, and a feature bitmask per unit."""
+    a = ((t.pierce_m << PM_SHIFT) | ((t.out_melee + PCT_OFF) << OUT_SHIFT) | np.minimum(t.atk, ATK_MASK)
+         | np.where(t.special, SPECIAL_BIT, 0))
+    tt = ((t.in_melee + PCT_OFF) << IN_SHIFT) | (np.minimum(t.dfn, 255) << DFN_SHIFT)
+    flags = {"regen": t.regen > 0, "runes": t.runes, "breath": t.breath_now > 0, "healer": t.healer,
+             "beer": t.squad_heal > 0, "grow": t.grow > 0, "shooter": t.shooter, "aura": t.any_aura}
+    feat = np.zeros(t.U, dtype=I64)
+    for bit, name in enumerate(FEATURES):
+        feat |= flags[name].astype(I64) << bit
+    return a.astype(I64), tt.astype(I64), feat
+
+
+def damage_formula(base, out, inn):
+    """round_half_up(base × (100 + out)% × (100 + inn)%), each factor clamped at >= 0."""
+    return (base * np.maximum(100 + out, 0) * np.maximum(100 + inn, 0) * 2 + 10000) // 20000
+
+
+def area_hits(area, living):
+    """Distinct targets per attack: round_half_up(pct × living), clamped to [min, max] (JR-30); 1 if no area."""
+    pct, lo, hi = area[..., 0], area[..., 1], area[..., 2]
+    n = (pct * living * 2 + 100) // 200
+    k = np.maximum(np.minimum(np.minimum(n, hi), living), np.minimum(lo, living))
+    return np.where(pct > 0, k, 1)
+
+
+def floyd(rng: np.random.Generator, n, k, kmax: int):
+    """k distinct uniform picks in [0, n) per entry (Floyd's algorithm); columns >= k are -1."""
+    out = np.full((n.size, max(kmax, 1)), -1, dtype=I64)
+    for i in range(kmax):
+        j = n - k + i
+        on = i < k
+        pick = (rng.random(n.size) * (j + 1)).astype(I64)
+        taken = (out[:, :i] == pick[:, None]).any(axis=1)
+        out[:, i] = np.where(on, np.where(taken, j, pick), -1)
+    return out
 
 
 class Batch:
     """A set of lanes fought to the end (or the round limit).
 
-    cand: [2L, S] unit ids of each row's group (-1 = padding; dead units are skipped);
-    support: [2L, J] rearguard squad behind each row (shoots at the enemy row each round) or None;
-    ext: [2L, E] where healers of each row send their regeneration instead of their own group, or None;
+    cand: [2L, S] unit ids of each row's fighting group (-1 = padding; dead units are skipped);
+    support: [2L, J] the rearguard behind each row or None; ext: [2L, E] where the row's healers send their
+    regeneration instead of their own group (rows of -1: their own group), or None;
     charger/against/defending/flanked: per-row flags; cb_lane: per-lane charge bonus in round 1.
     """
 
     def __init__(self, fs: FastState, run, cand, support=None, ext=None, charger=None, against=None,
                  defending=None, flanked=None, cb_lane=None):
         self.fs = fs
-        t = fs.t
-        self.t = t
-        L = len(run)
-        self.L = L
-        H = 2 * L
-        self.H = H
-        self.run = run
-        U = t.U
-        self.gbase = np.repeat(run * U, 2)
-        pad = cand < 0
-        first = cand[:, :1]
-        self.mem = np.where(pad, first, cand)
-        self.slot_ok = ~pad
-        self.S = cand.shape[1]
-        self.support = self._fix(support)
-        self.ext = self._fix(ext)
-        zeros = np.zeros(H, dtype=bool)
-        self.charger = charger if charger is not None else zeros
-        self.against = against if against is not None else zeros
-        self.defending = defending if defending is not None else zeros
-        self.flanked = flanked if flanked is not None else zeros
-        self.cb_lane = cb_lane
-        # static per-unit percentages of this batch
-        units_of = lambda flag: np.unique(self.mem[flag][self.slot_ok[flag]]) if flag.any() else np.zeros(0, I64)  # noqa: E731
-        self.inc_m = t.in_side + t.melee_taken
-        if self.against.any() or self.defending.any():
-            self.inc_m = self.inc_m.copy()
-            self.inc_m[units_of(self.against)] += t.anti_charge[units_of(self.against)]
-            self.inc_m[units_of(self.defending)] += t.defending_taken[units_of(self.defending)]
-        self.out_m = t.out_side + t.fatigue_pct
-        self.inc_r = t.in_side + t.ranged_taken
-        self.cb_units = np.zeros(U, dtype=I64)
-        if self.charger.any():
-            ch = units_of(self.charger)
-            self.cb_units[ch] = t.charge_bonus[ch]
-        # living lists
-        S = self.S
+        t = self.t = fs.t
+        self.L = L = len(run)
+        self.H = H = 2 * L
+        self.S = S = cand.shape[1]
+        support = None if support is None or (support < 0).all() else support
+        ext = None if ext is None or (ext < 0).all() else ext
+        self.J = J = support.shape[1] if support is not None else 0
+        self.E = E = ext.shape[1] if ext is not None else 0
+        self.W = W = S + J + E
+        ids = np.concatenate([a for a in (cand, support, ext) if a is not None], axis=1)
+        ok2 = ids >= 0
+        uid2 = np.where(ok2, ids, cand[:, :1])
+        self.ok = ok = ok2.reshape(-1)
+        self.uid = u = uid2.reshape(-1)
+        self.g = g = (np.repeat(run.astype(I64) * t.U, 2)[:, None] + uid2).reshape(-1)
+        self.alive = fs.alv[g] & ok
+        self.strip = fs.strip[g] if fs.strip is not None else None
+        self.atkb = fs.atkb[g] if fs.atkb is not None else None
+        self.hot = fs.hot[:, g] if fs.hot is not None else None
+        self.dot_now = fs.dot_now[g] if fs.dot_now is not None else None
+        self.dot_next = fs.dot_next[g] if fs.dot_next is not None else None
+        self.rune = np.zeros(H * W, dtype=I64) if t.present["runes"] else None
+        self.grow_hp = None      # golems' HP after the round-start heal: less at the end = hurt this round
+        self.flanked = flanked if flanked is not None else np.zeros(H, dtype=bool)
+        self.cb = None
+        if charger is not None and charger.any() and cb_lane is not None:
+            self.cb = (t.charge_bonus[uid2] * (charger & np.repeat(cb_lane, 2))[:, None]).reshape(-1)
+        self.A = fs.a_static[u] | np.where(self.alive, ALIVE_BIT, 0)
+        self.T = fs.t_static[u] + (fs.hp[g] + HP_OFF)
+        if (against is not None and against.any()) or (defending is not None and defending.any()):
+            zeros = np.zeros(H, dtype=bool)
+            ag = (against if against is not None else zeros)[:, None]
+            df = (defending if defending is not None else zeros)[:, None]
+            extra = t.anti_charge[uid2] * ag + t.defending_taken[uid2] * df
+            self.T += extra.reshape(-1) << IN_SHIFT
+        dyn = np.zeros(H * W, dtype=bool)
+        if self.strip is not None:
+            dyn |= self.strip > 0
+        if self.atkb is not None:
+            dyn |= self.atkb > 0
+        if dyn.any():
+            self._refresh(np.nonzero(dyn & ok)[0])
+        # sparse feature lists (local flat indices)
+        feat2 = np.where(ok2, fs.feat[uid2], 0)
+        spans = {"runes": (0, S), "breath": (0, S), "aura": (0, S), "healer": (0, S + J), "beer": (0, S + J),
+                 "shooter": (S, S + J)}
+        self.sp_all = {}
+        for bit, name in enumerate(FEATURES):
+            if not (fs.feat >> bit & 1).any():
+                continue
+            lo, hi = spans.get(name, (0, W))
+            r, c = np.nonzero((feat2[:, lo:hi] >> bit & 1).astype(bool))
+            if r.size:
+                self.sp_all[name] = r * W + c + lo
+        self.sp = dict(self.sp_all)
+        self.hot_recent = [np.nonzero(self.hot.any(axis=0))[0]] if self.hot is not None else []
+        self.dot_recent = ([np.nonzero((self.dot_now > 0) | (self.dot_next > 0))[0]]
+                           if self.dot_now is not None else [])
+        # living lists, rotation cycles, row counters and row modifiers
         self.alist = np.zeros(H * S, dtype=I64)
         self.apos = np.zeros(H * S, dtype=I64)
         self.plist = np.zeros(H * S, dtype=I64)
-        self.ppos = np.zeros(H * S, dtype=I64)
-        self.n_alive = np.zeros(H, dtype=I64)
         self.n_pend = np.zeros(H, dtype=I64)
-        self.row_in = np.zeros(H, dtype=I64)      # outnumbering + flanking + incoming auras of the row
-        self.row_out = np.zeros(H, dtype=I64)     # outgoing of the row's attackers: own auras + enemy fear
-        self.aura_cnt = np.zeros((len(t.aura_kinds), H), dtype=I64)
+        self.n_alive = np.zeros(H, dtype=I64)
         self.round_in = np.zeros(H, dtype=I64)
-        all_rows = np.arange(H)
-        self._rebuild(all_rows, rotation=False)
+        self.row_in = np.zeros(H, dtype=I64)
+        self.row_out = np.zeros(H, dtype=I64)
+        self.kinds = t.aura_kinds if "aura" in self.sp_all else []
+        self.aura_cnt = np.zeros((len(self.kinds), H), dtype=I64)
+        self.aura = {f: np.zeros(H, dtype=I64) for f in ("out", "fear", "in")}
+        self.pos = None          # row -> position in this round's sorted order
+        self._rebuild(np.arange(H))
+        self.support_out = self._support_auras() if J else None
         self.rounds = np.zeros(L, dtype=I64)
         self.timeout = np.zeros(L, dtype=bool)
+        self.wiped = False
 
-    def _fix(self, arr):
-        if arr is None or arr.shape[1] == 0 or (arr < 0).all():
-            return None
-        return arr
+    # -- packed fields -------------------------------------------------------------------
+    def hp(self, idx):
+        return (self.T[idx] & HP_MASK) - HP_OFF
 
-    # -- living lists -------------------------------------------------------------
-    def _live2d(self, rows):
-        g = self.gbase[rows][:, None] + self.mem[rows]
-        return self.fs.alv[g] & self.slot_ok[rows]
+    def maxhp(self, idx):
+        return self.t.maxhp[self.uid[idx]]
 
-    def _rebuild(self, rows, rotation: bool = True) -> None:
-        """Recompute the living list (and the rotation's pending list) of some rows after deaths."""
-        S = self.S
-        live = self._live2d(rows)
+    def heal(self, idx, amount) -> None:
+        """Heal living units (capped at max HP); `idx` must be distinct."""
+        hp = self.hp(idx)
+        gain = np.where(self.alive[idx], np.maximum(np.minimum(hp + amount, self.maxhp(idx)) - hp, 0), 0)
+        self.T[idx] += gain
+
+    def _refresh(self, idx) -> None:
+        """Recompute attack, defence and outgoing % of columns after runes, growth or stripping."""
+        if idx.size == 0:
+            return
+        t, u = self.t, self.uid[idx]
+        atk = t.atk[u].copy()
+        dfn = t.dfn[u].copy()
+        out = t.out_melee[u].copy()
+        if self.atkb is not None:
+            atk += self.atkb[idx]
+        if self.strip is not None:
+            dfn = np.maximum(dfn - self.strip[idx], 0)
+        if self.rune is not None:
+            r = self.rune[idx]
+            atk += t.rune_atk[r]
+            dfn += t.rune_def[r]
+            out += t.rune_out[r]
+        a = self.A[idx] & ~(ATK_MASK | (PCT_MASK << OUT_SHIFT))
+        self.A[idx] = a | np.minimum(atk, ATK_MASK) | ((out + PCT_OFF) << OUT_SHIFT)
+        self.T[idx] = (self.T[idx] & ~(0xFF << DFN_SHIFT)) | (np.minimum(dfn, 255) << DFN_SHIFT)
+
+    # -- bookkeeping ----------------------------------------------------------------------
+    def _rebuild(self, rows) -> None:
+        """Recompute the living list and the aura counts of some rows."""
+        S, W = self.S, self.W
+        live = self.alive.reshape(self.H, W)[rows, :S]
         order = np.argsort(~live, axis=1, kind="stable")
         base = (rows * S)[:, None]
-        cols = np.arange(S)[None, :]
-        self.alist[base + cols] = order
-        self.apos[base + order] = cols
+        self.alist[base + np.arange(S)[None, :]] = order
+        self.apos[base + order] = np.arange(S)[None, :]
         self.n_alive[rows] = live.sum(axis=1)
-        if rotation:
-            pend = (self.ppos[base + cols] < self.n_pend[rows][:, None]) & live
-        else:
-            pend = np.zeros_like(live)
-        order = np.argsort(~pend, axis=1, kind="stable")
-        self.plist[base + cols] = order
-        self.ppos[base + order] = cols
-        self.n_pend[rows] = pend.sum(axis=1)
-        if self.t.aura_kinds:
-            units = self.mem[rows]
+        if self.kinds:
+            units = self.uid.reshape(self.H, W)[rows, :S]
             for k, hold in enumerate(self.t.aura_hold):
                 self.aura_cnt[k, rows] = (hold[units] & live).sum(axis=1)
             self._auras(rows)
 
     def _auras(self, rows) -> None:
-        """Row-level aura sums from the living holder counts (each unit type once, JR-37)."""
-        rows = np.unique(np.concatenate([rows, rows ^ 1]))
-        out = np.zeros(len(rows), dtype=I64)
-        fear = np.zeros(len(rows), dtype=I64)
-        inc = np.zeros(len(rows), dtype=I64)
-        for k, (field, _, value) in enumerate(self.t.aura_kinds):
-            on = (self.aura_cnt[k, rows] > 0) * value
-            if field == "squad_outgoing_pct":
-                out += on
-            elif field == "enemy_outgoing_pct":
-                fear += on
-            elif field == "squad_incoming_pct":
-                inc += on
-        self._aura_out = getattr(self, "_aura_out", np.zeros(self.H, dtype=I64))
-        self._aura_fear = getattr(self, "_aura_fear", np.zeros(self.H, dtype=I64))
-        self._aura_in = getattr(self, "_aura_in", np.zeros(self.H, dtype=I64))
-        self._aura_out[rows] = out
-        self._aura_fear[rows] = fear
-        self._aura_in[rows] = inc
-        self.row_out[rows] = out + self._aura_fear[rows ^ 1]
-        self.row_in[rows] = inc + self.round_in[rows]
+        """Row aura sums from living holder counts (each unit type once, JR-37)."""
+        rows = np.concatenate([rows, rows ^ 1])
+        vals = {f: np.zeros(rows.size, dtype=I64) for f in ("out", "fear", "in")}
+        for k, (field, _, value) in enumerate(self.kinds):
+            name = {"squad_outgoing_pct": "out", "enemy_outgoing_pct": "fear", "squad_incoming_pct": "in"}.get(field)
+            if name:
+                vals[name] += (self.aura_cnt[k, rows] > 0) * value
+        for name, v in vals.items():
+            self.aura[name][rows] = v
+        self.row_out[rows] = vals["out"] + self.aura["fear"][rows ^ 1]
+        self.row_in[rows] = vals["in"] + self.round_in[rows]
+        if self.pos is not None:
+            pos = self.pos[rows]
+            self.rout_s[pos] = self.row_out[rows]
+            self.rin_o[self.opp_pos[pos]] = self.row_in[rows]
 
-    def _kill(self, rows, slots, g) -> None:
-        """Swap dead slots out of the living and pending lists (rows must be distinct)."""
-        S = self.S
-        self.fs.alv[g] = False
+    def _kill(self, rows, slots) -> None:
+        """Swap dead fighting slots out of the living lists; each row at most once per call."""
+        S, W = self.S, self.W
+        idx = rows * W + slots
+        self.alive[idx] = False
+        self.A[idx] &= ~ALIVE_BIT
         rS = rows * S
         pos = self.apos[rS + slots]
         last = self.n_alive[rows] - 1
@@ -193,47 +267,69 @@ class Batch:
         self.apos[rS + lslot] = pos
         self.apos[rS + slots] = last
         self.n_alive[rows] = last
-        pp = self.ppos[rS + slots]
-        npd = self.n_pend[rows]
-        inp = pp < npd
-        if inp.any():
-            r2, s2, p2, l2 = rS[inp], slots[inp], pp[inp], npd[inp] - 1
-            ls2 = self.plist[r2 + l2]
-            self.plist[r2 + p2] = ls2
-            self.plist[r2 + l2] = s2
-            self.ppos[r2 + ls2] = p2
-            self.ppos[r2 + s2] = l2
-            self.n_pend[rows[inp]] = l2
-        if self.t.aura_kinds:
-            units = self.mem.reshape(-1)[rS + slots]
-            hit = self.t.any_aura[units]
+        if (last == 0).any():
+            self.wiped = True
+        if self.pos is not None:
+            p = self.pos[rows]
+            self.na_s[p] = last
+            self.na_o[self.opp_pos[p]] = last
+        if self.kinds:
+            hit = self.t.any_aura[self.uid[idx]]
             if hit.any():
+                units = self.uid[idx[hit]]
                 for k, hold in enumerate(self.t.aura_hold):
-                    np.subtract.at(self.aura_cnt[k], rows, hold[units].astype(I64))
+                    np.subtract.at(self.aura_cnt[k], rows[hit], hold[units].astype(I64))
                 self._auras(rows[hit])
 
-    def _kill_bulk(self, g, rows) -> None:
-        """Mark hit units with no HP left dead and rebuild the rows (among `rows`) that lost someone."""
-        fs = self.fs
-        dead = g[(fs.hp[g] <= 0) & fs.alv[g]]
-        if dead.size == 0:
+    def _kill_many(self, idx) -> None:
+        """Kill the units at local indices `idx` whose HP is gone (any rows, any number)."""
+        idx = idx[(self.hp(idx) <= 0) & self.alive[idx]]
+        if idx.size == 0:
             return
-        fs.alv[np.unique(dead)] = False
-        S = self.S
-        in_list = self.apos.reshape(-1, S)[rows] < self.n_alive[rows][:, None]
-        lost = (in_list & ~self._live2d(rows)).any(axis=1)
-        self._rebuild(rows[lost])
+        idx = np.unique(idx)
+        fight = idx % self.W < self.S
+        other = idx[~fight]
+        self.alive[other] = False
+        self.A[other] &= ~ALIVE_BIT
+        idx = idx[fight]
+        while idx.size:
+            rows = idx // self.W
+            _, first = np.unique(rows, return_index=True)
+            take = idx[first]
+            self._kill(take // self.W, take % self.W)
+            idx = np.delete(idx, first)
 
-    # -- the fight ----------------------------------------------------------------
-    def run_all(self, max_rounds: int) -> None:
+    def finish(self) -> None:
+        """Write the local state back to the per-run arrays."""
+        fs, ok = self.fs, self.ok
+        g = self.g[ok]
+        fs.hp[g] = (self.T[ok] & HP_MASK) - HP_OFF
+        fs.alv[g] = self.alive[ok]
+        for name in ("strip", "atkb", "dot_now", "dot_next"):
+            local = getattr(self, name)
+            if local is not None:
+                getattr(fs, name)[g] = local[ok]
+        if self.hot is not None:
+            fs.hot[:, g] = self.hot[:, ok]
+
+    # -- the fight ------------------------------------------------------------------------
+    def run_all(self) -> None:
         active = np.arange(self.L)
         number = 0
+        max_rounds = self.t.constants.max_rounds
         while active.size:
             number += 1
+            if active.size < self.L:
+                on = np.zeros(self.L, dtype=bool)
+                on[active] = True
+                self.sp = {k: v[on[v // (2 * self.W)]] for k, v in self.sp.items()}
+                self.hot_recent = [v[on[v // (2 * self.W)]] for v in self.hot_recent]
+                self.dot_recent = [v[on[v // (2 * self.W)]] for v in self.dot_recent]
+                # finished lanes keep their afterburn and healer regenerations for later fights
             rows = np.stack([2 * active, 2 * active + 1], axis=1).reshape(-1)
-            self._round_start(active, rows, number)
+            self._round_start(rows, number)
             self._steps(active, number)
-            self._end_round(rows)
+            self._end_round()
             self.rounds[active] = number
             alive = self.n_alive[rows].reshape(-1, 2)
             done = ~(alive > 0).all(axis=1)
@@ -241,132 +337,110 @@ class Batch:
                 self.timeout[active[~done]] = True
                 done[:] = True
             active = active[~done]
+        self.finish()
 
-    def _round_start(self, active, rows, number: int) -> None:
-        fs, t, c = self.fs, self.t, self.t.constants
+    def _round_start(self, rows, number: int) -> None:
+        """Outnumbering; then runes, breath and rearguard shots against the state before any of them."""
+        t, c, rng = self.t, self.t.constants, self.fs.rng
         n = self.n_alive[rows].reshape(-1, 2)
-        outn = np.zeros_like(n)
+        outn = np.empty_like(n)
         outn[:, 0] = (n[:, 1] >= c.outnumber_ratio * n[:, 0]) * c.outnumber_taken_pct
         outn[:, 1] = (n[:, 0] >= c.outnumber_ratio * n[:, 1]) * c.outnumber_taken_pct
         self.round_in[rows] = outn.reshape(-1) + self.flanked[rows] * c.flanking_taken_pct
-        if t.aura_kinds:
-            self.row_in[rows] = self._aura_in[rows] + self.round_in[rows]
-        else:
-            self.row_in[rows] = self.round_in[rows]
-        live = None
-        if fs.rune is not None or fs.dot_next is not None:
-            live = self._live2d(rows)
-            units = self.mem[rows]
-            g2 = self.gbase[rows][:, None] + units
-        if fs.rune is not None:
-            m = live & t.runes[units]
-            if m.any():
-                g = g2[m]
-                r = fs.rng.integers(1, len(c.runes) + 1, size=g.size)
-                fs.rune[g] = r
-                fs.hp[g] = np.minimum(fs.hp[g] + t.rune_heal[r], t.maxhp[units[m]])
-        hits_g, hits_d = [], []
-        if fs.dot_next is not None:
-            every = np.maximum(t.breath_every[units], 1)
-            m = live & (t.breath_now[units] > 0) & ((number - 1) % every == 0)
-            if m.any():
-                ri, ci = np.nonzero(m)
-                srow = rows[ri]
-                orow = srow ^ 1
-                no = self.n_alive[orow]
-                ok = no > 0
-                srow, orow, ci, no = srow[ok], orow[ok], ci[ok], no[ok]
-                tk = (fs.rng.random(no.size) * no).astype(I64)
-                tslot = self.alist[orow * self.S + tk]
-                gt = self.gbase[orow] + self.mem.reshape(-1)[orow * self.S + tslot]
-                ub = self.mem[srow, ci]
-                hits_g.append(gt)
-                hits_d.append(t.breath_now[ub])
-                np.add.at(fs.dot_next, gt, t.breath_next[ub])
-        if self.support is not None:
-            self._support_shots(rows, hits_g, hits_d)
-        if hits_g:
-            g = np.concatenate(hits_g)
+        self.row_in[rows] = self.aura["in"][rows] + self.round_in[rows]
+        if "runes" in self.sp:
+            idx = self.sp["runes"]
+            idx = idx[self.alive[idx]]
+            if idx.size:
+                r = rng.integers(1, len(c.runes) + 1, size=idx.size)
+                self.rune[idx] = r
+                self._refresh(idx)
+                self.heal(idx, t.rune_heal[r])
+        if "grow" in self.sp:
+            self.grow_hp = self.hp(self.sp["grow"])
+        hits_i, hits_d = [], []
+        if "breath" in self.sp:
+            idx = self.sp["breath"]
+            idx = idx[self.alive[idx] & ((number - 1) % np.maximum(t.breath_every[self.uid[idx]], 1) == 0)]
+            if idx.size:
+                tgt, okt = self._random_target(idx // self.W ^ 1)
+                idx, tgt = idx[okt], tgt[okt]
+                u = self.uid[idx]
+                hits_i.append(tgt)
+                hits_d.append(t.breath_now[u])
+                np.add.at(self.dot_next, tgt, t.breath_next[u])
+                self.dot_recent.append(tgt)
+        if "shooter" in self.sp:
+            self._support_shots(hits_i, hits_d)
+        if hits_i:
+            i = np.concatenate(hits_i)
             d = np.concatenate(hits_d)
-            np.subtract.at(fs.hp, g, d)
-            if fs.hurt is not None:
-                fs.hurt[g[d > 0]] = True
-            self._kill_bulk(g, rows)
+            total = np.bincount(i, weights=d, minlength=self.T.size).astype(I64)
+            hit = np.nonzero(total)[0]
+            self.T[hit] -= total[hit]
+            self._kill_many(hit)
 
-    def _support_shots(self, rows, hits_g, hits_d) -> None:
-        """Each living shooter of the rearguard behind a row fires at the enemy row (JR-29)."""
-        fs, t, c = self.fs, self.t, self.t.constants
-        sup = self.support[rows]
-        ok = sup >= 0
-        sup_u = np.where(ok, sup, 0)
-        gsup = self.gbase[rows][:, None] + sup_u
-        living = ok & fs.alv[gsup]
-        shooting = living & t.shooter[sup_u]
-        if not shooting.any():
-            return
-        # auras of the shooting squad: its own outgoing aura and shot bonus
-        own_out = np.zeros(len(rows), dtype=I64)
-        for k, (field, _, value) in enumerate(t.aura_kinds):
-            if field in ("squad_outgoing_pct", "squad_shot_bonus_pct"):
-                own_out += (t.aura_hold[k][sup_u] & living).any(axis=1) * value
-        ri, ci = np.nonzero(shooting)
-        srow = rows[ri]
-        orow = srow ^ 1
-        keep = self.n_alive[orow] > 0
-        ri, ci, srow, orow = ri[keep], ci[keep], srow[keep], orow[keep]
-        if ri.size == 0:
-            return
-        shooter = sup_u[ri, ci]
-        ga = gsup[ri, ci]
-        out = t.out_side[shooter] + t.fatigue_pct[shooter] + own_out[ri] + self._fear(orow)
-        for _ in range(c.rearguard_shots_per_round):
-            self._shots(shooter, ga, orow, out, hits_g, hits_d)
-
-    def _fear(self, rows):
-        return self._aura_fear[rows] if self.t.aura_kinds else 0
-
-    def _shots(self, shooter, ga, orow, out, hits_g, hits_d) -> None:
-        """One shot per entry at random living units of the target rows (area shots hit several)."""
-        fs, t = self.fs, self.t
+    def _random_target(self, orow):
+        """A random living fighting slot of each row (local index) and whether the row had one."""
         no = self.n_alive[orow]
-        k = _area_hits(t.area_r[shooter], no)
-        tslots = self._distinct(orow, no, k)
-        S = self.S
-        for j in range(tslots.shape[1]):
-            m = k > j
-            if not m.any():
-                break
-            o = orow[m]
-            ts = tslots[m, j]
-            ut = self.mem.reshape(-1)[o * S + ts]
-            gt = self.gbase[o] + ut
-            inn = self.inc_r[ut] + (self._aura_in[o] if t.aura_kinds else 0)
-            d = fs.damage(ga[m], shooter[m], gt, ut, out[m], inn, True, fs.rng.random(o.size))
-            hits_g.append(gt)
-            hits_d.append(d)
+        k = (self.fs.rng.random(orow.size) * no).astype(I64)
+        slot = self.alist[orow * self.S + np.minimum(k, np.maximum(no - 1, 0))]
+        return orow * self.W + slot, no > 0
 
-    def _distinct(self, orow, no, k, first=None):
-        """Slots of k distinct living units per entry (partial Fisher-Yates on a copy of the list)."""
-        S = self.S
-        kmax = int(k.max()) if k.size else 0
-        if kmax <= 1 and first is None:
-            tk = (self.fs.rng.random(orow.size) * no).astype(I64)
-            return self.alist[orow * S + tk][:, None]
-        tmp = self.alist.reshape(-1, S)[orow].copy()
-        idx = np.arange(orow.size)
-        for j in range(max(kmax, 1)):
-            pick = j + (self.fs.rng.random(orow.size) * np.maximum(no - j, 0)).astype(I64) if (
-                j > 0 or first is None) else first
-            pick = np.minimum(pick, S - 1)
-            a = tmp[idx, j].copy()
-            tmp[idx, j] = tmp[idx, pick]
-            tmp[idx, pick] = a
-        return tmp[:, :max(kmax, 1)]
+    def _support_shots(self, hits_i, hits_d) -> None:
+        """Each living shooter of the rearguard behind a row fires at the enemy row (JR-29)."""
+        t, c, rng, S, W = self.t, self.t.constants, self.fs.rng, self.S, self.W
+        idx = self.sp["shooter"]
+        idx = idx[self.alive[idx]]
+        orow = idx // W ^ 1
+        keep = self.n_alive[orow] > 0
+        idx, orow = idx[keep], orow[keep]
+        if not idx.size:
+            return
+        u = self.uid[idx]
+        out = t.out_shot[u] + self.support_out[orow ^ 1] + self.aura["fear"][orow]
+        area = t.area_r[u]
+        wide = area[:, 0] > 0
+        groups = [np.nonzero(~wide)[0], np.nonzero(wide)[0]]
+        for _ in range(c.rearguard_shots_per_round):
+            for w, sel in enumerate(groups):
+                if not sel.size:
+                    continue
+                o_all = orow[sel]
+                no = self.n_alive[o_all]
+                if w:
+                    k = area_hits(area[sel], no)
+                    picks = floyd(rng, no, k, int(k.max()))
+                else:
+                    picks = (rng.random(no.size) * no).astype(I64)[:, None]
+                for j in range(picks.shape[1]):
+                    m = picks[:, j] >= 0
+                    o = o_all[m]
+                    ti = o * W + self.alist[o * S + picks[m, j]]
+                    uu = u[sel][m]
+                    roll = (rng.random(o.size) * t.rdmg[uu]).astype(I64) + 1
+                    tr = self.T[ti]
+                    base = np.maximum(roll - ((tr >> DFN_SHIFT) & 0xFF), t.pierce_r[uu])
+                    inn = t.in_shot[self.uid[ti]] + self.aura["in"][o]
+                    hits_i.append(ti)
+                    hits_d.append(damage_formula(base, out[sel][m], inn))
+
+    def _support_auras(self):
+        """Outgoing aura and shot bonus of each row's support squad (support units never fall mid-batch)."""
+        total = np.zeros(self.H, dtype=I64)
+        W, S, J = self.W, self.S, self.J
+        block = self.alive.reshape(self.H, W)[:, S:S + J]
+        units = self.uid.reshape(self.H, W)[:, S:S + J]
+        for k, (field, _, value) in enumerate(self.t.aura_kinds):
+            if field in ("squad_outgoing_pct", "squad_shot_bonus_pct"):
+                total += (self.t.aura_hold[k][units] & block).any(axis=1) * value
+        return total
 
     def _steps(self, active, number: int) -> None:
-        fs, t = self.fs, self.t
-        rows_all = np.stack([2 * active, 2 * active + 1], axis=1).reshape(-1)
-        n = self.n_alive[rows_all].reshape(-1, 2)
+        rng = self.fs.rng
+        S, W = self.S, self.W
+        rows_a = np.stack([2 * active, 2 * active + 1], axis=1).reshape(-1)
+        n = self.n_alive[rows_a].reshape(-1, 2)
         steps = np.where((n > 0).all(axis=1), n.max(axis=1), 0)
         order = np.argsort(-steps, kind="stable")
         steps = steps[order]
@@ -375,269 +449,256 @@ class Batch:
         lanes = active[order]
         rows_s = np.stack([2 * lanes, 2 * lanes + 1], axis=1).reshape(-1)
         orow_s = rows_s ^ 1
-        S = self.S
-        rS_s = rows_s * S
-        oS_s = orow_s * S
-        gb_s = self.gbase[rows_s]
-        go_s = self.gbase[orow_s]
-        counts = np.bincount(steps, minlength=int(steps[0]) + 1)
-        active_after = len(steps) - np.cumsum(counts)   # lanes with more than i steps
-        cb = None
-        if number == 1 and self.cb_lane is not None and self.charger.any():
-            cb = (self.cb_lane[rows_s // 2] & self.charger[rows_s])
-        mem = self.mem.reshape(-1)
-        p = t.present
-        extra = p["multi"] or p["area_m"]
-        after = p["heal_self"] or p["strip"]
-        plist2 = self.plist.reshape(-1, S)
-        alist2 = self.alist.reshape(-1, S)
-        ppos2 = self.ppos.reshape(-1, S)
-        apos2 = self.apos.reshape(-1, S)
+        size = rows_s.size
+        self.pos = np.full(self.H, size, dtype=I64)      # rows outside this order write to a dump slot
+        self.pos[rows_s] = np.arange(size)
+        self.opp_pos = np.append(np.arange(size) ^ 1, size)
+        self.na_s = np.append(self.n_alive[rows_s], 0)
+        self.na_o = np.append(self.n_alive[orow_s], 0)
+        self.rout_s = np.append(self.row_out[rows_s], 0)
+        self.rin_o = np.append(self.row_in[orow_s], 0)
+        np_s = self.n_pend[rows_s]
+        rS_s, oS_s = rows_s * S, orow_s * S
+        rW_s, oW_s = rows_s * W, orow_s * W
+        left = size // 2 - np.cumsum(np.bincount(steps, minlength=int(steps[0]) + 1))
+        cb = self.cb if number == 1 else None
+        zero_atk = self.t.present["zero_atk"]
+        A, T, plist, alist = self.A, self.T, self.plist, self.alist
+        plist2, alist2 = plist.reshape(-1, S), alist.reshape(-1, S)
+        self.wiped = False
         for i in range(int(steps[0])):
-            P2 = 2 * int(active_after[i])
-            rows = rows_s[:P2]
-            orow = orow_s[:P2]
-            rS = rS_s[:P2]
-            oS = oS_s[:P2]
-            na = self.n_alive[rows]
-            no = self.n_alive[orow]
-            valid = (na > 0) & (no > 0)
-            u = fs.rng.random((3, P2))
-            npd = self.n_pend[rows]
-            empty = npd <= 0
-            if empty.any():
-                er = rows[empty]
+            P2 = 2 * int(left[i])
+            rS, oS, rW, oW = rS_s[:P2], oS_s[:P2], rW_s[:P2], oW_s[:P2]
+            no = self.na_o[:P2]
+            u = rng.random(P2)
+            # the attacker: a uniform pick among its row's pending units (a new cycle when none is left)
+            npd = np_s[:P2]
+            if not npd.all():
+                e = np.nonzero(npd == 0)[0]
+                er = rows_s[e]
                 plist2[er] = alist2[er]
-                ppos2[er] = apos2[er]
-                self.n_pend[er] = self.n_alive[er]
-                npd = np.maximum(self.n_pend[rows], 1)
-            k = (u[0] * npd).astype(I64)
+                npd[e] = self.n_alive[er]
+            npd1 = np.maximum(npd, 1)
+            x = u * npd1
+            k = x.astype(I64)
+            u = x - k
             kidx = rS + k
-            a_slot = self.plist[kidx]
-            lidx = rS + npd - 1
-            ls = self.plist[lidx]
-            self.plist[kidx] = ls
-            self.plist[lidx] = a_slot
-            self.ppos[rS + ls] = k
-            self.ppos[rS + a_slot] = npd - 1
-            self.n_pend[rows] = npd - 1
-            tk = (u[1] * no).astype(I64)
-            t_slot = self.alist[oS + tk]
-            a_u = mem[rS + a_slot]
-            t_u = mem[oS + t_slot]
-            ga = gb_s[:P2] + a_u
-            gt = go_s[:P2] + t_u
-            out = self.out_m[a_u] + self.row_out[rows]
+            ia = rW + plist[kidx]
+            plist[kidx] = plist[rS + npd1 - 1]
+            npd[:] = npd1 - 1
+            a = A[ia]
+            if not (a & ALIVE_BIT).all():
+                self._repick(ia, a, rows_s, np_s, P2)
+            # the target: a random living unit of the other row; the rest of the number rolls damage
+            x = u * no
+            tk = x.astype(I64)
+            u = x - tk
+            t_slot = alist[oS + tk]
+            it = oW + t_slot
+            tr = T[it]
+            top = a & ATK_MASK
+            roll = (u * top).astype(I64) + 1
+            base = np.maximum(roll - ((tr >> DFN_SHIFT) & 0xFF), (a >> PM_SHIFT) & 0xFF)
+            out = ((a >> OUT_SHIFT) & PCT_MASK) + self.rout_s[:P2]
             if cb is not None:
-                out = out + self.cb_units[a_u] * cb[:P2]
-            inn = self.inc_m[t_u] + self.row_in[orow]
-            dmg = fs.damage(ga, a_u, gt, t_u, out, inn, False, u[2])
-            dmg *= valid
-            fs.hp[gt] -= dmg
-            if fs.hurt is not None:
-                fs.hurt[gt[dmg > 0]] = True
-            batches = [(orow, t_slot, gt, valid)]
-            if extra:
-                batches += self._extra_hits(rows, orow, a_u, ga, valid, out, no, tk)
-            if after:
-                self._after_attack(a_u, ga, batches, valid)
-            for brow, bslot, bg, bvalid in batches:
-                dead = bvalid & (fs.hp[bg] <= 0) & fs.alv[bg]
-                if dead.any():
-                    self._kill(brow[dead], bslot[dead], bg[dead])
+                out += cb[ia]
+            inn = ((tr >> IN_SHIFT) & PCT_MASK) + self.rin_o[:P2]
+            dmg = (base * np.maximum(out - (PCT_OFF - 100), 0) * np.maximum(inn - (PCT_OFF - 100), 0) * 2
+                   + 10000) // 20000
+            valid = None
+            if self.wiped or zero_atk:
+                valid = (self.na_s[:P2] > 0) & (no > 0)
+                if zero_atk:
+                    valid &= top > 0
+                dmg *= valid
+            tr -= dmg
+            T[it] = tr
+            special = (a & SPECIAL_BIT) != 0
+            if special.any():
+                if valid is not None:
+                    special &= valid
+                if special.any():
+                    self._specials(np.nonzero(special)[0], orow_s[:P2], ia, it, a, out - PCT_OFF, no, tk)
+                    tr = T[it]
+            dead = (tr & HP_MASK) <= HP_OFF
+            if dead.any():
+                if valid is not None:
+                    dead &= valid
+                e = np.nonzero(dead)[0]
+                e = e[self.alive[it[e]]]
+                if e.size:
+                    self._kill(orow_s[e], t_slot[e])
+        self.n_pend[rows_s] = np_s
+        self.pos = None
 
-    def _extra_hits(self, rows, orow, a_u, ga, valid, out, no, tk):
-        """Area melee (colossus, dragon) and extra strikes (vampire lord): more hits this step."""
-        fs, t = self.fs, self.t
-        S = self.S
-        mem = self.mem.reshape(-1)
-        batches = []
-        area = t.area_m[a_u]
-        k = np.where(valid, _area_hits(area, no), 1)
-        wide = (k > 1) & valid
+    def _repick(self, ia, a, rows_s, np_s, P2) -> None:
+        """Rows that picked a dead unit pick again among their pending units (in place)."""
+        S, W = self.S, self.W
+        dead = np.nonzero(((a & ALIVE_BIT) == 0) & (self.na_s[:P2] > 0))[0]
+        while dead.size:
+            r = rows_s[dead]
+            npd = np_s[dead]
+            empty = npd == 0
+            if empty.any():
+                self.plist.reshape(-1, S)[r[empty]] = self.alist.reshape(-1, S)[r[empty]]
+                npd[empty] = self.n_alive[r[empty]]
+            kidx = r * S + (self.fs.rng.random(dead.size) * npd).astype(I64)
+            slot = self.plist[kidx]
+            self.plist[kidx] = self.plist[r * S + npd - 1]
+            np_s[dead] = npd - 1
+            ia[dead] = r * W + slot
+            a[dead] = self.A[ia[dead]]
+            dead = dead[(a[dead] & ALIVE_BIT) == 0]
+
+    def _specials(self, e, orow_all, ia, it, a, out, no, tk) -> None:
+        """Area melee, extra strikes, the paladin's self-heal and defence stripping for entries `e`."""
+        t, rng, S, W = self.t, self.fs.rng, self.S, self.W
+        au = self.uid[ia[e]]
+        orow = orow_all[e]
+        top = a[e] & ATK_MASK
+        out_e = out[e]
+        hits = []
+        k = area_hits(t.area_m[au], no[e])
+        wide = k > 1
         if wide.any():
-            idx = np.nonzero(wide)[0]
-            slots = self._distinct(orow[idx], no[idx], k[idx], first=tk[idx])
-            for j in range(1, slots.shape[1]):
-                m = k[idx] > j
-                ii = idx[m]
-                o = orow[ii]
-                ts = slots[m, j]
-                ut = mem[o * S + ts]
-                gt = self.gbase[o] + ut
-                inn = self.inc_m[ut] + self.row_in[o]
-                d = fs.damage(ga[ii], a_u[ii], gt, ut, out[ii], inn, False, fs.rng.random(ii.size))
-                fs.hp[gt] -= d
-                if fs.hurt is not None:
-                    fs.hurt[gt[d > 0]] = True
-                batches.append((o, ts, gt, np.ones(ii.size, dtype=bool)))
-        more = (t.apick[a_u] > 1) & valid
+            w = np.nonzero(wide)[0]
+            others = floyd(rng, no[e][w] - 1, k[w] - 1, int(k[w].max()) - 1)
+            for j in range(others.shape[1]):
+                m = others[:, j] >= 0
+                ii = w[m]
+                p = others[m, j]
+                p = p + (p >= tk[e][ii])
+                hits.append(self._hit(orow[ii], self.alist[orow[ii] * S + p], ia[e][ii], top[ii], out_e[ii]))
         strike = 1
+        more = t.apick[au] > strike
         while more.any():
-            idx = np.nonzero(more)[0]
-            o = orow[idx]
-            kk = _area_hits(t.area_m[a_u[idx]], no[idx])
-            slots = self._distinct(o, no[idx], kk)
-            for j in range(slots.shape[1]):
-                m = kk > j
-                ii = idx[m]
-                oo = o[m]
-                ts = slots[m, j]
-                ut = mem[oo * S + ts]
-                gt = self.gbase[oo] + ut
-                inn = self.inc_m[ut] + self.row_in[oo]
-                d = fs.damage(ga[ii], a_u[ii], gt, ut, out[ii], inn, False, fs.rng.random(ii.size))
-                fs.hp[gt] -= d
-                if fs.hurt is not None:
-                    fs.hurt[gt[d > 0]] = True
-                batches.append((oo, ts, gt, np.ones(ii.size, dtype=bool)))
+            w = np.nonzero(more)[0]
+            kk = area_hits(t.area_m[au[w]], no[e][w])
+            picks = floyd(rng, no[e][w], kk, int(kk.max()))
+            for j in range(picks.shape[1]):
+                m = picks[:, j] >= 0
+                ii = w[m]
+                hits.append(self._hit(orow[ii], self.alist[orow[ii] * S + picks[m, j]], ia[e][ii], top[ii],
+                                      out_e[ii]))
             strike += 1
-            more = (t.apick[a_u] > strike) & valid
-        return batches
-
-    def _after_attack(self, a_u, ga, batches, valid) -> None:
-        """Paladin heals itself per attack; paladin/archpriest strip the struck target's defence."""
-        fs, t = self.fs, self.t
-        if fs.strip is not None:
-            first = True
-            for _, _, bg, bvalid in batches:
-                s = t.strip[a_u] if first else None
-                if first:
-                    m = bvalid & (s > 0)
-                    np.add.at(fs.strip, bg[m], s[m])
-                first = False
-        heal = t.heal_self[a_u] * valid
+            more = t.apick[au] > strike
+        if self.strip is not None:
+            s = t.strip[au]
+            m = s > 0
+            if m.any():
+                tgt = it[e][m]
+                np.add.at(self.strip, tgt, s[m])
+                self._refresh(np.unique(tgt))
+        heal = t.heal_self[au]
         m = heal > 0
         if m.any():
-            g = ga[m]
-            live = fs.hp[g] > 0
-            fs.hp[g] = np.where(live, np.minimum(fs.hp[g] + heal[m], t.maxhp[a_u[m]]), fs.hp[g])
+            i = ia[e][m]
+            live = self.hp(i) > 0
+            self.heal(i[live], heal[m][live])
+        for orow_h, slot_h in hits:
+            idx = orow_h * W + slot_h
+            dead = (self.hp(idx) <= 0) & self.alive[idx]
+            if dead.any():
+                self._kill(orow_h[dead], slot_h[dead])
 
-    # -- end of round -----------------------------------------------------------------
-    def _end_round(self, rows) -> None:
-        fs, t = self.fs, self.t
-        p = t.present
-        if not (p["breath"] or p["regen"] or p["healer"] or p["beer"] or p["grow"] or p["runes"]):
-            return
-        groups = [(self.mem[rows], self.slot_ok[rows], rows)]
-        if self.support is not None:
-            s = self.support[rows]
-            groups.append((np.where(s >= 0, s, 0), s >= 0, rows))
-        if self.ext is not None:
-            e = self.ext[rows]
-            groups.append((np.where(e >= 0, e, 0), e >= 0, rows))
-        tick_u = np.concatenate([u[ok] for u, ok, _ in groups])
-        tick_g = np.concatenate([(self.gbase[r][:, None] + u)[ok] for u, ok, r in groups])
-        if fs.dot_now is not None:
-            d = fs.dot_now[tick_g] * fs.alv[tick_g]
-            fs.dot_now[tick_g] = fs.dot_next[tick_g]
-            fs.dot_next[tick_g] = 0
+    def _hit(self, orow, slot, ia, top, out):
+        """One more melee hit per entry (its own damage roll) on the given slots."""
+        it = orow * self.W + slot
+        tr = self.T[it]
+        roll = (self.fs.rng.random(orow.size) * top).astype(I64) + 1
+        base = np.maximum(roll - ((tr >> DFN_SHIFT) & 0xFF), (self.A[ia] >> PM_SHIFT) & 0xFF)
+        inn = ((tr >> IN_SHIFT) & PCT_MASK) - PCT_OFF + self.row_in[orow]
+        d = damage_formula(base, out, inn)
+        self.T[it] = tr - d
+        return orow, slot
+
+    # -- end of round ------------------------------------------------------------------
+    def _end_round(self) -> None:
+        """Afterburn, regeneration, healers, the beer elemental, golem growth; runes expire."""
+        t, sp = self.t, self.sp
+        if self.dot_now is not None and any(v.size for v in self.dot_recent):
+            idx = np.unique(np.concatenate(self.dot_recent))
+            d = self.dot_now[idx] * self.alive[idx]
+            self.dot_now[idx] = self.dot_next[idx]
+            self.dot_next[idx] = 0
+            self.dot_recent = [idx[self.dot_now[idx] > 0]]
             if d.any():
-                fs.hp[tick_g] -= d
-                if fs.hurt is not None:
-                    fs.hurt[tick_g[d > 0]] = True
-                dead = tick_g[(fs.hp[tick_g] <= 0) & fs.alv[tick_g]]
-                if dead.size:
-                    fs.alv[dead] = False
-                    self._rebuild(rows)
-        alive = fs.alv[tick_g]
-        if p["regen"]:
-            r = t.regen[tick_u] * alive
-            fs.hp[tick_g] = np.minimum(fs.hp[tick_g] + r, t.maxhp[tick_u])
-        if p["healer"]:
-            self._healers(rows)
-            self._hot_tick(tick_g, tick_u)
-        if p["beer"]:
-            self._beer(rows, groups)
-        if fs.atkb is not None:
-            grow = t.grow[tick_u] * (fs.hurt[tick_g] & fs.alv[tick_g])
-            fs.atkb[tick_g] += grow
-            fs.hurt[tick_g] = False
-        if fs.rune is not None:
-            fs.rune[tick_g] = 0
+                self.T[idx] -= d
+                self._kill_many(idx[d > 0])
+        if "grow" in sp:
+            idx = sp["grow"]
+            grown = idx[self.alive[idx] & (self.hp(idx) < self.grow_hp)]
+            self.atkb[grown] += t.grow[self.uid[grown]]
+            self._refresh(grown)
+        if "regen" in sp:
+            idx = sp["regen"]
+            self.heal(idx, t.regen[self.uid[idx]])
+        if self.hot is not None:
+            if "healer" in sp:
+                self._healers(sp["healer"])
+            self._hot_tick()
+        if "beer" in sp:
+            self._beer(sp["beer"])
+        if "runes" in sp:
+            idx = sp["runes"]
+            self.rune[idx] = 0
+            self._refresh(idx)
 
-    def _healers(self, rows) -> None:
+    def _healers(self, idx) -> None:
         """Each living healer puts a regeneration on a random wounded non-healer of its target group."""
-        fs, t = self.fs, self.t
-        S = self.S
-        # healers in the fighting group: own group, or the squad in front of them (ext) when given
-        sources = [(self.mem[rows], self.slot_ok[rows], "fight")]
-        if self.support is not None:
-            s = self.support[rows]
-            sources.append((np.where(s >= 0, s, 0), s >= 0, "support"))
-        for units, ok, kind in sources:
-            g = self.gbase[rows][:, None] + units
-            healers = ok & t.healer[units] & fs.alv[g]
-            if not healers.any():
-                continue
-            ri, _ = np.nonzero(healers)
-            r = rows[ri]
-            if kind == "fight":
-                dest, dest_ok = self.mem[r], self.slot_ok[r]
-                if self.ext is not None:
-                    e = self.ext[r]
-                    use = (e >= 0).any(axis=1)
-                    if use.any():
-                        width = max(dest.shape[1], e.shape[1])
-                        dest = _widen(dest, width)
-                        dest_ok = _widen(dest_ok, width)
-                        dest[use] = _widen(np.where(e >= 0, e, 0), width)[use]
-                        dest_ok[use] = _widen(e >= 0, width)[use]
-            else:
-                front_alive = self.n_alive[r] > 0
-                sup = self.support[r]
-                width = max(S, sup.shape[1])
-                dest = _widen(self.mem[r], width)
-                dest_ok = _widen(self.slot_ok[r], width)
-                dest[~front_alive] = _widen(np.where(sup >= 0, sup, 0), width)[~front_alive]
-                dest_ok[~front_alive] = _widen(sup >= 0, width)[~front_alive]
-            gd = self.gbase[r][:, None] + dest
-            wounded = dest_ok & fs.alv[gd] & ~t.healer[dest] & (fs.hp[gd] < t.maxhp[dest])
-            cnt = wounded.sum(axis=1)
-            has = cnt > 0
-            if not has.any():
-                continue
-            pick = (fs.rng.random(int(has.sum())) * cnt[has]).astype(I64)
-            col = (np.cumsum(wounded[has], axis=1) > pick[:, None]).argmax(axis=1)
-            target = gd[has][np.arange(col.size), col]
-            for j, amount in enumerate(t.heal_ticks):
-                np.add.at(fs.hot[j], target, amount)
+        t, S, J, E, W = self.t, self.S, self.J, self.E, self.W
+        idx = idx[self.alive[idx]]
+        if not idx.size:
+            return
+        row = idx // W
+        in_support = idx % W >= S
+        ext_on = self.ok.reshape(self.H, W)[row, S + J:].any(axis=1) if E else np.zeros(idx.size, dtype=bool)
+        front_alive = self.n_alive[row] > 0
+        # own fighting group, or ext when given; support healers heal the front (or their own squad)
+        lo = np.where(in_support, np.where(front_alive, 0, S), np.where(ext_on, S + J, 0))
+        hi = np.where(in_support, np.where(front_alive, S, S + J), np.where(ext_on, W, S))
+        cols = np.arange(W)[None, :]
+        span = (row * W)[:, None] + cols
+        dest = (cols >= lo[:, None]) & (cols < hi[:, None])
+        wounded = dest & self.alive[span] & ~t.healer[self.uid[span]] & (self.hp(span) < self.maxhp(span))
+        cnt = wounded.sum(axis=1)
+        has = cnt > 0
+        if not has.any():
+            return
+        pick = (self.fs.rng.random(int(has.sum())) * cnt[has]).astype(I64)
+        col = (np.cumsum(wounded[has], axis=1) > pick[:, None]).argmax(axis=1)
+        target = span[has][np.arange(col.size), col]
+        for j, amount in enumerate(t.heal_ticks):
+            np.add.at(self.hot[j], target, amount)
+        self.hot_recent.append(target)
 
-    def _hot_tick(self, tick_g, tick_u) -> None:
-        fs, t = self.fs, self.t
-        targets = tick_g
-        if self.ext is None:
-            pass
-        heal = fs.hot[0][targets] * fs.alv[targets]
-        fs.hp[targets] = np.minimum(fs.hp[targets] + heal, t.maxhp[tick_u])
-        for j in range(len(t.heal_ticks) - 1):
-            fs.hot[j][targets] = fs.hot[j + 1][targets]
-        fs.hot[-1][targets] = 0
+    def _hot_tick(self) -> None:
+        if not self.hot_recent:
+            return
+        idx = np.unique(np.concatenate(self.hot_recent))
+        self.heal(idx, self.hot[0][idx])
+        for j in range(len(self.hot) - 1):
+            self.hot[j][idx] = self.hot[j + 1][idx]
+        self.hot[-1][idx] = 0
+        self.hot_recent = [idx[self.hot[:, idx].any(axis=0)]]
 
-    def _beer(self, rows, groups) -> None:
+    def _beer(self, idx) -> None:
         """The beer elemental heals every other living unit of its group each round."""
-        fs, t = self.fs, self.t
-        for units, ok, r in groups[:2]:
-            g = self.gbase[r][:, None] + units
-            live = ok & fs.alv[g]
-            per = t.squad_heal[units] * live
-            total = per.sum(axis=1)
-            if not total.any():
-                continue
-            heal = (total[:, None] - per) * live
-            fs.hp[g[live]] = np.minimum(fs.hp[g[live]] + heal[live], t.maxhp[units[live]])
-
-
-def _widen(arr, width: int):
-    if arr.shape[1] >= width:
-        return arr.copy()
-    pad = np.zeros((arr.shape[0], width - arr.shape[1]), dtype=arr.dtype)
-    return np.concatenate([arr, pad], axis=1)
-
-
-def _area_hits(area, living):
-    """Number of distinct targets per attack: round_half_up(pct × living), clamped to [min, max] (JR-30)."""
-    pct, lo, hi = area[:, 0], area[:, 1], area[:, 2]
-    n = (pct * living * 2 + 100) // 200
-    k = np.maximum(np.minimum(np.minimum(n, hi), living), np.minimum(lo, living))
-    return np.where(pct > 0, k, 1)
+        t, S, J, W = self.t, self.S, self.J, self.W
+        idx = idx[self.alive[idx]]
+        if not idx.size:
+            return
+        row = idx // W
+        in_support = idx % W >= S
+        lo = np.where(in_support, S, 0)
+        hi = np.where(in_support, S + J, S)
+        cols = np.arange(W)[None, :]
+        span = (row * W)[:, None] + cols
+        member = (cols >= lo[:, None]) & (cols < hi[:, None]) & self.alive[span]
+        member[np.arange(idx.size), idx % W] = False      # not itself
+        targets = span[member]
+        amounts = np.repeat(t.squad_heal[self.uid[idx]], member.sum(axis=1))
+        tgt, inv = np.unique(targets, return_inverse=True)
+        gain = np.zeros(tgt.size, dtype=I64)
+        np.add.at(gain, inv, amounts)
+        self.heal(tgt, gain)

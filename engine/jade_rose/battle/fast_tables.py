@@ -96,6 +96,12 @@ class Tables:
                 if sq.setup.manoeuvre.kind == "defend":
                     self.fatigue_pct[sq.start:sq.end] = c.defence_fatigue * c.fatigue_outgoing_pct
             self._apply_moves()
+        # combined static modifiers (fatigue counts from the Defence step on, i.e. after the bombards)
+        self.out_melee = self.out_side + self.fatigue_pct
+        self.out_shot = self.out_side + self.fatigue_pct
+        self.in_melee = self.in_side + self.melee_taken
+        self.in_shot = self.in_side + self.ranged_taken
+        self.special = (self.area_m[:, 0] > 0) | (self.apick > 1) | (self.heal_self > 0) | (self.strip > 0)
         self.rune_def = np.array([0] + [r.defense for r in c.runes], dtype=np.int64)
         self.rune_atk = np.array([0] + [r.attack for r in c.runes], dtype=np.int64)
         self.rune_out = np.array([0] + [r.outgoing_pct for r in c.runes], dtype=np.int64)

@@ -41,7 +41,10 @@ def fight_once(battle: Battle, seed: int) -> BattleResult:
     return BattleResult(winner=winner, attacker=outcomes["attacker"], defender=outcomes["defender"],
                         bombards=tuple(shots), fights=tuple(fights), rounds=rounds,
                         rounds_all_fights=sum(f.round_count for f in fights), timeout=timeout,
-                        warnings=battle.warnings, city=battle.city)
+                        warnings=battle.warnings, city=battle.city,
+                        names=tuple(sorted((k, s.name) for k, s in battle.units.items()
+                                           if any(k == key for side in (outcomes["attacker"], outcomes["defender"])
+                                                  for key, _ in side.deployed + side.idle))))
 
 
 def decide_winner(state: BattleState, tie_winner: str) -> str:

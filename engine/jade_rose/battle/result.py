@@ -88,6 +88,7 @@ class BattleResult:
     timeout: bool
     warnings: tuple[str, ...] = ()
     city: str = ""
+    names: tuple[tuple[str, str], ...] = ()      # unit key -> Russian name, for the report
 
     def side(self, role: str) -> SideOutcome:
         return self.attacker if role == "attacker" else self.defender

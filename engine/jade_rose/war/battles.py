@@ -1,0 +1,387 @@
+"""Forming the turn's battles (RULINGS JR-56 step 4): armies checked against the state after the economy,
+garrisons placed, defending armies joined, side modifiers, and whether planning is needed.
+
+`state["battles"]` (JSON) is a list of pending battles, one per attacked city, id "b<turn>-<city id>":
+    {"id", "city", "defender": fid|None, "target": "city"|"ruins"|"empty", "needs_planning": bool,
+     "defence": {"squads": [squad], "armies": [name], "garrison_only": bool, "notes": [text]},
+     "attackers": [{"fight": "<id>/<n>", "faction", "army", "row", "capture", "skip_planning",
+                    "needs_planning", "squads": [squad], "notes": [text],
+                    "modifiers": {"attacker": side, "defender": side}}]}
+    side = {"grudges", "forge_distance", "plague"}; squad: see squads.py. Attackers fight in list order.
+"""
+from __future__ import annotations
+
+import functools
+from collections import deque
+from typing import Mapping
+
+from engine.errors import allowed_list
+from engine.jade_rose.battle.constants import BattleConstants
+from engine.jade_rose.battle.stats import UnitStats
+from engine.jade_rose.data import load_data
+from engine.jade_rose.economy import era_of
+from engine.jade_rose.economy_orders import city_names, own_cities
+from engine.jade_rose.garrison import garrison_of
+from engine.jade_rose.war import squads as sq
+from engine.jade_rose.war.armies import empty_plan, rear_note
+from engine.jade_rose.war.codes import err
+from engine.jade_rose.war.words import ORDER_WORDS, pos_key
+from engine.rng import stream
+from engine.ruleset import RowStatus
+
+TAB_ORDER = {"armies": 0, "army_orders": 1, "garrisons": 2}
+
+
+@functools.lru_cache(maxsize=1)
+def battle_kit() -> tuple[dict[str, UnitStats], BattleConstants]:
+    """Battle statistics of every unit and the battle constants, from the data files."""
+    data = load_data()
+    return ({k: UnitStats.from_def(u) for k, u in data.units.items()},
+            BattleConstants.from_mapping(data.battle or {}))
+
+
+# -- geography ----------------------------------------------------------------------
+
+def neighbours(state: Mapping, city: str) -> set[str]:
+    return {b if a == city else a for a, b in state.get("roads", ()) if city in (a, b)}
+
+
+def standing(state: Mapping, faction: str) -> list[str]:
+    """The faction's cities that are not ruins (ruins are not cities, JR-51)."""
+    return own_cities(state, faction, ruins=False)
+
+
+def attack_targets(state: Mapping, faction: str) -> list[str]:
+    """Cities (and ruins) of others joined by a road to one of the faction's standing cities (L40)."""
+    out: set[str] = set()
+    for cid in standing(state, faction):
+        out |= neighbours(state, cid)
+    return sorted((c for c in out if state["cities"][c].get("owner") != faction and not _protected(state, c)),
+                  key=lambda c: state["cities"][c]["name"])
+
+
+def _protected(state: Mapping, city: str) -> bool:
+    owner = state["cities"][city].get("owner")
+    return bool(owner and state["factions"].get(owner, {}).get("won"))
+
+
+def forge_distance(state: Mapping, faction: str, city: str) -> int | None:
+    """Roads from `city` to the nearest standing city of `faction` with a Great Forge (JR-91); None: none."""
+    data = load_data()
+    forges = {cid for cid in standing(state, faction)
+              if any(data.buildings[b].effects.get("forge") for b in state["cities"][cid]["buildings"]
+                     if b in data.buildings)}
+    if not forges:
+        return None
+    seen, queue = {city}, deque([(city, 0)])
+    while queue:
+        here, dist = queue.popleft()
+        if here in forges:
+            return dist
+        for nxt in sorted(neighbours(state, here)):
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append((nxt, dist + 1))
+    return None
+
+
+def side_modifiers(state: Mapping, faction: str | None, opponent: str | None, city: str) -> dict:
+    """Dwarf grudges against the opponent, Jade forge distance (no forge reachable: switched off), plague."""
+    out = {"grudges": 0, "forge_distance": None, "plague": False}
+    if faction == "dwarves" and opponent:
+        out["grudges"] = int(state["factions"][faction].get("grudges", {}).get(opponent, 0))
+    if faction == "jade":
+        data = load_data()
+        dist = forge_distance(state, faction, city)
+        out["forge_distance"] = battle_kit()[1].forge_off_distance if dist is None else dist
+        out["plague"] = any(data.buildings[b].effects.get("jade_plague")
+                            for cid in standing(state, faction) for b in state["cities"][cid]["buildings"]
+                            if b in data.buildings)
+    return out
+
+
+# -- the faction's armies ---------------------------------------------------------------
+
+def available_units(state: Mapping, faction: str) -> dict[str, int]:
+    """Units that may join an army: owned ones, hibernating vampires excepted."""
+    rec = state["factions"][faction]
+    sleeping = rec.get("hibernating", {}) or {}
+    return {k: n - int(sleeping.get(k, 0)) for k, n in rec.get("units", {}).items() if n - int(sleeping.get(k, 0)) > 0}
+
+
+class _Statuses:
+    """Statuses by (tab, row): the first error of a row wins, notes only on OK rows."""
+
+    def __init__(self):
+        self.items: dict[tuple[str, int], RowStatus] = {}
+
+    def reject(self, tab: str, row: int, error) -> None:
+        old = self.items.get((tab, row))
+        errors = (old.errors if old and not old.ok else ()) + (error,)
+        self.items[(tab, row)] = RowStatus(tab, row, errors)
+
+    def note(self, tab: str, row: int, text: str) -> None:
+        old = self.items.get((tab, row))
+        if old is None or old.ok:
+            self.items[(tab, row)] = RowStatus(tab, row, note=text)
+
+    def rejected(self, tab: str, row: int) -> bool:
+        old = self.items.get((tab, row))
+        return bool(old and not old.ok)
+
+    def as_list(self) -> list[RowStatus]:
+        return [self.items[k] for k in sorted(self.items, key=lambda k: (TAB_ORDER.get(k[0], 9), k[1]))]
+
+
+def _assign_units(state: Mapping, faction: str, plan: Mapping, out: _Statuses) -> dict[str, dict[str, dict]]:
+    """Armies' squads after each unit is given to at most one army (rows in sheet order, JR-56 step 4)."""
+    data = load_data()
+    free = available_units(state, faction)
+    sleeping = state["factions"][faction].get("hibernating", {}) or {}
+    rows = []
+    for name, army in plan.get("armies", {}).items():
+        for squad in army.get("squads", ()):
+            for r in squad.get("rows", ()):
+                rows.append((int(r["row"]), name, pos_key(squad["flank"], squad["line"]), r["unit"], int(r["count"])))
+    taken: dict[str, dict[str, int]] = {}
+    armies: dict[str, dict[str, dict]] = {}
+    for number, name, key, unit, count in sorted(rows):
+        have = free.get(unit, 0)
+        used = sum(taken.get(unit, {}).values())
+        if unit not in data.units or count > have - used:
+            zz = int(sleeping.get(unit, 0))
+            asleep = f" (ещё {zz} в спячке — они не воюют)" if zz else ""
+            uname = data.units[unit].name if unit in data.units else unit
+            if not have:
+                problem = err("JR_WAR_NO_UNITS", unit=uname, sleeping=asleep)
+            elif not used:
+                problem = err("JR_WAR_TOO_MANY_UNITS", unit=uname, have=have, sleeping=asleep, count=count)
+            else:
+                where = ", ".join(f"«{a}»: {n}" for a, n in taken[unit].items())
+                problem = err("JR_WAR_UNITS_TAKEN", unit=uname, have=have, sleeping=asleep, used=used, armies=where,
+                              free=max(0, have - used), count=count)
+            out.reject("armies", number, problem)
+            continue
+        taken.setdefault(unit, {})[name] = taken.get(unit, {}).get(name, 0) + count
+        squad = armies.setdefault(name, {}).setdefault(key, sq.new_squad(key))
+        squad["units"][unit] = squad["units"].get(unit, 0) + count
+    return armies
+
+
+def _check_orders(state: Mapping, faction: str, plan: Mapping, armies: Mapping[str, dict],
+                  out: _Statuses) -> list[tuple[str, dict]]:
+    """Accepted attack and defend orders (name, order), the era's cap counted in sheet order."""
+    era = era_of(state)
+    cap = int(era.max_armies)
+    mine = standing(state, faction)
+    accepted: list[tuple[str, dict]] = []
+    orders = sorted(((rec.get("row") or 0, name, rec) for name, rec in plan.get("armies", {}).items()
+                     if rec.get("order")), key=lambda t: (t[0], t[1]))
+    for row, name, rec in orders:
+        order, cid = rec["order"], rec.get("city")
+        if order == "disperse":
+            out.note("army_orders", row, "армия рассредоточена: юниты остаются в резерве")
+            continue
+        if not armies.get(name):
+            out.reject("army_orders", row, err("JR_WAR_NO_DEPLOYMENT", army=name, order=ORDER_WORDS[order]))
+            continue
+        city = state["cities"].get(cid)
+        if city is None:
+            every = sorted(c["name"] for c in state["cities"].values())
+            out.reject("army_orders", row, err("JR_WAR_UNKNOWN_CITY", value=cid, allowed=allowed_list(every)))
+            continue
+        problem = None
+        if order == "defend":
+            if city.get("owner") != faction:
+                problem = err("JR_WAR_DEFEND_NOT_OWN", city=city["name"], allowed=allowed_list(city_names(state, mine)))
+            elif city.get("ruins"):
+                problem = err("JR_WAR_DEFEND_RUINS", city=city["name"], allowed=allowed_list(city_names(state, mine)))
+        else:
+            if city.get("owner") == faction:
+                problem = err("JR_WAR_ATTACK_OWN", city=city["name"], what="руины" if city.get("ruins") else "город")
+            elif _protected(state, cid):
+                problem = err("JR_WAR_CITY_PROTECTED", owner=state["factions"][city["owner"]]["name"])
+            elif cid not in attack_targets(state, faction):
+                problem = err("JR_WAR_NOT_ADJACENT", city=city["name"],
+                              allowed=allowed_list(city_names(state, attack_targets(state, faction))))
+        if problem is None and len(accepted) >= cap:
+            problem = err("JR_WAR_ARMY_CAP", era=era.name, cap=cap, armies=", ".join(f"«{n}»" for n, _ in accepted))
+        if problem is not None:
+            out.reject("army_orders", row, problem)
+            continue
+        accepted.append((name, rec))
+    return accepted
+
+
+def _check_garrisons(state: Mapping, faction: str, plan: Mapping, out: _Statuses) -> dict[str, list[dict]]:
+    """The owner's placement of each garrison, rows beyond the garrison's composition rejected."""
+    data = load_data()
+    placed: dict[str, list[dict]] = {}
+    for cid, squads in plan.get("garrisons", {}).items():
+        city = state["cities"].get(cid)
+        rows = sorted((int(r["row"]), pos_key(s["flank"], s["line"]), r["unit"], int(r["count"]))
+                      for s in squads for r in s.get("rows", ()))
+        if city is None or city.get("owner") != faction or city.get("ruins"):
+            if city is not None and city.get("owner") == faction:
+                problem = err("JR_WAR_RUINS_NO_GARRISON", city=city["name"])
+            else:
+                problem = err("JR_WAR_NOT_OWN_CITY", city=city["name"] if city else cid, what="расставлять гарнизон",
+                              allowed=allowed_list(city_names(state, standing(state, faction))))
+            for number, *_ in rows:
+                out.reject("garrisons", number, problem)
+            continue
+        comp = garrison_of(state, cid)
+        shown = ", ".join(f"{data.units[k].name} ×{n}" for k, n in comp.items()) or "нет"
+        used: dict[str, int] = {}
+        cells: dict[str, dict] = {}
+        for number, key, unit, count in rows:
+            have = comp.get(unit, 0)
+            if not have:
+                out.reject("garrisons", number, err("JR_WAR_NOT_IN_GARRISON", city=city["name"],
+                                                    unit=data.units[unit].name, garrison=shown))
+                continue
+            if used.get(unit, 0) + count > have:
+                out.reject("garrisons", number, err("JR_WAR_GARRISON_OVER", city=city["name"], have=have,
+                                                    unit=data.units[unit].name, used=used.get(unit, 0),
+                                                    count=count, garrison=shown))
+                continue
+            used[unit] = used.get(unit, 0) + count
+            cell = cells.setdefault(key, sq.new_squad(key))
+            cell["units"][unit] = cell["units"].get(unit, 0) + count
+        placed[cid] = list(cells.values())
+    return placed
+
+
+# -- forming the battles ------------------------------------------------------------------
+
+def form_battles(state: dict, plans: Mapping[str, dict], seed: int | str) -> dict[str, list[RowStatus]]:
+    """Check every faction's armies against `state` (after the economy) and write `state["battles"]`.
+
+    Rejected rows get statuses and the rest still counts; accepted orders get a note. Pure in
+    (state, plans, seed); the order of several attackers on one city is drawn from the seed.
+    """
+    statuses: dict[str, list[RowStatus]] = {}
+    attacks: dict[str, list[dict]] = {}
+    defends: dict[str, list[tuple[str, str, dict]]] = {}
+    placements: dict[str, dict[str, list[dict]]] = {}
+    order_rows: dict[tuple[str, str], int] = {}
+    for fid in sorted(plans):
+        rec = state["factions"].get(fid)
+        plan = plans[fid] or empty_plan()
+        if rec is None:
+            continue
+        out = _Statuses()
+        if rec.get("eliminated") or rec.get("won"):
+            for tab, number in _plan_rows(plan):
+                out.reject(tab, number, err("JR_WAR_FACTION_OUT"))
+            statuses[fid] = out.as_list()
+            continue
+        armies = _assign_units(state, fid, plan, out)
+        for name, cells in armies.items():
+            for rear in sq.step_up({k: dict(v) for k, v in cells.items()}):
+                for squad in plan["armies"][name]["squads"]:
+                    if pos_key(squad["flank"], squad["line"]) == rear:
+                        for r in squad["rows"]:
+                            out.note("armies", int(r["row"]), rear_note(squad["flank"]))
+        for name, order in _check_orders(state, fid, plan, armies, out):
+            cid = order["city"]
+            order_rows[(fid, name)] = int(order.get("row") or 0)
+            cells = {k: dict(v, units=dict(v["units"]), garrison={}) for k, v in armies[name].items()}
+            if order["order"] == "attack":
+                attacks.setdefault(cid, []).append({"faction": fid, "army": name, "row": order.get("row"),
+                                                    "capture": order.get("capture") or "colonise",
+                                                    "skip_planning": bool(order.get("skip_planning")),
+                                                    "cells": cells})
+            else:
+                defends.setdefault(cid, []).append((fid, name, cells))
+                out.note("army_orders", int(order.get("row") or 0),
+                         f"армия обороняет город {state['cities'][cid]['name']}")
+        placements[fid] = _check_garrisons(state, fid, plan, out)
+        statuses[fid] = out.as_list()
+
+    battles = []
+    for cid in sorted(attacks):
+        battle = _battle(state, cid, attacks[cid], defends.get(cid, []), placements, seed)
+        battles.append(battle)
+        for att in battle["attackers"]:
+            if att["faction"] in statuses:
+                note = f"армия атакует город {state['cities'][cid]['name']}"
+                if battle["target"] != "city":
+                    note += " (защитников нет — город берётся без боя, если его не займут раньше)"
+                elif att["needs_planning"]:
+                    note += "; бой с фазой планирования"
+                    if att["skip_planning"]:
+                        note += " («Без планирования» действует только против одного гарнизона)"
+                else:
+                    note += "; бой без фазы планирования"
+                statuses[att["faction"]] = _with_note(statuses[att["faction"]], "army_orders",
+                                                      order_rows.get((att["faction"], att["army"]), 0), note)
+    state["battles"] = battles
+    return statuses
+
+
+def _with_note(statuses: list[RowStatus], tab: str, row: int, note: str) -> list[RowStatus]:
+    out = [s for s in statuses if (s.tab, s.number) != (tab, row)]
+    out.append(RowStatus(tab, row, note=note))
+    return sorted(out, key=lambda s: (TAB_ORDER.get(s.tab, 9), s.number))
+
+
+def _plan_rows(plan: Mapping) -> list[tuple[str, int]]:
+    rows = []
+    for army in plan.get("armies", {}).values():
+        rows += [("armies", int(r["row"])) for s in army.get("squads", ()) for r in s.get("rows", ())]
+        if army.get("row"):
+            rows.append(("army_orders", int(army["row"])))
+    for squads in plan.get("garrisons", {}).values():
+        rows += [("garrisons", int(r["row"])) for s in squads for r in s.get("rows", ())]
+    return sorted(set(rows))
+
+
+def _battle(state: Mapping, cid: str, attacks: list[dict], defends: list[tuple[str, str, dict]],
+            placements: Mapping[str, Mapping[str, list[dict]]], seed: int | str) -> dict:
+    city = state["cities"][cid]
+    owner = city.get("owner")
+    bid = f"b{state['turn']}-{cid}"
+    defence = {"squads": [], "armies": [], "garrison_only": True, "notes": []}
+    target = "ruins" if city.get("ruins") else "city"
+    if target == "city":
+        cells: dict[str, dict] = {}
+        garrison = garrison_of(state, cid) if owner else {}
+        left = dict(garrison)
+        for squad in placements.get(owner, {}).get(cid, []):
+            for unit, n in squad["units"].items():
+                sq.place(cells, unit, n, pos_key(squad["flank"], squad["line"]), garrison=True)
+                left[unit] -= n
+        sq.default_placement(cells, left)
+        for fid, name, army in defends:
+            if fid != owner:
+                continue
+            defence["armies"].append(name)
+            defence["garrison_only"] = False
+            for key, squad in sorted(army.items()):
+                for unit, n in sorted(squad["units"].items()):
+                    if sq.place(cells, unit, n, key, garrison=False):
+                        defence["notes"].append(f"не нашлось места для «{load_data().units[unit].name}» армии «{name}»")
+        defence["notes"] += [sq.step_up_text(rear) for rear in sq.step_up(cells)]
+        defence["squads"] = sq.ordered(cells)
+        if not defence["squads"]:
+            target = "empty"
+    attackers = sorted(attacks, key=lambda a: (a["faction"], a["army"]))
+    stream(seed, "attack-order", bid).shuffle(attackers)
+    out = []
+    for n, att in enumerate(attackers, 1):
+        cells = att["cells"]
+        notes = [sq.step_up_text(rear) for rear in sq.step_up(cells)]
+        planned = target == "city" and not (att["skip_planning"] and defence["garrison_only"])
+        out.append({"fight": f"{bid}/{n}", "faction": att["faction"], "army": att["army"], "row": att["row"],
+                    "capture": att["capture"], "skip_planning": att["skip_planning"], "needs_planning": planned,
+                    "squads": sq.ordered(cells), "notes": notes,
+                    "modifiers": {"attacker": side_modifiers(state, att["faction"], owner, cid),
+                                  "defender": side_modifiers(state, owner, att["faction"], cid)}})
+    return {"id": bid, "city": cid, "defender": owner, "target": target, "defence": defence, "attackers": out,
+            "needs_planning": any(a["needs_planning"] for a in out)}
+
+
+def needs_planning(state: Mapping) -> bool:
+    """Whether a pending battle waits for manoeuvres (the planning stage)."""
+    return any(b.get("needs_planning") for b in state.get("battles") or ())

@@ -1,0 +1,206 @@
+"""The «Манёвры» tab (planning stage): one manoeuvre per own squad of each fight, and dwarf runes (JR-83).
+
+Plan shape: {"fights": {fight_id: {"role": "attacker"|"defender", "runes": n,
+                                   "squads": {"flank/line": {"kind", "target", "free_move", "row"}}}}}
+Targets are "flank/line" strings or None. Validation reuses the battle package: the fight is built with
+this faction's manoeuvres, and each problem it reports goes to the row of the squad it names.
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from engine.errors import OrderError, allowed_list
+from engine.jade_rose.battle import BattleSpecError, Manoeuvre, SideSetup, build_battle
+from engine.jade_rose.battle.texts import squad_ru
+from engine.jade_rose.war import squads as sq
+from engine.jade_rose.war.battles import battle_kit
+from engine.jade_rose.war.codes import err
+from engine.jade_rose.war.words import (MANOEUVRE_WORDS, parse_manoeuvre, parse_position, pos_key,
+                                        position_text, to_position)
+from engine.ruleset import Row, RowStatus
+
+TAB = "manoeuvres"
+COLUMNS = {"battle": "Бой", "squad": "Отряд", "units": "Состав", "manoeuvre": "Манёвр", "target": "Цель",
+           "free_move": "Второй манёвр", "runes": "Руны"}
+
+
+def planned_fights(state: Mapping, faction: str) -> dict[str, tuple[dict, dict, str]]:
+    """Fight id -> (battle, attacker entry, role) for the faction's fights that have a planning phase."""
+    out = {}
+    for battle in state.get("battles") or ():
+        for att in battle["attackers"]:
+            if not att.get("needs_planning"):
+                continue
+            if att["faction"] == faction:
+                out[att["fight"]] = (battle, att, "attacker")
+            elif battle.get("defender") == faction:
+                out[att["fight"]] = (battle, att, "defender")
+    return out
+
+
+def fight_label(state: Mapping, battle: Mapping, att: Mapping) -> str:
+    """«b3-qinghe/1 — Цинхэ»: the fight id first (what the parser reads), then the city."""
+    return f"{att['fight']} — {state['cities'][battle['city']]['name']}"
+
+
+def own_squads(battle: Mapping, att: Mapping, role: str) -> list[dict]:
+    return att["squads"] if role == "attacker" else battle["defence"]["squads"]
+
+
+def to_manoeuvre(order: Mapping | None) -> Manoeuvre:
+    if not order:
+        return Manoeuvre()
+    target = to_position(order["target"]) if order.get("target") else None
+    free = to_position(order["free_move"]) if order.get("free_move") else None
+    return Manoeuvre(kind=order.get("kind", "none"), target=target, free_move=free)
+
+
+def side_manoeuvres(plan: Mapping | None, fight: str, role: str) -> tuple[dict[str, Manoeuvre], int]:
+    """Manoeuvres by cell and runes of one side of one fight, from a faction's manoeuvre plan."""
+    entry = ((plan or {}).get("fights") or {}).get(fight)
+    if not entry or entry.get("role") != role:
+        return {}, 0
+    return ({k: to_manoeuvre(v) for k, v in entry.get("squads", {}).items()}, int(entry.get("runes", 0)))
+
+
+def _runes(text: str) -> int | None:
+    clean = text.replace("\u00a0", "").replace(" ", "").replace(",", ".")
+    try:
+        value = float(clean)
+    except ValueError:
+        return None
+    return int(value) if value == value and value == int(value) and 0 <= value <= 1000 else None
+
+
+def parse_manoeuvres(state: Mapping, faction: str, rows: list[Row]) -> tuple[dict, list[RowStatus]]:
+    """The faction's manoeuvres and runes per fight, and a status for every non-blank row; never raises."""
+    fights = planned_fights(state, faction)
+    plan: dict = {"fights": {}}
+    errors: dict[int, list[OrderError]] = {}
+    seen: dict[tuple[str, str], int] = {}
+    rune_rows: dict[str, list[int]] = {}
+    order: list[int] = []
+    for row in rows:
+        if row.is_blank():
+            continue
+        order.append(row.number)
+        try:
+            problems = _parse_row(state, faction, row, fights, plan, seen, rune_rows)
+        except Exception as exc:  # noqa: BLE001 - garbage is reported on the row, never raised
+            problems = [OrderError("E_INTERNAL", {"detail": type(exc).__name__})]
+        if problems:
+            errors[row.number] = problems
+    for fight, entry in plan["fights"].items():
+        battle, att, role = fights[fight]
+        for number, problem in _validate_fight(battle, att, role, entry):
+            errors.setdefault(number, []).append(err("JR_WAR_MANOEUVRE_INVALID", problem=problem))
+    _check_runes(state, faction, plan, rune_rows, errors)
+    statuses = [RowStatus(TAB, n, tuple(errors.get(n, ()))) for n in order]
+    return plan, statuses
+
+
+def _parse_row(state, faction, row: Row, fights, plan, seen, rune_rows) -> list[OrderError]:
+    for key, title in COLUMNS.items():
+        if row.get(key).startswith("="):
+            return [OrderError("E_FORMULA", {"column": title, "value": row.get(key)})]
+    labels = [fight_label(state, b, a) for b, a, _ in fights.values()]
+    token = row.get("battle").split(" ")[0] if row.get("battle") else ""
+    if token not in fights:
+        return [err("JR_WAR_UNKNOWN_BATTLE", value=row.get("battle"), allowed=allowed_list(labels))]
+    battle, att, role = fights[token]
+    mine = [pos_key(s["flank"], s["line"]) for s in own_squads(battle, att, role)]
+    cell = parse_position(row.get("squad")) if row.get("squad") else None
+    if cell not in mine:
+        return [err("JR_WAR_UNKNOWN_SQUAD", value=row.get("squad"), battle=token,
+                    allowed=allowed_list([position_text(k) for k in mine]))]
+    if (token, cell) in seen:
+        return [err("JR_WAR_DUPLICATE_SQUAD", squad=position_text(cell), battle=token, row=seen[(token, cell)])]
+    problems: list[OrderError] = []
+    kind = parse_manoeuvre(row.get("manoeuvre")) if row.get("manoeuvre") else "none"
+    if kind is None:
+        problems.append(err("JR_WAR_UNKNOWN_MANOEUVRE", value=row.get("manoeuvre"),
+                            allowed=", ".join(MANOEUVRE_WORDS.values())))
+    targets = {}
+    for column in ("target", "free_move"):
+        text = row.get(column)
+        targets[column] = parse_position(text) if text else None
+        if text and targets[column] is None:
+            problems.append(err("JR_WAR_UNKNOWN_POSITION", value=text, column=COLUMNS[column]))
+    runes = 0
+    if row.get("runes"):
+        runes = _runes(row.get("runes"))
+        if runes is None:
+            problems.append(OrderError("E_NOT_A_NUMBER", {"column": COLUMNS["runes"], "value": row.get("runes")}))
+        elif runes and faction != "dwarves":
+            problems.append(err("JR_WAR_RUNES_NOT_DWARF"))
+    if problems:
+        return problems
+    seen[(token, cell)] = row.number
+    entry = plan["fights"].setdefault(token, {"role": role, "runes": 0, "squads": {}})
+    entry["squads"][cell] = {"kind": kind, "target": targets["target"] if kind not in ("none", "cover") else None,
+                             "free_move": targets["free_move"], "row": row.number}
+    if runes:
+        entry["runes"] += runes
+        rune_rows.setdefault(token, []).append(row.number)
+    return []
+
+
+def _validate_fight(battle: Mapping, att: Mapping, role: str, entry: dict) -> list[tuple[int, str]]:
+    """Build the fight with these manoeuvres; drop each rejected one and try again until it builds."""
+    units, constants = battle_kit()
+    enemy_role = "defender" if role == "attacker" else "attacker"
+    mine = own_squads(battle, att, role)
+    theirs = own_squads(battle, att, enemy_role)
+    found: list[tuple[int, str]] = []
+    for _ in range(8):
+        orders = {k: to_manoeuvre(v) for k, v in entry["squads"].items()}
+        own = SideSetup(att["faction"] if role == "attacker" else battle["defender"], sq.setups(mine, orders))
+        other = SideSetup(battle["defender"] if role == "attacker" else att["faction"], sq.setups(theirs))
+        try:
+            build_battle(*((own, other) if role == "attacker" else (other, own)), units, constants=constants)
+            return found
+        except BattleSpecError as exc:
+            rows = {k: v["row"] for k, v in entry["squads"].items()}
+            hit = False
+            for problem in exc.problems:
+                cell = next((k for k in sorted(rows, key=len, reverse=True)
+                             if problem.startswith(squad_ru(role, to_position(k)).capitalize())), None)
+                if cell is None or cell not in entry["squads"]:
+                    continue
+                found.append((rows[cell], problem))
+                entry["squads"].pop(cell, None)
+                hit = True
+            if not hit:
+                first = min(rows.values()) if rows else 0
+                found += [(first, p) for p in exc.problems]
+                entry["squads"].clear()
+                return found
+    return found
+
+
+def _check_runes(state: Mapping, faction: str, plan: dict, rune_rows: Mapping[str, list[int]],
+                 errors: dict[int, list[OrderError]]) -> None:
+    """Runes spent: at most the faction holds over all its fights, at most the battle maximum in each."""
+    if faction != "dwarves":
+        return
+    held = int(state["factions"].get(faction, {}).get("runes", 0))
+    cap = battle_kit()[1].max_runes
+    spent = 0
+    for fight in sorted(plan["fights"]):
+        entry = plan["fights"][fight]
+        n = entry.get("runes", 0)
+        if not n:
+            continue
+        if n > cap or spent + n > held:
+            bad = set(rune_rows.get(fight, ()))
+            for number in sorted(bad):
+                errors.setdefault(number, []).append(err("JR_WAR_RUNES_TOO_MANY", have=held, max=cap,
+                                                         total=spent + n))
+            entry["runes"] = 0
+            entry["squads"] = {k: v for k, v in entry["squads"].items() if v["row"] not in bad}
+            continue
+        spent += n
+
+
+__all__ = ["TAB", "COLUMNS", "parse_manoeuvres", "planned_fights", "fight_label", "side_manoeuvres",
+           "own_squads", "to_manoeuvre"]

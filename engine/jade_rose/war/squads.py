@@ -1,0 +1,174 @@
+"""Squads of a battle side as plain dicts: placement, the default garrison placement, armies joining a
+garrison, rearguards stepping up, and losses shared out after a fight.
+
+A squad is {"flank", "line", "units": {unit_key: n}, "garrison": {unit_key: n}}; "garrison" is the part of
+"units" that belongs to the city's garrison (it refills; the rest is army and is really lost).
+"""
+from __future__ import annotations
+
+from typing import Iterable, Mapping
+
+from engine.jade_rose.battle.model import FLANKS, LINES, Manoeuvre, SquadSetup
+from engine.jade_rose.data import load_data
+from engine.jade_rose.war.words import pos_key, position_order, position_text, to_position
+
+DEFAULT_SHOOTERS = "center/rearguard"   # L50: «стрелков в центральный арьергард»
+DEFAULT_OTHERS = "center/vanguard"      # L50: «а всех остальных - в центральный авангард»
+
+
+def new_squad(key: str) -> dict:
+    flank, line = key.split("/")
+    return {"flank": flank, "line": line, "units": {}, "garrison": {}}
+
+
+def is_shooter(unit: str) -> bool:
+    """A unit with a ranged attack: what the rule book's default garrison placement calls «стрелки»."""
+    return bool(load_data().units[unit].abilities.get("ranged"))
+
+
+def fits(units: Mapping[str, int], unit: str) -> bool:
+    """Whether one more `unit` may join a squad holding `units` (one-per-squad units, excluded pairs)."""
+    data = load_data()
+    ab = data.units[unit].abilities
+    if ab.get("one_per_squad") and units.get(unit, 0) >= 1:
+        return False
+    for other, n in units.items():
+        if n and (other in ab.get("excludes_in_squad", ()) or
+                  unit in data.units[other].abilities.get("excludes_in_squad", ())):
+            return False
+    return True
+
+
+def fallback_positions(preferred: str) -> list[str]:
+    """The preferred cell, then the same line (centre, left, right), then the other line."""
+    flank, line = preferred.split("/")
+    other = LINES[1 - LINES.index(line)]
+    order = [preferred]
+    for ln in (line, other):
+        for f in ("center", "left", "right"):
+            key = pos_key(f, ln)
+            if key not in order:
+                order.append(key)
+    return order
+
+
+def place(squads: dict[str, dict], unit: str, count: int, preferred: str, garrison: bool) -> int:
+    """Add `count` units at `preferred`, moving those a squad cannot hold to the nearest cell that can.
+
+    Returns how many could not be placed anywhere (they stay out of the battle).
+    """
+    left = count
+    one_each = bool(load_data().units[unit].abilities.get("one_per_squad"))
+    for key in fallback_positions(preferred):
+        if not left:
+            break
+        squad = squads.get(key) or new_squad(key)
+        if not fits(squad["units"], unit):
+            continue
+        take = 1 if one_each else left
+        squad["units"][unit] = squad["units"].get(unit, 0) + take
+        if garrison:
+            squad["garrison"][unit] = squad["garrison"].get(unit, 0) + take
+        squads[key] = squad
+        left -= take
+    return left
+
+
+def default_placement(squads: dict[str, dict], units: Mapping[str, int]) -> int:
+    """Units nobody placed: shooters to the centre rearguard, the others to the centre vanguard (L50)."""
+    lost = 0
+    for unit, n in sorted(units.items()):
+        if n > 0:
+            lost += place(squads, unit, n, DEFAULT_SHOOTERS if is_shooter(unit) else DEFAULT_OTHERS, garrison=True)
+    return lost
+
+
+def step_up(squads: dict[str, dict]) -> list[str]:
+    """A rearguard with no vanguard on its flank moves to the vanguard (L11); returns the moved cells."""
+    moved = []
+    for flank in FLANKS:
+        rear, front = pos_key(flank, "rearguard"), pos_key(flank, "vanguard")
+        if rear in squads and front not in squads:
+            squad = squads.pop(rear)
+            squad["line"] = "vanguard"
+            squads[front] = squad
+            moved.append(rear)
+    return moved
+
+
+def step_up_text(rear: str) -> str:
+    flank = rear.split("/")[0]
+    return (f"{position_text(rear)}: на этом фланге нет авангарда — отряд встаёт в "
+            f"{position_text(pos_key(flank, 'vanguard')).lower()}")
+
+
+def ordered(squads: Mapping[str, dict] | Iterable[dict]) -> list[dict]:
+    items = squads.values() if isinstance(squads, Mapping) else squads
+    return sorted((s for s in items if sum(s["units"].values()) > 0),
+                  key=lambda s: position_order(pos_key(s["flank"], s["line"])))
+
+
+def by_position(squads: Iterable[dict]) -> dict[str, dict]:
+    return {pos_key(s["flank"], s["line"]): s for s in squads}
+
+
+def total(squads: Iterable[dict], part: str = "units") -> dict[str, int]:
+    out: dict[str, int] = {}
+    for s in squads:
+        for unit, n in s.get(part, {}).items():
+            out[unit] = out.get(unit, 0) + n
+    return {k: v for k, v in sorted(out.items()) if v}
+
+
+def army_part(squad: Mapping) -> dict[str, int]:
+    return {k: n - squad.get("garrison", {}).get(k, 0) for k, n in squad["units"].items()
+            if n - squad.get("garrison", {}).get(k, 0) > 0}
+
+
+def setups(squads: Iterable[dict], manoeuvres: Mapping[str, Manoeuvre] | None = None) -> tuple[SquadSetup, ...]:
+    """Battle squads; a squad holding garrison units is a garrison squad (the battle engine's flag)."""
+    out = []
+    for s in ordered(squads):
+        key = pos_key(s["flank"], s["line"])
+        units = tuple(sorted((k, n) for k, n in s["units"].items() if n))
+        out.append(SquadSetup(position=to_position(key), units=units,
+                              manoeuvre=(manoeuvres or {}).get(key, Manoeuvre()),
+                              garrison=any(s.get("garrison", {}).values())))
+    return tuple(out)
+
+
+def share_losses(squads: list[dict], losses: Mapping[str, int]) -> tuple[list[dict], dict[str, int]]:
+    """Survivor squads and the army's dead after a fight that killed `losses` (per unit type).
+
+    The battle reports losses per unit type only; they are shared out over the squads and over the
+    garrison and army parts in proportion to their numbers (largest remainder, cells in order).
+    """
+    squads = [{**s, "units": dict(s["units"]), "garrison": dict(s.get("garrison", {}))} for s in ordered(squads)]
+    army_dead: dict[str, int] = {}
+    for unit, dead in losses.items():
+        buckets = []
+        for s in squads:
+            g = s["garrison"].get(unit, 0)
+            a = s["units"].get(unit, 0) - g
+            buckets += [(s, "garrison", g), (s, "army", a)]
+        size = sum(n for _, _, n in buckets)
+        dead = min(dead, size)
+        if not dead:
+            continue
+        shares = [dead * n // size for _, _, n in buckets]
+        rest = dead - sum(shares)
+        order = sorted(range(len(buckets)), key=lambda i: (-(dead * buckets[i][2] % size), i))
+        for i in order[:rest]:
+            shares[i] += 1
+        for (s, part, _), k in zip(buckets, shares):
+            if not k:
+                continue
+            s["units"][unit] -= k
+            if part == "garrison":
+                s["garrison"][unit] -= k
+            else:
+                army_dead[unit] = army_dead.get(unit, 0) + k
+    for s in squads:
+        s["units"] = {k: n for k, n in s["units"].items() if n > 0}
+        s["garrison"] = {k: n for k, n in s["garrison"].items() if n > 0}
+    return [s for s in squads if s["units"]], dict(sorted(army_dead.items()))

@@ -1,0 +1,391 @@
+"""Jade Rose faction consequences of the war, victory and Midnight, DATC style: setup, war events (as the war
+engine emits them, after it has moved the cities), expected state. Each docstring quotes the rule book
+(seeds/000_d4955973ee03e561.txt) and says what is checked."""
+from __future__ import annotations
+
+import pytest
+
+from engine.jade_rose import economy, factions
+from engine.jade_rose.garrison import garrison_of
+from engine.jade_rose.setup import new_game
+
+CITIES = {
+    "empire": [("aurum", "Аурум", True), ("ferrum", "Феррум", False)],
+    "vampires": [("noct", "Ноктис", True), ("umbra", "Умбра", False)],
+    "dwarves": [("karak", "Карак", True), ("mons", "Монс", False)],
+    "jade": [("yulong", "Юйлун", True), ("qinghe", "Цинхэ", False)],
+}
+
+
+def make_game(gold: int = 0, turn: int = 1) -> dict:
+    """Four factions, each with a large capital and one small city at level 1, joined in a ring
+    (Аурум–Феррум–Ноктис–Умбра–Карак–Монс–Юйлун–Цинхэ–Аурум)."""
+    cities = {}
+    for fid, rows in CITIES.items():
+        for cid, name, large in rows:
+            cities[cid] = {"name": name, "owner": fid, "large": large, "level": 1, "capital": large}
+    ids = list(cities)
+    roads = [[ids[i], ids[(i + 1) % len(ids)]] for i in range(len(ids))]
+    state = new_game({"name": "test", "factions": {f: {"gold": gold} for f in CITIES},
+                      "cities": cities, "roads": roads})
+    state["turn"] = turn
+    state["era"] = economy.era_of(state).key
+    return state
+
+
+def add_cities(state: dict, faction: str, n: int, level: int = 1) -> None:
+    """`n` more small cities for a faction, off the ring."""
+    for i in range(n):
+        cid = f"{faction}_extra_{i}"
+        state["cities"][cid] = {"name": f"{faction}-{i}", "owner": faction, "large": False, "level": level,
+                                "buildings": [], "capital": False, "ruins": False, "no_income_turns": 0}
+
+
+def battle(city: str, attacker: str, defender: str | None, deaths=None, army_deaths=None, army_size=None,
+           winner: str = "attacker") -> dict:
+    return {"kind": "battle", "id": f"b1-{city}", "city": city, "attacker": attacker, "defender": defender,
+            "winner": winner, "deaths": deaths or {}, "army_deaths": army_deaths or {}, "army_size": army_size or {}}
+
+
+def capture(state: dict, city: str, attacker: str, choice: str) -> dict:
+    """The war's capture event for `city`, after the war has moved the city as the rules say."""
+    c = state["cities"][city]
+    previous = c["owner"]
+    event = {"kind": "capture", "city": city, "attacker": attacker, "previous_owner": previous, "choice": choice,
+             "large": c["large"], "level_before": c["level"],
+             "era_max_level": min(3, economy.era_of(state).max_city_level),
+             "base_income": economy.base_income(c, previous)}
+    if choice == "colonise":
+        c.update(owner=attacker, buildings=[])
+    elif choice == "plunder":
+        c.update(buildings=[], level=max(1, c["level"] - 1), no_income_turns=1)
+    elif choice == "raze":
+        c.update(owner=attacker, buildings=[], ruins=True)
+    return event
+
+
+def honor(state: dict) -> int:
+    return state["factions"]["empire"]["honor"]
+
+
+def grudges(state: dict, against: str) -> int:
+    return state["factions"]["dwarves"]["grudges"][against]
+
+
+def ledger_sum(state: dict, faction: str, resource: str) -> int:
+    return sum(line["amount"] for line in state["ledger"] if line["faction"] == faction
+               and line["resource"] == resource)
+
+
+# -- Empire honor (L75-79) -------------------------------------------------------------------------
+
+def test_empire_honor_per_dead_unit_is_a_fifth_of_its_upkeep_summed_per_battle():
+    """«Каждый умерший юнит даёт честь в размере пятой части своего содержания в золоте. Например, умерший копейщик
+    с содержанием 5з/ход при смерти даст 1ч.» — 3 horsemen (8з) and a spearman (5з): 29 ÷ 5 = 5ч (JR-63: summed
+    per battle, then floored); one horseman in each of two battles: 1ч + 1ч; the enemy's dead give nothing."""
+    state = make_game()
+    factions.apply_war_events(state, [battle("ferrum", "vampires", "empire",
+                                             deaths={"empire": {"empire_horseman": 3, "empire_spearman": 1},
+                                                     "vampires": {"vampires_lord": 1}})])
+    assert honor(state) == 5 and ledger_sum(state, "empire", "honor") == 5
+    factions.apply_war_events(state, [battle("ferrum", "vampires", "empire", deaths={"empire": {"empire_horseman": 1}}),
+                                      battle("aurum", "dwarves", "empire", deaths={"empire": {"empire_horseman": 1}})])
+    assert honor(state) == 7
+
+
+def test_a_captured_empire_capital_gives_150_honor():
+    """«Ваш город захватили или разрушили: +50ч (если большой, то +150ч) (в дополнение к чести за смерть
+    гарнизона)» — the large capital colonised: 150 + the garrison's 10 spearmen (10ч); a small city razed: +50."""
+    state = make_game()
+    factions.apply_war_events(state, [battle("aurum", "vampires", "empire", deaths={"empire": {"empire_spearman": 10}}),
+                                      capture(state, "aurum", "vampires", "colonise")])
+    assert honor(state) == 160
+    factions.apply_war_events(state, [capture(state, "ferrum", "dwarves", "raze")])
+    assert honor(state) == 210
+
+
+def test_a_plundered_empire_city_gives_30_or_90_honor():
+    """«Ваш город разграбили: +30ч (если большой - то +90ч) (в дополнение к чести за смерть гарнизона)»."""
+    state = make_game()
+    factions.apply_war_events(state, [capture(state, "ferrum", "jade", "plunder")])
+    assert honor(state) == 30
+    factions.apply_war_events(state, [capture(state, "aurum", "jade", "plunder")])
+    assert honor(state) == 120
+
+
+def test_the_empire_loses_20_honor_for_plundering_or_razing_but_never_goes_below_zero():
+    """«Вы разграбили или разрушили город: -20ч»; «Честь не может быть отрицательной.» — 50 → 30 (plunder) → 10
+    (raze) → 0 (plunder); colonising costs nothing."""
+    state = make_game()
+    state["factions"]["empire"]["honor"] = 50
+    factions.apply_war_events(state, [capture(state, "umbra", "empire", "plunder")])
+    assert honor(state) == 30
+    factions.apply_war_events(state, [capture(state, "mons", "empire", "colonise")])
+    assert honor(state) == 30
+    factions.apply_war_events(state, [capture(state, "qinghe", "empire", "raze"),
+                                      capture(state, "umbra", "empire", "plunder")])
+    assert honor(state) == 0 and ledger_sum(state, "empire", "honor") == -50
+
+
+# -- Vampires' slaves (L145-155, L180, L184) -------------------------------------------------------------
+
+def test_vampires_get_slaves_from_plunder_and_capture():
+    """«При разграблении города вы получаете число рабов, равное базовому доходу города. При захвате города вы
+    получаете число рабов, равное половине базового дохода города.» — the Empire's large L2 capital plundered:
+    600; the Jade small L1 city colonised: 75."""
+    state = make_game()
+    state["cities"]["aurum"]["level"] = 2
+    factions.apply_war_events(state, [capture(state, "aurum", "vampires", "plunder")])
+    assert state["factions"]["vampires"]["slaves"] == 450 + 600
+    factions.apply_war_events(state, [capture(state, "qinghe", "vampires", "colonise")])
+    assert state["factions"]["vampires"]["slaves"] == 450 + 600 + 75
+
+
+def test_vampires_flee_with_slaves_worth_twice_the_base_income_of_their_lost_city():
+    """«Если ваш город захватывают или разграбляют, вампиры сбегают из него вместе с рабами. Вы получите в своё
+    распоряжение число рабов в размере удвоенного базового дохода города. Примечание: учитывается базовый доход
+    города для фракции, которой принадлежит город. У вас базовый доход вдвое меньше.» — large L1: 2 × 150."""
+    state = make_game()
+    factions.apply_war_events(state, [capture(state, "noct", "empire", "colonise")])
+    assert state["factions"]["vampires"]["slaves"] == 450 + 300
+
+
+def test_slave_market_adds_50_slaves_for_attacks_on_neighbouring_cities():
+    """«Рынок рабов (100з) - +50 к получаемым рабам при нападениях на соседние города» — Умбра (market) borders
+    Карак: +75 + 50; Юйлун is not next to a market city: +150 only."""
+    state = make_game()
+    state["cities"]["umbra"].update(level=2, buildings=["vampires_slave_market"])
+    factions.apply_war_events(state, [capture(state, "karak", "vampires", "colonise")])
+    assert state["factions"]["vampires"]["slaves"] == 450 + 150 + 50
+    factions.apply_war_events(state, [capture(state, "yulong", "vampires", "colonise")])
+    assert state["factions"]["vampires"]["slaves"] == 450 + 150 + 50 + 150
+
+
+def test_vampires_sleeping_in_a_crypt_die_when_its_city_is_captured():
+    """«Склеп (100з) - вмещает до 20 вампиров. … Если город захватят, то вампиры из склепа автоматически умирают.»
+    — 30 half-bloods, blood for 10: 20 sleep in the crypt of Умбра and die with its capture (the war has already
+    destroyed the crypt); the 10 awake stay."""
+    state = make_game()
+    state["cities"]["umbra"]["buildings"] = ["vampires_crypt"]
+    rec = state["factions"]["vampires"]
+    rec.update(units={"vampires_halfblood": 30}, slaves=225)              # 150 after deaths: blood for 10
+    economy.end_of_turn(state)
+    assert rec["hibernating"] == {"vampires_halfblood": 20}
+    assert rec["crypts"] == {"umbra": {"vampires_halfblood": 20}}
+    factions.apply_war_events(state, [capture(state, "umbra", "empire", "colonise")])
+    assert rec["units"] == {"vampires_halfblood": 10} and rec["hibernating"] == {}
+
+
+def test_slaves_captured_after_the_ritual_become_eternal_servants():
+    """«Все рабы, которых вы захватите в будущем, тоже будут автоматически превращаться в Вечных слуг.»"""
+    state = make_game()
+    state["factions"]["vampires"].update(ritual_done=True, slaves=0, eternal_servants=500)
+    factions.apply_war_events(state, [capture(state, "ferrum", "vampires", "plunder")])
+    assert state["factions"]["vampires"]["eternal_servants"] == 650 and state["factions"]["vampires"]["slaves"] == 0
+
+
+def test_sunset_doubles_honor_and_slaves_received_but_not_grudges():
+    """«Закат (7-8 ход): Боги требуют битв! Получаемое золото и получаемый уникальный ресурс удваивается для всех
+    фракций» (JR-62: lump sums included, grudges excluded)."""
+    state = make_game(turn=7)
+    state["cities"]["mons"]["level"] = 3
+    factions.apply_war_events(state, [battle("ferrum", "dwarves", "empire", deaths={"empire": {"empire_knight": 1}}),
+                                      capture(state, "ferrum", "vampires", "plunder"),
+                                      capture(state, "mons", "vampires", "colonise")])
+    assert honor(state) == 2 * (3 + 30)
+    assert state["factions"]["vampires"]["slaves"] == 450 + 2 * (150 + 225)
+    assert grudges(state, "vampires") == 2                # small city at the era's max level: 1 × 2, not × 4
+
+
+# -- Dwarves' grudges (L203-209) -------------------------------------------------------------------------
+
+def test_dwarf_grudges_for_a_lost_city_by_size_doubled_at_the_eras_max_level():
+    """«Ваш город захватили, разграбили или разрушили: +1 обиды для маленького, +2 для большого. Если он был
+    максимального уровня, ограниченного эпохой - вдвое больше.» — Dawn (max level 2): small L1 +1, large L2 +4."""
+    state = make_game(turn=3)
+    state["cities"]["karak"]["level"] = 2
+    factions.apply_war_events(state, [capture(state, "mons", "jade", "plunder")])
+    assert grudges(state, "jade") == 1
+    factions.apply_war_events(state, [capture(state, "karak", "empire", "raze")])
+    assert grudges(state, "empire") == 4 and grudges(state, "vampires") == 0
+
+
+def test_dwarf_grudges_drop_when_they_take_that_factions_city_unless_the_endless_vengeance_guild():
+    """«Вы захватили город фракции: -1 обида для маленького, -2 обиды для большого.»; «Гильдия бесконечной мести
+    (400з) - позволяет вам игнорировать любые эффекты, снижающие число обид.»"""
+    state = make_game()
+    state["factions"]["dwarves"]["grudges"]["empire"] = 3
+    factions.apply_war_events(state, [capture(state, "aurum", "dwarves", "colonise")])
+    assert grudges(state, "empire") == 1
+    factions.apply_war_events(state, [capture(state, "ferrum", "dwarves", "colonise")])
+    assert grudges(state, "empire") == 0                                     # never below 0
+    state = make_game()
+    state["factions"]["dwarves"]["grudges"]["empire"] = 3
+    state["cities"]["karak"].update(level=3, buildings=["dwarves_endless_vengeance_guild"])
+    factions.apply_war_events(state, [capture(state, "aurum", "dwarves", "plunder")])
+    assert grudges(state, "empire") == 3
+
+
+def test_a_failed_attack_on_the_dwarves_adds_a_grudge():
+    """«Враг неудачно напал на ваш город: +1 обида.»"""
+    state = make_game()
+    factions.apply_war_events(state, [{"kind": "failed_attack", "city": "mons", "attacker": "vampires",
+                                       "defender": "dwarves"},
+                                      {"kind": "failed_attack", "city": "umbra", "attacker": "dwarves",
+                                       "defender": "vampires"}])
+    assert grudges(state, "vampires") == 1
+
+
+def test_an_enemy_destroying_half_the_dwarf_army_adds_a_grudge():
+    """«Враг уничтожил как минимум половину вашей армии при нападении на вас: +1 обида.» — 5 of 10 army units:
+    +1; 4 of 10: none; garrison deaths do not count; losses while the dwarves attack: none."""
+    state = make_game()
+    factions.apply_war_events(state, [
+        battle("mons", "jade", "dwarves", deaths={"dwarves": {"dwarves_miner": 20}},
+               army_deaths={"dwarves": {"dwarves_miner": 4}}, army_size={"dwarves": 10}, winner="defender"),
+        battle("karak", "empire", "dwarves", army_deaths={"dwarves": {"dwarves_miner": 3, "dwarves_thane": 2}},
+               army_size={"dwarves": 10}, winner="defender"),
+        battle("umbra", "dwarves", "vampires", army_deaths={"dwarves": {"dwarves_miner": 10}},
+               army_size={"dwarves": 10}, winner="defender")])
+    assert state["factions"]["dwarves"]["grudges"] == {"empire": 1, "vampires": 0, "jade": 0}
+
+
+def test_grudges_never_exceed_10():
+    """«Число обид не может превысить 10 и не может быть меньше 0.» — 9 + a large city at the max level (4) = 10;
+    the ledger shows the +1 really added."""
+    state = make_game()
+    state["factions"]["dwarves"]["grudges"]["empire"] = 9
+    factions.apply_war_events(state, [capture(state, "karak", "empire", "colonise")])
+    assert grudges(state, "empire") == 10
+    assert [line["amount"] for line in state["ledger"] if line["resource"] == "grudges"] == [1]
+
+
+# -- victory (L69-72, L138-141, L197-200, L265-269; JR-59) ---------------------------------------------
+
+def test_empire_wins_with_9_cities_and_100_honor_and_leaves_the_game():
+    """«Держать под контролем как минимум 9 городов. Накопить 100 чести. При победе ваши враги вынуждены заключить
+    с вами мир. Вы выходите из игры, ваши города становятся недоступны для атаки, а оставшиеся фракции продолжают
+    биться.» — both conditions are needed (JR-59)."""
+    state = make_game()
+    add_cities(state, "empire", 7)
+    state["factions"]["empire"]["honor"] = 99
+    factions.end_of_turn(state)
+    assert not state["factions"]["empire"]["won"]
+    state["factions"]["empire"]["honor"] = 100
+    factions.end_of_turn(state)
+    assert state["factions"]["empire"]["won"] and factions.winners(state) == ["empire"]
+    assert "empire" not in economy.active_factions(state) and not factions.game_over(state)
+    assert state["chronicle"][-1]["kind"] == "Победа" and "мир" in state["chronicle"][-1]["text"]
+    (status,) = economy.run_economy(state, "empire", [{"row": 2, "kind": "upgrade", "city": "aurum", "count": 1}],
+                                    None)
+    assert status.errors[0].code == "JR_FACTION_OUT"
+
+
+def test_dwarves_win_with_8_cities_and_3000_gold_and_their_cities_become_ruins():
+    """«Держать под контролем как минимум 8 городов. Накопить 3000з. При победе вы выкапываете колоссальную сеть
+    тоннелей под землёй. Дворфы переселяются под землю, а города на поверхности становятся руинами.»"""
+    state = make_game(gold=3000)
+    add_cities(state, "dwarves", 5)
+    factions.end_of_turn(state)
+    assert not state["factions"]["dwarves"]["won"]
+    add_cities(state, "dwarves", 6)
+    factions.end_of_turn(state)
+    assert state["factions"]["dwarves"]["won"]
+    gone = [c for c in state["cities"].values() if c["name"] in ("Карак", "Монс") or c["name"].startswith("dwarves-")]
+    assert all(c["ruins"] and c["owner"] is None and c["buildings"] == [] for c in gone)
+
+
+def test_jade_court_wins_with_3_great_forges_9_cities_and_1000_jade():
+    """«Построить 3 Великих Кузни. Держать под контролем не менее 9 городов. Накопить 1000н.» — the starting forge
+    counts (JR-90)."""
+    state = make_game()
+    add_cities(state, "jade", 7, level=3)
+    state["factions"]["jade"]["jade"] = 1000
+    state["cities"]["jade_extra_0"]["buildings"] = ["jade_great_forge"]
+    factions.end_of_turn(state)
+    assert not state["factions"]["jade"]["won"]
+    state["cities"]["jade_extra_1"]["buildings"] = ["jade_great_forge"]
+    factions.end_of_turn(state)
+    assert state["factions"]["jade"]["won"]
+
+
+def test_vampires_win_with_1000_eternal_servants_and_one_rival_earning_half_as_much():
+    """«Иметь как минимум 1000 вечных слуг. Против вас должна остаться только 1 фракция, чей доход вы превосходите
+    как минимум вдвое. При победе оставшаяся фракция добровольно вынуждена вам сдаться.» — with two rivals left,
+    no victory; with one (the Empire earning 450з against 150 + 75 + 1000 + … ), the Empire surrenders."""
+    state = make_game()
+    state["factions"]["vampires"].update(eternal_servants=1000, slaves=0)
+    state["factions"]["dwarves"]["eliminated"] = True
+    factions.end_of_turn(state)
+    assert not state["factions"]["vampires"]["won"]
+    state["factions"]["jade"]["won"] = True
+    factions.end_of_turn(state)
+    assert state["factions"]["vampires"]["won"]
+    assert state["factions"]["empire"]["eliminated"] and state["factions"]["empire"]["subjugated_by"] == "vampires"
+    assert state["cities"]["aurum"]["owner"] == "vampires" and factions.game_over(state)
+    assert factions.winners(state) == ["jade", "vampires"]
+
+
+# -- Midnight (L335; JR-60) -------------------------------------------------------------------------------
+
+def test_midnight_destroys_every_faction_but_the_winners_and_the_one_with_most_cities():
+    """«Полночь (9 ход): богам наскучило наблюдать за битвой. Они уничтожают все фракции, кроме уже победивших и
+    той, у которой больше всего городов. Эта фракция выигрывает.» — at the end of turn 9, not before."""
+    state = make_game(turn=8)
+    add_cities(state, "dwarves", 2)
+    state["factions"]["jade"]["won"] = True
+    factions.end_of_turn(state)
+    assert not factions.game_over(state) and not state.get("midnight")
+    state["turn"] = 9
+    factions.end_of_turn(state)
+    assert factions.game_over(state) and factions.winners(state) == ["dwarves", "jade"]
+    assert state["factions"]["empire"]["eliminated"] and state["factions"]["vampires"]["eliminated"]
+    assert not state["factions"]["jade"].get("eliminated")
+    assert state["chronicle"][-1]["kind"] == "Полночь" and "Дворфы" in state["chronicle"][-1]["text"]
+
+
+@pytest.mark.parametrize("setup, survivors", [
+    ({"ferrum": 2}, ["empire"]),                                  # tied cities: higher total base income
+    ({"gold": {"dwarves": 10}}, ["dwarves"]),                     # tied income too: higher gold
+    ({}, ["dwarves", "empire", "jade"]),                          # still tied: all survive (vampires earn half)
+])
+def test_midnight_ties_go_to_base_income_then_gold_then_all_survive(setup, survivors):
+    """RULINGS JR-60: «ties for most cities: higher total base income, then higher gold; still tied: all survive»."""
+    state = make_game(turn=9)
+    state["cities"]["ferrum"]["level"] = setup.get("ferrum", 1)
+    for fid, gold in setup.get("gold", {}).items():
+        state["factions"][fid]["gold"] = gold
+    factions.end_of_turn(state)
+    assert factions.winners(state) == survivors
+    assert sorted(f for f, r in state["factions"].items() if r.get("eliminated")) == sorted(
+        set(CITIES) - set(survivors))
+
+
+def test_the_last_faction_left_in_play_wins():
+    state = make_game()
+    for fid in ("empire", "vampires"):
+        state["factions"][fid]["eliminated"] = True
+    state["factions"]["dwarves"]["won"] = True
+    factions.end_of_turn(state)
+    assert state["factions"]["jade"]["won"] and factions.game_over(state)
+
+
+# -- Jade Court ----------------------------------------------------------------------------------------
+
+def test_jade_garrison_creatures_vanish_without_a_great_forge():
+    """«Нефритовые создания помечены звёздочкой (*). Их нельзя создать без Великой Кузни.» — the level-1 garrison
+    keeps its people but loses its jade warriors once no forge stands."""
+    state = make_game()
+    with_forge = garrison_of(state, "qinghe")
+    assert with_forge.get("jade_warrior", 0) > 0
+    state["cities"]["yulong"]["buildings"] = []
+    without = garrison_of(state, "qinghe")
+    assert without == {k: n for k, n in with_forge.items() if k != "jade_warrior"}
+
+
+def test_jade_mines_and_estates_add_to_the_jade_limit():
+    """«Нефритовая шахта (250з) - +150 к лимиту покупки нефрита за ход»; «Поместья (350з) - +200з к доходу города,
+    +200 к лимиту покупки нефрита за ход» — 300 + 150 + 200 = 650 (several add up)."""
+    state = make_game()
+    state["cities"]["yulong"].update(level=3, buildings=["jade_great_forge", "jade_jade_mine", "jade_estates"])
+    assert economy.jade_limit(state, "jade") == 650
