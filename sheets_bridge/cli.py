@@ -169,7 +169,7 @@ def replay_cmd(game_dir, turn_no, stage):
 
 @main.command()
 @click.argument("dir", default="games/demo", type=click.Path(file_okay=False))
-@click.option("--turns", default=3, show_default=True, help="How many turns the scripted demo plays.")
+@click.option("--turns", default=9, show_default=True, help="How many turns the scripted demo plays (9 = to Midnight).")
 @_errors_to_click
 def demo(dir, turns):
     """Create a demo game, fill scripted orders as players would, check and play a few turns."""

@@ -948,5 +948,6 @@ def share_game(backend: Any, config: Any, *, notify: bool = False, revoke: bool 
     return warnings
 
 
-__all__ = ["backend_for_game", "credentials_path", "share_game", "share_plan", "GSheetsBackend", "RetryPolicy", "RequestPacer", "RequestStats", "ResilientHTTPClient",
-           "http_client_factory", "open_gsheets_backend", "plan_write", "stable_id", "BookMeta", "BookRejected"]
+__all__ = ["GSheetsBackend", "backend_for_game", "open_gsheets_backend", "credentials_path", "share_game",
+           "share_plan", "RetryPolicy", "RequestPacer", "RequestStats", "ResilientHTTPClient", "http_client_factory",
+           "plan_write", "lock_requests", "stable_id", "BookMeta", "BookRejected"]

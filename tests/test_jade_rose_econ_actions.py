@@ -239,8 +239,8 @@ def test_vengeful_campaign_with_5_grudges_pays_35_percent_less():
 def test_vengeful_campaign_units_must_be_sent_against_that_faction():
     """«Всех купленных со скидкой юнитов вы обязаны отправить на захват города фракции, которой вы мстите.» — hired
     units beyond those in an army attacking that faction's city are rejected (JR-82); nothing is paid."""
-    for plan in (None, attack_plan("noct", {"dwarves_miner": 10}), attack_plan("ferrum", {"dwarves_miner": 10}, "defend"),
-                 attack_plan("ferrum", {"dwarves_miner": 3})):
+    for plan in (None, attack_plan("noct", {"dwarves_miner": 10}),
+                 attack_plan("ferrum", {"dwarves_miner": 10}, "defend"), attack_plan("ferrum", {"dwarves_miner": 3})):
         state = make_game(gold=1000)
         state["cities"]["karak"]["buildings"] = ["dwarves_training_ground"]
         state["factions"]["dwarves"]["grudges"]["empire"] = 5

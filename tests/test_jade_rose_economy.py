@@ -511,6 +511,25 @@ def test_two_thirds_of_the_slaves_above_the_cap_escape_at_the_start():
     assert state["factions"]["vampires"]["slaves"] == 800
 
 
+def test_barrack_and_slums_raise_the_slave_cap():
+    """«Барак (50з) - +100 к максимуму рабов»; «Трущобы (150з) - +250 к максимуму рабов» — cap 600 + 100 + 250 = 950:
+    of 1010 slaves, two thirds of the 60 above it escape (40)."""
+    state = make_game()
+    state["cities"]["noct"].update(level=3, buildings=["vampires_barrack", "vampires_slums"])
+    state["factions"]["vampires"]["slaves"] = 1010
+    economy.start_of_turn(state, 1)
+    assert state["factions"]["vampires"]["slaves"] == 970
+
+
+def test_gallows_kill_30_more_slaves_per_turn():
+    """«Виселица (50з) - +30 к потерям рабов в ход» (JR-74 I1: a drawback) — 300 slaves: 100 + 30 die."""
+    state = make_game()
+    state["cities"]["umbra"].update(level=2, buildings=["vampires_gallows"])
+    state["factions"]["vampires"]["slaves"] = 300
+    economy.end_of_turn(state)
+    assert state["factions"]["vampires"]["slaves"] == 170
+
+
 def test_vampires_beyond_the_blood_hibernate_and_the_crypt_spares_their_upkeep():
     """«Если крови рабов не хватает … часть вампиров впадает в спячку … вы всё ещё должны платить за их
     содержание»; «Склеп (100з) - вмещает до 20 вампиров. Во время спячки в склепе они не требуют золота»."""

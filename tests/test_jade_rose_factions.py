@@ -389,3 +389,17 @@ def test_jade_mines_and_estates_add_to_the_jade_limit():
     state = make_game()
     state["cities"]["yulong"].update(level=3, buildings=["jade_great_forge", "jade_jade_mine", "jade_estates"])
     assert economy.jade_limit(state, "jade") == 650
+
+
+def test_each_war_consequence_is_told_in_the_factions_log():
+    """Every change is a ledger line with a Russian reason, and each faction's journal gets one line per event."""
+    state = make_game()
+    state["factions"]["empire"]["honor"] = 30
+    factions.apply_war_events(state, [capture(state, "mons", "empire", "raze"),
+                                      {"kind": "failed_attack", "city": "karak", "attacker": "jade",
+                                       "defender": "dwarves"}])
+    assert [(e["faction"], e["text"]) for e in state["log"]] == [
+        ("dwarves", "Город Монс разрушен («Империя»): +2 обиды на «Империя»"),
+        ("empire", "Город Монс разрушен («Империя»): -20ч"),
+        ("dwarves", "Нападение «Нефритовый двор» на Карак отбито: +1 обида на «Нефритовый двор»")]
+    assert all(line["reason"] for line in state["ledger"])

@@ -62,14 +62,16 @@ def setup(draw):
         if "grudges" in rec:
             rec["grudges"] = {o: draw(st.integers(0, 10)) for o in rec["grudges"]}
         rec["units"] = {k: draw(st.integers(0, 30)) for k in draw(st.lists(st.sampled_from(UNITS[fid]), max_size=3))}
+        placed: set[str] = set()
         for cid in [c for c in CITY_IDS if state["cities"][c]["owner"] == fid]:
             city = state["cities"][cid]
             city["level"] = draw(st.integers(1, 3))
             slots = 3 if city["large"] else 1
             fitting = sorted(b.key for b in data.faction_buildings(fid) if b.tier <= city["level"]
-                             and not b.unique_per_faction)
+                             and b.key not in placed and b.key not in city["buildings"])
             extra = draw(st.lists(st.sampled_from(fitting), unique=True, max_size=slots - len(city["buildings"])))
-            city["buildings"] += [b for b in extra if b not in city["buildings"]]
+            city["buildings"] += extra
+            placed.update(b for b in extra if data.buildings[b].unique_per_faction)
     return state
 
 

@@ -144,7 +144,8 @@ def income_lines(state: Mapping, faction: str) -> list[dict]:
         add("gold", base, f"Доход: {city['name']}{suffix}", cid, kind="income_city")
         bonus = sum(int(data.buildings[b].effects.get("income", 0)) for b in city["buildings"]
                     if b in data.buildings) * gmul
-        add("gold", bonus, f"Постройки: {city['name']}{suffix}", cid, kind="income_buildings")
+        add("gold", bonus, f"Постройки: {city['name']}{suffix}", cid, kind="income_buildings",
+            turn=int(state["turn"]))
         gold_total += base + bonus
     per_slave = int(data.factions.get(faction, {}).get("gold_per_slave", 0))
     if per_slave:
@@ -162,7 +163,7 @@ def income_lines(state: Mapping, faction: str) -> list[dict]:
         pct = min(int(penalty.get("income_pct", 0)), int(corruption.get("max_income_loss_pct", 50)))
         loss = gold_total * pct // 100
         add("gold", -loss, f"Коррупция ({rec.get('corruption', 0)} кр): −{pct} % дохода", kind="corruption_income",
-            pct=pct, base=gold_total)
+            pct=pct, base=gold_total, turn=int(state["turn"]))
         honor_loss = int(penalty.get("honor", 0))
         if honor_loss:
             floor = int(corruption.get("honor_floor", -50))
@@ -586,7 +587,8 @@ def _build(state: dict, faction: str, order: Mapping, rng: Dice, ctx: _OrdersTur
     b = data.buildings[order["what"]]
     size = _city_size(city)
     if ctx.officials_purge_row is not None:
-        raise _Reject(_err("JR_BUILDING_BLOCKED", action=ACTION_OF_KIND["purge_officials"], row=ctx.officials_purge_row))
+        raise _Reject(_err("JR_BUILDING_BLOCKED", action=ACTION_OF_KIND["purge_officials"],
+                           row=ctx.officials_purge_row))
     if city.get("ruins"):
         raise _Reject(_err("JR_CITY_RUINS", city=city["name"], cost=data.economy["restore_cost"][size]))
     if b.tier > int(city["level"]):
@@ -890,7 +892,7 @@ def _corruption_action(state: dict, faction: str, order: Mapping, rng: Dice, ctx
 def _cancel_building_income(state: dict, faction: str, action: str) -> int:
     """Take back this turn's gold from buildings, and recompute the corruption penalty without it."""
     lines = [line for line in state.get("ledger", []) if line.get("faction") == faction
-             and line.get("resource") == "gold"]
+             and line.get("resource") == "gold" and line.get("turn") == int(state["turn"])]
     buildings = sum(int(line["amount"]) for line in lines if line.get("kind") == "income_buildings")
     if buildings <= 0:
         return 0

@@ -44,12 +44,45 @@ def _playing(state: Mapping, faction: Any) -> bool:
 
 def apply_war_events(state: dict, events: list[dict]) -> None:
     """Faction consequences of the turn's war events, in their order (the war already moved cities, paid
-    plunder and raze gold and removed the losses)."""
+    plunder and raze gold and removed the losses); each affected faction's log gets one line per event."""
     for event in events:
         if isinstance(event, Mapping):
             handler = _EVENT_HANDLERS.get(event.get("kind"))
             if handler is not None:
+                start = len(state.setdefault("ledger", []))
                 handler(state, event)
+                _log_consequences(state, event, state["ledger"][start:])
+
+
+def _plural(n: int, one: str, few: str, many: str) -> str:
+    if n % 10 == 1 and n % 100 != 11:
+        return one
+    return few if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else many
+
+
+_UNITS_OF = {"honor": "ч", "gold": "з", "slaves": " рабов", "eternal_servants": " вечных слуг"}
+
+
+def _log_consequences(state: dict, event: Mapping, lines: list[dict]) -> None:
+    place = _city_name(state, event.get("city"))
+    if event.get("kind") == "battle":
+        title = f"Бой за {place}"
+    elif event.get("kind") == "capture":
+        who = faction_name(state, event.get("attacker"))
+        title = f"Город {place} {CHOICE_WORDS.get(event.get('choice'), 'взят')} («{who}»)"
+    else:
+        title = f"Нападение «{faction_name(state, event.get('attacker'))}» на {place} отбито"
+    parts: dict[str, list[str]] = {}
+    for line in lines:
+        amount = int(line["amount"])
+        if line["resource"] == "grudges":
+            word = _plural(abs(amount), "обида", "обиды", "обид")
+            text = f"{amount:+d} {word} на «{faction_name(state, line['against'])}»"
+        else:
+            text = f"{amount:+d}{_UNITS_OF.get(line['resource'], ' ' + line['resource'])}"
+        parts.setdefault(line["faction"], []).append(text)
+    for faction, texts in sorted(parts.items()):
+        _log(state, faction, f"{title}: {', '.join(texts)}")
 
 
 def _battle(state: dict, event: Mapping) -> None:
