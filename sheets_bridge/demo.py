@@ -78,7 +78,8 @@ ECONOMY: dict[int, dict[str, list[Row]]] = {
                      ("!Ритуал вечных слуг", "", "", "")],                     # only from the Day era
         "dwarves": [("Построить", "Карак-Азгал", "Рунный обелиск", ""),
                     ("Построить", "Серый Перевал", "Комната записи обид", ""),
-                    ("Записывать обиды", "Серый Перевал", "Империя", ""), ("Нанять", "", "Младобород", "4"),
+                    ("Записывать обиды", "Серый Перевал", "Империя", ""), ("Улучшить город", "Глубокий Кряж", "", ""),
+                    ("Нанять", "", "Младобород", "4"),
                     ("!Построить", "Карак-Азгал", "Рунный обелиск", "")],       # duplicate building
         "jade": [("Построить", "Юйлун", "Нефритовая шахта", ""), ("Купить нефрит", "", "", "450"),
                  ("Нанять", "", "Нефритовый воин", "10"), ("Улучшить город", "Лотосовая Долина", "", ""),
@@ -87,20 +88,23 @@ ECONOMY: dict[int, dict[str, list[Row]]] = {
     5: {
         "empire": [("Улучшить город", "Ауренхайм", "", ""), ("Слежка", "", "", ""), ("Нанять", "", "Рыцарь", "3"),
                    ("!Построить", "Линдвальд", "Казарма", "")],                # city level 1
-        "vampires": [("Ритуал вечных слуг", "", "", ""), ("Нанять", "", "Новообращённый", "4"),
+        "vampires": [("Обратить в рабов", "{small}", "", ""), ("Ритуал вечных слуг", "", "", ""),
+                     ("Продать", "Нахтбург", "Поместья вампиров", ""), ("Построить", "Нахтбург", "Особняки вампиров", ""),
+                     ("Нанять", "", "Новообращённый", "4"),
                      ("!Улучшить город", "Атлантида", "", "")],
         "dwarves": [("Улучшить город", "Карак-Азгал", "", ""), ("Восстановить руины", "Нефритовая Гавань", "", ""),
+                    ("Продать", "Глубокий Кряж", "Карьер", ""), ("Построить", "Глубокий Кряж", "Военная академия", ""),
                     ("Нанять", "", "Длиннобород", "5"),
                     ("!Нанять", "", "Рунная гвардия", "2")],                   # needs the Rune academy
-        "jade": [("Улучшить город", "Юйлун", "", ""), ("Купить нефрит", "", "", "450"),
-                 ("Нанять", "", "Нефритовый зверь", "4"),
+        "jade": [("Улучшить город", "Юйлун", "", ""), ("Улучшить город", "Лотосовая Долина", "", ""),
+                 ("Купить нефрит", "", "", "450"), ("Нанять", "", "Нефритовый воин", "6"),
                  ("!Купить нефрит", "", "", "много")],
     },
     6: {
         "empire": [("Чистка чиновников", "", "", ""), ("Нанять", "", "Лучник", "6"),
                    ("!Построить", "Ауренхайм", "Штаб инквизиции", "")],        # no construction this turn
-        "vampires": [("Обратить в рабов", "Туманный Погост", "", ""), ("Нанять", "", "Полукровка", "6"),
-                     ("!Продать", "Нахтбург", "Кровавый дворец", "")],          # not built there
+        "vampires": [("Нанять", "", "Полукровка", "6"),
+                     ("!Продать", "Нахтбург", "Кровавый дворец", "")],          # not built there          # not built there
         "dwarves": [("Продать", "Карак-Азгал", "Гильдия вкладчиков", ""),
                     ("Построить", "Карак-Азгал", "Пещера Фрагулекса", ""), ("Нанять", "", "Горняки", "6"),
                     ("!Продать", "Карак-Азгал", "Пещера Фрагулекса", "")],      # sold the same turn: nothing back
@@ -111,31 +115,35 @@ ECONOMY: dict[int, dict[str, list[Row]]] = {
     7: {
         "empire": [("Построить", "Ауренхайм", "Штаб инквизиции", ""), ("Террор", "", "", ""),
                    ("Нанять", "", "Копейщик", "10"), ("!Слежка", "", "", "")],   # one action a turn
-        "vampires": [("Восстановить руины", "Туманный Погост", "", ""), ("Улучшить город", "Нахтбург", "", ""),
+        "vampires": [("Восстановить руины", "{ruins}", "", ""), ("Улучшить город", "Нахтбург", "", ""),
                      ("Нанять", "", "Полукровка", "6"), ("!Обратить в рабов", "Юйлун", "", "")],
         "dwarves": [("Построить", "Глубокий Кряж", "Рудник", ""), ("Нанять", "", "Длиннобород", "6"),
                     ("!Построить", "Глубокий Кряж", "Сеть шахт", "")],
-        "jade": [("Купить нефрит", "", "", "300"), ("Нанять", "", "Нефритовый воин", "10"),
-                 ("Построить", "Лотосовая Долина", "Военный лагерь", ""),
-                 ("!Построить", "Цинхэ", "Великая Кузня", "")],
+        "jade": [("Продать", "Юйлун", "Вербовочный пункт", ""), ("Построить", "Юйлун", "Военная крепость", ""),
+                 ("Купить нефрит", "", "", "300"), ("Нанять", "", "Нефритовый зверь", "4"),
+                 ("!Построить", "Цинхэ", "Великая Кузня", "")],                # city level 1
     },
     8: {
         "empire": [("Чистка генералов", "", "", ""), ("Нанять", "", "Копейщик", "10"),
                    ("!Чистка генералов", "", "", "")],
-        "vampires": [("Построить", "Нахтбург", "Трущобы", ""), ("Нанять", "", "Полукровка", "6"),
+        "vampires": [("Продать", "Нахтбург", "Виселица", ""), ("Построить", "Нахтбург", "Трущобы", ""),
+                     ("Нанять", "", "Полукровка", "6"),
                      ("!Нанять", "", "Лорд вампиров", "2")],
-        "dwarves": [("Нанять", "", "Горняки", "10"), ("Нанять", "", "Длиннобород", "6"),
-                    ("!Записывать обиды", "Серый Перевал", "Гномы хаоса", "")],
-        "jade": [("Купить нефрит", "", "", "300"), ("Нанять", "", "Нефритовый воин", "10"),
-                 ("Улучшить город", "Лотосовая Долина", "", ""),
-                 ("!Нанять", "", "Пушка 'Зелёный град'", "1")],
+        "dwarves": [("Продать", "Карак-Азгал", "Учебный плац", ""),
+                    ("Построить", "Карак-Азгал", "Гильдия бесконечной мести", ""),
+                    ("Нанять", "", "Горняки", "10"), ("Нанять", "", "Длиннобород", "6"),
+                    ("!Записывать обиды", "Серый Перевал", "Гномы хаоса", "")],   # no such faction
+        "jade": [("Продать", "Лотосовая Долина", "Рисовые поля", ""), ("Построить", "Лотосовая Долина", "Поместья", ""),
+                 ("Купить нефрит", "", "", "500"), ("Нанять", "", "Нефритовый дракон", "1"),
+                 ("!Нанять", "", "Пушка 'Зелёный град'", "90")],                # not enough gold and jade
     },
     9: {
         "empire": [("Нанять", "", "Копейщик", "10"), ("!Нанять", "", "Архижрец", "1")],
         "vampires": [("Нанять", "", "Полукровка", "5"), ("!Нанять", "", "Рыцарь смерти", "1")],
-        "dwarves": [("Нанять", "", "Горняки", "10"), ("!Нанять", "", "Тан", "1")],
-        "jade": [("Купить нефрит", "", "", "300"), ("Нанять", "", "Нефритовый воин", "10"),
-                 ("!Нанять", "", "Нефритовый колосс", "1")],
+        "dwarves": [("Нанять", "", "Горняки", "10"), ("!Нанять", "", "Рунная гвардия", "2")],   # needs the Rune academy
+        "jade": [("Продать", "Лотосовая Долина", "Поместья", ""), ("Построить", "Лотосовая Долина", "Великая Кузня", ""),
+                 ("Купить нефрит", "", "", "300"), ("Нанять", "", "Нефритовый воин", "10"),
+                 ("!Построить", "Юйлун", "Великая Кузня", "")],                # one per city
     },
 }
 
@@ -152,7 +160,7 @@ WAR: dict[int, dict[str, list[tuple]]] = {
 }
 # From turn 4 every faction attacks the weakest neighbouring enemy city with all it has,
 # choosing the capture option of the turn; vampires are everyone's favourite prey late in the game.
-LATE_CAPTURE = {4: "Колонизировать", 5: "Разграбить", 6: "Колонизировать", 7: "Колонизировать",
+LATE_CAPTURE = {4: "Колонизировать", 5: "Разграбить", 6: "Колонизировать", 7: "Разграбить",
                 8: "Колонизировать", 9: "Колонизировать"}
 
 
@@ -218,11 +226,16 @@ class Bot:
 
     def economy_rows(self, state: dict, turn: int) -> list[Row]:
         rows = []
-        own = {c["name"] for c in state["cities"].values() if c.get("owner") == self.fid}
+        mine = sorted((c for c in state["cities"].values() if c.get("owner") == self.fid),
+                      key=lambda c: (c["level"], c["name"]))
+        own = {c["name"] for c in mine}
+        picks = {"{small}": next((c["name"] for c in mine if not c.get("capital") and not c.get("ruins")), ""),
+                 "{ruins}": next((c["name"] for c in mine if c.get("ruins")), "")}
         for action, city, what, count in ECONOMY.get(turn, {}).get(self.fid, []):
             mistake = action.startswith("!")
             action = action.lstrip("!")
-            if city and city not in own and not mistake and action != "Обратить в рабов":
+            city = picks.get(city, city)
+            if city and city not in own and not mistake:
                 continue
             rows.append((action, city, what, count))
         return rows
@@ -288,11 +301,35 @@ class Bot:
         def weakness(cid):
             c = state["cities"][cid]
             prey = 0 if c.get("owner") == "vampires" else 1
-            return (0 if c.get("ruins") else 1, prey, c["large"], c["level"], c["name"])
+            return (1 if c.get("ruins") else 0, prey, c["large"], c["level"], c["name"])
 
         target = min(targets, key=weakness)
         capture = LATE_CAPTURE.get(turn, "Колонизировать")
         return [("Поход", "Атаковать", state["cities"][target]["name"], capture, "Нет", "all")]
+
+    def garrison_rows(self, books: DemoBooks, state: dict) -> list[Row]:
+        """Place the capital's garrison as the «Города» tab shows it: shooters behind, riders on the right."""
+        capital = next((c["name"] for c in state["cities"].values()
+                        if c.get("owner") == self.fid and c.get("capital") and not c.get("ruins")), None)
+        cities = books.read(self.fid, "Города")
+        if not capital or not cities:
+            return []
+        col = cities[0].index("Гарнизон")
+        text = next((r[col] for r in cities[1:] if r and r[0] == capital), "")
+        rows = []
+        for part in text.split(","):
+            if " ×" not in part:
+                continue
+            name, n = part.strip().rsplit(" ×", 1)
+            abil = self.data["units"].get(self.by_name.get(name, ""), {}).get("abilities", {})
+            if "ranged" in abil and not abil.get("can_charge"):
+                flank, line = "Центр", "Арьергард"
+            elif abil.get("can_charge") and not abil.get("one_per_squad"):
+                flank, line = "Правый", "Авангард"
+            else:
+                continue                      # the rest stands where the default puts it
+            rows.append((capital, flank, line, name, n))
+        return rows
 
     def manoeuvres(self, books: DemoBooks, book_rows: list[list[str]], scouting: list[list[str]]) -> list[Row]:
         """Choose a manoeuvre for every pre-filled squad row from what the scouting tab shows."""
@@ -330,10 +367,6 @@ class Bot:
         return out
 
 
-GARRISONS = {"empire": [("Ауренхайм", "Левый", "Арьергард", "Лучник", "12"),
-                        ("Ауренхайм", "Центр", "Авангард", "Копейщик", "20")]}
-
-
 def run_demo(path: Path, turns: int = 9, echo: Callable[[str], None] = print) -> GameDir:
     if path.exists() and (path / "game.toml").exists():
         shutil.rmtree(path)
@@ -343,8 +376,6 @@ def run_demo(path: Path, turns: int = 9, echo: Callable[[str], None] = print) ->
     layout = Layout.load("jade_rose")
     books = DemoBooks(gd, layout)
     bots = {fid: Bot(fid, data) for fid in gd.latest_state()["factions"]}
-    for fid, rows in GARRISONS.items():
-        books.replace(fid, "garrisons", rows)
     for _ in range(turns):
         state = gd.latest_state()
         if state["stage"] == "finished":
@@ -355,6 +386,7 @@ def run_demo(path: Path, turns: int = 9, echo: Callable[[str], None] = print) ->
             if rec.get("eliminated") or rec.get("won"):
                 continue
             books.replace(fid, "economy", bot.economy_rows(state, turn))
+            books.replace(fid, "garrisons", bot.garrison_rows(books, state))
             army_rows, order_rows = bot.war_rows(state, turn)
             books.replace(fid, "armies", army_rows)
             books.replace(fid, "army_orders", order_rows)

@@ -186,10 +186,16 @@ def test_engineer_adds_a_quarter_to_its_squads_shots():
 
 
 def test_engineer_does_not_stop_its_squad_from_bombarding():
-    """JR-44: «it does not stop its squad from being ordered to bombard» although it cannot shoot itself."""
+    """JR-44: «it does not stop its squad from being ordered to bombard» although it cannot shoot itself: three
+    crossbowmen and an engineer fire 6 shots; with a miner instead of the engineer the order is rejected."""
+    battle = make(side("dwarves", sq(pos("left"), {"dwarves_miner": 3}),
+                       sq(pos("left", "rearguard"), {"dwarves_crossbowman": 3, "dwarves_engineer": 1}, "bombard",
+                          pos("left"))),
+                  side("empire", sq(pos("left"), {"empire_spearman": 3})))
+    assert fight_once(battle, 1).bombards[0].shots == 3 * UNITS["dwarves_crossbowman"].shots
     with pytest.raises(BattleSpecError):
         make(side("dwarves", sq(pos("left"), {"dwarves_miner": 3}),
-                  sq(pos("left", "rearguard"), {"dwarves_crossbowman": 3, "dwarves_engineer": 1}, "bombard", pos("left"))),
+                  sq(pos("left", "rearguard"), {"dwarves_crossbowman": 3, "dwarves_miner": 1}, "bombard", pos("left"))),
              side("empire", sq(pos("left"), {"empire_spearman": 3})))
 
 

@@ -403,3 +403,25 @@ def test_each_war_consequence_is_told_in_the_factions_log():
         ("empire", "Город Монс разрушен («Империя»): -20ч"),
         ("dwarves", "Нападение «Нефритовый двор» на Карак отбито: +1 обида на «Нефритовый двор»")]
     assert all(line["reason"] for line in state["ledger"])
+
+
+def test_a_peaceful_demo_game_ends_at_midnight_after_turn_9():
+    """«Полночь (9 ход)»: nine turns of the whole turn sequence (start, economy, war events, end of turn, victory
+    checks) on the demo map; the game is over after turn 9 and not before, with the Midnight survivors as winners."""
+    import tomllib
+    from pathlib import Path
+
+    with (Path(__file__).resolve().parents[1] / "templates/jade_rose/scenarios/demo.toml").open("rb") as fh:
+        state = new_game(tomllib.load(fh))
+    for turn in range(1, 10):
+        assert not factions.game_over(state)
+        state["ledger"], state["log"] = [], []
+        economy.begin_turn(state, turn)
+        for fid in sorted(state["factions"]):
+            economy.run_economy(state, fid, [], None, army_plan=None)
+        factions.apply_war_events(state, [])
+        economy.end_of_turn(state)
+        factions.end_of_turn(state)
+        state["turn"] += 1
+    assert factions.game_over(state) and factions.winners(state) == state["midnight"]["survivors"]
+    assert state["chronicle"][-1]["kind"] == "Полночь"

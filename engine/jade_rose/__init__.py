@@ -5,7 +5,7 @@ from typing import Any, Mapping
 
 from engine.registry import register
 from engine.ruleset import ParsedOrders, Row, Ruleset, StageResult, Table
-from engine.jade_rose import adjustments, economy_orders, factions, names, setup, turn, views, war
+from engine.jade_rose import adjustments, battle, economy_orders, factions, setup, turn, views, war
 from engine.jade_rose.data import dump_data, load_data
 
 
@@ -39,7 +39,7 @@ class JadeRose(Ruleset):
         vocab = {
             "economy_actions": list(economy_orders.actions_for(faction)),
             "own_cities": own,
-            "economy_targets": names.building_names(faction) + names.unit_names(faction),
+            "economy_targets": economy_orders.economy_targets(state, faction),
         }
         vocab.update(war.vocabularies(state, faction))
         return vocab
@@ -71,6 +71,12 @@ class JadeRose(Ruleset):
         books["public"].update(war.public_views(state))
         books["gm"].update(war.gm_views(state))
         return books
+
+    def simulate_battle(self, spec: Mapping[str, Any], runs: int, seed: int) -> dict:
+        return battle.simulate(spec, runs, seed)
+
+    def battle_report(self, spec: Mapping[str, Any], seed: int, bbcode: bool = False) -> str:
+        return battle.battle_report(spec, seed, bbcode=bbcode)
 
     def summary(self, state: dict) -> dict:
         data = load_data()

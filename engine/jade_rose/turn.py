@@ -32,11 +32,11 @@ def validate_orders(state: dict, faction: str, tabs: Mapping[str, list[Row]]) ->
     """Parse a faction's orders-stage tabs and dry-run them (economy, then armies) on a copy."""
     econ_rows = list(tabs.get(ECONOMY_TAB, ()))
     econ_orders, _ = economy.parse_economy_rows(state, faction, econ_rows) if econ_rows else ([], [])
-    statuses: dict[tuple[str, int], RowStatus] = {}
-    for s in (economy.validate_economy(state, faction, econ_rows) if econ_rows else []):
-        statuses[(s.tab, s.number)] = s
     war_tabs = {k: list(tabs.get(k, ())) for k in war.ORDER_TABS}
     plan, war_statuses = war.parse_war_tabs(state, faction, war_tabs)
+    statuses: dict[tuple[str, int], RowStatus] = {}
+    for s in (economy.validate_economy(state, faction, econ_rows, army_plan=plan) if econ_rows else []):
+        statuses[(s.tab, s.number)] = s
     for s in war_statuses:
         statuses[(s.tab, s.number)] = s
     if any(war_tabs.values()):

@@ -5,7 +5,7 @@ Fog of war: a faction's tables are built only from its own state and public fact
 """
 from __future__ import annotations
 
-from engine.jade_rose import economy
+from engine.jade_rose import economy, factions
 from engine.jade_rose.data import load_data
 from engine.jade_rose.garrison import garrison_of
 from engine.ruleset import Table
@@ -13,7 +13,7 @@ from engine.ruleset import Table
 ERA_NAMES = {"twilight": "Сумерки", "dawn": "Рассвет", "day": "День", "sunset": "Закат", "midnight": "Полночь"}
 STAGE_NAMES = {"orders": "приказы", "planning": "планирование боёв", "finished": "игра окончена"}
 RESOURCES = {"honor": "Честь", "slaves": "Рабы", "eternal_servants": "Вечные слуги", "runes": "Руны",
-             "jade": "Нефрит", "corruption": "Коррупция", "gold": "Золото"}
+             "jade": "Нефрит", "corruption": "Коррупция", "gold": "Золото", "grudges": "Обиды"}
 FACTION_RESOURCES = {"empire": ("honor", "corruption"), "vampires": ("slaves", "eternal_servants"),
                      "dwarves": ("runes",), "jade": ("jade",)}
 
@@ -87,6 +87,10 @@ def summary(state: dict, fid: str) -> Table:
     upkeep = economy.upkeep_total(state, fid)
     rows.append(("Содержание армии", -upkeep, "золото"))
     rows.append(("Итого золота за ход", total - upkeep, ""))
+    rows.append(("", "", ""))
+    rows.append(("Условия победы", "", "нужны все сразу"))
+    for text, met in factions.victory_progress(state, fid):
+        rows.append((text, "выполнено" if met else "нет", ""))
     return Table(("Показатель", "Значение", "Пояснение"), tuple(rows))
 
 

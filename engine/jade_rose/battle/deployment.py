@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping
 
+from engine.errors import SpecError
 from engine.jade_rose.battle.constants import BattleConstants
 from engine.jade_rose.battle.model import (
     ALL_POSITIONS, FLANKS, MANOEUVRES, ROLES, SPECIAL_MANOEUVRES, Battle, Manoeuvre, Position, SideSetup,
@@ -18,12 +19,8 @@ from engine.jade_rose.battle.texts import (
 )
 
 
-class BattleSpecError(ValueError):
-    """An invalid battle set-up; `.problems` holds one Russian message per problem."""
-
-    def __init__(self, problems: list[str]):
-        self.problems = list(problems)
-        super().__init__("\n".join(self.problems))
+class BattleSpecError(SpecError):
+    """An invalid battle set-up (a ValueError); `.problems` holds one Russian message per problem."""
 
 
 def build_battle(attacker: SideSetup, defender: SideSetup, units: Mapping[str, UnitStats], *,

@@ -39,7 +39,7 @@ def run_fast(battle: Battle, runs: int, seed: int, *, workers: int | None = None
     sizes = [min(CHUNK, runs - start) for start in range(0, runs, CHUNK)]
     jobs = [(battle, n, derive_seed(seed, "fast", i)) for i, n in enumerate(sizes)]
     workers = min(len(jobs), workers if workers is not None else mp.cpu_count())
-    if workers > 1 and "fork" in mp.get_all_start_methods():
+    if workers > 1 and "fork" in mp.get_all_start_methods() and not mp.current_process().daemon:
         with mp.get_context("fork").Pool(workers) as pool:
             parts = pool.starmap(_run_chunk, jobs)
     else:
@@ -136,60 +136,88 @@ def _static_aura(t: Tables, units: np.ndarray, fields: tuple[str, ...]) -> int:
 
 
 def _charges(fs: FastState) -> tuple[np.ndarray, np.ndarray]:
-    """Charges in flank order, the attacker's first: the defender (if any), then the rearguard."""
+    """Charges in flank order, the attacker's first: the defender (if any), then the rearguard.
+
+    Consecutive charges that share no squad are independent, so they run side by side in one batch.
+    """
     t, R = fs.t, fs.R
     rounds = np.zeros(R, dtype=I64)
     timeout = np.zeros(R, dtype=bool)
     order = [sq for flank in FLANKS for role in (0, 1) for sq in t.squads
              if sq.role == role and sq.deployed.flank == flank and sq.setup.manoeuvre.kind == "charge"]
+    waves: list[list[tuple]] = []
+    busy: set[int] = set()
     for sq in order:
-        enemy = 1 - sq.role
-        ti = t.deployed_at(enemy, sq.setup.manoeuvre.target)
+        ti = t.deployed_at(1 - sq.role, sq.setup.manoeuvre.target)
         if ti < 0:
             continue
-        guards = [g for g in t.squads if g.role == enemy and g.setup.manoeuvre.kind == "defend"
+        guards = [g for g in t.squads if g.role == 1 - sq.role and g.setup.manoeuvre.kind == "defend"
                   and g.setup.manoeuvre.target == sq.setup.manoeuvre.target]
-        fought = np.zeros(R, dtype=bool)
-        for opp, is_guard in ([(guards[0], True)] if guards else []) + [(t.squads[ti], False)]:
-            ok = _squad_alive(fs, sq.index) & _squad_alive(fs, ti)
-            if is_guard:
-                ok &= _squad_alive(fs, opp.index)
-            lanes = np.nonzero(ok)[0]
-            if lanes.size == 0:
+        guard = guards[0] if guards else None
+        involved = {sq.index, ti} | ({guard.index} if guard else set())
+        involved |= {_front(t, s) for s in (guard, t.squads[ti]) if s is not None} - {-1}
+        if not waves or involved & busy:
+            waves.append([])
+            busy = set()
+        waves[-1].append((sq, guard, t.squads[ti]))
+        busy |= involved
+    for wave in waves:
+        fought = {sq.index: np.zeros(R, dtype=bool) for sq, _, _ in wave}
+        for stage in ("guard", "target"):
+            items = []
+            for sq, guard, target in wave:
+                opp = guard if stage == "guard" else target
+                if opp is None:
+                    continue
+                ok = _squad_alive(fs, sq.index) & _squad_alive(fs, target.index) & _squad_alive(fs, opp.index)
+                lanes = np.nonzero(ok)[0]
+                if lanes.size:
+                    items.append((lanes, sq, opp, stage == "guard", ~fought[sq.index][lanes]))
+            if not items:
                 continue
-            b = _pair_batch(fs, lanes, sq, opp, charge=True, guard=is_guard,
-                            cb_lane=~fought[lanes])
+            b = _charge_batch(fs, items)
             b.run_all()
-            rounds[lanes] += b.rounds
-            timeout[lanes] |= b.timeout
-            if is_guard:
-                fought[lanes] = True
+            start = 0
+            for lanes, sq, _, is_guard, _ in items:
+                part = slice(start, start + lanes.size)
+                rounds[lanes] += b.rounds[part]
+                timeout[lanes] |= b.timeout[part]
+                if is_guard:
+                    fought[sq.index][lanes] = True
+                start += lanes.size
     return rounds, timeout
 
 
-def _pair_batch(fs: FastState, lanes, sq, opp, *, charge: bool, guard: bool, cb_lane) -> Batch:
-    """A batch where squad `sq` (charging) fights squad `opp` in each lane."""
+def _front(t: Tables, squad) -> int:
+    """The vanguard standing in front of a rearguard squad (-1 for a vanguard or an empty flank)."""
+    if squad.deployed.line != "rearguard":
+        return -1
+    return t.deployed_at(squad.role, Position(squad.deployed.flank, "vanguard"))
+
+
+def _charge_batch(fs: FastState, items) -> Batch:
+    """One batch of charge fights: per item, squad `sq` (charging) fights squad `opp` in the given runs."""
     t = fs.t
-    L = lanes.size
-    width = max(sq.size, opp.size)
-    cand = np.full((2 * L, width), -1, dtype=I64)
-    cand[sq.role::2, :sq.size] = np.arange(sq.start, sq.end)
-    cand[opp.role::2, :opp.size] = np.arange(opp.start, opp.end)
-    flags = {name: np.zeros(2 * L, dtype=bool) for name in ("charger", "against", "defending")}
-    flags["charger"][sq.role::2] = True
-    flags["against"][opp.role::2] = True
-    if guard:
-        flags["defending"][opp.role::2] = True
-    ext = None
-    if opp.deployed.line == "rearguard":
-        fi = t.deployed_at(opp.role, Position(opp.deployed.flank, "vanguard"))
-        if fi >= 0:
-            front = t.squads[fi]
-            alive = _squad_alive(fs, fi)[lanes]
-            ext = np.full((2 * L, front.size), -1, dtype=I64)
-            rows = np.nonzero(alive)[0] * 2 + opp.role
-            ext[rows] = np.arange(front.start, front.end)
-    return Batch(fs, lanes.astype(I64), cand, ext=ext, cb_lane=cb_lane, **flags)
+    units = lambda s: np.arange(s.start, s.end)  # noqa: E731
+    parts, tpl, runs, cb, chargers, opps, guards = [], [], [], [], [], [], []
+    for lanes, sq, opp, is_guard, cb_lane in items:
+        ext = ()
+        fi = _front(t, opp)
+        if fi >= 0 and t.healer[opp.start:opp.end].any():
+            ext = units(t.squads[fi])
+        k = len(parts)
+        pair = [None, None]
+        pair[sq.role], pair[opp.role] = (units(sq), (), ()), (units(opp), (), ext)
+        parts += pair
+        chargers.append(k + sq.role)
+        opps.append(k + opp.role)
+        if is_guard:
+            guards.append(k + opp.role)
+        tpl.append(np.tile(np.arange(k, k + 2), lanes.size))
+        runs.append(lanes)
+        cb.append(cb_lane)
+    return Batch(fs, np.concatenate(runs).astype(I64), np.concatenate(tpl), parts, charger=tuple(chargers),
+                 against=tuple(opps), defending=tuple(guards), cb_lane=np.concatenate(cb))
 
 
 def _clash(fs: FastState) -> tuple[np.ndarray, np.ndarray]:
@@ -220,19 +248,14 @@ def _clash(fs: FastState) -> tuple[np.ndarray, np.ndarray]:
         flanks = np.concatenate(flank_l)
         front = np.concatenate(fronts).reshape(-1)
         rear = np.concatenate(rears).reshape(-1)
-        cand = _squad_rows(t, front)
-        support = _squad_rows(t, rear) if (rear >= 0).any() else None
-        b = Batch(fs, runs.astype(I64), cand, support=support)
+        n_sq = len(t.squads) + 1
+        combos, tpl = np.unique(front * n_sq + rear + 1, return_inverse=True)
+        squad_units = lambda i: np.arange(t.squads[i].start, t.squads[i].end) if i >= 0 else ()  # noqa: E731
+        parts = [(squad_units(int(c) // n_sq), squad_units(int(c) % n_sq - 1), ()) for c in combos]
+        b = Batch(fs, runs.astype(I64), tpl.reshape(-1), parts)
         b.run_all()
         flank_rounds[runs, flanks] += b.rounds
         stopped[runs[b.timeout], flanks[b.timeout]] = True
-
-
-def _squad_rows(t: Tables, squads: np.ndarray) -> np.ndarray:
-    """Unit ids of the given squads (-1 = none), one row each, trimmed to the widest."""
-    rows = np.where((squads >= 0)[:, None], t.squad_units[np.maximum(squads, 0)], -1)
-    width = max(1, int((rows >= 0).sum(axis=1).max()))
-    return rows[:, :width]
 
 
 def _finale(fs: FastState) -> tuple[np.ndarray, np.ndarray]:
@@ -249,24 +272,9 @@ def _finale(fs: FastState) -> tuple[np.ndarray, np.ndarray]:
     for sq in t.squads:
         squads[:, sq.role] += alive[lanes, sq.start:sq.end].any(axis=1)
     flanked = np.stack([squads[:, 0] < squads[:, 1], squads[:, 1] < squads[:, 0]], axis=1).reshape(-1)
-    parts = []
-    for lo, hi in ((0, na), (na, t.U)):
-        live = alive[lanes, lo:hi]
-        order = np.argsort(~live, axis=1, kind="stable")
-        ids = np.where(np.take_along_axis(live, order, axis=1), order + lo, -1)
-        parts.append(ids)
-    width = max(1, max(int((p >= 0).sum(axis=1).max()) for p in parts))
-    cand = np.full((2 * lanes.size, width), -1, dtype=I64)
-    cand[0::2] = parts[0][:, :width] if parts[0].shape[1] >= width else _pad(parts[0], width)
-    cand[1::2] = parts[1][:, :width] if parts[1].shape[1] >= width else _pad(parts[1], width)
-    b = Batch(fs, lanes.astype(I64), cand, flanked=flanked)
+    parts = [(np.arange(0, na), (), ()), (np.arange(na, t.U), (), ())]
+    b = Batch(fs, lanes.astype(I64), np.tile(np.arange(2), lanes.size), parts, flanked=flanked)
     b.run_all()
     rounds[lanes] = b.rounds
     timeout[lanes] = b.timeout
     return rounds, timeout
-
-
-def _pad(arr: np.ndarray, width: int) -> np.ndarray:
-    out = np.full((arr.shape[0], width), -1, dtype=arr.dtype)
-    out[:, :arr.shape[1]] = arr
-    return out

@@ -7,14 +7,14 @@ regeneration to (ext, E columns). The state of a batch lives in these local bloc
 the per-run arrays when the batch ends.
 
 Hot loop layout: each column has two packed int64 records, `A` (what an attacker needs: attack, armour
-piercing, outgoing %, alive, special) and `T` (what a target needs: HP, defence, incoming %), so one
+piercing, outgoing %, special) and `T` (what a target needs: HP, defence, incoming %), so one
 attack costs one gather of each and one scatter of T. Per row, `alist` keeps the living fighting slots
 first (n_alive of them): a uniform pick there is a random living target. The rotation is a shuffled cycle
-of the row's living slots: `plist` holds the slots still pending in the cycle, a uniform pick among them
-(dead ones skipped) is the next attacker, and the cycle restarts with every living slot when it runs out:
-exactly the reference's rotation. Within a round, lanes are sorted by their step count so each step
+of the row's living slots: `plist` holds the living slots still pending in the cycle (the dead leave it), a
+uniform pick among them is the next attacker, and the cycle restarts with every living slot when it runs
+out: exactly the reference's rotation. Within a round, lanes are sorted by their step count so each step
 works on a prefix of contiguous per-row counters. One uniform number per attack is split into the
-target pick and the damage roll.
+attacker pick, the target pick and the damage roll.
 """
 from __future__ import annotations
 
@@ -33,7 +33,6 @@ PCT_MASK = 0xFFF
 ATK_MASK = 0xFFF            # A bits 0-11: attack now
 PM_SHIFT = 12               # A bits 12-19: armour-piercing minimum (melee)
 OUT_SHIFT = 20              # A bits 20-31: outgoing % + PCT_OFF
-ALIVE_BIT = 1 << 32
 SPECIAL_BIT = 1 << 33       # area melee, several strikes, self-heal or defence stripping
 
 FEATURES = ("regen", "runes", "breath", "healer", "beer", "grow", "shooter", "aura")
@@ -73,7 +72,7 @@ def _packed(t: Tables):
 
 def damage_formula(base, out, inn):
     """round_half_up(base × (100 + out)% × (100 + inn)%), each factor clamped at >= 0."""
-    return (base * np.maximum(100 + out, 0) * np.maximum(100 + inn, 0) * 2 + 10000) // 20000
+    return (base * np.maximum(100 + out, 0) * np.maximum(100 + inn, 0) + 5000) // 10000
 
 
 def area_hits(area, living):
@@ -99,27 +98,36 @@ def floyd(rng: np.random.Generator, n, k, kmax: int):
 class Batch:
     """A set of lanes fought to the end (or the round limit).
 
-    cand: [2L, S] unit ids of each row's fighting group (-1 = padding; dead units are skipped);
-    support: [2L, J] the rearguard behind each row or None; ext: [2L, E] where the row's healers send their
-    regeneration instead of their own group (rows of -1: their own group), or None;
-    charger/against/defending/flanked: per-row flags; cb_lane: per-lane charge bonus in round 1.
+    Rows are described by templates: `parts[k]` = (fighting unit ids, support unit ids, ext unit ids) and
+    `tpl[row]` = k; dead units are skipped. Support: the rearguard behind the row (it shoots and can be
+    healed); ext: the squad in front of a charged rearguard, where its healers send their regeneration
+    while it stands. Per template: charger / against (fights a charger) / defending; per row: flanked; per
+    lane: cb_lane (the charge bonus applies in round 1).
     """
 
-    def __init__(self, fs: FastState, run, cand, support=None, ext=None, charger=None, against=None,
-                 defending=None, flanked=None, cb_lane=None):
+    def __init__(self, fs: FastState, run, tpl, parts, *, charger=(), against=(), defending=(), flanked=None,
+                 cb_lane=None):
         self.fs = fs
         t = self.t = fs.t
         self.L = L = len(run)
         self.H = H = 2 * L
-        self.S = S = cand.shape[1]
-        support = None if support is None or (support < 0).all() else support
-        ext = None if ext is None or (ext < 0).all() else ext
-        self.J = J = support.shape[1] if support is not None else 0
-        self.E = E = ext.shape[1] if ext is not None else 0
+        self.S = S = max(1, max(len(f) for f, _, _ in parts))
+        self.J = J = max(len(s) for _, s, _ in parts)
+        self.E = E = max(len(e) for _, _, e in parts)
         self.W = W = S + J + E
-        ids = np.concatenate([a for a in (cand, support, ext) if a is not None], axis=1)
-        ok2 = ids >= 0
-        uid2 = np.where(ok2, ids, cand[:, :1])
+        n = len(parts)
+        ids = np.full((n, W), -1, dtype=I64)
+        for k, (f, sup, ext) in enumerate(parts):
+            ids[k, :len(f)] = f
+            ids[k, S:S + len(sup)] = sup
+            ids[k, S + J:S + J + len(ext)] = ext
+        tok = ids >= 0
+        tuid = np.where(tok, ids, np.where(tok.any(axis=1), ids.max(axis=1), 0)[:, None])
+        flag = lambda seq: np.array([k in seq for k in range(n)], dtype=bool)[:, None]  # noqa: E731
+        t_static = fs.t_static[tuid] + ((t.anti_charge[tuid] * flag(against)
+                                         + t.defending_taken[tuid] * flag(defending)) << IN_SHIFT)
+        ok2 = tok[tpl]
+        uid2 = tuid[tpl]
         self.ok = ok = ok2.reshape(-1)
         self.uid = u = uid2.reshape(-1)
         self.g = g = (np.repeat(run.astype(I64) * t.U, 2)[:, None] + uid2).reshape(-1)
@@ -133,16 +141,11 @@ class Batch:
         self.grow_hp = None      # golems' HP after the round-start heal: less at the end = hurt this round
         self.flanked = flanked if flanked is not None else np.zeros(H, dtype=bool)
         self.cb = None
-        if charger is not None and charger.any() and cb_lane is not None:
-            self.cb = (t.charge_bonus[uid2] * (charger & np.repeat(cb_lane, 2))[:, None]).reshape(-1)
-        self.A = fs.a_static[u] | np.where(self.alive, ALIVE_BIT, 0)
-        self.T = fs.t_static[u] + (fs.hp[g] + HP_OFF)
-        if (against is not None and against.any()) or (defending is not None and defending.any()):
-            zeros = np.zeros(H, dtype=bool)
-            ag = (against if against is not None else zeros)[:, None]
-            df = (defending if defending is not None else zeros)[:, None]
-            extra = t.anti_charge[uid2] * ag + t.defending_taken[uid2] * df
-            self.T += extra.reshape(-1) << IN_SHIFT
+        if len(charger) and cb_lane is not None:
+            cb_tpl = t.charge_bonus[tuid] * flag(charger)
+            self.cb = (cb_tpl[tpl] * np.repeat(cb_lane, 2)[:, None]).reshape(-1)
+        self.A = fs.a_static[tuid][tpl].reshape(-1)
+        self.T = t_static[tpl].reshape(-1) + (fs.hp[g] + HP_OFF)
         dyn = np.zeros(H * W, dtype=bool)
         if self.strip is not None:
             dyn |= self.strip > 0
@@ -150,18 +153,20 @@ class Batch:
             dyn |= self.atkb > 0
         if dyn.any():
             self._refresh(np.nonzero(dyn & ok)[0])
-        # sparse feature lists (local flat indices)
-        feat2 = np.where(ok2, fs.feat[uid2], 0)
+        # sparse feature lists (local flat indices), from the templates
+        feat = np.where(tok, fs.feat[tuid], 0)
         spans = {"runes": (0, S), "breath": (0, S), "aura": (0, S), "healer": (0, S + J), "beer": (0, S + J),
                  "shooter": (S, S + J)}
+        rows_of = [np.flatnonzero(tpl == k) * W for k in range(n)]
+        cols = np.arange(W)
         self.sp_all = {}
         for bit, name in enumerate(FEATURES):
-            if not (fs.feat >> bit & 1).any():
-                continue
             lo, hi = spans.get(name, (0, W))
-            r, c = np.nonzero((feat2[:, lo:hi] >> bit & 1).astype(bool))
-            if r.size:
-                self.sp_all[name] = r * W + c + lo
+            have = ((feat >> bit) & 1).astype(bool) & (cols >= lo) & (cols < hi)
+            parts_idx = [(rows_of[k][:, None] + np.flatnonzero(have[k])[None, :]).reshape(-1)
+                         for k in range(n) if have[k].any() and rows_of[k].size]
+            if parts_idx:
+                self.sp_all[name] = np.sort(np.concatenate(parts_idx))
         self.sp = dict(self.sp_all)
         self.hot_recent = [np.nonzero(self.hot.any(axis=0))[0]] if self.hot is not None else []
         self.dot_recent = ([np.nonzero((self.dot_now > 0) | (self.dot_next > 0))[0]]
@@ -249,15 +254,14 @@ class Batch:
         self.row_in[rows] = vals["in"] + self.round_in[rows]
         if self.pos is not None:
             pos = self.pos[rows]
-            self.rout_s[pos] = self.row_out[rows]
-            self.rin_o[self.opp_pos[pos]] = self.row_in[rows]
+            self.rout_s[pos] = self.row_out[rows] + (100 - PCT_OFF)
+            self.rin_o[self.opp_pos[pos]] = self.row_in[rows] + (100 - PCT_OFF)
 
     def _kill(self, rows, slots) -> None:
         """Swap dead fighting slots out of the living lists; each row at most once per call."""
         S, W = self.S, self.W
         idx = rows * W + slots
         self.alive[idx] = False
-        self.A[idx] &= ~ALIVE_BIT
         rS = rows * S
         pos = self.apos[rS + slots]
         last = self.n_alive[rows] - 1
@@ -269,10 +273,21 @@ class Batch:
         self.n_alive[rows] = last
         if (last == 0).any():
             self.wiped = True
-        if self.pos is not None:
-            p = self.pos[rows]
+        p = self.pos[rows] if self.pos is not None else None
+        if p is not None:
             self.na_s[p] = last
             self.na_o[self.opp_pos[p]] = last
+        # the dead leave the rotation's pending slots too
+        npd = self.np_s[p] if p is not None else self.n_pend[rows]
+        found = (self.plist.reshape(-1, S)[rows] == slots[:, None]) & (np.arange(S)[None, :] < npd[:, None])
+        has = found.any(axis=1)
+        if has.any():
+            r, n = rS[has], npd[has] - 1
+            self.plist[r + found[has].argmax(axis=1)] = self.plist[r + n]
+            if p is not None:
+                self.np_s[p[has]] = n
+            else:
+                self.n_pend[rows[has]] = n
         if self.kinds:
             hit = self.t.any_aura[self.uid[idx]]
             if hit.any():
@@ -288,9 +303,7 @@ class Batch:
             return
         idx = np.unique(idx)
         fight = idx % self.W < self.S
-        other = idx[~fight]
-        self.alive[other] = False
-        self.A[other] &= ~ALIVE_BIT
+        self.alive[idx[~fight]] = False
         idx = idx[fight]
         while idx.size:
             rows = idx // self.W
@@ -322,7 +335,8 @@ class Batch:
             if active.size < self.L:
                 on = np.zeros(self.L, dtype=bool)
                 on[active] = True
-                self.sp = {k: v[on[v // (2 * self.W)]] for k, v in self.sp.items()}
+                # finished lanes and fallen units drop out of the per-round lists (the dead never come back)
+                self.sp = {k: v[on[v // (2 * self.W)] & self.alive[v]] for k, v in self.sp.items()}
                 self.hot_recent = [v[on[v // (2 * self.W)]] for v in self.hot_recent]
                 self.dot_recent = [v[on[v // (2 * self.W)]] for v in self.dot_recent]
                 # finished lanes keep their afterburn and healer regenerations for later fights
@@ -374,11 +388,8 @@ class Batch:
             self._support_shots(hits_i, hits_d)
         if hits_i:
             i = np.concatenate(hits_i)
-            d = np.concatenate(hits_d)
-            total = np.bincount(i, weights=d, minlength=self.T.size).astype(I64)
-            hit = np.nonzero(total)[0]
-            self.T[hit] -= total[hit]
-            self._kill_many(hit)
+            np.subtract.at(self.T, i, np.concatenate(hits_d))
+            self._kill_many(i)
 
     def _random_target(self, orow):
         """A random living fighting slot of each row (local index) and whether the row had one."""
@@ -455,10 +466,11 @@ class Batch:
         self.opp_pos = np.append(np.arange(size) ^ 1, size)
         self.na_s = np.append(self.n_alive[rows_s], 0)
         self.na_o = np.append(self.n_alive[orow_s], 0)
-        self.rout_s = np.append(self.row_out[rows_s], 0)
-        self.rin_o = np.append(self.row_in[orow_s], 0)
-        np_s = self.n_pend[rows_s]
+        self.rout_s = np.append(self.row_out[rows_s], 0) + (100 - PCT_OFF)    # so that field + it = 100 + pct
+        self.rin_o = np.append(self.row_in[orow_s], 0) + (100 - PCT_OFF)
+        np_s = self.np_s = np.append(self.n_pend[rows_s], 0)
         rS_s, oS_s = rows_s * S, orow_s * S
+        rS1_s = rS_s - 1
         rW_s, oW_s = rows_s * W, orow_s * W
         left = size // 2 - np.cumsum(np.bincount(steps, minlength=int(steps[0]) + 1))
         cb = self.cb if number == 1 else None
@@ -476,35 +488,33 @@ class Batch:
             if not npd.all():
                 e = np.nonzero(npd == 0)[0]
                 er = rows_s[e]
-                plist2[er] = alist2[er]
-                npd[e] = self.n_alive[er]
-            npd1 = np.maximum(npd, 1)
-            x = u * npd1
+                fill = self.na_s[e]
+                width = int(fill.max())
+                plist2[er, :width] = alist2[er, :width]
+                npd[e] = np.maximum(fill, 1)      # a wiped row "picks" a dead slot; its lane is not valid
+            x = u * npd
             k = x.astype(I64)
             u = x - k
             kidx = rS + k
-            ia = rW + plist[kidx]
-            plist[kidx] = plist[rS + npd1 - 1]
-            npd[:] = npd1 - 1
-            a = A[ia]
-            if not (a & ALIVE_BIT).all():
-                self._repick(ia, a, rows_s, np_s, P2)
+            ia = rW + plist.take(kidx)
+            plist[kidx] = plist.take(rS1_s[:P2] + npd)
+            npd -= 1
+            a = A.take(ia)
             # the target: a random living unit of the other row; the rest of the number rolls damage
             x = u * no
             tk = x.astype(I64)
             u = x - tk
-            t_slot = alist[oS + tk]
+            t_slot = alist.take(oS + tk)
             it = oW + t_slot
-            tr = T[it]
+            tr = T.take(it)
             top = a & ATK_MASK
             roll = (u * top).astype(I64) + 1
             base = np.maximum(roll - ((tr >> DFN_SHIFT) & 0xFF), (a >> PM_SHIFT) & 0xFF)
-            out = ((a >> OUT_SHIFT) & PCT_MASK) + self.rout_s[:P2]
+            out = ((a >> OUT_SHIFT) & PCT_MASK) + self.rout_s[:P2]          # 100 + outgoing %
             if cb is not None:
-                out += cb[ia]
-            inn = ((tr >> IN_SHIFT) & PCT_MASK) + self.rin_o[:P2]
-            dmg = (base * np.maximum(out - (PCT_OFF - 100), 0) * np.maximum(inn - (PCT_OFF - 100), 0) * 2
-                   + 10000) // 20000
+                out += cb.take(ia)
+            inn = ((tr >> IN_SHIFT) & PCT_MASK) + self.rin_o[:P2]           # 100 + incoming %
+            dmg = (base * np.maximum(out, 0) * np.maximum(inn, 0) + 5000) // 10000
             valid = None
             if self.wiped or zero_atk:
                 valid = (self.na_s[:P2] > 0) & (no > 0)
@@ -518,7 +528,7 @@ class Batch:
                 if valid is not None:
                     special &= valid
                 if special.any():
-                    self._specials(np.nonzero(special)[0], orow_s[:P2], ia, it, a, out - PCT_OFF, no, tk)
+                    self._specials(np.nonzero(special)[0], orow_s[:P2], ia, it, a, out - 100, no, tk)
                     tr = T[it]
             dead = (tr & HP_MASK) <= HP_OFF
             if dead.any():
@@ -528,27 +538,8 @@ class Batch:
                 e = e[self.alive[it[e]]]
                 if e.size:
                     self._kill(orow_s[e], t_slot[e])
-        self.n_pend[rows_s] = np_s
+        self.n_pend[rows_s] = np_s[:-1]
         self.pos = None
-
-    def _repick(self, ia, a, rows_s, np_s, P2) -> None:
-        """Rows that picked a dead unit pick again among their pending units (in place)."""
-        S, W = self.S, self.W
-        dead = np.nonzero(((a & ALIVE_BIT) == 0) & (self.na_s[:P2] > 0))[0]
-        while dead.size:
-            r = rows_s[dead]
-            npd = np_s[dead]
-            empty = npd == 0
-            if empty.any():
-                self.plist.reshape(-1, S)[r[empty]] = self.alist.reshape(-1, S)[r[empty]]
-                npd[empty] = self.n_alive[r[empty]]
-            kidx = r * S + (self.fs.rng.random(dead.size) * npd).astype(I64)
-            slot = self.plist[kidx]
-            self.plist[kidx] = self.plist[r * S + npd - 1]
-            np_s[dead] = npd - 1
-            ia[dead] = r * W + slot
-            a[dead] = self.A[ia[dead]]
-            dead = dead[(a[dead] & ALIVE_BIT) == 0]
 
     def _specials(self, e, orow_all, ia, it, a, out, no, tk) -> None:
         """Area melee, extra strikes, the paladin's self-heal and defence stripping for entries `e`."""
@@ -652,7 +643,8 @@ class Batch:
             return
         row = idx // W
         in_support = idx % W >= S
-        ext_on = self.ok.reshape(self.H, W)[row, S + J:].any(axis=1) if E else np.zeros(idx.size, dtype=bool)
+        ext_on = (self.alive.reshape(self.H, W)[row, S + J:].any(axis=1) if E
+                  else np.zeros(idx.size, dtype=bool))
         front_alive = self.n_alive[row] > 0
         # own fighting group, or ext when given; support healers heal the front (or their own squad)
         lo = np.where(in_support, np.where(front_alive, 0, S), np.where(ext_on, S + J, 0))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.jade_rose.battle.model import FLANKS, Battle, Position
+from engine.jade_rose.battle.model import Battle, Position
 from engine.jade_rose.battle.runtime import BattleState
 from engine.jade_rose.battle.stats import healer_ticks
 
@@ -106,13 +106,6 @@ class Tables:
         self.rune_atk = np.array([0] + [r.attack for r in c.runes], dtype=np.int64)
         self.rune_out = np.array([0] + [r.outgoing_pct for r in c.runes], dtype=np.int64)
         self.rune_heal = np.array([0] + [r.heal for r in c.runes], dtype=np.int64)
-        width = max((sq.size for sq in self.squads), default=1)
-        self.squad_units = np.full((len(self.squads), width), -1, dtype=np.int64)
-        for sq in self.squads:
-            self.squad_units[sq.index, :sq.size] = np.arange(sq.start, sq.end)
-        self.squad_of = np.zeros(self.U, dtype=np.int64)
-        for sq in self.squads:
-            self.squad_of[sq.start:sq.end] = sq.index
         self.present = {
             "strip": bool(self.strip.any()), "grow": bool(self.grow.any()), "runes": bool(self.runes.any()),
             "healer": bool(self.healer.any()), "breath": bool(self.breath_now.any() or self.breath_next.any()),
@@ -142,6 +135,3 @@ class Tables:
     def deployed_at(self, role: int, pos: Position) -> int:
         found = [sq.index for sq in self.squads if sq.role == role and sq.deployed == pos]
         return found[0] if found else -1
-
-
-FLANK_ORDER = FLANKS

@@ -38,10 +38,12 @@ def render_report(result: BattleResult, bbcode: bool = False) -> str:
     out.append("")
     for role in ROLES:
         side = result.side(role)
-        out.append(f"{st.under(ROLE_NOM[role].capitalize())} — {FACTION_NOM.get(side.faction, side.faction)}: "
-                   f"{side.total('deployed')} {plural_units(side.total('deployed'))} "
-                   f"({_counts(side.deployed, names)})"
-                   + (f"; не участвуют (далеко от Кузни): {_counts(side.idle, names)}" if side.idle else "") + ".")
+        n = side.total("deployed")
+        line = f"{st.under(ROLE_NOM[role].capitalize())} — {FACTION_NOM.get(side.faction, side.faction)}: "
+        line += f"{n} {plural_units(n)}" + (f" ({_counts(side.deployed, names)})" if n else "")
+        if side.idle:
+            line += f"; не участвуют (далеко от Кузни): {_counts(side.idle, names)}"
+        out.append(line + ".")
     if result.warnings:
         out += ["", st.bold("Замечания")] + st.items(list(result.warnings))
     if result.bombards:

@@ -90,10 +90,10 @@ class UnitStats:
         """Whether this unit may take part in a special manoeuvre."""
         if manoeuvre == "charge":
             return self.can_charge
-        if manoeuvre == "bombard":
-            return self.shooter
+        if manoeuvre == "bombard":     # the engineer does not stop its squad from bombarding (JR-44)
+            return self.shooter or self.squad_shot_bonus_pct > 0
         if manoeuvre == "long_range_bombard":
-            return self.shooter and self.long_range
+            return self.shooter and self.long_range or self.squad_shot_bonus_pct > 0
         if manoeuvre == "free_move":
             return self.free_move
         return True

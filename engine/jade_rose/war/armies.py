@@ -73,7 +73,8 @@ def _step_up_notes(statuses: list[RowStatus | None], builders: Mapping[str, "_Sq
                 front = pos_key(squad["flank"], "vanguard")
                 if squad["line"] == "rearguard" and front not in squads:
                     for r in squad["rows"]:
-                        notes[(tab, r["row"])] = rear_note(squad["flank"])
+                        notes[(tab, r["row"])] = (garrison_rear_note(squad["flank"]) if tab == "garrisons"
+                                                  else rear_note(squad["flank"]))
     out = []
     for s in statuses:
         if s is not None and s.ok and (s.tab, s.number) in notes:
@@ -85,6 +86,14 @@ def _step_up_notes(statuses: list[RowStatus | None], builders: Mapping[str, "_Sq
 def rear_note(flank: str) -> str:
     return (f"на {FLANK_LOC[flank]} фланге нет авангарда — арьергард без авангарда существовать не может, "
             f"в бою отряд встанет в {position_text(pos_key(flank, 'vanguard')).lower()}")
+
+
+def garrison_rear_note(flank: str) -> str:
+    front = position_text(pos_key(flank, "vanguard")).lower()
+    if flank == "center":
+        return (f"{front} займут нерасставленные юниты гарнизона (по умолчанию туда встают все, кроме стрелков); "
+                f"если их не останется, отряд встанет в {front}")
+    return f"в {front} никого не поставлено — в бою отряд встанет в {front}"
 
 
 def _army_record(squads: Mapping[str, dict]) -> dict:

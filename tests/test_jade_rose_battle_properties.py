@@ -1,0 +1,125 @@
+"""Invariants of the battle engine over random battles (hypothesis): no unit above max HP, the dead never act
+or heal, the same seed gives the same battle, a battle always ends, recovery never returns more than died;
+the fast simulator keeps the same bookkeeping."""
+from __future__ import annotations
+
+from unittest import mock
+
+from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import strategies as st
+
+from engine.jade_rose.battle import (
+    BattleSpecError, Manoeuvre, SideSetup, SquadSetup, battle_constants, build_battle, fight_once, unit_stats,
+)
+from engine.jade_rose.battle import fight as fight_mod
+from engine.jade_rose.battle.fast import run_fast
+from engine.jade_rose.battle.model import ALL_POSITIONS
+
+UNITS = unit_stats()
+CONST = battle_constants()
+FACTIONS = ("empire", "vampires", "dwarves", "jade")
+BY_FACTION = {f: sorted(k for k, u in UNITS.items() if u.faction == f) for f in FACTIONS}
+KINDS = ["none"] * 4 + ["cover", "change_position", "defend", "charge", "bombard", "long_range_bombard"]
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
+                                                                           HealthCheck.too_slow])
+
+
+@st.composite
+def battles(draw):
+    sides = []
+    for _ in range(2):
+        faction = draw(st.sampled_from(FACTIONS))
+        positions = draw(st.lists(st.sampled_from(ALL_POSITIONS), min_size=1, max_size=4, unique=True))
+        squads = []
+        for where in positions:
+            keys = draw(st.lists(st.sampled_from(BY_FACTION[faction]), min_size=1, max_size=3, unique=True))
+            units = tuple((k, 1 if UNITS[k].one_per_squad or UNITS[k].faction_limit else draw(st.integers(1, 6)))
+                          for k in keys)
+            kind = draw(st.sampled_from(KINDS))
+            target = draw(st.sampled_from(ALL_POSITIONS)) if kind not in ("none", "cover") else None
+            squads.append(SquadSetup(where, units, Manoeuvre(kind, target), garrison=draw(st.booleans())))
+        extra = {}
+        if faction == "dwarves":
+            extra = {"grudges": draw(st.integers(0, 10)), "runes": draw(st.integers(0, 10))}
+        elif faction == "jade":
+            extra = {"forge_distance": draw(st.one_of(st.none(), st.integers(0, 5))), "plague": draw(st.booleans())}
+        sides.append(SideSetup(faction, tuple(squads), **extra))
+    try:
+        return build_battle(sides[0], sides[1], UNITS, constants=CONST, skip_planning=draw(st.booleans()))
+    except BattleSpecError:
+        reject()
+
+
+def _instrumented():
+    """Wrap the fight loop: attackers are alive; after each round nobody is above max HP and no dead unit
+    regained HP."""
+    attack, end = fight_mod._attack, fight_mod._end_of_round
+
+    def checked_attack(rng, att, *args, **kw):
+        assert att.alive and att.hp > 0, "a dead unit attacked"
+        return attack(rng, att, *args, **kw)
+
+    def checked_end(rng, setup, *args, **kw):
+        units = [u for r in ("attacker", "defender") for g in (setup.groups[r], setup.support.get(r)) if g
+                 for u in g.units]
+        dead_hp = {u.uid: u.hp for u in units if not u.alive}
+        end(rng, setup, *args, **kw)
+        for u in units:
+            assert u.hp <= u.stats.hp, f"{u} above max HP"
+            if u.uid in dead_hp:
+                assert u.hp <= dead_hp[u.uid], f"dead {u} healed"
+    return (mock.patch.object(fight_mod, "_attack", checked_attack),
+            mock.patch.object(fight_mod, "_end_of_round", checked_end))
+
+
+@SETTINGS
+@given(battles(), st.integers(0, 2**32))
+def test_no_unit_above_max_hp_and_the_dead_never_act(battle, seed):
+    a, b = _instrumented()
+    with a, b:
+        fight_once(battle, seed)
+
+
+@SETTINGS
+@given(battles(), st.integers(0, 2**32))
+def test_same_seed_gives_the_same_battle(battle, seed):
+    assert fight_once(battle, seed) == fight_once(battle, seed)
+
+
+@SETTINGS
+@given(battles(), st.integers(0, 2**32))
+def test_a_battle_always_ends_with_a_winner(battle, seed):
+    result = fight_once(battle, seed)
+    assert result.winner in ("attacker", "defender")
+    assert all(1 <= f.round_count <= CONST.max_rounds for f in result.fights)
+    fighting = {r: result.side(r).total("survivors") - result.side(r).total("idle") for r in ("attacker", "defender")}
+    if not result.timeout:
+        assert not (fighting["attacker"] and fighting["defender"])
+    if fighting[result.winner] == 0:
+        assert fighting["attacker"] == fighting["defender"] == 0 and result.winner == CONST.tie_winner
+
+
+@SETTINGS
+@given(battles(), st.integers(0, 2**32))
+def test_recovery_never_returns_more_than_died(battle, seed):
+    result = fight_once(battle, seed)
+    for role in ("attacker", "defender"):
+        side = result.side(role)
+        losses, recovered = dict(side.losses), dict(side.recovered)
+        assert all(recovered[k] <= losses.get(k, 0) for k in recovered)
+        deployed, survivors, idle = dict(side.deployed), dict(side.survivors), dict(side.idle)
+        for k in set(deployed) | set(survivors):
+            assert deployed.get(k, 0) + idle.get(k, 0) == survivors.get(k, 0) + losses.get(k, 0)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(battles(), st.integers(0, 2**32))
+def test_fast_path_bookkeeping_on_random_battles(battle, seed):
+    runs = run_fast(battle, 40, seed, workers=1)
+    assert runs.alive.shape == (40, runs.tables.U)
+    attacker_alive = runs.alive[:, :runs.tables.n_attacker].any(axis=1)
+    defender_alive = runs.alive[:, runs.tables.n_attacker:].any(axis=1)
+    assert not (attacker_alive & defender_alive & ~runs.timeout).any()
+    assert ((runs.attacker_won == (attacker_alive & ~defender_alive)) | runs.timeout
+            | (attacker_alive == defender_alive)).all()
+    assert (runs.rounds <= runs.rounds_all_fights).all()
