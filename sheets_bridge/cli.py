@@ -58,15 +58,30 @@ def main() -> None:
 @click.option("--backend", type=click.Choice(["xlsx", "gsheets"]), default="xlsx", show_default=True)
 @click.option("--seed", default=None, help="Master seed for a reproducible game (default: fresh random seeds).")
 @click.option("--title", default=None, help="Game title shown in the books.")
+@click.option("--book", "books", multiple=True, metavar="KEY=SPREADSHEET",
+              help="gsheets: use a spreadsheet the GM created (key or URL) for a book; KEY is a faction id, "
+                   "'public' or 'gm'. Repeat for every book.")
+@click.option("--folder", default=None, help="gsheets: shared-drive folder id where missing books are created.")
+@click.option("--credentials", default=None, type=click.Path(dir_okay=False),
+              help="gsheets: service-account key file (default: $FORUMWAR_CREDENTIALS or credentials.json).")
 @_errors_to_click
-def new(game_dir, ruleset, scenario, backend, seed, title):
+def new(game_dir, ruleset, scenario, backend, seed, title, books, folder, credentials):
     """Create a game directory and its books from a scenario."""
     from sheets_bridge.stage import create_game
     try:
         find_ruleset(ruleset)
     except KeyError as exc:
         raise click.BadParameter(str(exc.args[0]), param_hint="--ruleset")
-    gd = create_game(Path(game_dir), ruleset, scenario, backend=backend, seed=seed, title=title, progress=_progress)
+    book_ids = {}
+    for item in books:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise click.BadParameter(f"{item!r}: expected KEY=SPREADSHEET_KEY_OR_URL", param_hint="--book")
+        book_ids[key.strip()] = value.strip()
+    if book_ids and backend != "gsheets":
+        raise click.BadParameter("--book needs --backend gsheets", param_hint="--book")
+    gd = create_game(Path(game_dir), ruleset, scenario, backend=backend, seed=seed, title=title,
+                     book_ids=book_ids or None, progress=_progress, credentials=credentials, folder_id=folder)
     click.echo(f"Created {gd.config.ruleset} game in {game_dir} with {len(gd.config.books)} books ({backend}).")
 
 
@@ -122,6 +137,26 @@ def status(game_dir, as_json):
                    f"{len(f['cities'])} cities; {sum(f['units'].values())} units")
         for note in info["awaiting"].get(fid, []):
             click.echo(f"    awaiting: {note}")
+
+
+@main.command()
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--notify", is_flag=True, help="Send Google's notification e-mails (off by default).")
+@click.option("--revoke", is_flag=True, help="Also remove access of people who are not in game.toml.")
+@click.option("--credentials", default=None, type=click.Path(dir_okay=False), help="Service-account key file.")
+@_errors_to_click
+def share(game_dir, notify, revoke, credentials):
+    """Share each book with exactly the people in game.toml and report anyone else with access."""
+    gd = _game(game_dir)
+    if gd.config.backend != "gsheets":
+        click.echo("This game uses local xlsx books: hand each faction its own file from the books/ folder "
+                   "(the public book to everyone, the GM book to nobody).")
+        return
+    from sheets_bridge.gsheets_backend import backend_for_game, share_game
+    warnings = share_game(backend_for_game(gd, credentials), gd.config, notify=notify, revoke=revoke)
+    for warning in warnings:
+        click.echo(f"warning: {warning}")
+    click.echo(f"Shared {len(gd.config.books)} books" + (f" with {len(warnings)} warnings." if warnings else "."))
 
 
 @main.command()

@@ -56,14 +56,14 @@ def scenario_path(ruleset: str, scenario: str) -> Path:
     return TEMPLATES / ruleset / "scenarios" / f"{scenario}.toml"
 
 
-def open_backend(gd: GameDir, credentials: str | None = None) -> Backend:
+def open_backend(gd: GameDir, credentials: str | None = None, folder_id: str | None = None) -> Backend:
     name = gd.config.backend
     if name == "xlsx":
         from sheets_bridge.xlsx_backend import XlsxBackend
         return XlsxBackend(gd.path)
     if name == "gsheets":
         from sheets_bridge import gsheets_backend
-        return gsheets_backend.backend_for_game(gd, credentials)
+        return gsheets_backend.backend_for_game(gd, credentials, folder_id=folder_id)
     raise StageError(f"unknown backend {name!r} in game.toml (use 'xlsx' or 'gsheets')")
 
 
@@ -78,7 +78,8 @@ def book_title(layout: Layout, config: GameConfig, key: str) -> str:
 def create_game(path: Path, ruleset: str, scenario: str, backend: str = "xlsx", seed: str | None = None,
                 title: str | None = None, book_ids: dict[str, str] | None = None,
                 backend_factory: Callable[[GameDir], Backend] | None = None,
-                progress: Progress = _noop) -> GameDir:
+                progress: Progress = _noop, credentials: str | None = None,
+                folder_id: str | None = None) -> GameDir:
     """Create the game directory, its initial state and its books (pushed with the opening views)."""
     rs = find_ruleset(ruleset)
     spath = scenario_path(rs.name, scenario)
@@ -94,11 +95,16 @@ def create_game(path: Path, ruleset: str, scenario: str, backend: str = "xlsx", 
                         title=title or scen.get("title") or rs.title, factions=factions,
                         gm_emails=list(scen.get("gm_emails", [])), books={}, deadlines={}, timezone="Europe/Moscow")
     gd = GameDir.create(path, config)
-    be = backend_factory(gd) if backend_factory else open_backend(gd)
+    be = backend_factory(gd) if backend_factory else open_backend(gd, credentials, folder_id)
     layout = Layout.load(rs.name)
+    unknown = set(book_ids or {}) - {*state["factions"], "public", "gm"}
+    if unknown:
+        raise StageError(f"--book names unknown books {sorted(unknown)}; use faction ids "
+                         f"{sorted(state['factions'])}, 'public' or 'gm'")
     for key in [*state["factions"], "public", "gm"]:
         if book_ids and key in book_ids:
-            config.books[key] = book_ids[key]
+            adopt = getattr(be, "adopt_book", None)
+            config.books[key] = adopt(book_ids[key], book_title(layout, config, key)) if adopt else book_ids[key]
         else:
             config.books[key] = be.create_book(key, book_title(layout, config, key))
         progress(f"book {key}: {config.books[key]}")
@@ -131,14 +137,19 @@ def _order_books(rs: Ruleset, state: dict) -> list[str]:
     return [f for f in rs.factions(state) if not state["factions"][f].get("eliminated")] + ["gm"]
 
 
-def _pull(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, stage: str
+def _pull(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, stage: str, lock: bool = False
           ) -> tuple[dict[str, ParsedOrders], dict[str, dict[str, list[list[str]]]], list[str]]:
-    """One read per book with order tabs; validated orders per book key, raw tabs, tab-level problems."""
+    """One read per book with order tabs; validated orders per book key, raw tabs, tab-level problems.
+
+    With `lock`, a backend that can (gsheets) closes the order tabs in the same request as it reads
+    them, so no late edit slips in while the stage resolves; the push reopens the next stage's tabs.
+    """
     raw_books: dict[str, dict[str, list[list[str]]]] = {}
+    read = getattr(be, "lock_and_read", None) if lock else None
     for key in _order_books(rs, state):
         tabs = _stage_tabs(rs, layout, stage, key)
         if tabs and key in gd.config.books:
-            raw_books[key] = be.read_tabs(gd.config.books[key], [t.title for t in tabs])
+            raw_books[key] = (read or be.read_tabs)(gd.config.books[key], [t.title for t in tabs])
     parsed, problems = parse_books(rs, layout, state, stage, raw_books)
     return parsed, raw_books, problems
 
@@ -243,7 +254,7 @@ def run_turn(gd: GameDir, be: Backend | None = None, progress: Progress = _noop)
             raise StageError("the game is over: nothing to resolve")
         seed = gd.draw_stage_seed(turn, stage)
         progress(f"turn {turn}, stage {stage}: reading orders")
-        parsed, raw_books, problems = _pull(gd, be, rs, layout, state, stage)
+        parsed, raw_books, problems = _pull(gd, be, rs, layout, state, stage, lock=True)
         archive = gd.archive_dir(turn)
         for fid, raw in raw_books.items():
             (archive / f"orders-{stage}-{fid}.json").write_text(canonical_json(raw), encoding="utf-8")
@@ -373,14 +384,22 @@ def _push(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, st
     already = {e["book"] for e in gd.journal()
                if e.get("event") == "pushed" and e.get("turn") == turn and e.get("stage") == stage}
     books = render_books(gd, rs, layout, state, statuses, cleared, problems, orders_turn)
-    pushed = []
-    for key, writes in books.items():
-        if key in already:
-            continue
-        be.write_book(gd.config.books[key], writes)
+    todo = {key: writes for key, writes in books.items() if key not in already}
+    pushed: list[str] = []
+
+    def done(key: str) -> None:
         gd.append_journal({"event": "pushed", "turn": turn, "stage": stage, "book": key})
         pushed.append(key)
         progress(f"pushed {key}")
+
+    write_many = getattr(be, "write_books", None)
+    if write_many is not None:   # independent books, pushed concurrently within the quota
+        by_id = {gd.config.books[key]: key for key in todo}
+        write_many({gd.config.books[k]: w for k, w in todo.items()}, progress=lambda book_id: done(by_id[book_id]))
+    else:
+        for key, writes in todo.items():
+            be.write_book(gd.config.books[key], writes)
+            done(key)
     return pushed
 
 

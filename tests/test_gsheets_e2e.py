@@ -124,15 +124,44 @@ def test_wrong_rows_get_their_russian_message_on_either_backend(played, backend)
 
 
 def test_google_stage_uses_one_read_and_one_write_per_book(tmp_path):
+    """`turn` reads each order book in ONE request that also locks its order tabs (a batchUpdate that
+    returns the values), then pushes each book in ONE batchUpdate that reopens the next stage's tabs;
+    `check` reads with one values:batchGet and writes the statuses in one batchUpdate."""
     game = GoogleGame(tmp_path / "game")
     state = game.gd.latest_state()
     game.fill("empire", _orders(state, "empire"))
+    order_books = ("empire", "vampires", "dwarves", "jade", "gm")
+    game.fake.calls.clear()
+    check(game.gd, be=game.be)
+    for key, book_id in game.gd.config.books.items():
+        mine = sorted(c.op for c in game.fake.calls if c.file_id == book_id and not c.op.startswith("drive."))
+        assert mine == (["spreadsheets.batchUpdate", "values.batchGet"] if key in order_books else []), key
     game.fake.calls.clear()
     run_turn(game.gd, be=game.be)
     books = game.gd.config.books
     sheets_calls = [c for c in game.fake.calls if not c.op.startswith("drive.")]
     for key, book_id in books.items():
         mine = [c.op for c in sheets_calls if c.file_id == book_id]
-        reads = ["values.batchGet"] if key in ("empire", "vampires", "dwarves", "jade", "gm") else []
+        reads = ["spreadsheets.batchUpdate"] if key in order_books else []
         assert sorted(mine) == sorted(reads + ["spreadsheets.batchUpdate"]), key
     assert game.fake.count("drive.files.export") == len(books)     # the archive copies (Drive, not Sheets)
+
+
+def test_new_game_adopts_spreadsheets_the_gm_created(tmp_path):
+    """`forumwar new --backend gsheets --book KEY=...`: a service account cannot own files, so the GM
+    creates the spreadsheets, shares them with it, and the game adopts them instead of creating new ones."""
+    from sheets_bridge.testing import gm_created_books
+    fake = FakeGoogle()
+    keys = ("empire", "vampires", "dwarves", "jade", "public", "gm")
+    given = gm_created_books(fake, GM, BOT, {k: () for k in keys})
+
+    def factory(gd: GameDir):
+        return fake_backend(fake, BOT, gm_emails=[GM], metadata_path=gd.state_dir / "gsheets-meta.json")
+
+    gd = create_game(tmp_path / "g", "jade_rose", "demo", backend="gsheets", seed=SEED, book_ids=given,
+                     backend_factory=factory)
+    assert gd.config.books == given
+    assert fake.count("drive.files.create") == 0
+    titles = [ws.title for ws in fake_client(fake, GM).open_by_key(given["empire"]).worksheets()]
+    assert "Экономика" in titles and "Сводка" in titles
+
