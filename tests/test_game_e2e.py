@@ -217,3 +217,18 @@ def test_gm_adjustment_is_an_order_logged_in_the_ledger(tmp_path):
     ledger = gd.latest_state()["ledger"]
     assert any(l["amount"] == 500 and "Компенсация" in l["reason"] for l in ledger)
     assert replay(gd, 1, "orders")[0]
+
+
+def test_rollback_then_turn_again_gives_the_same_stage(tmp_path):
+    """`forumwar rollback DIR 1 orders` reopens turn 1; resolving it again with the stored seed and the
+    archived-then-retyped orders reproduces the same snapshot."""
+    gd = _new(tmp_path)
+    _fill_empire(gd)
+    run_turn(gd)
+    first = (gd.path / "state" / "turn-0002-orders.json").read_bytes()
+    res = CliRunner().invoke(main, ["rollback", str(gd.path), "1", "orders"])
+    assert res.exit_code == 0, res.output
+    assert gd.latest_state()["turn"] == 1
+    _fill_empire(gd)                      # the order tab was cleared by the first turn: players retype
+    run_turn(gd)
+    assert (gd.path / "state" / "turn-0002-orders.json").read_bytes() == first
