@@ -46,7 +46,7 @@ def _errors_to_click(fn):
 @click.group()
 @click.version_option(package_name="forumwar")
 def main() -> None:
-    """forumwar: game-master backend for forum strategy games (Jade Rose, Titania)."""
+    """forumwar: game-master backend for forum strategy games (rule set: jade_rose)."""
 
 
 # -- games -----------------------------------------------------------------------------
@@ -111,6 +111,11 @@ def turn(game_dir):
         click.echo(f"  {fid}: {ok} orders applied, {bad} rejected")
     for p in report.problems:
         click.echo(f"  problem: {p}")
+    if report.next_stage == "planning":
+        click.echo("Battles need planning: each side now sees its opponent's deployment and fills the "
+                   "manoeuvres tab; run 'turn' again at the planning deadline.")
+    elif report.next_stage == "finished":
+        click.echo("The game is over: 'forumwar status' shows the winner(s).")
     click.echo(f"Archive: {report.archive}")
 
 
