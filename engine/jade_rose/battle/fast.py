@@ -1,7 +1,8 @@
-"""The fast simulator: every run of a battle at once, phase by phase, with numpy (see fast_fight.py).
+"""The fast simulator: many runs of a battle, per-run outcomes (not reports).
 
-It follows the reference (reference.py) step for step and is tested against it distribution for
-distribution; it returns per-run outcomes, not reports.
+Two kernels follow the reference (reference.py) step for step and are tested against it distribution for
+distribution: the compiled one (fast_kernel.py, numba; used when it compiles here) and the numpy one
+(fast_fight.py: every run at once, phase by phase), used when numba is missing or fails.
 """
 from __future__ import annotations
 
@@ -34,20 +35,41 @@ CHUNK = 5000        # runs per chunk: each chunk has its own random stream, so r
                     # how many processes share the work
 
 
-def run_fast(battle: Battle, runs: int, seed: int, *, workers: int | None = None) -> Runs:
-    """All runs, in chunks of CHUNK (run in parallel processes when there are several chunks)."""
+KERNELS = ("auto", "compiled", "numpy")
+
+
+def run_fast(battle: Battle, runs: int, seed: int, *, workers: int | None = None, kernel: str = "auto") -> Runs:
+    """All runs, in chunks of CHUNK (run in parallel processes when there are several chunks).
+
+    kernel: "compiled" (numba; RuntimeError when it is not available here), "numpy", or "auto" (the
+    compiled one when available). The same kernel, battle, runs and seed give the same result.
+    """
+    from engine.jade_rose.battle import fast_compiled     # imports numba: only when the fast path runs
+    if kernel not in KERNELS:
+        raise ValueError(f"kernel must be one of {KERNELS}")
+    compiled = kernel != "numpy" and fast_compiled.compiled_available()     # compiles here, before any fork
+    if kernel == "compiled" and not compiled:
+        raise RuntimeError("the compiled kernel is not available: "
+                           + (fast_compiled.compiled_error() or "numba is missing or disabled"))
+    chunk = _run_chunk_compiled if compiled else _run_chunk
     sizes = [min(CHUNK, runs - start) for start in range(0, runs, CHUNK)]
     jobs = [(battle, n, derive_seed(seed, "fast", i)) for i, n in enumerate(sizes)]
     workers = min(len(jobs), workers if workers is not None else mp.cpu_count())
     if workers > 1 and "fork" in mp.get_all_start_methods() and not mp.current_process().daemon:
         with mp.get_context("fork").Pool(workers) as pool:
-            parts = pool.starmap(_run_chunk, jobs)
+            parts = pool.starmap(chunk, jobs)
     else:
-        parts = [_run_chunk(*job) for job in jobs]
+        parts = [chunk(*job) for job in jobs]
     if len(parts) == 1:
         return parts[0]
     return Runs(parts[0].tables, *(np.concatenate([getattr(p, f) for p in parts])
                                    for f in ("attacker_won", "rounds", "rounds_all_fights", "alive", "timeout")))
+
+
+def _run_chunk_compiled(battle: Battle, runs: int, seed: int) -> Runs:
+    from engine.jade_rose.battle.fast_compiled import run_chunk
+    won, rounds, every, timeout, alive = run_chunk(battle, runs, seed)
+    return Runs(Tables(battle), won, rounds, every, alive, timeout)
 
 
 def _run_chunk(battle: Battle, runs: int, seed: int) -> Runs:
