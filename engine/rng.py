@@ -6,7 +6,11 @@ changes the dice of another one. The engine never touches global random state.
 from __future__ import annotations
 
 import hashlib
-import random
+import random as _stdlib_random
+
+# The one place the engine touches the `random` module: only private instances are made, never the
+# module's global generator. Other engine modules import `Random` and `stream` from here.
+Random = _stdlib_random.Random
 
 
 def derive_seed(seed: int | str, *stable_id: object) -> int:
@@ -15,9 +19,9 @@ def derive_seed(seed: int | str, *stable_id: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
 
 
-def stream(seed: int | str, *stable_id: object) -> random.Random:
+def stream(seed: int | str, *stable_id: object) -> Random:
     """A private `random.Random` for one stable id."""
-    return random.Random(derive_seed(seed, *stable_id))
+    return Random(derive_seed(seed, *stable_id))
 
 
 def commitment(seed: int | str) -> str:

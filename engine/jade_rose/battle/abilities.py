@@ -5,7 +5,7 @@ armour-piercing minimum where it applies; each factor is clamped at >= 0.
 """
 from __future__ import annotations
 
-import random
+from engine.rng import Random
 
 from engine.jade_rose.battle.constants import BattleConstants
 from engine.jade_rose.battle.runtime import Group, Unit
@@ -58,7 +58,7 @@ def incoming_pct(tgt: Unit, group: Group, constants: BattleConstants, *, ranged:
     return pct
 
 
-def roll_damage(rng: random.Random, att: Unit, own: Group, tgt: Unit, target_group: Group,
+def roll_damage(rng: Random, att: Unit, own: Group, tgt: Unit, target_group: Group,
                 constants: BattleConstants, *, ranged: bool, charge_round: bool = False,
                 bombard: bool = False) -> int:
     """One attack (melee) or one shot of `att` on `tgt`, against the current state."""
@@ -73,7 +73,7 @@ def roll_damage(rng: random.Random, att: Unit, own: Group, tgt: Unit, target_gro
     return scale(base, out, inc)
 
 
-def area_targets(rng: random.Random, att: Unit, living: list[Unit], ranged: bool) -> list[Unit]:
+def area_targets(rng: Random, att: Unit, living: list[Unit], ranged: bool) -> list[Unit]:
     """The distinct units one attack hits: one random unit, or an area (JR-30)."""
     area = att.stats.area_ranged if ranged else att.stats.area_melee
     if area is None or len(living) <= 1:

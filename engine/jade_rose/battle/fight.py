@@ -7,7 +7,7 @@ end of the step; end of round: afterburn, regeneration, healers, beer, golem gro
 """
 from __future__ import annotations
 
-import random
+from engine.rng import Random
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -23,7 +23,7 @@ ROLES = ("attacker", "defender")
 class Rotation:
     """Every living unit attacks once, in a shuffled order, before anyone attacks again."""
 
-    def __init__(self, group: Group, rng: random.Random):
+    def __init__(self, group: Group, rng: Random):
         self.group = group
         self.rng = rng
         self.queue: list[Unit] = []
@@ -78,7 +78,7 @@ def _other(role: str) -> str:
     return "defender" if role == "attacker" else "attacker"
 
 
-def run_fight(rng: random.Random, setup: FightSetup, constants: BattleConstants) -> FightSummary:
+def run_fight(rng: Random, setup: FightSetup, constants: BattleConstants) -> FightSummary:
     groups = setup.groups
     start = tuple(len(groups[r].living()) for r in ROLES)
     rotations = {r: Rotation(groups[r], rng) for r in ROLES}

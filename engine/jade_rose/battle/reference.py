@@ -5,7 +5,7 @@ so each flank's dice do not depend on the others.
 """
 from __future__ import annotations
 
-import random
+from engine.rng import Random
 
 from engine.jade_rose.battle.abilities import round_half_up
 from engine.jade_rose.battle.clash import run_flank
@@ -20,17 +20,17 @@ from engine.rng import derive_seed
 def fight_once(battle: Battle, seed: int) -> BattleResult:
     """Resolve one battle with the reference implementation; same battle and seed, same result."""
     state = BattleState(battle)
-    shots, fights = run_planning(random.Random(derive_seed(seed, "planning")), state)
+    shots, fights = run_planning(Random(derive_seed(seed, "planning")), state)
     rounds = sum(f.round_count for f in fights)
     timeout = any(f.winner == "timeout" for f in fights)
     flank_rounds = [0]
     for flank in FLANKS:
-        flank_fights = run_flank(random.Random(derive_seed(seed, "clash", flank)), state, flank)
+        flank_fights = run_flank(Random(derive_seed(seed, "clash", flank)), state, flank)
         flank_rounds.append(sum(f.round_count for f in flank_fights))
         timeout |= any(f.winner == "timeout" for f in flank_fights)
         fights += flank_fights
     rounds += max(flank_rounds)
-    finale = run_finale(random.Random(derive_seed(seed, "finale")), state)
+    finale = run_finale(Random(derive_seed(seed, "finale")), state)
     if finale is not None:
         fights.append(finale)
         rounds += finale.round_count
