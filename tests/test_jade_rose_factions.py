@@ -9,28 +9,7 @@ from engine.jade_rose import economy, factions
 from engine.jade_rose.garrison import garrison_of
 from engine.jade_rose.setup import new_game
 
-CITIES = {
-    "empire": [("aurum", "Аурум", True), ("ferrum", "Феррум", False)],
-    "vampires": [("noct", "Ноктис", True), ("umbra", "Умбра", False)],
-    "dwarves": [("karak", "Карак", True), ("mons", "Монс", False)],
-    "jade": [("yulong", "Юйлун", True), ("qinghe", "Цинхэ", False)],
-}
-
-
-def make_game(gold: int = 0, turn: int = 1) -> dict:
-    """Four factions, each with a large capital and one small city at level 1, joined in a ring
-    (Аурум–Феррум–Ноктис–Умбра–Карак–Монс–Юйлун–Цинхэ–Аурум)."""
-    cities = {}
-    for fid, rows in CITIES.items():
-        for cid, name, large in rows:
-            cities[cid] = {"name": name, "owner": fid, "large": large, "level": 1, "capital": large}
-    ids = list(cities)
-    roads = [[ids[i], ids[(i + 1) % len(ids)]] for i in range(len(ids))]
-    state = new_game({"name": "test", "factions": {f: {"gold": gold} for f in CITIES},
-                      "cities": cities, "roads": roads})
-    state["turn"] = turn
-    state["era"] = economy.era_of(state).key
-    return state
+from jr_fixtures import CITIES, make_game
 
 
 def add_cities(state: dict, faction: str, n: int, level: int = 1) -> None:
