@@ -33,7 +33,7 @@ def _errors_to_click(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         from sheets_bridge.backend import BackendError
-        from sheets_bridge.stage import StageError
+        from sheets_bridge.stage_common import StageError
         from sheets_bridge import gamedir
         expected = (StageError, BackendError, gamedir.GameDirError)
         try:
@@ -67,7 +67,7 @@ def main() -> None:
 @_errors_to_click
 def new(game_dir, ruleset, scenario, backend, seed, title, books, folder, credentials):
     """Create a game directory and its books from a scenario."""
-    from sheets_bridge.stage import create_game
+    from sheets_bridge.create import create_game
     try:
         find_ruleset(ruleset)
     except KeyError as exc:
@@ -170,7 +170,7 @@ def share(game_dir, notify, revoke, credentials):
 @_errors_to_click
 def export(game_dir, dest):
     """Export every book of the game as .xlsx files."""
-    from sheets_bridge.stage import open_backend
+    from sheets_bridge.stage_common import open_backend
     gd = _game(game_dir)
     be = open_backend(gd)
     out = Path(dest) if dest else gd.path / "archive" / "export"

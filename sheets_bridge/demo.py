@@ -20,7 +20,8 @@ import openpyxl
 from engine import find_ruleset
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout
-from sheets_bridge.stage import check, create_game, run_turn
+from sheets_bridge.create import create_game
+from sheets_bridge.stage import check, run_turn
 
 DEMO_SEED = "forumwar-demo"
 Row = tuple[str, ...]

@@ -12,7 +12,8 @@ from hypothesis import given, settings, HealthCheck, strategies as st
 from engine import find_ruleset
 from engine.jade_rose.data import load_data
 from sheets_bridge.layouts import Layout
-from sheets_bridge.stage import create_game, render_books
+from sheets_bridge.create import create_game
+from sheets_bridge.render import render_books
 
 SENTINEL_GOLD = {"empire": 9100001, "vampires": 9100002, "dwarves": 9100003, "jade": 9100004}
 SENTINEL_COUNT = {"empire": 8100001, "vampires": 8100002, "dwarves": 8100003, "jade": 8100004}

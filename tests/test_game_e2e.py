@@ -10,7 +10,8 @@ from click.testing import CliRunner
 from sheets_bridge.cli import main
 from sheets_bridge.demo import fill_orders
 from sheets_bridge.gamedir import GameDir
-from sheets_bridge.stage import check, create_game, run_turn
+from sheets_bridge.create import create_game
+from sheets_bridge.stage import check, run_turn
 
 
 def _new(tmp_path: Path, name="g", seed="test-seed") -> GameDir:

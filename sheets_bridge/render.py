@@ -1,0 +1,97 @@
+"""Rendering and pushing books: every tab of every book from the state and the row statuses."""
+from __future__ import annotations
+
+from engine.ruleset import Ruleset, Table
+from sheets_bridge.backend import Backend, TabWrite
+from sheets_bridge.gamedir import GameDir
+from sheets_bridge.layouts import Layout, book_kind, order_tab, status_tab
+from sheets_bridge.stage_common import Progress
+
+
+def _fairness(gd: GameDir) -> Table:
+    rows = []
+    for item in gd.seed_records():
+        rows.append((item["turn"], item["stage"], item["commitment"], item.get("revealed", "") or "после хода"))
+    return Table(("Ход", "Этап", "SHA-256 зерна случайности", "Зерно"), tuple(rows))
+
+
+def _orders_log(saved: dict, fid: str, turn: int, layout: Layout) -> Table:
+    titles = {t.key: t.title for t in layout.order_tabs()}
+    rows = [(turn, titles.get(s["tab"], s["tab"]), s["row"], s.get("order", ""), s["text"])
+            for s in saved.get(fid, [])]
+    return Table(("Ход", "Вкладка", "Строка", "Приказ", "Итог"), tuple(rows))
+
+
+def _problems_table(state: dict, saved: dict, problems: list[str], layout: Layout) -> Table:
+    titles = {t.key: t.title for t in layout.order_tabs()}
+    rows = [("—", "—", "", p) for p in problems]
+    for fid, ss in saved.items():
+        for s in ss:
+            if not s["ok"]:
+                who = state["factions"][fid]["name"] if fid in state["factions"] else "Мастер"
+                rows.append((who, titles.get(s["tab"], s["tab"]), s["row"], s["text"]))
+    return Table(("Фракция", "Вкладка", "Строка", "Сообщение"), tuple(rows))
+
+
+def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict, saved: dict, cleared: set[str],
+                 problems: list[str] = (), orders_turn: int | None = None) -> dict[str, list[TabWrite]]:
+    """Every TabWrite of every book for one push (pure function of the state and statuses)."""
+    views = rs.views(state)
+    fairness = _fairness(gd)
+    books: dict[str, list[TabWrite]] = {}
+    for key in gd.config.books:
+        kind = book_kind(key)
+        tables = dict(views.get(key, {}))
+        if kind == "faction":
+            tables["orders_log"] = _orders_log(saved, key, orders_turn or state["turn"], layout)
+        elif kind == "gm":
+            tables["problems"] = _problems_table(state, saved, list(problems), layout)
+            tables["fairness"] = fairness
+        else:
+            tables["fairness"] = fairness
+        writes = []
+        editors = tuple(gd.config.gm_emails) + (tuple(gd.config.factions[key].players) if kind == "faction" else ())
+        vocab = rs.vocabularies(state, None if kind == "public" else key)
+        for t in layout.books[kind].tabs:
+            if t.kind == "orders":
+                open_now = t.stage == state["stage"]
+                rows = () if t.key in cleared else None
+                if t.key in tables:   # the ruleset pre-fills this order tab (e.g. one row per own squad)
+                    rows = _aligned_rows(t, tables[t.key])
+                writes.append(order_tab(t, vocab, editors, rows=rows, locked=not open_now))
+            elif t.key in tables:
+                writes.append(status_tab(t, tables[t.key]))
+        books[key] = writes
+    return books
+
+
+def _aligned_rows(tab, table: Table) -> tuple[tuple, ...]:
+    """Rows of a ruleset table placed under the order tab's columns by header title."""
+    where = {title: i for i, title in enumerate(table.columns)}
+    return tuple(tuple(row[where[c.title]] if c.title in where and where[c.title] < len(row) else ""
+                       for c in tab.columns) for row in table.rows)
+
+
+def push(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, statuses: dict, cleared: set[str],
+          progress: Progress, journal_key: tuple, problems: list[str] = (), orders_turn: int | None = None) -> list[str]:
+    turn, stage = journal_key
+    already = {e["book"] for e in gd.journal()
+               if e.get("event") == "pushed" and e.get("turn") == turn and e.get("stage") == stage}
+    books = render_books(gd, rs, layout, state, statuses, cleared, problems, orders_turn)
+    todo = {key: writes for key, writes in books.items() if key not in already}
+    pushed: list[str] = []
+
+    def done(key: str) -> None:
+        gd.append_journal({"event": "pushed", "turn": turn, "stage": stage, "book": key})
+        pushed.append(key)
+        progress(f"pushed {key}")
+
+    write_many = getattr(be, "write_books", None)
+    if write_many is not None:   # independent books, pushed concurrently within the quota
+        by_id = {gd.config.books[key]: key for key in todo}
+        write_many({gd.config.books[k]: w for k, w in todo.items()}, progress=lambda book_id: done(by_id[book_id]))
+    else:
+        for key, writes in todo.items():
+            be.write_book(gd.config.books[key], writes)
+            done(key)
+    return pushed

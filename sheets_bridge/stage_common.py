@@ -1,0 +1,28 @@
+"""What every stage command shares: the error type, progress callbacks, opening the backend."""
+from __future__ import annotations
+
+from typing import Callable
+
+from sheets_bridge.backend import Backend
+from sheets_bridge.gamedir import GameDir
+
+Progress = Callable[[str], None]
+
+
+class StageError(Exception):
+    """A stage cannot run; the message tells the GM why."""
+
+
+def noop(_msg: str) -> None:
+    pass
+
+
+def open_backend(gd: GameDir, credentials: str | None = None, folder_id: str | None = None) -> Backend:
+    name = gd.config.backend
+    if name == "xlsx":
+        from sheets_bridge.xlsx_backend import XlsxBackend
+        return XlsxBackend(gd.path)
+    if name == "gsheets":
+        from sheets_bridge import gsheets_backend
+        return gsheets_backend.backend_for_game(gd, credentials, folder_id=folder_id)
+    raise StageError(f"unknown backend {name!r} in game.toml (use 'xlsx' or 'gsheets')")
