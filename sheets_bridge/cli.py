@@ -250,14 +250,23 @@ def ruleset_dump(name, as_json):
 
 
 @main.command()
-@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.argument("file", type=click.File("r", encoding="utf-8"), required=False)
 @click.option("--runs", default=1000, show_default=True, type=click.IntRange(1, 10_000_000))
 @click.option("--seed", default=1, show_default=True, type=int)
 @click.option("--json", "as_json", is_flag=True, help="Print odds as JSON.")
 @click.option("--report", is_flag=True, help="Print the full report of one battle (use with --runs 1).")
 @click.option("--bbcode", is_flag=True, help="Render the report as forum BBCode.")
-def battle(file, runs, seed, as_json, report, bbcode):
+@click.option("--example", is_flag=True,
+              help="Вывести пример файла боя, который поставляется с forumwar: сохраните его "
+                   "(forumwar battle --example > бой.json) и впишите свои отряды.")
+def battle(file, runs, seed, as_json, report, bbcode, example):
     """Simulate one battle described in a JSON FILE and print the odds or a report."""
+    if example or file is None:
+        if file is not None or not example:
+            raise click.UsageError("укажите файл боя FILE или --example (пример файла), но не то и другое вместе.")
+        from sheets_bridge.layouts import TEMPLATES
+        click.echo(TEMPLATES.joinpath("jade_rose", "battles", "example.json").read_text(encoding="utf-8"), nl=False)
+        return
     try:
         spec = json.load(file)
     except json.JSONDecodeError as exc:

@@ -1,23 +1,16 @@
 """Creating a game: its directory, its initial state and its books from a scenario."""
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Callable
 
 from engine import find_ruleset
 from sheets_bridge.backend import Backend
 from sheets_bridge.gamedir import FactionConfig, GameConfig, GameDir
-from sheets_bridge.layouts import TEMPLATES, Layout, book_kind
+from sheets_bridge.layouts import Layout, book_kind
 from sheets_bridge.render import push
+from sheets_bridge.scenarios import load_scenario
 from sheets_bridge.stage_common import Progress, StageError, noop, open_backend
-
-
-def scenario_path(ruleset: str, scenario: str) -> Path:
-    path = Path(scenario)
-    if path.suffix == ".toml" and path.exists():
-        return path
-    return TEMPLATES / ruleset / "scenarios" / f"{scenario}.toml"
 
 
 def book_title(layout: Layout, config: GameConfig, key: str) -> str:
@@ -35,16 +28,11 @@ def create_game(path: Path, ruleset: str, scenario: str, backend: str = "xlsx", 
                 folder_id: str | None = None) -> GameDir:
     """Create the game directory, its initial state and its books (pushed with the opening views)."""
     rs = find_ruleset(ruleset)
-    spath = scenario_path(rs.name, scenario)
-    if not spath.exists():
-        known = sorted(p.stem for p in (TEMPLATES / rs.name / "scenarios").glob("*.toml"))
-        raise StageError(f"no scenario {scenario!r} for {rs.name}; known: {', '.join(known)}")
-    with open(spath, "rb") as fh:
-        scen = tomllib.load(fh)
-    state = rs.new_game(scen)
+    loaded = load_scenario(rs, scenario)  # a packaged name or a .toml path; every problem at once
+    scen, state = loaded.data, loaded.state
     factions = {fid: FactionConfig(name=f["name"], players=list(scen.get("factions", {}).get(fid, {}).get("players", [])))
                 for fid, f in state["factions"].items()}
-    config = GameConfig(ruleset=rs.name, scenario=spath.stem, backend=backend, seed=seed,
+    config = GameConfig(ruleset=rs.name, scenario=loaded.name, backend=backend, seed=seed,
                         title=title or scen.get("title") or rs.title, factions=factions,
                         gm_emails=list(scen.get("gm_emails", [])), books={}, deadlines={}, timezone="Europe/Moscow")
     gd = GameDir.create(path, config)

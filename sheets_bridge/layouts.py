@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
-from pathlib import Path
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 
 from engine.ruleset import Row, RowStatus, Table
 from sheets_bridge.backend import TabWrite
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+# The `templates` package (the top-level templates/ folder), found wherever forumwar is installed.
+TEMPLATES: Traversable = files("templates")
 BOOK_KINDS = ("faction", "public", "gm")
 
 
@@ -62,10 +64,9 @@ class Layout:
     books: dict[str, BookLayout]
 
     @classmethod
-    def load(cls, ruleset: str, root: Path = TEMPLATES) -> "Layout":
-        path = root / ruleset / "layout.toml"
-        with open(path, "rb") as fh:
-            raw = tomllib.load(fh)
+    def load(cls, ruleset: str, root: Traversable = TEMPLATES) -> "Layout":
+        """The layout of `ruleset` from the packaged templates (or from `root`, a folder or Traversable)."""
+        raw = tomllib.loads(root.joinpath(ruleset, "layout.toml").read_text(encoding="utf-8"))
         return cls.from_dict(ruleset, raw)
 
     @classmethod

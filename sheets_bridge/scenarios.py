@@ -1,0 +1,148 @@
+"""Scenarios: find one (a packaged name or a GM's own .toml file), read it, check it (every problem at once).
+
+A scenario is a TOML document. The bridge reads three keys of its own: `title` (the game's title),
+`gm_emails` and `players` inside each `[factions.<id>]` table; everything else belongs to the rule set,
+whose `new_game` checks it. The packaged scenarios live in `templates/<ruleset>/scenarios/*.toml`.
+"""
+from __future__ import annotations
+
+import copy
+import re
+import tomllib
+from dataclasses import dataclass
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any, Mapping
+
+from engine.ruleset import Ruleset
+from sheets_bridge.layouts import TEMPLATES
+from sheets_bridge.stage_common import StageError
+
+BRIDGE_KEYS = ("title", "gm_emails")
+PLAYERS_KEY = "players"
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+_TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+class ScenarioError(StageError):
+    """A scenario cannot start a game; `.problems` lists every problem found (Russian)."""
+
+    def __init__(self, source: str, problems: list[str], verdict: str = "не годится для новой игры"):
+        self.source = source
+        self.problems = list(problems)
+        super().__init__(f"Сценарий {source} {verdict}:\n- " + "\n- ".join(self.problems))
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A checked scenario: its name (recorded in game.toml), where it came from, its data and first state."""
+
+    name: str
+    source: str
+    data: Mapping[str, Any]
+    state: dict[str, Any]
+
+
+def scenarios_dir(ruleset: str) -> Traversable:
+    return TEMPLATES.joinpath(ruleset, "scenarios")
+
+
+def packaged_scenarios(ruleset: str) -> list[str]:
+    """Names of the scenarios shipped with `ruleset`."""
+    folder = scenarios_dir(ruleset)
+    if not folder.is_dir():
+        return []
+    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def is_path(ref: str) -> bool:
+    """Whether `--scenario` names a file (has a folder part or the .toml suffix) rather than a packaged one."""
+    return ref.endswith(".toml") or "/" in ref or "\\" in ref or ref.startswith(("~", "."))
+
+
+def find_scenario(rs: Ruleset, ref: str) -> tuple[str, str, Traversable]:
+    """(name, source for messages, file) of a scenario reference; ScenarioError when there is none."""
+    ref = ref.strip()
+    if is_path(ref):
+        path = Path(ref).expanduser().resolve()
+        if not path.is_file():
+            what = "это папка, а не файл" if path.is_dir() else "такого файла нет"
+            raise ScenarioError(f"«{ref}»", [f"{what} ({path}); укажите путь к файлу .toml своего сценария "
+                                             "(относительно текущей папки или полный)."], "не найден")
+        return path.stem, f"«{path}»", path
+    known = packaged_scenarios(rs.name)
+    if ref not in known:
+        listed = ", ".join(f"«{k}»" for k in known) or "ни одного"
+        raise ScenarioError(f"«{ref}»", [f"среди готовых сценариев правил «{rs.title}» его нет (есть: {listed}); "
+                                         "свой сценарий укажите путём к файлу .toml."], "не найден")
+    return ref, f"«{ref}»", scenarios_dir(rs.name).joinpath(f"{ref}.toml")
+
+
+def parse_scenario(text: bytes, source: str) -> dict[str, Any]:
+    """The TOML document of a scenario file; ScenarioError (in Russian) when it is not UTF-8 TOML."""
+    try:
+        decoded = text.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = text[:exc.start].count(b"\n") + 1
+        raise ScenarioError(source, [f"файл не в кодировке UTF-8 (первый чужой символ в строке {line}); "
+                                     "сохраните его в UTF-8 (в Блокноте: «Сохранить как» → кодировка UTF-8)."]) from exc
+    try:
+        return tomllib.loads(decoded)
+    except tomllib.TOMLDecodeError as exc:
+        at = _TOML_AT.search(str(exc))
+        where = (f"в строке {at.group(1)}, столбце {at.group(2)}" if at
+                 else "в конце файла" if "end of document" in str(exc) else "в файле")
+        detail = _TOML_AT.sub("", str(exc)).replace("(at end of document)", "").strip()
+        raise ScenarioError(source, [f"ошибка синтаксиса TOML {where} (сообщение разбора: {detail}); "
+                                     "проверьте кавычки, знаки «=» и скобки [таблиц]; следующие ошибки файла "
+                                     "станут видны, когда эта будет исправлена."]) from exc
+
+
+def _emails(value: Any, where: str, problems: list[str]) -> None:
+    if not isinstance(value, list):
+        problems.append(f"{where}: ожидается список адресов, например [\"игрок@example.com\"], а не {value!r}.")
+        return
+    for item in value:
+        if not isinstance(item, str) or not _EMAIL.match(item.strip()):
+            problems.append(f"{where}: «{item}» не похоже на адрес электронной почты.")
+
+
+def split_bridge_keys(data: Mapping[str, Any], problems: list[str]) -> dict[str, Any]:
+    """Check the bridge's own keys and return the rest of the document (what the rule set reads)."""
+    title = data.get("title")
+    if title is not None and (not isinstance(title, str) or not title.strip()):
+        problems.append(f"title: название игры должно быть непустой строкой, а не {title!r}.")
+    if "gm_emails" in data:
+        _emails(data["gm_emails"], "gm_emails (почта мастеров)", problems)
+    rules = {k: copy.deepcopy(v) for k, v in data.items() if k not in BRIDGE_KEYS}
+    factions = rules.get("factions")
+    if isinstance(factions, dict):
+        for key, table in factions.items():
+            if isinstance(table, dict) and PLAYERS_KEY in table:
+                _emails(table.pop(PLAYERS_KEY), f"[factions.{key}] players (почта игроков)", problems)
+    return rules
+
+
+def check_scenario(rs: Ruleset, data: Mapping[str, Any], source: str) -> dict[str, Any]:
+    """The rule set's first state for `data`; ScenarioError with the bridge's and the rule set's problems."""
+    problems: list[str] = []
+    rules = split_bridge_keys(data, problems)
+    state: dict[str, Any] = {}
+    try:
+        state = rs.new_game(rules)
+    except ValueError as exc:  # the rule set's scenario error: every problem, in Russian
+        problems.extend(getattr(exc, "problems", None) or [str(exc)])
+    if problems:
+        raise ScenarioError(source, problems)
+    return state
+
+
+def load_scenario(rs: Ruleset, ref: str) -> Scenario:
+    """Find, read and check a scenario (packaged name or path to a .toml file, from any folder)."""
+    name, source, file = find_scenario(rs, ref)
+    try:
+        text = file.read_bytes()
+    except OSError as exc:
+        raise ScenarioError(source, [f"файл не читается: {exc.strerror or exc}."]) from exc
+    data = parse_scenario(text, source)
+    return Scenario(name=name, source=source, data=data, state=check_scenario(rs, data, source))
