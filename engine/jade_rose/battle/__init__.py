@@ -15,8 +15,9 @@ with unit keys, e.g. {"attacker": {"faction": "empire", "squads": [{"flank": "le
 "city": {"name": "..."}} passed to `parse_spec`; or typed values:
 `build_battle(SideSetup("empire", (SquadSetup(Position("left", "vanguard"), (("empire_knight", 3),),
 Manoeuvre("charge", Position("center", "rearguard"))),)), SideSetup(...), unit_stats(),
-constants=battle_constants(), city="...")`. Mark garrison squads `garrison=True` (their dead are not
-recovered). Derive `rng_seed` per battle with `engine.rng.derive_seed(stage_seed, "battle", city_id, n)`.
+constants=battle_constants(), city="...")`. Mark garrison squads `garrison=True`, or the garrison's
+part of a squad it shares with an army `garrison_units=...` (their dead are not recovered); a squad's `tag`
+comes back in `SideOutcome.squads` with that squad's dead (`SquadOutcome`). Derive `rng_seed` per battle with `engine.rng.derive_seed(stage_seed, "battle", city_id, n)`.
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from engine.jade_rose.battle.deployment import BattleSpecError, build_battle
 from engine.jade_rose.battle.model import Battle, Manoeuvre, Position, SideSetup, SquadSetup
 from engine.jade_rose.battle.reference import fight_once
 from engine.jade_rose.battle.report import render_report
-from engine.jade_rose.battle.result import BattleResult, FightSummary, RoundSummary, SideOutcome
+from engine.jade_rose.battle.result import BattleResult, FightSummary, RoundSummary, SideOutcome, SquadOutcome
 from engine.jade_rose.battle.simulate import simulate, simulate_battle
 from engine.jade_rose.battle.spec import parse_spec
 from engine.jade_rose.battle.stats import UnitStats
@@ -56,6 +57,6 @@ def battle_report(spec: Mapping[str, Any], seed: int, bbcode: bool = False) -> s
 
 
 __all__ = ["Battle", "BattleConstants", "BattleResult", "BattleSpecError", "FightSummary", "Manoeuvre",
-           "Position", "RoundSummary", "SideOutcome", "SideSetup", "SquadSetup", "UnitStats",
+           "Position", "RoundSummary", "SideOutcome", "SideSetup", "SquadOutcome", "SquadSetup", "UnitStats",
            "battle_constants", "battle_report", "build_battle", "fight_once", "parse_spec", "render_report",
            "resolve_battle", "simulate", "simulate_battle", "unit_stats"]

@@ -110,8 +110,7 @@ def _side_problems(role: str, side: SideSetup, units: Mapping[str, UnitStats],
                 if any(k == other for k, _ in squad.units):
                     out.append(f"{where}: «{stats.name}» не может стоять в одном отряде с "
                                f"«{units[other].name if other in units else other}».")
-            if not squad.garrison:
-                totals[key] = totals.get(key, 0) + count
+            totals[key] = totals.get(key, 0) + count - squad.garrison_count(key)
     for key, count in totals.items():
         stats = units.get(key)
         if stats and stats.faction_limit and count > stats.faction_limit:
@@ -135,7 +134,8 @@ def _remove_switched_off(role: str, side: SideSetup, units: Mapping[str, UnitSta
             else:
                 kept.append((key, n))
         if kept:
-            squads.append(replace(squad, units=tuple(kept)))
+            squads.append(replace(squad, units=tuple(kept),
+                                  garrison_units=tuple((k, n) for k, n in squad.garrison_units if k not in idle)))
     if idle:
         names = ", ".join(f"{units[k].name} ×{n}" for k, n in idle.items())
         warnings.append(f"{ROLE_NOM[role].capitalize()}: до Великой Кузни {side.forge_distance} дорог(и) — "

@@ -52,17 +52,28 @@ class Manoeuvre:
 class SquadSetup:
     """A deployed squad: its position, units (key -> count) and manoeuvre.
 
-    `garrison` squads do not recover their dead after the battle (garrisons refill anyway).
+    The city's garrison does not recover its dead after the battle (garrisons refill anyway): `garrison`
+    marks a squad that is all garrison; `garrison_units` the garrison's part of a squad that mixes the
+    garrison with a defending army. `tag` is the caller's name for the squad, reported back with its losses.
     """
 
     position: Position
     units: tuple[tuple[str, int], ...]
     manoeuvre: Manoeuvre = Manoeuvre()
     garrison: bool = False
+    garrison_units: tuple[tuple[str, int], ...] = ()
+    tag: str = ""
 
     @property
     def size(self) -> int:
         return sum(n for _, n in self.units)
+
+    def garrison_count(self, key: str) -> int:
+        """How many of the squad's `key` units belong to the city's garrison."""
+        have = sum(n for k, n in self.units if k == key)
+        if self.garrison:
+            return have
+        return min(have, sum(n for k, n in self.garrison_units if k == key))
 
 
 @dataclass(frozen=True)

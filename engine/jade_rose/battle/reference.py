@@ -12,7 +12,7 @@ from engine.jade_rose.battle.clash import run_flank
 from engine.jade_rose.battle.finale import run_finale
 from engine.jade_rose.battle.model import FLANKS, Battle
 from engine.jade_rose.battle.planning import run_planning
-from engine.jade_rose.battle.result import BattleResult, SideOutcome, counts
+from engine.jade_rose.battle.result import BattleResult, SideOutcome, SquadOutcome, counts
 from engine.jade_rose.battle.runtime import BattleState
 from engine.rng import derive_seed
 
@@ -63,14 +63,24 @@ def _outcome(state: BattleState, role: str) -> SideOutcome:
     dead: dict[str, int] = {}
     army_dead: dict[str, int] = {}
     alive: dict[str, int] = {}
+    squads = []
     for squad in side.squads:
+        here: dict[str, int] = {}
+        here_dead: dict[str, int] = {}
+        here_garrison: dict[str, int] = {}
         for u in squad.units:
             key = u.stats.key
             deployed[key] = deployed.get(key, 0) + 1
+            here[key] = here.get(key, 0) + 1
             bucket = alive if u.alive else dead
             bucket[key] = bucket.get(key, 0) + 1
-            if not u.alive and not squad.setup.garrison:
-                army_dead[key] = army_dead.get(key, 0) + 1
+            if not u.alive:
+                here_dead[key] = here_dead.get(key, 0) + 1
+                part = here_garrison if u.garrison else army_dead
+                part[key] = part.get(key, 0) + 1
+        pos = squad.setup.position
+        squads.append(SquadOutcome(tag=squad.setup.tag, position=f"{pos.flank}/{pos.line}", deployed=counts(here),
+                                   losses=counts(here_dead), garrison_losses=counts(here_garrison)))
     pct = state.constants.recovery_pct
     recovered = {k: round_half_up(n * pct, 100) for k, n in army_dead.items()}
     idle = dict(next((units for r, units in state.battle.idle if r == role), ()))
@@ -78,7 +88,7 @@ def _outcome(state: BattleState, role: str) -> SideOutcome:
         alive[k] = alive.get(k, 0) + n
     return SideOutcome(role=role, faction=side.setup.faction, deployed=counts(deployed), losses=counts(dead),
                        recovered=counts(recovered), survivors=counts(alive), idle=counts(idle),
-                       flanked=side.flanked)
+                       flanked=side.flanked, squads=tuple(squads))
 
 
 def _plague(battle: Battle, outcomes: dict[str, SideOutcome]) -> dict[str, SideOutcome]:

@@ -55,7 +55,27 @@ class ShotSummary:
 
 
 @dataclass(frozen=True)
+class SquadOutcome:
+    """One deployed squad after the battle: `tag` and `position` as deployed (before any manoeuvre),
+    its units, its dead, and which of those dead belonged to the city's garrison."""
+
+    tag: str
+    position: str
+    deployed: Counts
+    losses: Counts
+    garrison_losses: Counts = ()
+
+    def army_losses(self) -> dict[str, int]:
+        """The dead that were not the garrison's (an army's real losses), by unit."""
+        garrison = dict(self.garrison_losses)
+        return {k: n - garrison.get(k, 0) for k, n in self.losses if n - garrison.get(k, 0) > 0}
+
+
+@dataclass(frozen=True)
 class SideOutcome:
+    """A side after the battle; `squads` breaks the losses down per deployed squad (switched-off units,
+    `idle`, are in none)."""
+
     role: str
     faction: str
     deployed: Counts
@@ -65,6 +85,7 @@ class SideOutcome:
     idle: Counts = ()
     converted: int = 0
     flanked: bool = False
+    squads: tuple[SquadOutcome, ...] = ()
 
     def total(self, field: str) -> int:
         return sum(n for _, n in getattr(self, field))

@@ -11,14 +11,15 @@ NO_RUNE = Rune()
 class Unit:
     """One unit in battle. `alive` changes only at the end of a step (deaths apply then)."""
 
-    __slots__ = ("uid", "stats", "role", "squad", "hp", "alive", "atk_bonus", "strip", "fatigue",
+    __slots__ = ("uid", "stats", "role", "squad", "garrison", "hp", "alive", "atk_bonus", "strip", "fatigue",
                  "rune", "hots", "dots", "hurt")
 
-    def __init__(self, uid: int, stats: UnitStats, role: str, squad: "Squad"):
+    def __init__(self, uid: int, stats: UnitStats, role: str, squad: "Squad", garrison: bool = False):
         self.uid = uid
         self.stats = stats
         self.role = role
         self.squad = squad
+        self.garrison = garrison    # of the city's garrison: its death is not recovered (it refills)
         self.hp = stats.hp
         self.alive = True
         self.atk_bonus = 0          # golem growth
@@ -144,9 +145,11 @@ class BattleState:
             order = sorted(side.setup.squads, key=lambda s: (FLANKS.index(s.position.flank), s.position.row))
             for sid, setup in enumerate(order):
                 squad = Squad(sid, role, setup)
+                garrison = {key: setup.garrison_count(key) for key, _ in setup.units}
                 for key, count in setup.units:
                     for _ in range(count):
-                        squad.units.append(Unit(uid, battle.units[key], role, squad))
+                        squad.units.append(Unit(uid, battle.units[key], role, squad, garrison=garrison[key] > 0))
+                        garrison[key] -= 1
                         uid += 1
                 side.squads.append(squad)
 

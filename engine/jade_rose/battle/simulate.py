@@ -8,6 +8,7 @@ import numpy as np
 from engine.jade_rose.battle.fast import run_fast
 from engine.jade_rose.battle.model import Battle
 from engine.jade_rose.battle.reference import fight_once
+from engine.jade_rose.battle.runtime import BattleState
 from engine.jade_rose.battle.spec import parse_spec
 from engine.rng import derive_seed
 
@@ -84,9 +85,9 @@ def _from_fast(battle: Battle, runs: int, seed: int):
     t = r.tables
     survivors = {"attacker": {}, "defender": {}}
     recovered = {"attacker": {}, "defender": {}}
-    army = np.zeros(t.U, dtype=bool)
-    for sq in t.squads:
-        army[sq.start:sq.end] = not sq.setup.garrison
+    state = BattleState(battle)     # the units in the tables' order: attacker's squads, then defender's
+    army = np.array([not u.garrison for role in ("attacker", "defender") for s in state.sides[role].squads
+                     for u in s.units], dtype=bool)
     pct = battle.constants.recovery_pct
     for role_i, role in enumerate(("attacker", "defender")):
         mine = t.role == role_i

@@ -93,7 +93,22 @@ def fight_report(state: Mapping, city: str, fight: str, sides: Mapping[str, Mapp
         if side.get("converted"):
             text += f"; храм нефритовой чумы: +{side['converted']} нефритовых воинов"
         lines.append(text)
+        lines += squad_loss_lines(side.get("squad_losses", ()))
     return "\n".join(lines)
+
+
+def squad_loss_lines(squads) -> list[str]:
+    """Per-squad losses of a side (`SquadOutcome`s), the garrison's part named where a squad mixes both."""
+    out = []
+    for s in squads:
+        if not s.losses:
+            continue
+        text = f"  {position_text(s.tag) if '/' in s.tag else s.position}: погибли {units_text(s.losses)}"
+        army = s.army_losses()
+        if s.garrison_losses and army:
+            text += f" (гарнизон: {units_text(s.garrison_losses)}; армия: {units_text(army)})"
+        out.append(text)
+    return out
 
 
 def chronicle_fight(state: Mapping, city: str, attacker: str, defender: str | None, held_by_army: bool,

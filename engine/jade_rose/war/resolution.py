@@ -129,12 +129,12 @@ def _fight(turn: _Turn, battle: dict, att: dict, n: int, defence: dict, planned:
     for role in ("attacker", "defender"):
         outcome = result.side(role)
         deaths = dict(outcome.losses)
-        survivors[role], army_dead = sq.share_losses(squads[role], deaths)
+        survivors[role], army_dead = sq.apply_losses(squads[role], outcome)
         recovered = {k: round_half_up(v * constants.recovery_pct, 100) for k, v in army_dead.items()}
         recovered = {k: v for k, v in recovered.items() if v}
         sides[role] = {"faction": factions[role], "label": defence["label"] if role == "defender" else "армия",
                        "squads": squads[role], "modifiers": mods[role], "runes": runes[role], "deaths": deaths,
-                       "army_deaths": army_dead, "recovered": recovered,
+                       "army_deaths": army_dead, "recovered": recovered, "squad_losses": outcome.squads,
                        "army_size": sum(sum(sq.army_part(s).values()) for s in squads[role])}
     for role, enemy in (("attacker", "defender"), ("defender", "attacker")):
         _apply_losses(state, sides[role], cid)

@@ -1,14 +1,16 @@
 """Squads of a battle side as plain dicts: placement, the default garrison placement, armies joining a
-garrison, rearguards stepping up, and losses shared out after a fight.
+garrison, rearguards stepping up, and each squad's losses after a fight.
 
 A squad is {"flank", "line", "units": {unit_key: n}, "garrison": {unit_key: n}}; "garrison" is the part of
-"units" that belongs to the city's garrison (it refills; the rest is army and is really lost).
+"units" that belongs to the city's garrison (it refills; the rest is army and is really lost). A squad
+goes into battle tagged with its cell, and the battle's losses come back per squad (`apply_losses`).
 """
 from __future__ import annotations
 
 from typing import Iterable, Mapping
 
 from engine.jade_rose.battle.model import FLANKS, LINES, Manoeuvre, SquadSetup
+from engine.jade_rose.battle.result import SideOutcome
 from engine.jade_rose.data import load_data
 from engine.jade_rose.war.words import pos_key, position_order, position_text, to_position
 
@@ -126,49 +128,40 @@ def army_part(squad: Mapping) -> dict[str, int]:
 
 
 def setups(squads: Iterable[dict], manoeuvres: Mapping[str, Manoeuvre] | None = None) -> tuple[SquadSetup, ...]:
-    """Battle squads; a squad holding garrison units is a garrison squad (the battle engine's flag)."""
+    """Battle squads, tagged with their cell ("flank/line"); the garrison's part of each is marked, so the
+    battle tells garrison dead from army dead unit by unit."""
     out = []
     for s in ordered(squads):
         key = pos_key(s["flank"], s["line"])
         units = tuple(sorted((k, n) for k, n in s["units"].items() if n))
+        garrison = tuple(sorted((k, n) for k, n in s.get("garrison", {}).items() if n))
         out.append(SquadSetup(position=to_position(key), units=units,
                               manoeuvre=(manoeuvres or {}).get(key, Manoeuvre()),
-                              garrison=any(s.get("garrison", {}).values())))
+                              garrison=bool(units) and not army_part(s), garrison_units=garrison, tag=key))
     return tuple(out)
 
 
-def share_losses(squads: list[dict], losses: Mapping[str, int]) -> tuple[list[dict], dict[str, int]]:
-    """Survivor squads and the army's dead after a fight that killed `losses` (per unit type).
+def apply_losses(squads: list[dict], outcome: SideOutcome) -> tuple[list[dict], dict[str, int]]:
+    """Survivor squads and the army's dead after a fight, from the battle's losses of each squad.
 
-    The battle reports losses per unit type only; they are shared out over the squads and over the
-    garrison and army parts in proportion to their numbers (largest remainder, cells in order).
+    Each squad loses exactly what the battle killed in it, its garrison part exactly the garrison's dead;
+    units that sat the battle out (not in any battle squad) are untouched.
     """
-    squads = [{**s, "units": dict(s["units"]), "garrison": dict(s.get("garrison", {}))} for s in ordered(squads)]
+    by_tag = {s.tag: s for s in outcome.squads}
+    out: list[dict] = []
     army_dead: dict[str, int] = {}
-    for unit, dead in losses.items():
-        buckets = []
-        for s in squads:
-            g = s["garrison"].get(unit, 0)
-            a = s["units"].get(unit, 0) - g
-            buckets += [(s, "garrison", g), (s, "army", a)]
-        size = sum(n for _, _, n in buckets)
-        dead = min(dead, size)
-        if not dead:
-            continue
-        shares = [dead * n // size for _, _, n in buckets]
-        rest = dead - sum(shares)
-        order = sorted(range(len(buckets)), key=lambda i: (-(dead * buckets[i][2] % size), i))
-        for i in order[:rest]:
-            shares[i] += 1
-        for (s, part, _), k in zip(buckets, shares):
-            if not k:
-                continue
-            s["units"][unit] -= k
-            if part == "garrison":
-                s["garrison"][unit] -= k
-            else:
-                army_dead[unit] = army_dead.get(unit, 0) + k
-    for s in squads:
-        s["units"] = {k: n for k, n in s["units"].items() if n > 0}
-        s["garrison"] = {k: n for k, n in s["garrison"].items() if n > 0}
-    return [s for s in squads if s["units"]], dict(sorted(army_dead.items()))
+    for s in ordered(squads):
+        units, garrison = dict(s["units"]), dict(s.get("garrison", {}))
+        result = by_tag.get(pos_key(s["flank"], s["line"]))
+        if result is not None:
+            for unit, n in result.losses:
+                units[unit] = units.get(unit, 0) - n
+            for unit, n in result.garrison_losses:
+                garrison[unit] = garrison.get(unit, 0) - n
+            for unit, n in result.army_losses().items():
+                army_dead[unit] = army_dead.get(unit, 0) + n
+        survivor = {**s, "units": {k: n for k, n in units.items() if n > 0},
+                    "garrison": {k: n for k, n in garrison.items() if n > 0}}
+        if survivor["units"]:
+            out.append(survivor)
+    return out, dict(sorted(army_dead.items()))
