@@ -120,6 +120,22 @@ def _reasons(body: dict) -> set[str]:
     return reasons
 
 
+RATE_LIMIT_REASONS = frozenset({"sharingRateLimitExceeded", "userRateLimitExceeded", "rateLimitExceeded"})
+
+
+def rate_limit_message(reasons: set[str], where: str, service_email: str, message: str) -> str:
+    """Russian text for a rate-limit 403 that persisted through every retry (not a missing right)."""
+    if "sharingRateLimitExceeded" in reasons:
+        return (f"Google временно не даёт сервисному аккаунту {service_email} выдавать доступ к таблицам: "
+                f"превышен лимит приглашений (sharingRateLimitExceeded) при работе с {where}. Права Редактора "
+                "здесь ни при чём, менять ничего не нужно. Подождите (лимит снимается со временем, иногда через "
+                "несколько часов) и запустите `forumwar share` снова: он выдаст только недостающие доступы. Письма-"
+                f"приглашения расходуют этот лимит быстрее: не добавляйте --notify без нужды. Google: {message}")
+    return (f"Google просит сервисный аккаунт {service_email} отправлять запросы реже (лимит запросов, "
+            f"{', '.join(sorted(reasons))}) при работе с {where}, и это не прошло после всех повторов. Подождите "
+            f"несколько минут и запустите команду снова: она продолжит с того места, где остановилась. Google: {message}")
+
+
 def explain(err: Any, *, book: str, book_id: str | None, service_email: str, action: str) -> BackendError:
     """A gspread APIError (after retries) as the BackendError that tells the GM what to do.
 
@@ -148,6 +164,8 @@ def explain(err: Any, *, book: str, book_id: str | None, service_email: str, act
         return CredentialsError(
             f"Google did not accept the credentials of {service_email} (401: {message}). Check credentials.json "
             f"(see {SETUP_DOC}).")
+    if code == 403 and reasons & RATE_LIMIT_REASONS:
+        return ApiUnavailableError(rate_limit_message(reasons, where, service_email, message))
     if code == 403:
         if action == "share" and "insufficientFilePermissions" in reasons:
             return BookForbidden(

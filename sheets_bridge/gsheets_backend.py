@@ -6,20 +6,25 @@ and protected-range ids are derived from tab titles, so a repeated write never d
 anything. Spreadsheet metadata is cached (in memory, optionally in a JSON file) and refreshed
 from every write's answer; a 400 caused by stale metadata triggers one refresh and one retry.
 
-The HTTP layer (`ResilientHTTPClient`) adds a timeout, bounded jittered retries on 429/5xx and
-connection errors (Retry-After honoured; 400/403/404 never retried) and client-side pacing
-under the per-minute quota, shared by the threads that push books concurrently.
+The HTTP layer (`ResilientHTTPClient`) adds a timeout, bounded jittered retries on 429/5xx,
+connection errors and Google's rate-limit 403s (Retry-After honoured; other 400/403/404 never
+retried) and client-side pacing under the per-minute quota. The pacing budget of a real game is
+kept in a small locked file per service account, so every forumwar command of the machine and
+every thread shares it. Every write is idempotent: grids are sized absolutely, and a spreadsheet
+create carries a marker (Drive appProperties) by which a retry finds the file it already made.
 """
 from __future__ import annotations
 
 import collections
 import contextlib
 import email.utils
+import fcntl
 import hashlib
 import json
 import math
 import os
 import random
+import secrets
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -41,9 +46,12 @@ from sheets_bridge.google_auth import (ApiUnavailableError, BookRejected, Servic
 
 PROTECTION_TAG = "forumwar"
 RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
+# 403s that mean "slow down", not "forbidden" (Drive): retried like a 429.
+RETRY_REASONS = frozenset({"rateLimitExceeded", "userRateLimitExceeded", "sharingRateLimitExceeded"})
+CREATE_MARKER = "forumwarCreate"       # Drive appProperties key carrying the create's token
 HEADER_FORMAT = {"textFormat": {"bold": True}, "wrapStrategy": "WRAP", "verticalAlignment": "MIDDLE",
-                 "backgroundColor": {"red": 0.85, "green": 0.89, "blue": 0.95}}
-LOCKED_FORMAT = {"backgroundColor": {"red": 0.94, "green": 0.94, "blue": 0.94}}
+                 "backgroundColorStyle": {"rgbColor": {"red": 0.85, "green": 0.89, "blue": 0.95}}}
+LOCKED_FORMAT = {"backgroundColorStyle": {"rgbColor": {"red": 0.94, "green": 0.94, "blue": 0.94}}}
 DEFAULT_SHEET_TITLES = ("Sheet1", "Лист1", "Лист 1")
 _META_FIELDS = ("properties.title,sheets(properties(sheetId,title,index,gridProperties),"
                 "protectedRanges(protectedRangeId,description))")
@@ -72,31 +80,69 @@ class RetryPolicy:
 
 
 class RequestPacer:
-    """At most `reads` GETs and `writes` other requests in any `window` seconds, across threads."""
+    """At most `reads` GETs and `writes` other requests in any `window` seconds, across threads.
+
+    With `path` the budget lives in that small JSON file under an exclusive fcntl lock, so every
+    process using the same file (every forumwar command of the machine) shares it; without, it
+    is this process's own. Send times from another clock epoch (after a reboot) are dropped.
+    """
 
     def __init__(self, reads: int = 55, writes: int = 55, window: float = 60.0,
-                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep):
+                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
+                 path: str | Path | None = None):
         self.limits = {"read": reads, "write": writes}
         self.window = window
         self.clock = clock
         self.sleep = sleep
-        self._sent: dict[str, collections.deque] = {"read": collections.deque(), "write": collections.deque()}
+        self.path = Path(path) if path is not None else None
+        self._sent: dict[str, list[float]] = {"read": [], "write": []}
         self._lock = threading.Lock()
         self.waited = 0.0
 
     def acquire(self, kind: str) -> None:
+        """Wait until one more request of `kind` fits in the window, and count it."""
         while True:
-            with self._lock:
+            with self._lock, self._budget() as sent:
                 now = self.clock()
-                sent = self._sent[kind]
-                while sent and sent[0] <= now - self.window:
-                    sent.popleft()
-                if len(sent) < self.limits[kind]:
-                    sent.append(now)
+                times = sorted(t for t in sent.get(kind, []) if now - self.window < t <= now)
+                if len(times) < self.limits[kind]:
+                    sent[kind] = [*times, now]
                     return
-                wait = sent[0] + self.window - now
+                sent[kind] = times
+                wait = times[0] + self.window - now
                 self.waited += wait
             self.sleep(wait)
+
+    @contextlib.contextmanager
+    def _budget(self) -> Iterator[dict[str, list[float]]]:
+        if self.path is None:
+            yield self._sent
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            with os.fdopen(os.dup(fd), "r+", encoding="utf-8") as fh:
+                try:
+                    data = json.loads(fh.read() or "{}")
+                    sent = {k: [float(t) for t in data.get(k, [])] for k in self.limits}
+                except (ValueError, TypeError, AttributeError):
+                    sent = {k: [] for k in self.limits}
+                yield sent
+                fh.seek(0)
+                fh.truncate()
+                fh.write(json.dumps(sent))
+        finally:
+            os.close(fd)        # closing the last descriptor releases the lock
+
+
+def quota_file(service_email: str) -> Path:
+    """The shared pacing budget of one service account: $FORUMWAR_CACHE_DIR, else the user cache
+    dir ($XDG_CACHE_HOME or ~/.cache)/forumwar, one small file per account."""
+    base = os.environ.get("FORUMWAR_CACHE_DIR") or Path(
+        os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "forumwar"
+    digest = hashlib.sha256(service_email.lower().encode("utf-8")).hexdigest()[:16]
+    return Path(base) / f"sheets-quota-{digest}.json"
 
 
 @dataclass
@@ -124,6 +170,24 @@ def _retry_after(response: requests.Response) -> float | None:
         return max(0.0, parsed.timestamp() - time.time()) if parsed else None
 
 
+def error_reasons(response: requests.Response) -> set[str]:
+    """The `reason`s of a Google error answer (Drive: error.errors[].reason; Sheets: details[].reason)."""
+    try:
+        error = response.json().get("error", {})
+    except ValueError:
+        return set()
+    if not isinstance(error, dict):
+        return set()
+    items = [*(error.get("errors") or []), *(error.get("details") or [])]
+    return {str(i["reason"]) for i in items if isinstance(i, dict) and i.get("reason")}
+
+
+def _retryable(response: requests.Response) -> bool:
+    if response.status_code in RETRY_STATUSES:
+        return True
+    return response.status_code == 403 and bool(error_reasons(response) & RETRY_REASONS)
+
+
 class ResilientHTTPClient(HTTPClient):
     """gspread's HTTPClient with timeout, pacing and bounded retries. Build it with `http_client_factory`."""
 
@@ -138,10 +202,18 @@ class ResilientHTTPClient(HTTPClient):
         self.timeout = self.policy.timeout
 
     def request(self, method: str, endpoint: str, params: Any = None, data: Any = None, json: Any = None,
-                files: Any = None, headers: Any = None) -> requests.Response:
+                files: Any = None, headers: Any = None, *,
+                recover: Callable[[], requests.Response | None] | None = None) -> requests.Response:
+        """Send with pacing and bounded retries. Before re-sending a request that may have been applied
+        (lost answer, 5xx), `recover()` is asked first: a Response it returns is taken as the answer."""
         kind = "read" if method.lower() == "get" else "write"
+        maybe_applied = False
         for attempt in range(self.policy.attempts):
             last = attempt == self.policy.attempts - 1
+            if maybe_applied and recover is not None:
+                found = recover()
+                if found is not None:
+                    return found
             if self.pacer is not None:
                 self.pacer.acquire(kind)
             self._count(f"{method.upper()} {kind}")
@@ -151,12 +223,14 @@ class ResilientHTTPClient(HTTPClient):
             except (requests.ConnectionError, requests.Timeout):
                 if last:
                     raise
+                maybe_applied = True
                 self._wait(self.policy.delay(attempt, self.rng))
                 continue
             if response.ok:
                 return response
-            if response.status_code not in RETRY_STATUSES or last:
+            if not _retryable(response) or last:
                 raise APIError(response)
+            maybe_applied = response.status_code >= 500
             self._wait(self.policy.delay(attempt, self.rng, _retry_after(response)))
         raise AssertionError("unreachable")
 
@@ -341,10 +415,7 @@ def plan_write(meta: BookMeta, tabs: Iterable[TabWrite], staff: Iterable[str],
         else:
             sheet_id = existing.sheet_id
             rows, cols = max(height, existing.row_count), max(width, existing.column_count)
-            requests_.extend(_grow(existing, width, height))
-            requests_.append({"updateSheetProperties": {
-                "properties": {"sheetId": sheet_id, "gridProperties": {"frozenRowCount": tab.frozen_rows}},
-                "fields": "gridProperties.frozenRowCount"}})
+            requests_.extend(_grow(existing, width, height, tab.frozen_rows))
             protections = existing.protections
         requests_.extend(_cell_requests(tab, sheet_id, rows, cols))
         requests_.extend(_protection_requests(tab, sheet_id, width, protections, staff))
@@ -354,16 +425,21 @@ def plan_write(meta: BookMeta, tabs: Iterable[TabWrite], staff: Iterable[str],
     return requests_
 
 
-def _grow(sheet: SheetMeta, width: int, height: int) -> list[dict]:
-    """Rows and columns appended (never set: a grid is never shrunk) so the writes fit."""
-    out = []
+def _grow(sheet: SheetMeta, width: int, height: int, frozen_rows: int | None = None) -> list[dict]:
+    """One updateSheetProperties setting the grid's absolute size (grown, never shrunk, so the
+    writes fit) and, if given, its frozen rows. Absolute sizes make a repeated request harmless
+    (appendDimension applied twice after a lost answer would grow the grid twice)."""
+    grid: dict[str, int] = {}
+    if frozen_rows is not None:
+        grid["frozenRowCount"] = frozen_rows
     if height > sheet.row_count:
-        out.append({"appendDimension": {"sheetId": sheet.sheet_id, "dimension": "ROWS",
-                                        "length": height - sheet.row_count}})
+        grid["rowCount"] = height
     if width > sheet.column_count:
-        out.append({"appendDimension": {"sheetId": sheet.sheet_id, "dimension": "COLUMNS",
-                                        "length": width - sheet.column_count}})
-    return out
+        grid["columnCount"] = width
+    if not grid:
+        return []
+    return [{"updateSheetProperties": {"properties": {"sheetId": sheet.sheet_id, "gridProperties": grid},
+                                       "fields": ",".join(f"gridProperties.{k}" for k in grid)}}]
 
 
 def _cell_requests(tab: TabWrite, sheet_id: int, rows: int, cols: int, values_only: bool = False) -> list[dict]:
@@ -398,7 +474,7 @@ def _cell_requests(tab: TabWrite, sheet_id: int, rows: int, cols: int, values_on
             out.append({"repeatCell": {"range": {"sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": end,
                                                  "startColumnIndex": col, "endColumnIndex": col + 1},
                                        "cell": {"userEnteredFormat": LOCKED_FORMAT},
-                                       "fields": "userEnteredFormat.backgroundColor"}})
+                                       "fields": "userEnteredFormat.backgroundColorStyle"}})
         if tab.kind == "orders":
             # Plain-text cells, as the xlsx backend's "@": what a player types stays text ("05", "=1+1").
             for a, b in _open_intervals(_width(tab), tab.locked_columns):
@@ -539,13 +615,15 @@ class GSheetsBackend:
         self._names = {b.book_id: b.title or b.key for b in books}
         self._meta: dict[str, BookMeta] = {}
         self._fresh: set[str] = set()
+        self._creating: dict[str, str] = {}          # book key -> token of its spreadsheet create
         self._lock = threading.RLock()
         if self.metadata_path and self.metadata_path.is_file():
             try:
                 saved = json.loads(self.metadata_path.read_text(encoding="utf-8"))
                 self._meta = {k: BookMeta.from_json(v) for k, v in saved.get("books", {}).items()}
                 self._fresh = set(saved.get("fresh", []))
-            except (ValueError, KeyError, TypeError):
+                self._creating = {str(k): str(v) for k, v in saved.get("creating", {}).items()}
+            except (ValueError, KeyError, TypeError, AttributeError):
                 self._meta = {}
 
     @property
@@ -582,14 +660,19 @@ class GSheetsBackend:
     def _store(self, book_id: str, meta: BookMeta) -> BookMeta:
         with self._lock:
             self._meta[book_id] = meta
-            if self.metadata_path:
-                data = {"books": {k: v.to_json() for k, v in sorted(self._meta.items())},
-                        "fresh": sorted(self._fresh)}
-                self.metadata_path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = self.metadata_path.with_suffix(f".tmp{os.getpid()}.{threading.get_ident()}")
-                tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
-                os.replace(tmp, self.metadata_path)
+            self._save()
         return meta
+
+    def _save(self) -> None:
+        """Write the metadata file (atomically); the caller holds the lock."""
+        if not self.metadata_path:
+            return
+        data = {"books": {k: v.to_json() for k, v in sorted(self._meta.items())},
+                "fresh": sorted(self._fresh), "creating": dict(sorted(self._creating.items()))}
+        self.metadata_path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.metadata_path.with_suffix(f".tmp{os.getpid()}.{threading.get_ident()}")
+        tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+        os.replace(tmp, self.metadata_path)
 
     def _fetch_meta(self, book_id: str) -> BookMeta:
         response = self.http.request("get", SPREADSHEET_URL % book_id,
@@ -625,18 +708,45 @@ class GSheetsBackend:
 
     # -- Backend interface -----------------------------------------------------------------------------
     def create_book(self, key: str, title: str) -> str:
-        """Create a spreadsheet in the shared-drive folder (`folder_id`); return its key."""
-        payload: dict[str, Any] = {"name": title, "mimeType": "application/vnd.google-apps.spreadsheet"}
-        if self.folder_id:
-            payload["parents"] = [self.folder_id]
-        with self._errors(None, "create", name=f"book '{title}'"):
-            response = self.http.request("post", DRIVE_FILES_API_V3_URL, json=payload,
-                                         params={"supportsAllDrives": "true"})
-        book_id = response.json()["id"]
+        """Create a spreadsheet in the shared-drive folder (`folder_id`); return its key.
+
+        The file carries a token in its Drive appProperties, kept in the metadata file before the
+        create is sent: a retry after a lost answer, or a re-run of `new` after a crash, finds the
+        spreadsheet it already made instead of making another.
+        """
+        with self._lock:
+            token = self._creating.get(key)
+            earlier = token is not None
+            if token is None:
+                token = self._creating[key] = secrets.token_hex(16)
+                self._save()
+        name = f"book '{title}'"
+        with self._errors(None, "create", name=name):
+            response = self._created(token) if earlier else None
+            if response is None:
+                payload: dict[str, Any] = {"name": title, "mimeType": "application/vnd.google-apps.spreadsheet",
+                                           "appProperties": {CREATE_MARKER: token}}
+                if self.folder_id:
+                    payload["parents"] = [self.folder_id]
+                extra = {"recover": lambda: self._created(token)} if isinstance(self.http, ResilientHTTPClient) \
+                    else {}
+                response = self.http.request("post", DRIVE_FILES_API_V3_URL, json=payload,
+                                             params={"supportsAllDrives": "true"}, **extra)
+        answer = response.json()
+        book_id = answer["files"][0]["id"] if "files" in answer else answer["id"]
         self._names.setdefault(book_id, title)
         with self._lock:
             self._fresh.add(book_id)
+            self._save()
         return book_id
+
+    def _created(self, token: str) -> requests.Response | None:
+        """The files.list answer naming the spreadsheet made with `token`, or None if there is none."""
+        query = f"appProperties has {{ key='{CREATE_MARKER}' and value='{token}' }} and trashed = false"
+        response = self.http.request("get", DRIVE_FILES_API_V3_URL, params={
+            "q": query, "fields": "files(id,name)", "supportsAllDrives": "true",
+            "includeItemsFromAllDrives": "true", "corpora": "allDrives" if self.folder_id else "user"})
+        return response if response.json().get("files") else None
 
     def adopt_book(self, key_or_url: str, name: str | None = None) -> str:
         """Take a spreadsheet the GM created (key or URL): check that the service account can edit it."""
@@ -705,6 +815,23 @@ class GSheetsBackend:
             fields=f"updatedSpreadsheet({_META_FIELDS})")
         with self._lock:
             self._fresh.discard(book_id)
+        self._store(book_id, BookMeta.from_resource(answer.get("updatedSpreadsheet", {})))
+
+    def update_protections(self, book_id: str, tabs: list[TabWrite]) -> None:
+        """Re-apply the protections that a push of `tabs` would set (staff, each order tab's
+        editors, its open cells), in ONE batchUpdate that touches no cell. For `share`: the people
+        of game.toml can edit exactly their order tabs at once, not after the next push."""
+        staff = sorted({self.service_email, *self.gm_emails})
+
+        def build(meta: BookMeta) -> dict:
+            requests_ = [r for tab in tabs if tab.title in meta.sheets
+                         for r in _protection_requests(tab, meta.sheets[tab.title].sheet_id, _width(tab),
+                                                       meta.sheets[tab.title].protections, staff)]
+            return {"requests": requests_, "includeSpreadsheetInResponse": True, "responseIncludeGridData": False}
+
+        if not any(tab.title in self.metadata(book_id).sheets for tab in tabs):
+            return
+        answer = self._batch_update(book_id, "protect", build, fields=f"updatedSpreadsheet({_META_FIELDS})")
         self._store(book_id, BookMeta.from_resource(answer.get("updatedSpreadsheet", {})))
 
     def lock_and_read(self, book_id: str, titles: list[str]) -> dict[str, list[list[str]]]:
@@ -881,7 +1008,8 @@ def open_gsheets_backend(credentials_path: str | Path, *, gm_emails: Iterable[st
                          max_workers: int = 8) -> GSheetsBackend:
     """The backend for a real game: credentials from a service-account key file (see google_auth)."""
     account: ServiceAccount = load_service_account(credentials_path)
-    client = gspread.Client(auth=account.credentials, http_client=http_client_factory(policy))
+    pacer = RequestPacer(path=quota_file(account.email))      # one budget for every command of the machine
+    client = gspread.Client(auth=account.credentials, http_client=http_client_factory(policy, pacer))
     return GSheetsBackend(client, account.email, gm_emails=gm_emails, folder_id=folder_id, books=books,
                           metadata_path=metadata_path, max_workers=max_workers)
 
@@ -950,4 +1078,4 @@ def share_game(backend: Any, config: Any, *, notify: bool = False, revoke: bool 
 
 __all__ = ["GSheetsBackend", "backend_for_game", "open_gsheets_backend", "credentials_path", "share_game",
            "share_plan", "RetryPolicy", "RequestPacer", "RequestStats", "ResilientHTTPClient", "http_client_factory",
-           "plan_write", "lock_requests", "stable_id", "BookMeta", "BookRejected"]
+           "plan_write", "lock_requests", "stable_id", "BookMeta", "BookRejected", "quota_file", "error_reasons"]

@@ -2,7 +2,9 @@
 
 It holds files, shared drives and identities; answers HTTP requests routed to it by
 `FakeGoogleAdapter`; enforces file permissions, protected ranges per caller, and the
-per-minute Sheets quota; and injects latency and faults on demand. Every request is logged.
+per-minute Sheets quota; and injects latency and faults on demand. Every request is logged, and
+checked against Google's discovery documents (`discovery`): by default a request Google would
+refuse raises DiscoveryViolation in the caller, so any test sending one fails.
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from sheets_bridge.testing import discovery as discovery_docs
 from sheets_bridge.testing import field_mask
 from sheets_bridge.testing.fake_sheets import ApiError, Spreadsheet, sheets_error
 
@@ -28,6 +31,7 @@ SPREADSHEET_MIME = "application/vnd.google-apps.spreadsheet"
 FOLDER_MIME = "application/vnd.google-apps.folder"
 XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 TOKEN_PREFIX = "fake-token:"
+SERVICE_ACCOUNT_DOMAIN = ".gserviceaccount.com"
 _RANK = {"reader": 1, "commenter": 2, "writer": 3, "fileOrganizer": 4, "organizer": 5, "owner": 6}
 
 
@@ -64,6 +68,7 @@ class DriveFile:
     modified: str
     permissions: dict[str, dict] = field(default_factory=dict)
     spreadsheet: Spreadsheet | None = None
+    app_properties: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -78,6 +83,17 @@ class Fault:
     file_id: str | None = None
     retry_after: float | None = None
     message: str | None = None
+    reason: str | None = None         # answer in Drive's shape with this reason (e.g. sharingRateLimitExceeded)
+
+
+@dataclass(frozen=True)
+class Sent:
+    """One request as received (for checks against the discovery documents)."""
+
+    method: str
+    url: str
+    body: Any
+    problems: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -119,7 +135,11 @@ class FakeGoogle:
 
     def __init__(self, *, seed: int = 0, latency: float = 0.0, quota_per_minute: tuple[int, int] | None = (60, 60),
                  clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
-                 locale: str = "en_US", quota_retry_after: bool = False):
+                 locale: str = "en_US", quota_retry_after: bool = False, discovery: str = "raise"):
+        """`discovery`: "raise" (a request of a service account, i.e. of the bridge, departing from
+        Google's discovery documents raises DiscoveryViolation), "answer" (it gets Google's 400
+        instead) or "off". Requests of people (gspread in a test, as a browser would) are only
+        recorded: Google takes the few fields gspread sends outside the documents."""
         self.lock = threading.RLock()
         self.ids = _IdSource(random.Random(seed), self.lock)
         self.latency = latency
@@ -134,6 +154,8 @@ class FakeGoogle:
         self.faults: list[Fault] = []
         self.calls: list[Call] = []
         self.notifications: list[tuple[str, str, str]] = []
+        self.discovery = discovery if discovery == "off" or discovery_docs.available() else "off"
+        self.sent: list[Sent] = []
         self._quota: dict[tuple[str, str], collections.deque] = collections.defaultdict(collections.deque)
         self._seconds = 0
 
@@ -184,8 +206,9 @@ class FakeGoogle:
         return sheet
 
     def inject(self, kind: str = "http", status: int = 500, times: int = 1, op: str | None = None,
-               file_id: str | None = None, retry_after: float | None = None, message: str | None = None) -> Fault:
-        fault = Fault(kind, status, times, op, file_id, retry_after, message)
+               file_id: str | None = None, retry_after: float | None = None, message: str | None = None,
+               reason: str | None = None) -> Fault:
+        fault = Fault(kind, status, times, op, file_id, retry_after, message, reason)
         with self.lock:
             self.faults.append(fault)
         return fault
@@ -277,6 +300,7 @@ class FakeGoogle:
                 self._log(email, method, op, None, answer[0], url)
                 return answer
             identity = self._identity(headers)
+            self._check_discovery(method, url, headers, body, identity)
             fault = self._take_fault(op, file_id)
             if fault is not None and fault.kind == "reset":
                 self._log(identity, method, op, file_id, 0, url)
@@ -296,6 +320,23 @@ class FakeGoogle:
             self._log(identity, method, op, file_id, err.status, url)
             headers_out = {"Content-Type": "application/json; charset=UTF-8", **err.headers}
             return err.status, headers_out, json.dumps(err.body, ensure_ascii=False, indent=2).encode("utf-8")
+
+    def _check_discovery(self, method: str, url: str, headers: Mapping[str, str], body: bytes | None,
+                         identity: str) -> None:
+        """Record the request; one that departs from the discovery documents raises or gets a 400."""
+        try:
+            payload = json.loads(body) if body and headers.get("Content-Type", "").startswith(
+                "application/json") else None
+        except ValueError:
+            payload = None
+        problems = tuple(discovery_docs.check(method, url, payload)) if self.discovery != "off" else ()
+        with self.lock:
+            self.sent.append(Sent(method, url, payload, problems))
+        if not problems or not identity.endswith(SERVICE_ACCOUNT_DOMAIN):
+            return
+        if self.discovery == "raise":
+            raise discovery_docs.DiscoveryViolation(f"{method} {url}\n" + "\n".join(problems))
+        raise sheets_error(400, "Invalid JSON payload received. " + "; ".join(problems))
 
     def _log(self, identity: str, method: str, op: str, file_id: str | None, status: int, url: str) -> None:
         with self.lock:
@@ -341,7 +382,11 @@ class FakeGoogle:
                          "'project_number:000000000000'.",
                     500: "Internal error encountered.", 502: "Bad Gateway", 503: "The service is currently unavailable.",
                     504: "Deadline exceeded."}
-        err = sheets_error(fault.status, fault.message or messages.get(fault.status, "Injected error."))
+        if fault.reason is not None:
+            err = drive_error(fault.status, fault.message or f"Injected {fault.reason}.", fault.reason,
+                              domain="usageLimits")
+        else:
+            err = sheets_error(fault.status, fault.message or messages.get(fault.status, "Injected error."))
         if fault.retry_after is not None:
             err.headers["Retry-After"] = str(fault.retry_after)
         return err
@@ -480,6 +525,8 @@ class FakeGoogle:
                 "ownedByMe": file.owner == who}
         if file.drive_id:
             view["driveId"] = file.drive_id
+        if file.app_properties:
+            view["appProperties"] = dict(file.app_properties)
         return view
 
     def _drive(self, op: str, path: str, query: dict, body: Any, who: str, file_id: str) -> Any:
@@ -501,6 +548,7 @@ class FakeGoogle:
                 raise drive_error(403, "The user's Drive storage quota has been exceeded.", "storageQuotaExceeded",
                                   domain="usageLimits")
             file = self._new_file(body.get("name") or "Untitled", body.get("mimeType") or "", who, parents)
+            file.app_properties = {str(k): str(v) for k, v in (body.get("appProperties") or {}).items()}
             return self._brief(file, who, query, brief)
         if op == "drive.files.list":
             files = [self._file_view(f, who) for f in self.files.values()
@@ -657,7 +705,11 @@ def _range_from_path(path: str) -> str:
 
 
 def _matches(file: DriveFile, q: str) -> bool:
-    """The subset of Drive's query language gspread sends: mimeType, name and parents."""
+    """The subset of Drive's query language gspread and the bridge send: mimeType, name, parents,
+    appProperties and trashed (the fake has no trash)."""
+    for key, value in re.findall(r"appProperties\s+has\s+\{\s*key\s*=\s*'([^']*)'\s+and\s+value\s*=\s*'([^']*)'\s*\}", q):
+        if file.app_properties.get(key) != value:
+            return False
     for key, value in re.findall(r'(mimeType|name)\s*=\s*"((?:[^"\\]|\\.)*)"', q):
         if (file.mime_type if key == "mimeType" else file.name) != value:
             return False

@@ -1,0 +1,288 @@
+"""Requests checked against Google's own discovery documents for Sheets v4 and Drive v3.
+
+The documents ship with google-api-python-client (a test dependency), in
+googleapiclient/discovery_cache/documents/. `check(method, url, body)` lists what Google would
+refuse or what is deprecated: an unknown URL or verb, an unknown, repeated, mistyped or missing
+query parameter, a body field that is unknown, of the wrong type or outside its enum, and a field
+mask (the `fields` parameter, or a request's own `fields`) naming a field that does not exist.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Mapping
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from sheets_bridge.testing import field_mask
+
+DOCUMENTS = ("sheets.v4.json", "drive.v3.json")
+CHECKED_HOSTS = ("sheets.googleapis.com", "www.googleapis.com")
+# The resource that a request's own `fields` mask applies to, where the request holds more than it.
+# (Every other Sheets request with a mask holds exactly one resource besides its ranges.)
+MASK_TARGETS = {"UpdateCellsRequest": "CellData", "RepeatCellRequest": "CellData", "AppendCellsRequest": "CellData",
+                "UpdateDimensionPropertiesRequest": "DimensionProperties"}
+_INT32 = (-2**31, 2**31 - 1)
+
+
+class DiscoveryUnavailable(RuntimeError):
+    """google-api-python-client is not installed (pip install -e '.[test]')."""
+
+
+@dataclass(frozen=True)
+class Method:
+    """One API method of a discovery document."""
+
+    id: str
+    verb: str
+    pattern: re.Pattern[str]
+    literal: int                     # characters of the path outside parameters (more is more specific)
+    parameters: Mapping[str, Any]
+    request: str | None
+    response: str | None
+    api: "Api"
+
+
+class Api:
+    """One discovery document: its methods, schemas and global parameters."""
+
+    def __init__(self, doc: Mapping[str, Any]):
+        self.name = str(doc["name"])
+        self.base = urlsplit(doc["rootUrl"] + doc["servicePath"])
+        self.schemas: Mapping[str, Any] = doc["schemas"]
+        self.parameters: Mapping[str, Any] = doc.get("parameters", {})
+        self.methods: list[Method] = []
+        self._collect(doc)
+
+    def _collect(self, node: Mapping[str, Any]) -> None:
+        for method in node.get("methods", {}).values():
+            path = method.get("flatPath") or method["path"]
+            pattern, literal = _path_pattern(self.base.path + path)
+            self.methods.append(Method(
+                method["id"], method["httpMethod"], pattern, literal, method.get("parameters", {}),
+                (method.get("request") or {}).get("$ref"), (method.get("response") or {}).get("$ref"), self))
+        for resource in node.get("resources", {}).values():
+            self._collect(resource)
+
+
+def _path_pattern(path: str) -> tuple[re.Pattern[str], int]:
+    """A regex for a discovery path ("/v4/spreadsheets/{spreadsheetId}/values/{range}:append")."""
+    out, literal, pos = "", 0, 0
+    for match in re.finditer(r"\{\+?([A-Za-z0-9_]+)\}", path):
+        text = path[pos:match.start()]
+        out += re.escape(text)
+        literal += len(text)
+        name = match[1]
+        out += f"(?P<{name}>.+?)" if name == "range" else f"(?P<{name}>[^/]+?)"
+        pos = match.end()
+    out += re.escape(path[pos:])
+    literal += len(path) - pos
+    return re.compile(out + "$"), literal
+
+
+@functools.lru_cache(maxsize=1)
+def apis() -> tuple[Api, ...]:
+    """The Sheets v4 and Drive v3 documents (loaded once)."""
+    try:
+        folder = resources.files("googleapiclient") / "discovery_cache" / "documents"
+    except ModuleNotFoundError as err:
+        raise DiscoveryUnavailable("google-api-python-client is needed to check requests against Google's "
+                                   "discovery documents: pip install -e '.[test]'") from err
+    return tuple(Api(json.loads((folder / name).read_text(encoding="utf-8"))) for name in DOCUMENTS)
+
+
+def available() -> bool:
+    try:
+        apis()
+    except DiscoveryUnavailable:
+        return False
+    return True
+
+
+def find_method(verb: str, url: str) -> tuple[Method, dict[str, str]] | None:
+    """The method a request calls, and its path parameters; None if the URL is no API method."""
+    parts = urlsplit(url)
+    found: list[tuple[int, Method, dict[str, str]]] = []
+    for api in apis():
+        if parts.netloc != api.base.netloc:
+            continue
+        for method in api.methods:
+            match = method.pattern.match(parts.path)
+            if match and method.verb == verb.upper():
+                found.append((method.literal, method, {k: unquote(v) for k, v in match.groupdict().items()}))
+    if not found:
+        return None
+    _, method, params = max(found, key=lambda item: item[0])
+    return method, params
+
+
+def applies(url: str) -> bool:
+    """Whether `url` belongs to an API checked here (not, e.g., the OAuth token endpoint)."""
+    return urlsplit(url).netloc in CHECKED_HOSTS
+
+
+def check(verb: str, url: str, body: Any = None) -> list[str]:
+    """Every way the request departs from the discovery documents (empty: Google would take it)."""
+    if not applies(url):
+        return []
+    found = find_method(verb, url)
+    if found is None:
+        return [f"{verb.upper()} {urlsplit(url).path}: no such method in Sheets v4 or Drive v3"]
+    method, _ = found
+    problems = _check_query(method, parse_qs(urlsplit(url).query, keep_blank_values=True))
+    if body is not None:
+        if method.request is None:
+            problems.append(f"{method.id}: takes no request body")
+        else:
+            problems.extend(_Checker(method.api).value(body, {"$ref": method.request}, "body"))
+    return [f"{method.id}: {p}" if not p.startswith(method.id) else p for p in problems]
+
+
+def _check_query(method: Method, query: Mapping[str, list[str]]) -> list[str]:
+    problems = []
+    for name, values in query.items():
+        spec = method.parameters.get(name) or method.api.parameters.get(name)
+        if spec is None or spec.get("location", "query") != "query":
+            problems.append(f"unknown query parameter {name!r}")
+            continue
+        if spec.get("deprecated"):
+            problems.append(f"query parameter {name!r} is deprecated")
+        if len(values) > 1 and not spec.get("repeated"):
+            problems.append(f"query parameter {name!r} given {len(values)} times")
+        for value in values:
+            problems.extend(f"query parameter {name!r}: {p}" for p in _scalar(value, spec, text=True))
+        if name == "fields" and method.response:
+            problems.extend(f"fields={values[0]!r}: {p}"
+                            for p in _Checker(method.api).mask(values[0], method.response))
+    for name, spec in method.parameters.items():
+        if spec.get("required") and spec.get("location") == "query" and name not in query:
+            problems.append(f"required query parameter {name!r} is missing")
+    return problems
+
+
+def _scalar(value: Any, spec: Mapping[str, Any], text: bool = False) -> list[str]:
+    """Type and enum of one scalar (a query parameter is text: "true", "12")."""
+    kind, fmt = spec.get("type"), spec.get("format", "")
+    if kind == "boolean":
+        ok = str(value).lower() in ("true", "false") if text else isinstance(value, bool)
+        return [] if ok else [f"{value!r} is not a boolean"]
+    if kind == "integer":
+        if text or fmt in ("int64", "uint64"):
+            ok = re.fullmatch(r"-?\d+", str(value)) is not None and not isinstance(value, bool)
+        else:
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        if not ok:
+            return [f"{value!r} is not an integer"]
+        if fmt in ("int32", "uint32") and not _INT32[0] <= int(value) <= _INT32[1]:
+            return [f"{value!r} is out of the int32 range"]
+        return []
+    if kind == "number":
+        ok = (isinstance(value, (int, float)) and not isinstance(value, bool)) or (
+            text and re.fullmatch(r"-?\d+(\.\d*)?([eE][+-]?\d+)?", str(value)) is not None)
+        return [] if ok else [f"{value!r} is not a number"]
+    if kind == "string":
+        if fmt in ("int64", "uint64") and not text:
+            ok = (isinstance(value, int) and not isinstance(value, bool)) or (
+                isinstance(value, str) and re.fullmatch(r"-?\d+", value) is not None)
+            return [] if ok else [f"{value!r} is not an int64"]
+        if not isinstance(value, str):
+            return [f"{value!r} is not a string"]
+        if "enum" in spec and value not in spec["enum"]:
+            return [f"{value!r} is not one of {', '.join(spec['enum'])}"]
+        return []
+    return []
+
+
+class _Checker:
+    """Walks a JSON value (or a field mask) along the schemas of one API."""
+
+    def __init__(self, api: Api):
+        self.api = api
+
+    def resolve(self, schema: Mapping[str, Any]) -> tuple[str | None, Mapping[str, Any]]:
+        ref = schema.get("$ref")
+        return (ref, self.api.schemas[ref]) if ref else (None, schema)
+
+    def value(self, value: Any, schema: Mapping[str, Any], where: str) -> list[str]:
+        name, spec = self.resolve(schema)
+        kind = spec.get("type")
+        if kind == "any" or (kind is None and "properties" not in spec):
+            return []
+        if kind == "array":
+            if not isinstance(value, list):
+                return [f"{where}: {value!r:.60} is not an array"]
+            return [p for i, item in enumerate(value) for p in self.value(item, spec["items"], f"{where}[{i}]")]
+        if kind == "object" or "properties" in spec:
+            return self.object(value, name, spec, where)
+        return [f"{where}: {p}" for p in _scalar(value, spec)]
+
+    def object(self, value: Any, name: str | None, spec: Mapping[str, Any], where: str) -> list[str]:
+        if not isinstance(value, dict):
+            return [f"{where}: {value!r:.60} is not an object"]
+        if "additionalProperties" in spec and "properties" not in spec:
+            return [p for key, item in value.items()
+                    for p in self.value(item, spec["additionalProperties"], f"{where}.{key}")]
+        properties = spec.get("properties", {})
+        problems = []
+        for key, item in value.items():
+            prop = properties.get(key)
+            if prop is None:
+                problems.append(f"{where}: unknown field {key!r} in {name or 'object'}")
+                continue
+            if prop.get("deprecated"):
+                problems.append(f"{where}.{key} is deprecated ({prop.get('description', '')[:80]})")
+            if prop.get("format") == "google-fieldmask" and isinstance(item, str):
+                target = self.mask_target(name, properties)
+                if target is None:
+                    problems.append(f"{where}.{key}: no known resource for this field mask")
+                else:
+                    problems.extend(f"{where}.{key}={item!r}: {p}" for p in self.mask(item, target))
+                continue
+            problems.extend(self.value(item, prop, f"{where}.{key}"))
+        return problems
+
+    def mask_target(self, name: str | None, properties: Mapping[str, Any]) -> str | None:
+        """The schema a request's `fields` mask names fields of: the request's one resource."""
+        if name in MASK_TARGETS:
+            return MASK_TARGETS[name]
+        refs = [p["$ref"] for key, p in properties.items()
+                if "$ref" in p and p["$ref"] not in ("GridRange", "DimensionRange", "DataFilter")]
+        return refs[0] if len(refs) == 1 else None
+
+    def mask(self, mask: str, schema: str) -> list[str]:
+        try:
+            tree = field_mask.parse(mask)
+        except field_mask.MaskError:
+            return ["not a valid field mask"]
+        return self._mask_tree(tree, {"$ref": schema}, "")
+
+    def _mask_tree(self, tree: field_mask.Tree | None, schema: Mapping[str, Any], where: str) -> list[str]:
+        if tree is None:
+            return []
+        name, spec = self.resolve(schema)
+        while spec.get("type") == "array":
+            name, spec = self.resolve(spec["items"])
+        if "additionalProperties" in spec and "properties" not in spec:
+            return []                      # map keys (e.g. appProperties) are free
+        properties = spec.get("properties")
+        if properties is None:
+            return [f"{where or 'mask'} has no fields to select"]
+        problems = []
+        for key, sub in tree.items():
+            if key == "*":
+                continue
+            prop = properties.get(key)
+            path = f"{where}.{key}" if where else key
+            if prop is None:
+                problems.append(f"no field {path!r} in {name or 'object'}")
+                continue
+            if prop.get("deprecated"):
+                problems.append(f"field {path!r} is deprecated")
+            problems.extend(self._mask_tree(sub, prop, path))
+        return problems
+
+
+class DiscoveryViolation(AssertionError):
+    """A request the fake received departs from Google's discovery documents."""
