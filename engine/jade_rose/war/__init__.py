@@ -8,7 +8,7 @@ Events returned by `resolve_battles`:
     {"kind": "battle", "id" (fight id "<battle id>/<n>"), "city", "attacker", "defender", "winner",
      "deaths": {fid: {unit: n}}, "army_deaths": {fid: {unit: n}}, "army_size": {fid: n}}
     {"kind": "capture", "city", "attacker", "previous_owner", "choice", "large", "level_before",
-     "era_max_level", "base_income", "buildings_lost"}
+     "era_max_level", "base_income", "buildings_lost", "left" (only a raze whose ruins the attacker declined)}
     {"kind": "failed_attack", "city", "attacker", "defender"}
     {"kind": "eliminated", "faction"}
 """

@@ -6,7 +6,7 @@ composition) is checked by `battles.form_battles`.
 
 Plan shape:
     {"armies": {name: {"squads": [squad], "order": "attack"|"defend"|"disperse"|None, "city": cid|None,
-                       "capture": "colonise"|"plunder"|"raze", "skip_planning": bool, "row": n|None}},
+                       "capture": "colonise"|"plunder"|"raze"|"raze_leave", "skip_planning": bool, "row": n|None}},
      "garrisons": {cid: [squad]}}
     squad = {"flank", "line", "units": {unit_key: n}, "rows": [{"row", "unit", "count"}]}
 """

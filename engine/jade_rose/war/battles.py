@@ -314,6 +314,8 @@ def form_battles(state: dict, plans: Mapping[str, dict], seed: int | str) -> dic
                         note += " («Без планирования» действует только против одного гарнизона)"
                 else:
                     note += "; бой без фазы планирования"
+                if att["capture"] == "raze_leave" and battle["target"] != "ruins":
+                    note += "; при победе город будет разрушен, а руины останутся за его владельцем"
                 statuses[att["faction"]] = _with_note(statuses[att["faction"]], "army_orders",
                                                       order_rows.get((att["faction"], att["army"]), 0), note)
     state["battles"] = battles

@@ -2,7 +2,9 @@
 
 colonise: buildings destroyed, the city passes, its level kept; plunder: buildings destroyed, level −1
 (never below 1), the city stays, the attacker gets 3 × the owner's base income and the city yields nothing
-next turn; raze: 3 × base income, the city becomes ruins owned by the attacker; ruins: simply taken.
+next turn; raze: 3 × base income, the city becomes ruins owned by the attacker, or, when the attacker
+declines them (order "raze_leave", L54 «если только вы не захотите обратного»), still by their owner
+(the event's choice is "raze" with "left": true); ruins: simply taken, whatever the order chose.
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from engine.jade_rose.economy import _change, base_income, era_of
 from engine.jade_rose.economy_orders import own_cities
 from engine.jade_rose.war.words import CAPTURE_DONE
 
-CHOICES = ("colonise", "plunder", "raze")
+CHOICES = ("colonise", "plunder", "raze", "raze_leave")
 
 
 def owner_base_income(city: Mapping, owner: str | None) -> int:
@@ -30,6 +32,9 @@ def capture(state: dict, city_id: str, attacker: str, choice: str) -> dict:
     city = state["cities"][city_id]
     previous = city.get("owner")
     era = era_of(state)
+    leave = choice == "raze_leave"
+    if leave:
+        choice = "raze"
     event = {"kind": "capture", "city": city_id, "attacker": attacker, "previous_owner": previous,
              "choice": "ruins" if city.get("ruins") else choice, "large": bool(city.get("large")),
              "level_before": int(city["level"]), "era_max_level": int(era.max_city_level),
@@ -46,7 +51,9 @@ def capture(state: dict, city_id: str, attacker: str, choice: str) -> dict:
         city["no_income_turns"] = max(1, int(city.get("no_income_turns", 0)))
         _pay_triple(state, attacker, event, era, f"Разграбление города {city['name']}: утроенный доход")
     elif choice == "raze":
-        city.update(owner=attacker, capital=False, ruins=True, no_income_turns=0)
+        city.update(owner=previous if leave else attacker, capital=False, ruins=True, no_income_turns=0)
+        if leave:
+            event["left"] = True
         _pay_triple(state, attacker, event, era, f"Разрушение города {city['name']}: утроенный доход")
     else:
         raise ValueError(f"unknown capture choice {choice!r}")
@@ -95,6 +102,10 @@ def fate_text(event: Mapping, state: Mapping) -> str:
     if event["choice"] == "plunder":
         after = state["cities"][event["city"]]["level"]
         text += f" (уровень {event['level_before']} → {after})"
+    elif event["choice"] == "raze" and event.get("left"):
+        owner = event.get("previous_owner")
+        rec = state["factions"].get(owner) if owner else None
+        text += (f", руины остались за фракцией «{rec['name']}»" if rec else ", руины остались ничьими")
     elif event["choice"] == "raze":
         text += ", теперь это руины"
     return text

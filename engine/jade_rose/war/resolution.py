@@ -1,5 +1,6 @@
 """Resolving the turn's battles (RULINGS JR-56 steps 5-6, JR-53): city by city in a seeded order, several
-attackers one after another, a capturing army holding the city for the rest of the turn, captures applied.
+attackers one after another, a capturing army holding the city for the rest of the turn (unless it razed the
+city and left the ruins, L54), captures applied.
 
 A fight against the city's planned defence uses the manoeuvres of the planning stage; a fight against an
 army that took the city earlier in the turn could not be planned by anyone and runs without manoeuvres.
@@ -87,6 +88,9 @@ def _resolve_city(turn: _Turn, battle: dict) -> None:
             turn.chronicle("Бой", chronicle_fight(state, cid, fid, defence["faction"], defence["holder"], True, fate))
             holders = survivors["attacker"]
         took.add(fid)
+        if event.get("left"):   # the attacker declined the ruins: its army leaves them empty
+            defence = None
+            continue
         defence = {"faction": fid, "squads": [dict(s, garrison={}) for s in holders], "holder": True,
                    "label": "армия, занявшая город"}
 

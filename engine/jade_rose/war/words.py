@@ -14,8 +14,11 @@ LINE_WORDS = {"vanguard": "Авангард", "rearguard": "Арьергард"}
 FLANK_ADJ = {"left": "Левый", "center": "Центральный", "right": "Правый"}
 FLANK_LOC = {"left": "левом", "center": "центральном", "right": "правом"}
 ORDER_WORDS = {"disperse": "Рассредоточиться", "defend": "Оборонять", "attack": "Атаковать"}
-CAPTURE_WORDS = {"colonise": "Колонизировать", "plunder": "Разграбить", "raze": "Разрушить"}
-CAPTURE_DONE = {"colonise": "колонизирован", "plunder": "разграблен", "raze": "разрушен"}
+# «Разрушить… Город переходит под ваш контроль, если только вы не захотите обратного» (L54): "raze_leave" razes
+# and leaves the ruins to the city's owner.
+CAPTURE_WORDS = {"colonise": "Колонизировать", "plunder": "Разграбить", "raze": "Разрушить",
+                 "raze_leave": "Разрушить и уйти"}
+CAPTURE_DONE = {"colonise": "колонизирован", "plunder": "разграблен", "raze": "разрушен", "raze_leave": "разрушен"}
 YES, NO = "Да", "Нет"
 MANOEUVRE_WORDS = {
     "none": "Нет", "change_position": "Смена позиции", "defend": "Защита", "cover": "В укрытие",
@@ -42,6 +45,9 @@ _CAPTURES = {
     "colonise": {"колонизировать", "колонизация", "захватить", "colonise", "colonize", "capture"},
     "plunder": {"разграбить", "грабеж", "разграбление", "plunder", "loot"},
     "raze": {"разрушить", "разрушение", "снести", "raze", "destroy"},
+    "raze_leave": {"разрушить и уйти", "разрушить и оставить", "разрушить и оставить руины", "разрушить, не занимая",
+                   "разрушить не занимая", "разрушить, не занимая руины", "разрушить и не занимать",
+                   "raze and leave", "raze_leave"},
 }
 _YES = {"да", "yes", "y", "true", "1", "д", "+", "пропустить"}
 _NO = {"нет", "no", "n", "false", "0", "н", "-"}
