@@ -283,7 +283,7 @@ def test_vocabularies_offer_the_closed_lists():
     vocab = war.vocabularies(make_game(), "jade")
     assert vocab["flanks"] == ["Левый", "Центр", "Правый"] and vocab["lines"] == ["Авангард", "Арьергард"]
     assert vocab["army_orders"] == ["Рассредоточиться", "Оборонять", "Атаковать"]
-    assert vocab["capture_choices"] == ["Колонизировать", "Разграбить", "Разрушить"]
+    assert vocab["capture_choices"] == ["Колонизировать", "Разграбить", "Разрушить", "Разрушить и уйти"]
     assert vocab["yes_no"] == ["Да", "Нет"] and len(vocab["positions"]) == 6
     assert vocab["manoeuvres"][0] == "Нет" and "Дальнобойный обстрел" in vocab["manoeuvres"]
     assert "Нефритовый воин" in vocab["own_units"] and "Копейщик" not in vocab["own_units"]
