@@ -8,7 +8,7 @@ from engine import find_ruleset
 from sheets_bridge.backend import Backend
 from sheets_bridge.gamedir import FactionConfig, GameConfig, GameDir
 from sheets_bridge.layouts import Layout, book_kind
-from sheets_bridge.render import push
+from sheets_bridge.opening import open_latest
 from sheets_bridge.scenarios import load_scenario
 from sheets_bridge.stage_common import Progress, StageError, noop, open_backend
 
@@ -50,9 +50,8 @@ def create_game(path: Path, ruleset: str, scenario: str, backend: str = "xlsx", 
             config.books[key] = be.create_book(key, book_title(layout, config, key))
         progress(f"book {key}: {config.books[key]}")
     gd.save_config()
+    gd.open_seed(state["turn"], state["stage"])
     gd.write_snapshot(state, state["turn"], state["stage"])
     gd.append_journal({"event": "created", "turn": state["turn"], "stage": state["stage"]})
-    gd.draw_stage_seed(state["turn"], state["stage"])
-    push(gd, be, rs, layout, state, statuses={}, cleared=set(), progress=progress,
-          journal_key=(state["turn"], "new"))
+    open_latest(gd, be, progress)
     return gd

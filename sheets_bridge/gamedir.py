@@ -16,11 +16,9 @@ import contextlib
 import datetime as dt
 import errno
 import fcntl
-import hashlib
 import json
 import os
 import re
-import secrets
 import tempfile
 import tomllib
 import zoneinfo
@@ -28,8 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from engine.rng import commitment
 from engine.state import canonical_json
+from sheets_bridge import fairness
+from sheets_bridge.fairness import SeedRecord
 
 BACKENDS = ("xlsx", "gsheets")
 SHARED_BOOKS = ("public", "gm")
@@ -37,6 +36,7 @@ CONFIG_FILE = "game.toml"
 JOURNAL_FILE = "journal.jsonl"
 LOCK_FILE = ".lock"
 SEEDS_FILE = "seeds.json"
+CHAIN_FILE = "chain.json"
 SNAPSHOT_RE = re.compile(r"^turn-(\d{4,})-([a-z0-9_]+)\.json$")
 STAGE_RE = re.compile(r"^[a-z0-9_]+$")
 EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
@@ -57,6 +57,10 @@ class GameConfigError(GameDirError):
 
 class GameLocked(GameDirError):
     """Another forumwar command holds the game's lock."""
+
+
+class MissingSeed(GameDirError):
+    """The open stage has no seed on file (its commitment is already public)."""
 
 
 class SnapshotConflict(GameDirError):
@@ -240,9 +244,20 @@ class GameDir:
 
     @classmethod
     def create(cls, path: Path | str, config: GameConfig,
-               stages: Sequence[str] | None = None) -> "GameDir":
-        """Make a new game directory; refuses a directory that already holds anything."""
+               stages: Sequence[str] | None = None, *, resume: bool = False) -> "GameDir":
+        """Make a new game directory; refuses a directory that already holds anything, except,
+        with `resume`, a game of the same ruleset, scenario and backend, returned as it is (its
+        game.toml, with the books recorded so far, is kept): `new` re-run finishes a half-made game."""
         path = Path(path)
+        if resume and (path / CONFIG_FILE).is_file():
+            game = cls(path, stages)
+            have = game.config
+            differ = [f"{name}: {getattr(have, name)!r} вместо {getattr(config, name)!r}"
+                      for name in ("ruleset", "scenario", "backend") if getattr(have, name) != getattr(config, name)]
+            if differ:
+                raise GameDirError(f"в {path} уже есть другая игра ({'; '.join(differ)}); чтобы доделать её, "
+                                   "повторите `forumwar new` с её параметрами, или выберите другой каталог")
+            return game
         if path.exists() and (not path.is_dir() or any(path.iterdir())):
             raise GameDirError(f"{path} already exists and is not empty; choose a new directory "
                                f"or remove the old game first")
@@ -348,10 +363,41 @@ class GameDir:
         _fsync_dir(self.state_dir)
         return moved
 
+    def archive_path(self, turn: int) -> Path:
+        """The archive folder of a turn (not created: read-only commands use this)."""
+        return self.path / "archive" / f"turn-{turn:04d}"
+
     def archive_dir(self, turn: int) -> Path:
-        path = self.path / "archive" / f"turn-{turn:04d}"
+        path = self.archive_path(turn)
         path.mkdir(parents=True, exist_ok=True)
         return path
+
+    def stage_archive_files(self, turn: int, stage: str) -> list[Path]:
+        """The archive files one resolution of (turn, stage) wrote: orders as read, statuses,
+        reports and the books' exports."""
+        folder = self.archive_path(turn)
+        if not folder.is_dir():
+            return []
+        exports = {f"{key}-{stage}.xlsx" for key in self.config.books}
+        return sorted(p for p in folder.iterdir() if p.is_file() and (
+            p.name.startswith((f"orders-{stage}-", f"report-{stage}-")) or p.name == f"statuses-{stage}.json"
+            or p.name in exports))
+
+    def set_aside_archive(self, stages: Sequence[tuple[int, str]], epoch: int) -> None:
+        """Move the archives of rolled-back resolutions to archive/turn-NNNN/rolled-back-EPOCH/,
+        beside the new resolution's files."""
+        for turn, stage in stages:
+            files = self.stage_archive_files(turn, stage)
+            if not files:
+                continue
+            target = self.archive_path(turn) / f"rolled-back-{epoch}"
+            target.mkdir(exist_ok=True)
+            for path in files:
+                os.replace(path, target / path.name)
+            _fsync_dir(self.archive_path(turn))
+
+    def rolled_back_archive(self, turn: int, epoch: int) -> Path:
+        return self.archive_path(turn) / f"rolled-back-{epoch}"
 
     # -- journal ----------------------------------------------------------------------
     def append_journal(self, entry: dict) -> None:
@@ -383,88 +429,140 @@ class GameDir:
                 entries.append(entry)
         return entries
 
+    def epoch(self) -> int:
+        """How many rollbacks the game has seen; journal records of pushes carry it."""
+        return sum(1 for e in self.journal() if e.get("event") == "rolled_back")
+
     # -- lock -------------------------------------------------------------------------
     @contextlib.contextmanager
-    def lock(self) -> Iterator[None]:
-        """Exclusive, non-blocking lock on the game; raises GameLocked if another command holds it."""
+    def lock(self, shared: bool = False) -> Iterator[None]:
+        """Lock the game, never waiting; raises GameLocked if another command holds it.
+
+        Commands that change the game take it exclusively; read-only ones (replay, verify) take
+        it shared, so they can run together but never while a stage resolves or rolls back."""
         self.path.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
             except OSError as exc:
                 if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
                     raise
-                holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "unknown"
-                raise GameLocked(f"another forumwar command is running on this game "
-                                 f"(pid {holder}); wait for it to finish and try again") from None
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+                holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "неизвестен"
+                raise GameLocked(f"с этой игрой уже работает другая команда forumwar (pid {holder}); "
+                                 f"дождитесь её окончания и повторите") from None
+            if not shared:
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
             try:
                 yield
             finally:
-                os.ftruncate(fd, 0)
+                if not shared:
+                    os.ftruncate(fd, 0)
                 fcntl.flock(fd, fcntl.LOCK_UN)
         finally:
             os.close(fd)
 
-    # -- seeds ------------------------------------------------------------------------
-    def draw_stage_seed(self, turn: int, stage: str) -> int:
-        """The stage's seed: stored if already drawn, else derived from the master seed or random."""
+    # -- seeds ----------------------------------------------------------------------
+    def open_seed(self, turn: int, stage: str) -> SeedRecord:
+        """The stage's dice, drawn now if the stage has none yet (call when the stage opens)."""
         key = self.snapshot_path(turn, stage).stem
         seeds = self._read_seeds()
         if key in seeds:
-            return int(seeds[key]["seed"])
-        master = self.config.seed
-        if master is not None:
-            digest = hashlib.sha256(f"{master}|{turn}|{stage}".encode("utf-8")).digest()
-            seed = int.from_bytes(digest[:8], "big") >> 1
-        else:
-            seed = secrets.randbits(63)
-        seeds[key] = {"seed": seed, "commitment": commitment(seed), "revealed": False}
-        atomic_write_text(self.state_dir / SEEDS_FILE, canonical_json(seeds))
-        return seed
+            return SeedRecord.from_json(seeds[key])
+        record = fairness.draw(self.config.seed, turn, stage)
+        seeds[key] = record.to_json()
+        self._write_seeds(seeds)
+        return record
 
-    def seed_commitment(self, turn: int, stage: str) -> str:
-        """SHA-256 hex of the stage seed (drawn now if needed), to publish before reading orders."""
-        return commitment(self.draw_stage_seed(turn, stage))
-
-    def reveal_seed(self, turn: int, stage: str) -> int:
-        """Mark the stage seed as published (after the stage resolved) and return it."""
-        seed = self.draw_stage_seed(turn, stage)
-        seeds = self._read_seeds()
+    def stage_seed(self, turn: int, stage: str) -> SeedRecord:
+        """The dice of an open stage; a missing seed stops the stage (its commitment is public)."""
         key = self.snapshot_path(turn, stage).stem
-        if not seeds[key].get("revealed"):
-            seeds[key]["revealed"] = True
-            atomic_write_text(self.state_dir / SEEDS_FILE, canonical_json(seeds))
-        return seed
-
-    def seed_records(self) -> list[dict]:
-        """Public fairness records in game order: turn, stage, commitment and `revealed`
-        (the seed as text once `reveal_seed` was called or a later snapshot exists, else "")."""
         seeds = self._read_seeds()
-        snapshots = [p.stem for p in self.snapshots()]
+        if key not in seeds:
+            raise MissingSeed(
+                f"нет зерна случайности для хода {turn}, этапа «{stage}» в {self.state_dir / SEEDS_FILE}: "
+                f"его хеш уже опубликован, и новое зерно его бы не совпало. Восстановите seeds.json "
+                f"из резервной копии; если копии нет, откатите этап командой forumwar rollback "
+                f"с --reopen (будет вытянуто и опубликовано новое зерно)")
+        return SeedRecord.from_json(seeds[key])
+
+    def reveal_seed(self, turn: int, stage: str) -> SeedRecord:
+        """Mark the stage seed as published (after the stage resolved) and return it."""
+        record = self.stage_seed(turn, stage)
+        if not record.revealed:
+            seeds = self._read_seeds()
+            seeds[self.snapshot_path(turn, stage).stem]["revealed"] = True
+            self._write_seeds(seeds)
+        return SeedRecord.from_json({**record.to_json(), "revealed": True})
+
+    def retire_seeds(self, keys: Sequence[str], epoch: int) -> None:
+        """Set the seeds of rolled-back stages aside (kept for audit) so they are drawn afresh."""
+        seeds = self._read_seeds()
+        moving = [k for k in keys if k in seeds]
+        if not moving:
+            return
+        retired = seeds.setdefault("_retired", {})
+        for key in moving:
+            retired[f"{key}@{epoch}"] = seeds.pop(key)
+        self._write_seeds(seeds)
+
+    def seed_records(self) -> list[dict[str, Any]]:
+        """Public fairness records in game order: turn, stage, commitment, and seed and salt
+        once revealed ("" before)."""
         records = []
-        for key, item in seeds.items():
+        for key, item in self._read_seeds().items():
             match = SNAPSHOT_RE.match(key + ".json")
             if not match:
                 continue
-            resolved = key in snapshots and snapshots.index(key) < len(snapshots) - 1
-            records.append({"turn": int(match[1]), "stage": match[2],
-                            "commitment": item["commitment"],
-                            "revealed": str(item["seed"]) if item.get("revealed") or resolved else ""})
+            record = SeedRecord.from_json(item)
+            records.append({"turn": int(match[1]), "stage": match[2], "commitment": record.commitment,
+                            "seed": record.seed if record.revealed else "",
+                            "salt": record.salt if record.revealed else "",
+                            "deterministic": record.deterministic})
         order = self._stage_order()
         return sorted(records, key=lambda r: (
             r["turn"], order.index(r["stage"]) if r["stage"] in order else len(order), r["stage"]))
 
-    def _read_seeds(self) -> dict[str, dict]:
+    def _read_seeds(self) -> dict[str, Any]:
         path = self.state_dir / SEEDS_FILE
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
+            data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             return {}
         except json.JSONDecodeError as exc:
-            raise GameDirError(f"{path} is corrupt ({exc}); restore it from a backup") from None
+            raise GameDirError(f"{path} повреждён ({exc}); восстановите его из резервной копии") from None
+        return data
+
+    def _write_seeds(self, seeds: dict[str, Any]) -> None:
+        atomic_write_text(self.state_dir / SEEDS_FILE, canonical_json(seeds))
+
+    # -- hash chain -------------------------------------------------------------------
+    def chain(self) -> dict[str, str]:
+        """Recorded chain heads: snapshot stem of each resolved stage -> the head after it."""
+        return dict(self._read_chain()["heads"])
+
+    def record_link(self, key: str, head: str) -> None:
+        data = self._read_chain()
+        if data["heads"].get(key) != head:
+            data["heads"][key] = head
+            atomic_write_text(self.state_dir / CHAIN_FILE, canonical_json(data))
+
+    def retire_links(self, keys: Sequence[str], epoch: int) -> None:
+        """Set the links of rolled-back stages aside (kept for audit)."""
+        data = self._read_chain()
+        moving = [k for k in keys if k in data["heads"]]
+        if moving:
+            for key in moving:
+                data["retired"][f"{key}@{epoch}"] = data["heads"].pop(key)
+            atomic_write_text(self.state_dir / CHAIN_FILE, canonical_json(data))
+
+    def _read_chain(self) -> dict[str, dict[str, str]]:
+        try:
+            data = json.loads((self.state_dir / CHAIN_FILE).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            data = {}
+        return {"heads": dict(data.get("heads", {})), "retired": dict(data.get("retired", {}))}
 
     def _stage_order(self) -> tuple[str, ...]:
         if self._stages is None:

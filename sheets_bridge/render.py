@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from engine.ruleset import Ruleset, Table
+from sheets_bridge import fairness
 from sheets_bridge.backend import Backend, TabWrite
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout, book_kind, order_tab, status_tab
@@ -9,10 +10,17 @@ from sheets_bridge.stage_common import Progress
 
 
 def _fairness(gd: GameDir) -> Table:
-    rows = []
+    """The dice of every stage: commitment first, seed and salt after it resolves, chain heads."""
+    heads = gd.chain()
+    rows: list[tuple[object, ...]] = []
     for item in gd.seed_records():
-        rows.append((item["turn"], item["stage"], item["commitment"], item.get("revealed", "") or "после хода"))
-    return Table(("Ход", "Этап", "SHA-256 зерна случайности", "Зерно"), tuple(rows))
+        key = f"turn-{item['turn']:04d}-{item['stage']}"
+        rows.append((item["turn"], item["stage"], item["commitment"], item["seed"] or "после этапа",
+                     item["salt"] or "после этапа", heads.get(key, "")))
+    notes = [fairness.UNFAIR_NOTICE] if gd.config.seed is not None else []
+    rows += [("", "", line, "", "", "") for line in (*notes, *fairness.CHECK_HINT)]
+    return Table(("Ход", "Этап", "SHA-256 от «зерно:соль»", "Зерно", "Соль", "Цепочка после этапа"),
+                 tuple(rows))
 
 
 def _orders_log(saved: dict, fid: str, turn: int, layout: Layout) -> Table:
@@ -34,8 +42,14 @@ def _problems_table(state: dict, saved: dict, problems: list[str], layout: Layou
 
 
 def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict, saved: dict, cleared: set[str],
-                 problems: list[str] = (), orders_turn: int | None = None) -> dict[str, list[TabWrite]]:
-    """Every TabWrite of every book for one push (pure function of the state and statuses)."""
+                 problems: list[str] = (), orders_turn: int | None = None,
+                 restore: dict[str, dict[str, list[list[str]]]] | None = None,
+                 lock_stage: bool = False) -> dict[str, list[TabWrite]]:
+    """Every TabWrite of every book for one push (pure function of the state and statuses).
+
+    `restore` puts order tabs back exactly as the players had filled them (book -> tab title ->
+    rows as read, header first), e.g. after a rollback; `lock_stage` keeps the open stage's order
+    tabs closed (a rollback that re-runs the same orders)."""
     views = rs.views(state)
     fairness = _fairness(gd)
     books: dict[str, list[TabWrite]] = {}
@@ -54,15 +68,29 @@ def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict, saved: d
         vocab = rs.vocabularies(state, None if kind == "public" else key)
         for t in layout.books[kind].tabs:
             if t.kind == "orders":
-                open_now = t.stage == state["stage"]
+                open_now = t.stage == state["stage"] and not lock_stage
                 rows = () if t.key in cleared else None
                 if t.key in tables:   # the ruleset pre-fills this order tab (e.g. one row per own squad)
                     rows = _aligned_rows(t, tables[t.key])
+                restored = (restore or {}).get(key, {}).get(t.title)
+                if restored is not None:
+                    rows = _body_rows(restored)
                 writes.append(order_tab(t, vocab, editors, rows=rows, locked=not open_now))
             elif t.key in tables:
                 writes.append(status_tab(t, tables[t.key]))
         books[key] = writes
     return books
+
+
+def _body_rows(raw: list[list[str]]) -> tuple[tuple[str, ...], ...]:
+    """The rows below the header as read, without trailing blank cells and rows."""
+    body = [list(r) for r in raw[1:]]
+    for row in body:
+        while row and not str(row[-1]).strip():
+            row.pop()
+    while body and not body[-1]:
+        body.pop()
+    return tuple(tuple(r) for r in body)
 
 
 def _aligned_rows(tab, table: Table) -> tuple[tuple, ...]:
@@ -73,18 +101,21 @@ def _aligned_rows(tab, table: Table) -> tuple[tuple, ...]:
 
 
 def push(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, statuses: dict, cleared: set[str],
-          progress: Progress, journal_key: tuple, problems: list[str] = (), orders_turn: int | None = None) -> list[str]:
-    turn, stage = journal_key
+         progress: Progress, opens: str, problems: list[str] = (), orders_turn: int | None = None,
+         restore: dict[str, dict[str, list[list[str]]]] | None = None, lock_stage: bool = False) -> list[str]:
+    """Write every book not yet pushed for this opening (`opens`: the snapshot being opened, in the
+    game's current epoch), recording each in the journal as soon as it is written."""
+    epoch = gd.epoch()
     already = {e["book"] for e in gd.journal()
-               if e.get("event") == "pushed" and e.get("turn") == turn and e.get("stage") == stage}
-    books = render_books(gd, rs, layout, state, statuses, cleared, problems, orders_turn)
+               if e.get("event") == "pushed" and e.get("opens") == opens and e.get("epoch") == epoch}
+    books = render_books(gd, rs, layout, state, statuses, cleared, problems, orders_turn, restore, lock_stage)
     todo = {key: writes for key, writes in books.items() if key not in already}
     pushed: list[str] = []
 
     def done(key: str) -> None:
-        gd.append_journal({"event": "pushed", "turn": turn, "stage": stage, "book": key})
+        gd.append_journal({"event": "pushed", "opens": opens, "epoch": epoch, "book": key})
         pushed.append(key)
-        progress(f"pushed {key}")
+        progress(f"книга {key} обновлена")
 
     write_many = getattr(be, "write_books", None)
     if write_many is not None:   # independent books, pushed concurrently within the quota

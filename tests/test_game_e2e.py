@@ -176,21 +176,22 @@ def test_replay_reproduces_a_stage_and_detects_tampering(tmp_path):
     orders = gd.archive_dir(1) / "orders-orders-empire.json"
     orders.write_text(orders.read_text(encoding="utf-8").replace('"4"', '"3"'), encoding="utf-8")
     same, message = replay(gd, 1, "orders")
-    assert not same and "DIFFERS" in message
+    assert not same and "ОТЛИЧАЕТСЯ" in message
 
 
-def test_fairness_tab_publishes_commitment_then_seed(tmp_path):
-    from engine.rng import commitment
+def test_fairness_tab_publishes_commitment_then_seed_and_salt(tmp_path):
     gd = _new(tmp_path)
-    seed1 = gd.draw_stage_seed(1, "orders")
+    first = gd.stage_seed(1, "orders")
     public = openpyxl.load_workbook(gd.path / gd.config.books["public"])
     rows = [[c.value for c in r] for r in public["Честность"].iter_rows(min_row=2)]
-    assert rows[0][2] == commitment(seed1) and str(seed1) not in str(rows)
-    run_turn(gd)
+    assert rows[0][2] == first.commitment and first.seed not in str(rows) and first.salt not in str(rows)
+    report = run_turn(gd)
     public = openpyxl.load_workbook(gd.path / gd.config.books["public"])
     rows = [[c.value for c in r] for r in public["Честность"].iter_rows(min_row=2)]
-    assert str(rows[0][3]) == str(seed1)
-    assert rows[1][3] in ("после хода", None, "")
+    assert (rows[0][3], rows[0][4]) == (first.seed, first.salt)
+    assert rows[0][5] == gd.chain()["turn-0001-orders"]
+    following = gd.stage_seed(report.next_turn, report.next_stage)
+    assert rows[1][3] == "после этапа" and rows[1][2] == following.commitment
 
 
 def test_export_writes_every_book(tmp_path):

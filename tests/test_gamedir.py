@@ -14,9 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sheets_bridge.gamedir as gamedir_module
+from sheets_bridge import fairness
 from engine.state import canonical_json
 from sheets_bridge.gamedir import (FactionConfig, GameConfig, GameConfigError, GameDir,
-                                   GameDirError, GameLocked, SnapshotConflict)
+                                   GameDirError, GameLocked, MissingSeed, SnapshotConflict)
 
 STAGES = ("orders", "planning")
 
@@ -256,7 +257,7 @@ def test_second_lock_fails_with_the_holders_pid(game):
             with GameDir(game.path).lock():
                 pass
         assert str(caught.value).startswith(
-            f"another forumwar command is running on this game (pid {os.getpid()})")
+            f"с этой игрой уже работает другая команда forumwar (pid {os.getpid()})")
     with GameDir(game.path).lock():     # released on exit
         pass
 
@@ -288,54 +289,67 @@ def test_master_seed_gives_the_same_stage_seeds_in_any_game(tmp_path):
     two = GameDir.create(tmp_path / "two", make_config(seed="master-1"))
     other = GameDir.create(tmp_path / "other", make_config(seed="master-2"))
     keys = [(1, "orders"), (1, "planning"), (2, "orders")]
-    seeds = [one.draw_stage_seed(t, s) for t, s in keys]
-    assert seeds == [two.draw_stage_seed(t, s) for t, s in keys]
-    assert len(set(seeds)) == 3 and all(0 <= s < 2 ** 63 for s in seeds)
-    assert seeds != [other.draw_stage_seed(t, s) for t, s in keys]
+    seeds = [one.open_seed(t, s) for t, s in keys]
+    assert seeds == [two.open_seed(t, s) for t, s in keys]
+    assert len({s.seed for s in seeds}) == 3 and all(s.deterministic for s in seeds)
+    assert [s.seed for s in seeds] != [other.open_seed(t, s).seed for t, s in keys]
     digest = hashlib.sha256(b"master-1|1|orders").digest()
-    assert seeds[0] == int.from_bytes(digest[:8], "big") >> 1
+    assert seeds[0].engine_seed == int.from_bytes(digest[:8], "big") >> 1
 
 
-def test_random_seed_is_drawn_once_and_reused_on_rerun(tmp_path, monkeypatch):
+def test_fair_seed_is_256_secret_bits_with_a_salt_drawn_once_and_reused_on_rerun(tmp_path, monkeypatch):
+    """Fair dice: «each stage's seed is fresh secret randomness (256 bits from the OS) drawn when
+    the stage opens; the published commitment is the SHA-256 of the seed together with a secret
+    random salt»; a re-run after a crash reuses the drawn seed."""
     game = GameDir.create(tmp_path / "g", make_config(seed=None))
     draws = []
+    real = fairness.secrets.token_hex
 
-    def fake_randbits(bits):
-        draws.append(bits)
-        return 123456789 + len(draws)
+    def spy(nbytes):
+        draws.append(nbytes)
+        return real(nbytes)
 
-    monkeypatch.setattr(gamedir_module.secrets, "randbits", fake_randbits)
-    first = game.draw_stage_seed(1, "orders")
-    rerun = GameDir(game.path).draw_stage_seed(1, "orders")     # e.g. after a crash
-    assert first == rerun == 123456790 and draws == [63]
-    assert GameDir(game.path).draw_stage_seed(1, "planning") == 123456791
-
-
-def test_commitment_is_published_before_and_the_seed_revealed_after(game):
-    commitment = game.seed_commitment(3, "orders")
-    assert game.seed_records() == [
-        {"turn": 3, "stage": "orders", "commitment": commitment, "revealed": ""}]
-    seed = game.reveal_seed(3, "orders")
-    assert hashlib.sha256(str(seed).encode()).hexdigest() == commitment
-    assert GameDir(game.path).seed_records()[0]["revealed"] == str(seed)
-    assert game.draw_stage_seed(3, "orders") == seed
+    monkeypatch.setattr(fairness.secrets, "token_hex", spy)
+    first = game.open_seed(1, "orders")
+    rerun = GameDir(game.path).open_seed(1, "orders")     # e.g. after a crash
+    assert first == rerun and draws == [32, 32]
+    assert len(first.seed) == len(first.salt) == 64 and not first.deterministic
+    assert first.commitment == hashlib.sha256(f"{first.seed}:{first.salt}".encode()).hexdigest()
+    assert GameDir(game.path).open_seed(1, "planning").seed != first.seed
 
 
-def test_seed_records_reveal_a_stage_seed_once_the_stage_is_resolved(game):
-    game.write_snapshot(state(1), 1, "orders")
-    first = game.seed_commitment(1, "orders")
-    assert game.seed_records() == [{"turn": 1, "stage": "orders", "commitment": first, "revealed": ""}]
-    game.write_snapshot(state(1, 50), 1, "planning")         # orders of turn 1 resolved
-    second = game.seed_commitment(1, "planning")
-    assert game.seed_records() == [
-        {"turn": 1, "stage": "orders", "commitment": first,
-         "revealed": str(game.draw_stage_seed(1, "orders"))},
-        {"turn": 1, "stage": "planning", "commitment": second, "revealed": ""}]
-    game.rollback(1, "orders")
-    assert game.seed_records()[0]["revealed"] == ""
+def test_commitment_is_published_before_and_the_seed_and_salt_revealed_after(game):
+    record = game.open_seed(3, "orders")
+    assert game.seed_records() == [{"turn": 3, "stage": "orders", "commitment": record.commitment,
+                                    "seed": "", "salt": "", "deterministic": True}]
+    revealed = game.reveal_seed(3, "orders")
+    assert revealed.seed == record.seed and revealed.revealed
+    published = GameDir(game.path).seed_records()[0]
+    assert (published["seed"], published["salt"]) == (record.seed, record.salt)
+    assert hashlib.sha256(f"{published['seed']}:{published['salt']}".encode()).hexdigest() \
+        == published["commitment"]
+
+
+def test_a_missing_seed_for_an_open_stage_stops_with_a_clear_message(game):
+    """«A missing seed for an open stage stops `turn` with a clear message (today it silently
+    draws a new one and the published commitment changes).»"""
+    game.open_seed(1, "orders")
+    (game.path / "state" / "seeds.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(MissingSeed, match="нет зерна случайности для хода 1"):
+        game.stage_seed(1, "orders")
+    assert json.loads((game.path / "state" / "seeds.json").read_text(encoding="utf-8")) == {}
+
+
+def test_retired_seeds_are_kept_for_audit_and_drawn_afresh(tmp_path):
+    game = GameDir.create(tmp_path / "g", make_config(seed=None))
+    old = game.open_seed(1, "planning")
+    game.retire_seeds(["turn-0001-planning"], epoch=1)
+    assert game.open_seed(1, "planning").seed != old.seed
+    retired = json.loads((game.path / "state" / "seeds.json").read_text(encoding="utf-8"))["_retired"]
+    assert retired["turn-0001-planning@1"]["seed"] == old.seed
 
 
 def test_seeds_file_is_canonical_json(game):
-    game.draw_stage_seed(1, "orders")
+    game.open_seed(1, "orders")
     text = (game.path / "state" / "seeds.json").read_text(encoding="utf-8")
     assert text == canonical_json(json.loads(text))
