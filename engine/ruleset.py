@@ -85,6 +85,11 @@ class Ruleset:
     aliases: ClassVar[tuple[str, ...]] = ()
     title: ClassVar[str] = ""
     stages: ClassVar[tuple[str, ...]] = ("orders",)
+    stage_titles: ClassVar[Mapping[str, str]] = {"finished": "игра окончена"}   # Russian display names
+
+    def stage_title(self, stage: str) -> str:
+        """The stage's Russian display name (its id if the rule set gives none)."""
+        return self.stage_titles.get(stage, Ruleset.stage_titles.get(stage, stage))
 
     # -- data and set-up --------------------------------------------------
     def dump_data(self) -> dict:

@@ -104,9 +104,15 @@ def check(game_dir):
 def turn(game_dir):
     """Close the open stage: pull, validate, resolve, push, archive."""
     from sheets_bridge.stage import run_turn
-    report = run_turn(_game(game_dir), progress=_progress)
-    what = "resumed and finished" if report.resumed else "resolved"
-    click.echo(f"Turn {report.turn}, stage {report.stage} {what}; now turn {report.next_turn}, stage {report.next_stage}.")
+    gd = _game(game_dir)
+    report = run_turn(gd, progress=_progress)
+    rs = find_ruleset(gd.latest_state()["ruleset"])
+    closed, opened = rs.stage_title(report.stage), rs.stage_title(report.next_stage)
+    if report.kind == "rollback":
+        click.echo(f"Дозавершён откат к ходу {report.next_turn}, этапу «{opened}»; книги обновлены.")
+    else:
+        what = "дозавершён после сбоя" if report.resumed else "рассчитан"
+        click.echo(f"Ход {report.turn}, этап «{closed}» {what}; теперь ход {report.next_turn}, этап «{opened}».")
     for fid, (ok, bad) in report.counts().items():
         click.echo(f"  {fid}: {ok} orders applied, {bad} rejected")
     for p in report.problems:
@@ -131,10 +137,13 @@ def status(game_dir, as_json):
     info = rs.summary(state)
     info["awaiting"] = rs.awaiting(state)
     info["books"] = dict(gd.config.books)
+    info["fair_dice"] = gd.config.seed is None
     if as_json:
         _echo_json(info)
         return
     click.echo(f"{rs.title}: turn {info['turn']}, stage {info['stage']}, era {info.get('era')}")
+    if gd.config.seed is not None:
+        click.echo("Зерно задано при создании (--seed): кости предсказуемы, не для честной игры.")
     for fid, f in info["factions"].items():
         res = ", ".join(f"{k} {v}" for k, v in f.get("resources", {}).items())
         flag = " (eliminated)" if f.get("eliminated") else (" (won)" if f.get("won") else "")
@@ -151,14 +160,15 @@ def status(game_dir, as_json):
 @click.option("--credentials", default=None, type=click.Path(dir_okay=False), help="Service-account key file.")
 @_errors_to_click
 def share(game_dir, notify, revoke, credentials):
-    """Share each book with exactly the people in game.toml and report anyone else with access."""
+    """Share each book with exactly the people in game.toml, let them edit their order tabs, report anyone else."""
     gd = _game(game_dir)
     if gd.config.backend != "gsheets":
         click.echo("This game uses local xlsx books: hand each faction its own file from the books/ folder "
                    "(the public book to everyone, the GM book to nobody).")
         return
-    from sheets_bridge.gsheets_backend import backend_for_game, share_game
-    warnings = share_game(backend_for_game(gd, credentials), gd.config, notify=notify, revoke=revoke)
+    from sheets_bridge.create import share_books
+    from sheets_bridge.gsheets_backend import backend_for_game
+    warnings = share_books(gd, backend_for_game(gd, credentials), notify=notify, revoke=revoke)
     for warning in warnings:
         click.echo(f"warning: {warning}")
     click.echo(f"Shared {len(gd.config.books)} books" + (f" with {len(warnings)} warnings." if warnings else "."))
@@ -185,12 +195,27 @@ def export(game_dir, dest):
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
 @click.argument("turn_no", type=int)
 @click.argument("stage", default="orders")
+@click.option("--reopen", is_flag=True,
+              help="Открыть этап заново: игроки смогут править восстановленные приказы, этап получит новое "
+                   "зерно (старое уже раскрыто). Без флага приказы восстанавливаются закрытыми, и следующий "
+                   "turn даст тот же результат с тем же зерном.")
+@click.option("--yes", is_flag=True, help="Не спрашивать подтверждения.")
 @_errors_to_click
-def rollback(game_dir, turn_no, stage):
-    """Return the game to the opening of TURN_NO's STAGE (later snapshots are kept aside)."""
+def rollback(game_dir, turn_no, stage, reopen, yes):
+    """Откатить игру к началу этапа STAGE хода TURN_NO.
+
+    Вкладки приказов этого этапа восстанавливаются ровно такими, какими их заполнили игроки, все книги
+    обновляются заново; более поздние снимки, зёрна и архивы не удаляются, а откладываются в сторону."""
+    from sheets_bridge.stage import rollback as run_rollback
     gd = _game(game_dir)
-    gd.rollback(turn_no, stage)
-    click.echo(f"Game rolled back to turn {turn_no}, stage {stage}. Run 'forumwar turn' to resolve it again.")
+    if not yes:
+        click.confirm(f"Откатить игру {game_dir} к началу хода {turn_no}, этапа «{stage}»? Рассчитанное "
+                      f"после этого будет отложено в сторону", abort=True)
+    report = run_rollback(gd, turn_no, stage, reopen=reopen, progress=_progress)
+    how = ("этап открыт заново: игроки могут править приказы; у этапа новое зерно"
+           if reopen else "приказы восстановлены и закрыты: следующий turn рассчитает их с тем же зерном")
+    click.echo(f"Игра откачена к ходу {report.next_turn}, этапу «{report.next_stage}»; обновлено книг: "
+               f"{len(report.pushed)}; {how}.")
 
 
 @main.command("replay")
@@ -199,12 +224,46 @@ def rollback(game_dir, turn_no, stage):
 @click.argument("stage", default="orders")
 @_errors_to_click
 def replay_cmd(game_dir, turn_no, stage):
-    """Re-run a resolved stage from the archive and compare it with the recorded result."""
+    """Пересчитать рассчитанный этап из архива и сравнить с записанным результатом (игра не меняется)."""
     from sheets_bridge.stage import replay
     same, message = replay(_game(game_dir), turn_no, stage)
     click.echo(message)
     if not same:
         sys.exit(1)
+
+
+@main.command()
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--turn", "turn_no", type=int, default=None, help="Проверить только этот ход.")
+@click.option("--offline", is_flag=True, help="Не читать общую книгу (только файлы игры).")
+@_errors_to_click
+def verify(game_dir, turn_no, offline):
+    """Проверить честность игры: хеши зёрен, пересчёт каждого этапа из архива и цепочку хешей.
+
+    Ничего не записывает. Код выхода 1, если что-то не сходится; каждая ошибка называет этап."""
+    from sheets_bridge.stage_common import open_backend
+    from sheets_bridge.verify import verify as run_verify
+    from sheets_bridge.backend import BackendError
+    gd = _game(game_dir)
+    be, warnings = None, []
+    if not offline:
+        try:
+            be = open_backend(gd)
+        except BackendError as exc:
+            warnings.append(f"общая книга недоступна ({exc}); сверяю только файлы игры")
+    result = run_verify(gd, turn_no, be)
+    result.warnings[:0] = warnings
+    for line in result.warnings:
+        click.echo(f"предупреждение: {line}")
+    for line in result.checked:
+        click.echo(line)
+    if gd.config.seed is not None:
+        click.echo("Внимание: игра создана с --seed, её кости предсказуемы (не для честной игры).")
+    for line in result.problems:
+        click.echo(f"ОШИБКА: {line}", err=True)
+    if not result.ok:
+        sys.exit(1)
+    click.echo(f"Проверено этапов: {len(result.checked)}; всё сходится.")
 
 
 @main.command()

@@ -9,13 +9,13 @@ from sheets_bridge.layouts import Layout, book_kind, order_tab, status_tab
 from sheets_bridge.stage_common import Progress
 
 
-def _fairness(gd: GameDir) -> Table:
+def _fairness(gd: GameDir, rs: Ruleset) -> Table:
     """The dice of every stage: commitment first, seed and salt after it resolves, chain heads."""
     heads = gd.chain()
     rows: list[tuple[object, ...]] = []
     for item in gd.seed_records():
         key = f"turn-{item['turn']:04d}-{item['stage']}"
-        rows.append((item["turn"], item["stage"], item["commitment"], item["seed"] or "после этапа",
+        rows.append((item["turn"], rs.stage_title(item["stage"]), item["commitment"], item["seed"] or "после этапа",
                      item["salt"] or "после этапа", heads.get(key, "")))
     notes = [fairness.UNFAIR_NOTICE] if gd.config.seed is not None else []
     rows += [("", "", line, "", "", "") for line in (*notes, *fairness.CHECK_HINT)]
@@ -51,7 +51,7 @@ def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict, saved: d
     rows as read, header first), e.g. after a rollback; `lock_stage` keeps the open stage's order
     tabs closed (a rollback that re-runs the same orders)."""
     views = rs.views(state)
-    fairness = _fairness(gd)
+    fairness_table = _fairness(gd, rs)
     books: dict[str, list[TabWrite]] = {}
     for key in gd.config.books:
         kind = book_kind(key)
@@ -60,9 +60,9 @@ def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict, saved: d
             tables["orders_log"] = _orders_log(saved, key, orders_turn or state["turn"], layout)
         elif kind == "gm":
             tables["problems"] = _problems_table(state, saved, list(problems), layout)
-            tables["fairness"] = fairness
+            tables["fairness"] = fairness_table
         else:
-            tables["fairness"] = fairness
+            tables["fairness"] = fairness_table
         writes = []
         editors = tuple(gd.config.gm_emails) + (tuple(gd.config.factions[key].players) if kind == "faction" else ())
         vocab = rs.vocabularies(state, None if kind == "public" else key)

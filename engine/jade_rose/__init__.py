@@ -15,6 +15,7 @@ class JadeRose(Ruleset):
     aliases = ("jr", "jade-rose", "война нефритовой розы", "нефритовая роза")
     title = "Война Нефритовой Розы"
     stages = ("orders", "planning")
+    stage_titles = {"orders": "приказы", "planning": "планирование боёв", "finished": "игра окончена"}
     order_tab_keys = {"orders": ("economy", *war.ORDER_TABS, "adjustments"), "planning": ("manoeuvres",)}
 
     def dump_data(self) -> dict:
