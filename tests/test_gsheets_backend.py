@@ -348,3 +348,40 @@ def test_lock_then_push_leaves_the_protections_of_a_clean_push(fake, backend, bo
     backend.lock_and_read(books["empire"], ["Армии"])
     backend.write_book(books["empire"], [army_orders()])
     assert _snapshot(fake, books["empire"]) == _snapshot(fake, books["dwarves"])
+
+
+def test_grid_growth_is_applied_once_when_a_lost_answer_is_retried(fake, backend, books):
+    """Issue 8 item 7e: a write that grows a grid, whose answer is lost and which is sent again,
+    leaves the grid as one write would (it was 2 902 rows instead of 1 501)."""
+    book = books["empire"]
+    backend.write_book(book, [summary()])
+    grown = TabWrite("Сводка", header=("Показатель", "Значение"), rows=tuple(("Строка", n) for n in range(1500)))
+    fake.inject("drop", op="spreadsheets.batchUpdate", file_id=book)
+    backend.write_book(book, [grown])
+    assert fake.count("spreadsheets.batchUpdate", file_id=book, status=200) == 3     # first, lost, resent
+    sheet = fake.spreadsheet(book).sheet_by_title("Сводка")
+    assert sheet.rows == 1501
+    assert backend.read_tabs(book, ["Сводка"])["Сводка"][-1] == ["Строка", "1499"]
+
+
+def test_grid_growth_is_an_absolute_size(fake, backend, books):
+    backend.write_book(books["empire"], [summary()])
+    fake.sent.clear()
+    backend.write_book(books["empire"], [TabWrite("Сводка", header=("А",) * 30, rows=(("x",),) * 300)])
+    body = next(s.body for s in fake.sent if s.url.endswith("batchUpdate") or ":batchUpdate?" in s.url)
+    assert not any("appendDimension" in r for r in body["requests"])
+    sizes = [r["updateSheetProperties"] for r in body["requests"] if "updateSheetProperties" in r]
+    assert sizes[0]["properties"]["gridProperties"] == {"frozenRowCount": 1, "rowCount": 301, "columnCount": 30}
+
+
+def test_cell_colours_use_background_color_style_not_the_deprecated_field(fake, backend, books):
+    """Issue 8 item 7g: `backgroundColor` is deprecated in Sheets v4; `backgroundColorStyle` replaces it."""
+    fake.sent.clear()
+    backend.write_book(books["empire"], [army_orders()])
+    sent = "".join(str(s.body) + s.url for s in fake.sent)
+    assert "'backgroundColor'" not in sent and "backgroundColor%" not in sent and "backgroundColorStyle" in sent
+    sheet = fake.spreadsheet(books["empire"]).sheet_by_title("Армии")
+    assert sheet.cells[(0, 0)]["userEnteredFormat"]["backgroundColorStyle"] == {
+        "rgbColor": {"red": 0.85, "green": 0.89, "blue": 0.95}}
+    assert sheet.cells[(1, 5)]["userEnteredFormat"]["backgroundColorStyle"] == {
+        "rgbColor": {"red": 0.94, "green": 0.94, "blue": 0.94}}

@@ -109,3 +109,22 @@ def test_share_game_gives_each_book_to_exactly_its_people(fake):
     share_game(backend, config, revoke=True)
     assert roles(fake, books["gm"]) == {GM: "owner", BOT: "writer"}
     assert fake.notifications == []
+
+
+def test_sharing_rate_limit_is_retried_later(fake, backend, book):
+    """Issue 8 item 7f: Drive's 403 sharingRateLimitExceeded means "later", not "forbidden"."""
+    fake.inject("http", status=403, reason="sharingRateLimitExceeded", op="drive.permissions.create", times=2)
+    assert backend.share(book, readers=[], writers=[ALICE]) == []
+    assert roles(fake, book)[ALICE] == "writer"
+    assert [c.status for c in fake.calls if c.op == "drive.permissions.create"] == [403, 403, 200]
+
+
+def test_persistent_sharing_rate_limit_is_explained_as_a_limit_not_a_missing_right(fake, backend, book):
+    from sheets_bridge.google_auth import ApiUnavailableError
+    fake.inject("http", status=403, reason="sharingRateLimitExceeded", op="drive.permissions.create", times=1000)
+    with pytest.raises(ApiUnavailableError) as excinfo:
+        backend.share(book, readers=[], writers=[ALICE])
+    message = str(excinfo.value)
+    assert "sharingRateLimitExceeded" in message and "лимит приглашений" in message
+    assert "forumwar share" in message and "Редактор" in message and "ни при чём" in message
+    assert "as Editor" not in message                      # not the advice for a missing right

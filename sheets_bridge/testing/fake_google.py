@@ -94,6 +94,7 @@ class Sent:
     url: str
     body: Any
     problems: tuple[str, ...] = ()
+    identity: str = ""
 
 
 @dataclass(frozen=True)
@@ -331,7 +332,7 @@ class FakeGoogle:
             payload = None
         problems = tuple(discovery_docs.check(method, url, payload)) if self.discovery != "off" else ()
         with self.lock:
-            self.sent.append(Sent(method, url, payload, problems))
+            self.sent.append(Sent(method, url, payload, problems, identity))
         if not problems or not identity.endswith(SERVICE_ACCOUNT_DOMAIN):
             return
         if self.discovery == "raise":

@@ -45,18 +45,19 @@ def fake_client(fake: FakeGoogle, identity: str, http_client: Any = HTTPClient) 
 
 def fake_backend(fake: FakeGoogle, service_email: str, *, gm_emails: Iterable[str] = (),
                  clock: FakeClock | None = None, real_time: bool = False, policy: Any = None, seed: int = 0,
-                 **kwargs: Any):
+                 pacer_path: Any = None, **kwargs: Any):
     """A GSheetsBackend on `fake` as the service account. Retries and pacing sleep on `clock`
-    (a fresh FakeClock by default: tests never wait); `real_time=True` sleeps for real (benchmarks)."""
+    (a fresh FakeClock by default: tests never wait); `real_time=True` sleeps for real (benchmarks).
+    `pacer_path`: keep the request budget in that file, shared as by real forumwar commands."""
     from sheets_bridge.gsheets_backend import GSheetsBackend, RequestPacer, RetryPolicy, http_client_factory
 
     if service_email not in fake.identities:
         fake.add_service_account(service_email)
     if real_time:
-        factory = http_client_factory(policy or RetryPolicy(), rng=random.Random(seed))
+        factory = http_client_factory(policy or RetryPolicy(), RequestPacer(path=pacer_path), rng=random.Random(seed))
     else:
         clock = clock or FakeClock()
-        pacer = RequestPacer(clock=clock, sleep=clock.sleep)
+        pacer = RequestPacer(clock=clock, sleep=clock.sleep, path=pacer_path)
         factory = http_client_factory(policy or RetryPolicy(), pacer, sleep=clock.sleep, rng=random.Random(seed))
     client = fake_client(fake, service_email, http_client=factory)
     return GSheetsBackend(client, service_email, gm_emails=gm_emails, **kwargs)

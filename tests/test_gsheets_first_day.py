@@ -1,0 +1,115 @@
+"""Issue 8 item 6: right after `new` and `share` (the documented order: people are put into
+game.toml after `new`), each faction's players and the GMs can type in exactly their open order
+tabs, and nothing else; not only after the first `turn`s."""
+from __future__ import annotations
+
+import pytest
+from gspread.exceptions import APIError
+
+from sheets_bridge.create import create_game, share_books
+from sheets_bridge.gamedir import GameDir
+from sheets_bridge.layouts import Layout
+from sheets_bridge.stage import check
+from sheets_bridge.testing import PROTECTED_MESSAGE, FakeGoogle, fake_backend, fake_client
+
+GM = "gm@example.com"
+BOT = "forumwar@first-day.iam.gserviceaccount.com"
+ALICE, BORIS = "alice@example.com", "boris@example.com"      # empire, dwarves
+
+
+def _title(key: str) -> str:
+    return next(t.title for t in Layout.load("jade_rose").order_tabs() if t.key == key)
+
+
+@pytest.fixture
+def game(tmp_path):
+    """`forumwar new` in a shared-drive folder, then the GM puts the people into game.toml."""
+    fake = FakeGoogle()
+    for person in (GM, ALICE, BORIS):
+        fake.add_user(person)
+    folder = fake.add_shared_drive("forumwar", {GM: "organizer", BOT: "fileOrganizer"})
+
+    def backend(gd: GameDir):
+        return fake_backend(fake, BOT, gm_emails=gd.config.gm_emails, folder_id=folder,
+                            metadata_path=gd.state_dir / "gsheets-meta.json")
+
+    gd = create_game(tmp_path / "game", "jade_rose", "demo", backend="gsheets", seed="first-day",
+                     backend_factory=backend)
+    config = gd.config
+    config.gm_emails = [GM]
+    config.factions["empire"].players = [ALICE]
+    config.factions["dwarves"].players = [BORIS]
+    gd.save_config()
+    gd = GameDir(gd.path)                      # a new command reads the edited game.toml
+    return fake, gd, backend
+
+
+def _type(fake: FakeGoogle, who: str, book: str, cell: str, value: str) -> None:
+    """What a person does in the browser: type one value into one cell."""
+    fake_client(fake, who).open_by_key(book).values_update(
+        cell, params={"valueInputOption": "USER_ENTERED"}, body={"values": [[value]]})
+
+
+def test_after_new_and_share_a_player_types_orders_in_their_own_book(game):
+    fake, gd, backend = game
+    share_books(gd, backend(gd))
+    economy = _title("economy")
+    _type(fake, ALICE, gd.config.books["empire"], f"'{economy}'!A2", "Построить")
+    cells = fake_client(fake, GM).open_by_key(gd.config.books["empire"]).values_get(f"'{economy}'!A2")
+    assert cells["values"] == [["Построить"]]
+
+
+def test_after_share_the_gm_types_in_every_faction_order_tab(game):
+    fake, gd, backend = game
+    share_books(gd, backend(gd))
+    for key in gd.config.factions:
+        _type(fake, GM, gd.config.books[key], f"'{_title('economy')}'!A2", "Нанять")
+
+
+def test_after_share_a_player_is_refused_in_another_factions_book(game):
+    fake, gd, backend = game
+    share_books(gd, backend(gd))
+    with pytest.raises(PermissionError):      # gspread's name for Google's 403 on open
+        _type(fake, ALICE, gd.config.books["dwarves"], f"'{_title('economy')}'!A2", "Построить")
+    assert fake.count(identity=ALICE, status=403) == 1
+
+
+@pytest.mark.parametrize("where", ["'Сводка'!A2", "status column", "header"])
+def test_after_share_a_player_is_refused_outside_the_open_cells_of_their_order_tabs(game, where):
+    fake, gd, backend = game
+    share_books(gd, backend(gd))
+    economy = Layout.load("jade_rose").books["faction"].tabs
+    tab = next(t for t in economy if t.key == "economy")
+    status = "ABCDEFGHIJ"[tab.status_index]
+    cell = {"status column": f"'{tab.title}'!{status}2", "header": f"'{tab.title}'!A1"}.get(where, where)
+    with pytest.raises(APIError) as excinfo:
+        _type(fake, ALICE, gd.config.books["empire"], cell, "взлом")
+    assert excinfo.value.code == 400 and excinfo.value.error["message"] == PROTECTED_MESSAGE
+
+
+def test_after_share_the_next_stages_order_tabs_stay_closed(game):
+    fake, gd, backend = game
+    share_books(gd, backend(gd))
+    with pytest.raises(APIError) as excinfo:
+        _type(fake, ALICE, gd.config.books["empire"], f"'{_title('manoeuvres')}'!A2", "Атака")
+    assert excinfo.value.error["message"] == PROTECTED_MESSAGE
+
+
+def test_share_changes_protections_only_and_check_keeps_them(game):
+    fake, gd, backend = game
+    book = gd.config.books["empire"]
+    before = {s.title: dict(s.cells) for s in fake.spreadsheet(book).sheets}
+    be = backend(gd)
+    share_books(gd, be)
+    assert {s.title: dict(s.cells) for s in fake.spreadsheet(book).sheets} == before    # no cell touched
+    check(gd, be=be)
+    _type(fake, ALICE, book, f"'{_title('economy')}'!B3", "Столица")
+
+
+def test_share_costs_one_write_per_book(game):
+    fake, gd, backend = game
+    be = backend(gd)
+    fake.calls.clear()
+    share_books(gd, be)
+    for key, book in gd.config.books.items():
+        assert fake.count("spreadsheets.batchUpdate", file_id=book) == 1, key
