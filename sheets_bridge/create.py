@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Callable
 
 from engine import find_ruleset
+from sheets_bridge import opening
 from sheets_bridge.backend import Backend
 from sheets_bridge.gamedir import FactionConfig, GameConfig, GameDir
 from sheets_bridge.layouts import Layout, book_kind
@@ -35,7 +36,10 @@ def create_game(path: Path, ruleset: str, scenario: str, backend: str = "xlsx", 
     config = GameConfig(ruleset=rs.name, scenario=loaded.name, backend=backend, seed=seed,
                         title=title or scen.get("title") or rs.title, factions=factions,
                         gm_emails=list(scen.get("gm_emails", [])), books={}, deadlines={}, timezone="Europe/Moscow")
-    gd = GameDir.create(path, config)
+    gd = GameDir.create(path, config, resume=True)   # a half-made game of a `new` that failed: finish it
+    config = gd.config                                  # (its game.toml keeps the books made so far)
+    if gd.snapshots() and (opening.latest_opening(gd).kind != "new" or opening.pending(gd) is None):
+        raise StageError(f"игра в {path} уже создана и готова; чтобы начать заново, выберите другой каталог")
     be = backend_factory(gd) if backend_factory else open_backend(gd, credentials, folder_id)
     layout = Layout.load(rs.name)
     unknown = set(book_ids or {}) - {*state["factions"], "public", "gm"}
@@ -43,15 +47,61 @@ def create_game(path: Path, ruleset: str, scenario: str, backend: str = "xlsx", 
         raise StageError(f"--book names unknown books {sorted(unknown)}; use faction ids "
                          f"{sorted(state['factions'])}, 'public' or 'gm'")
     for key in [*state["factions"], "public", "gm"]:
+        if key in config.books:          # made (or adopted) by an earlier run of `new`
+            progress(f"book {key}: {config.books[key]} (made earlier)")
+            continue
         if book_ids and key in book_ids:
             adopt = getattr(be, "adopt_book", None)
             config.books[key] = adopt(book_ids[key], book_title(layout, config, key)) if adopt else book_ids[key]
         else:
             config.books[key] = be.create_book(key, book_title(layout, config, key))
+        gd.save_config()                 # recorded as soon as it exists: a re-run never makes it again
         progress(f"book {key}: {config.books[key]}")
-    gd.save_config()
-    gd.open_seed(state["turn"], state["stage"])
-    gd.write_snapshot(state, state["turn"], state["stage"])
-    gd.append_journal({"event": "created", "turn": state["turn"], "stage": state["stage"]})
+    if not gd.snapshots():
+        gd.open_seed(state["turn"], state["stage"])
+        gd.write_snapshot(state, state["turn"], state["stage"])
+        gd.append_journal({"event": "created", "turn": state["turn"], "stage": state["stage"]})
     open_latest(gd, be, progress)
     return gd
+
+
+# -- a game's books are complete; sharing them ---------------------------------------------
+
+def missing_books(gd: GameDir) -> list[str]:
+    """Book keys of the game (its factions, "public", "gm") that game.toml records no book for."""
+    config = gd.config
+    return [key for key in [*config.factions, "public", "gm"] if key not in config.books]
+
+
+def require_complete_books(gd: GameDir) -> None:
+    """Refuse to run a stage on a half-made game (a `new` that stopped before every book existed)."""
+    missing = missing_books(gd)
+    if not missing and gd.snapshots():
+        return
+    names = {key: gd.config.factions[key].name for key in gd.config.factions}
+    names |= {"public": "общая книга", "gm": "книга мастера"}
+    what = f"нет книг: {', '.join(names[k] for k in missing)}" if missing else "нет начального состояния"
+    raise StageError(f"игра в {gd.path} создана не до конца ({what}). Запустите ту же команду "
+                     "`forumwar new` ещё раз: она доделает игру, не создавая заново уже сделанные книги.")
+
+
+def share_books(gd: GameDir, be: Backend, *, notify: bool = False, revoke: bool = False) -> list[str]:
+    """`forumwar share`: give each book to exactly the people of game.toml, then set every tab's
+    protections as the next push would (the same rendering), so that each faction's players and
+    the GMs can type in exactly their open order tabs at once. Returns the warnings."""
+    from sheets_bridge.gsheets_backend import share_game
+    from sheets_bridge.render import render_books
+    with gd.lock():
+        require_complete_books(gd)
+        warnings = share_game(be, gd.config, notify=notify, revoke=revoke)
+        if opening.pending(gd) is not None:
+            return [*warnings, "Обновление книг прошлого этапа не закончено, поэтому права на вкладки приказов "
+                               "не изменены: запустите forumwar turn, он доделает его и выдаст их."]
+        latest = opening.latest_opening(gd)
+        state = gd.read_snapshot(latest.turn, latest.stage)
+        rs = find_ruleset(state["ruleset"])
+        closed = latest.kind == "rollback" and not (latest.rollback or {}).get("reopen", False)
+        books = render_books(gd, rs, Layout.load(rs.name), state, saved={}, cleared=set(), lock_stage=closed)
+        for key, tabs in books.items():
+            be.update_protections(gd.config.books[key], tabs)
+        return warnings

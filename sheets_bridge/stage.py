@@ -14,6 +14,7 @@ from engine.ruleset import RowStatus
 from engine.state import canonical_json
 from sheets_bridge import opening
 from sheets_bridge.backend import Backend
+from sheets_bridge.create import require_complete_books
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout, status_column_update
 from sheets_bridge.pull import merge_statuses, order_books, parse_books, pull, stage_tabs
@@ -43,6 +44,7 @@ class StageReport:
 def check(gd: GameDir, be: Backend | None = None, progress: Progress = noop) -> StageReport:
     """Validate every faction's open-stage orders and write each row's status; resolve nothing."""
     with gd.lock():
+        require_complete_books(gd)
         be = be or open_backend(gd)
         if opening.pending(gd) is not None:
             raise StageError("прошлый этап не дозавершён (книги обновлены не все): сначала запустите "
@@ -82,6 +84,7 @@ def run_turn(gd: GameDir, be: Backend | None = None, progress: Progress = noop) 
 
     An interrupted opening (a crash or an API failure after the commit) is finished instead."""
     with gd.lock():
+        require_complete_books(gd)
         be = be or open_backend(gd)
         unfinished = opening.pending(gd)
         if unfinished is not None:
