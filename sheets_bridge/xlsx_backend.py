@@ -36,6 +36,7 @@ BOOKS_DIR = "books"
 MAX_INLINE_LIST = 255            # Excel's limit on an inline list formula
 MAX_CELL_TEXT = 32767            # Excel's limit on the text of one cell
 FORMULA_PREFIXES = ("=", "+", "-", "@")
+EXACT_FLOAT_LIMIT = 2 ** 53      # floats at or above it are not whole numbers a person typed digit by digit
 
 HEADER_FONT = Font(bold=True)
 HEADER_FILL = PatternFill(fill_type="solid", fgColor="D9E1F2")
@@ -144,9 +145,9 @@ def cell_text(value: Any) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        if math.isfinite(value) and value.is_integer():
+        if math.isfinite(value) and value.is_integer() and abs(value) < EXACT_FLOAT_LIMIT:
             return str(int(value))
-        return repr(value)
+        return repr(value)        # 2.5, and 1e+308 as Excel shows it rather than 309 digits
     if isinstance(value, dt.datetime):
         if value.time() == dt.time(0):
             return value.date().isoformat()

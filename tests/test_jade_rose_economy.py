@@ -587,7 +587,8 @@ def test_actions_list_and_faction_only_actions():
     (("Нанять", "", "Копейщик", "десять"), "E_NOT_A_NUMBER", ["Количество", "десять"]),
     (("Нанять", "", "Копейщик", "-3"), "E_NOT_A_NUMBER", ["-3"]),
     (("Нанять", "", "Копейщик", "2.5"), "E_NOT_A_NUMBER", ["2.5"]),
-    (("Нанять", "", "Копейщик", "1e9"), "JR_COUNT_TOO_LARGE", ["100000"]),
+    (("Нанять", "", "Копейщик", "1e9"), "E_NOT_A_NUMBER", ["1e9", "1 200"]),
+    (("Нанять", "", "Копейщик", "1 000 000"), "E_NUMBER_TOO_LARGE", ["100\u00a0000"]),
     (("Нанять", "", "Упырь", "1"), "JR_FOREIGN_UNIT", ["Вампиры", "Копейщик"]),
     (("Нанять", "", "Дракон-призрак", "1"), "JR_UNKNOWN_UNIT", ["Рыцарь"]),
     (("Нанять", "", "", "1"), "JR_UNIT_REQUIRED", ["Копейщик"]),
@@ -610,7 +611,7 @@ def test_blank_rows_get_no_status_and_case_spacing_do_not_matter():
     orders, statuses = parse_economy_rows(state, "empire", [
         Row(2, {"action": "", "city": None, "what": "  ", "count": ""}),
         Row(3, {"action": "  построить ", "city": "аурум", "what": "ЧАСОВНЯ", "count": " 1 "}),
-        Row(4, {"action": "нанять", "what": "копейщики", "count": "10.0"})])
+        Row(4, {"action": "нанять", "what": "копейщики", "count": "10 "})])
     assert [s.number for s in statuses] == [3, 4] and all(s.ok for s in statuses)
     assert orders == [{"row": 3, "kind": "build", "city": "aurum", "what": "empire_chapel", "count": 1},
                       {"row": 4, "kind": "hire", "city": None, "what": "empire_spearman", "count": 10}]

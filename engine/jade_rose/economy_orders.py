@@ -11,6 +11,7 @@ from typing import Any, Mapping
 from engine.errors import OrderError, allowed_list, define
 from engine.jade_rose.data import load_data, normalize_name
 from engine.jade_rose.names import faction_id, find_building, find_unit, find_units
+from engine.numbers import read_count
 from engine.ruleset import Row, RowStatus
 
 TAB = "economy"
@@ -166,17 +167,6 @@ def _faction_title(state: Mapping, faction: str) -> str:
     return str(load_data().factions.get(faction, {}).get("name", faction))
 
 
-def _parse_count(raw: str) -> int | None:
-    text = raw.replace("\u00a0", "").replace(" ", "").replace(",", ".")
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    if value != value or value in (float("inf"), float("-inf")) or value != int(value):
-        return None
-    return int(value)
-
-
 def _action_kind(text: str) -> str | None:
     norm = normalize_name(text)
     for action, kind in list(KINDS.items()) + list(ACTION_ALIASES.items()):
@@ -229,11 +219,9 @@ def _parse_row(state: Mapping, faction: str, row: Row) -> tuple[dict | None, lis
     count_text = cells["count"]
     one_at_a_time = kind in ("build", "sell", "restore") or (kind in FACTION_ACTIONS and kind != "invest")
     if count_text:
-        count = _parse_count(count_text)
-        if count is None or count <= 0:
-            errors.append(OrderError("E_NOT_A_NUMBER", {"column": COLUMNS["count"], "value": count_text}))
-        elif count > MAX_COUNT:
-            errors.append(OrderError("JR_COUNT_TOO_LARGE", {"value": count_text, "max": MAX_COUNT}))
+        count = read_count(count_text, COLUMNS["count"], maximum=MAX_COUNT)
+        if isinstance(count, OrderError):
+            errors.append(count)
         elif one_at_a_time and count != 1:
             errors.append(OrderError("JR_ONE_AT_A_TIME", {"action": action, "value": count_text}))
         else:

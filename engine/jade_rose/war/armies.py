@@ -21,6 +21,7 @@ from engine.jade_rose.names import find_unit, find_units, unit_names
 from engine.jade_rose.war.codes import err
 from engine.jade_rose.war.words import (FLANK_LOC, ORDER_WORDS, parse_capture, parse_flank,
                                         parse_line, parse_order, parse_yes_no, pos_key, position_text)
+from engine.numbers import read_count
 from engine.ruleset import Row, RowStatus
 
 ORDER_TABS = ("armies", "army_orders", "garrisons")
@@ -217,27 +218,13 @@ def _unit(state: Mapping, faction: str, text: str, column: str, errors: list[Ord
     return None
 
 
-def parse_count(text: str) -> int | None:
-    """A positive whole number from a cell ("12", "12.0", "1 200"); None for anything else."""
-    clean = str(text).replace("\u00a0", "").replace(" ", "").replace(",", ".")
-    try:
-        value = float(clean)
-    except ValueError:
-        return None
-    if value != value or value in (float("inf"), float("-inf")) or value != int(value) or value <= 0:
-        return None
-    return int(value)
-
-
 def _count(text: str, column: str, errors: list[OrderError]) -> int | None:
     if not text:
         errors.append(OrderError("E_REQUIRED", {"column": column, "hint": "Укажите целое число больше нуля."}))
         return None
-    value = parse_count(text)
-    if value is None:
-        errors.append(OrderError("E_NOT_A_NUMBER", {"column": column, "value": text}))
-    elif value > MAX_COUNT:
-        errors.append(err("JR_WAR_COUNT_TOO_LARGE", value=text, max=MAX_COUNT))
+    value = read_count(text, column, maximum=MAX_COUNT)
+    if isinstance(value, OrderError):
+        errors.append(value)
         return None
     return value
 
@@ -298,4 +285,4 @@ def _order_row(state: Mapping, row: Row, names: dict[str, str], plan: dict, seen
     return "; ".join(notes)
 
 
-__all__ = ["ORDER_TABS", "COLUMNS", "empty_plan", "parse_war_tabs", "parse_count", "rear_note"]
+__all__ = ["ORDER_TABS", "COLUMNS", "empty_plan", "parse_war_tabs", "rear_note"]

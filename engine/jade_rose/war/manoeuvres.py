@@ -17,11 +17,13 @@ from engine.jade_rose.war.battles import battle_kit
 from engine.jade_rose.war.codes import err
 from engine.jade_rose.war.words import (MANOEUVRE_WORDS, parse_manoeuvre, parse_position, pos_key,
                                         position_text, to_position)
+from engine.numbers import read_count
 from engine.ruleset import Row, RowStatus
 
 TAB = "manoeuvres"
 COLUMNS = {"battle": "Бой", "squad": "Отряд", "units": "Состав", "manoeuvre": "Манёвр", "target": "Цель",
            "free_move": "Второй манёвр", "runes": "Руны"}
+MAX_RUNES_CELL = 1000     # runes one row may spend; what the faction holds is checked later
 
 
 def planned_fights(state: Mapping, faction: str) -> dict[str, tuple[dict, dict, str]]:
@@ -61,15 +63,6 @@ def side_manoeuvres(plan: Mapping | None, fight: str, role: str) -> tuple[dict[s
     if not entry or entry.get("role") != role:
         return {}, 0
     return ({k: to_manoeuvre(v) for k, v in entry.get("squads", {}).items()}, int(entry.get("runes", 0)))
-
-
-def _runes(text: str) -> int | None:
-    clean = text.replace("\u00a0", "").replace(" ", "").replace(",", ".")
-    try:
-        value = float(clean)
-    except ValueError:
-        return None
-    return int(value) if value == value and value == int(value) and 0 <= value <= 1000 else None
 
 
 def parse_manoeuvres(state: Mapping, faction: str, rows: list[Row]) -> tuple[dict, list[RowStatus]]:
@@ -128,9 +121,10 @@ def _parse_row(state, faction, row: Row, fights, plan, seen, rune_rows) -> list[
             problems.append(err("JR_WAR_UNKNOWN_POSITION", value=text, column=COLUMNS[column]))
     runes = 0
     if row.get("runes"):
-        runes = _runes(row.get("runes"))
-        if runes is None:
-            problems.append(OrderError("E_NOT_A_NUMBER", {"column": COLUMNS["runes"], "value": row.get("runes")}))
+        runes = read_count(row.get("runes"), COLUMNS["runes"], minimum=0, maximum=MAX_RUNES_CELL)
+        if isinstance(runes, OrderError):
+            problems.append(runes)
+            runes = 0
         elif runes and faction != "dwarves":
             problems.append(err("JR_WAR_RUNES_NOT_DWARF"))
     if problems:
