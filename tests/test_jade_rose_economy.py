@@ -572,7 +572,7 @@ def test_actions_list_and_faction_only_actions():
     assert actions_for("jade") == common + ("Купить нефрит",)
     assert actions_for("empire") == common + ("Чистка генералов", "Чистка чиновников", "Показательная казнь",
                                               "Слежка", "Террор")
-    assert actions_for("vampires") == common + ("Ритуал вечных слуг", "Обратить в рабов")
+    assert actions_for("vampires") == common + ("Ритуал вечных слуг", "Обратить в рабов", "Отправить в спячку")
     assert actions_for("dwarves") == common + ("Мстительный поход", "Вложить", "Записывать обиды")
 
 

@@ -5,7 +5,8 @@ Every balance change goes through `_change`, which appends a ledger line with a 
 a faction's balance after a stage equals its balance before plus the sum of its ledger lines
 (grudges too: one line per change, with the faction it is against).
 Order of a stage (RULINGS JR-56): start of turn, income and upkeep, then each faction's orders
-in the order sell, build, upgrade, restore, faction actions, jade purchase, hire; then the end of the turn.
+in the order sell, build, upgrade, restore, faction actions, jade purchase, hire (then the vampires' named
+sleepers, which change no balance); then the end of the turn.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol
 
 from engine.errors import OrderError, allowed_list
+from engine.jade_rose import hibernation
 from engine.jade_rose.data import BuildingDef, EraDef, UnitDef, load_data
 from engine.jade_rose.economy_orders import (ACTION_OF_KIND, CORRUPTION_ACTIONS, TAB, city_names, own_cities,
                                              parse_economy_rows, rival_names, sort_orders)
@@ -465,42 +467,24 @@ def _room_grudges(state: Mapping, faction: str, cid: str) -> int:
                 if b in data.buildings), default=0)
 
 
-def _hibernate(state: dict, faction: str) -> None:
-    """Units beyond the slaves' blood sleep, the costliest kept awake (JR-71 default); others wake up."""
+def slave_deaths(state: Mapping, faction: str) -> int:
+    """Slaves dying at the end of the turn: a third (rounded half up, JR-70) plus the gallows' losses."""
     data = load_data()
-    rec = state["factions"][faction]
-    per_unit = int(data.factions["vampires"].get("slaves_per_unit", 15))
-    capacity = (int(rec.get("slaves", 0)) + int(rec.get("eternal_servants", 0))) // per_unit
-    sleeping: dict[str, int] = {}
-    owned = sorted(((k, n) for k, n in rec.get("units", {}).items() if n > 0 and k in data.units),
-                   key=lambda kv: (-data.units[kv[0]].cost["gold"], kv[0]))
-    for key, n in owned:
-        blood = data.units[key].blood
-        awake = n if blood == 0 else min(n, capacity // blood)
-        capacity -= awake * blood
-        if awake < n:
-            sleeping[key] = n - awake
-    if sleeping != rec.get("hibernating", {}):
-        slept = sum(sleeping.values())
-        _log(state, faction, f"В спячке {slept} юнитов: рабов не хватает на кровь" if slept
-             else "Все вампиры бодрствуют: крови хватает")
-    rec["hibernating"] = sleeping
+    num, den = data.factions["vampires"].get("slave_death_fraction", (1, 3))
+    slaves = int(state["factions"][faction].get("slaves", 0))
+    extra = max((int(b.effects.get("slave_losses_per_turn", 0)) for _, b in _owned_buildings(state, faction)),
+                default=0)
+    return min(slaves, round_half_up(slaves * num, den) + extra)
 
 
 def end_of_turn(state: dict) -> None:
-    """Vampires: a third of the slaves (rounded half up) die, plus the gallows' losses; then hibernation."""
-    data = load_data()
+    """Vampires: a third of the slaves (rounded half up) die, plus the gallows' losses; then hibernation
+    (the player's choice of sleepers first, then newest first, JR-71; see hibernation.py)."""
     for faction in active_factions(state):
         if faction != "vampires":
             continue
-        rec = state["factions"][faction]
-        num, den = data.factions["vampires"].get("slave_death_fraction", (1, 3))
-        slaves = int(rec.get("slaves", 0))
-        extra = max((int(b.effects.get("slave_losses_per_turn", 0)) for _, b in _owned_buildings(state, faction)),
-                    default=0)
-        deaths = min(slaves, round_half_up(slaves * num, den) + extra)
-        _change(state, faction, "slaves", -deaths, "Гибель рабов в конце хода")
-        _hibernate(state, faction)
+        _change(state, faction, "slaves", -slave_deaths(state, faction), "Гибель рабов в конце хода")
+        hibernation.hibernate(state, faction)
         note_crypts(state, faction)
 
 
@@ -789,6 +773,7 @@ def _hire(state: dict, faction: str, order: Mapping, rng: Dice, ctx: _OrdersTurn
         costs = {res: v * (100 - ctx.crusade_pct) // 100 for res, v in costs.items()}
         reason += f" (мстительный поход: скидка {ctx.crusade_pct} %)"
     _pay(state, faction, costs, reason)
+    hibernation.note_hire(state, faction, unit.key, count)
     units[unit.key] = have + count
     if discounted:
         ctx.discounted[unit.key] = ctx.discounted.get(unit.key, 0) + count
@@ -801,6 +786,29 @@ def _hire(state: dict, faction: str, order: Mapping, rng: Dice, ctx: _OrdersTurn
         note += (f" (скидка {ctx.crusade_pct} %; отправьте их на захват города фракции "
                  f"«{faction_name(state, str(ctx.crusade))}»)")
     return note
+
+
+def _sleep(state: dict, faction: str, order: Mapping, rng: Dice, ctx: _OrdersTurn) -> str:
+    """«Если крови рабов не хватает для содержания армии, то часть вампиров впадает в спячку (вы можете сами
+    выбрать, какие)» (L144, JR-71): the named units sleep first if the blood runs short at the end of the turn."""
+    data = load_data()
+    unit = data.units[order["what"]]
+    rec = state["factions"][faction]
+    if unit.blood <= 0:
+        thirsty = [u.name for u in sorted(data.faction_units(faction), key=lambda u: u.tier) if u.blood > 0]
+        raise _Reject(_err("JR_SLEEP_NO_BLOOD", unit=unit.name, allowed=allowed_list(thirsty)))
+    count, have = int(order["count"]), int(rec.get("units", {}).get(unit.key, 0))
+    used = hibernation.named_sleepers(rec).get(unit.key, 0)
+    if count > have - used:
+        raise _Reject(_err("JR_SLEEP_TOO_MANY", unit=unit.name, count=count, have=have, used=used,
+                           left=max(0, have - used)))
+    hibernation.name_sleepers(rec, unit.key, count)
+    after = dict(rec, slaves=int(rec.get("slaves", 0)) - slave_deaths(state, faction))
+    cap, need = hibernation.blood_capacity(after), hibernation.blood_needed(rec)
+    outlook = (f"сейчас крови после гибели рабов в конце хода хватит на {cap} из {need} юнитов" if cap < need else
+               f"сейчас крови хватает на всех ({cap} юнитов на {need})")
+    return (f"{unit.name} ×{count} уснут первыми, если в конце хода не хватит крови рабов "
+            f"({outlook}; бои этого хода могут это изменить)")
 
 
 def units_sent_against(state: Mapping, army_plan: Mapping | None, target: str) -> dict[str, int]:
@@ -1010,7 +1018,8 @@ def _grudge_target(state: dict, faction: str, order: Mapping, rng: Dice, ctx: _O
 
 _HANDLERS = {"sell": _sell, "build": _build, "upgrade": _upgrade, "restore": _restore, "buy_jade": _buy_jade,
              "hire": _hire, "ritual": _ritual, "enslave": _enslave, "crusade": _crusade, "invest": _invest,
-             "grudge_target": _grudge_target, **{kind: _corruption_action for kind in CORRUPTION_ACTIONS}}
+             "grudge_target": _grudge_target, "hibernate": _sleep,
+             **{kind: _corruption_action for kind in CORRUPTION_ACTIONS}}
 
 
 def run_economy(state: dict, faction: str, orders: list[dict], rng: Dice,
@@ -1027,6 +1036,7 @@ def run_economy(state: dict, faction: str, orders: list[dict], rng: Dice,
     ordered = sort_orders([o for o in orders if isinstance(o, Mapping)])
     ctx = _OrdersTurn(army_plan=army_plan)
     if rec is not None:
+        rec.pop("sleep_choice", None)
         _plan_corruption_action(state, faction, ordered, ctx)
     for order in ordered:
         row = int(order.get("row", 0))

@@ -21,8 +21,8 @@ KINDS = {"Построить": "build", "Продать": "sell", "Улучши�
          # Empire: actions against corruption (L87-92), at most one per turn
          "Чистка генералов": "purge_generals", "Чистка чиновников": "purge_officials",
          "Показательная казнь": "public_execution", "Слежка": "surveillance", "Террор": "terror",
-         # Vampires (L145-154)
-         "Ритуал вечных слуг": "ritual", "Обратить в рабов": "enslave",
+         # Vampires (L145-154; L144 and JR-71: which units hibernate when the blood runs short)
+         "Ритуал вечных слуг": "ritual", "Обратить в рабов": "enslave", "Отправить в спячку": "hibernate",
          # Dwarves (L210, L248, L253)
          "Мстительный поход": "crusade", "Вложить": "invest", "Записывать обиды": "grudge_target"}
 ACTIONS = tuple(KINDS)
@@ -32,18 +32,20 @@ ACTION_ALIASES = {"Чистки генералов": "purge_generals", "Чист
                   "Казнь": "public_execution", "Установление слежки": "surveillance",
                   "Установить слежку": "surveillance", "Террор коррупционеров": "terror",
                   "Ритуал": "ritual", "Обратить в рабство": "enslave", "Поработить": "enslave",
+                  "В спячку": "hibernate", "Спячка": "hibernate", "Усыпить": "hibernate",
                   "Объявить мстительный поход": "crusade", "Вклад": "invest",
                   "Комната записи обид": "grudge_target"}
 CORRUPTION_ACTIONS = ("purge_generals", "purge_officials", "public_execution", "surveillance", "terror")
 FACTION_ACTIONS = CORRUPTION_ACTIONS + ("ritual", "enslave", "crusade", "invest", "grudge_target")
 FACTION_ONLY = {"buy_jade": "jade", **{k: "empire" for k in CORRUPTION_ACTIONS},
-                "ritual": "vampires", "enslave": "vampires",
+                "ritual": "vampires", "enslave": "vampires", "hibernate": "vampires",
                 "crusade": "dwarves", "invest": "dwarves", "grudge_target": "dwarves"}
 CITY_KINDS = ("build", "sell", "upgrade", "restore", "enslave", "grudge_target")
 TARGET_KINDS = ("crusade", "grudge_target")
 # RULINGS JR-56 step 3: sell, build, upgrade cities, restore ruins, faction actions, jade purchase, hire.
-# Faction actions share one rank, so among them the sheet's row order decides.
-KIND_ORDER = ("sell", "build", "upgrade", "restore", FACTION_ACTIONS, "buy_jade", "hire")
+# Faction actions share one rank, so among them the sheet's row order decides. Naming sleepers changes no
+# balance and comes last, so units hired this turn may be named.
+KIND_ORDER = ("sell", "build", "upgrade", "restore", FACTION_ACTIONS, "buy_jade", "hire", "hibernate")
 MAX_COUNT = 100_000
 
 define({
@@ -95,6 +97,11 @@ define({
                            "слуг {slaves}: крови хватает на {cap} юнитов (по {per_unit} рабов на юнита), занято "
                            "{used}, можно нанять ещё {left} юнитов «{unit}».",
     "JR_FACTION_OUT": "Фракция вышла из игры: приказы не выполняются.",
+    "JR_SLEEP_UNIT_REQUIRED": "Для действия «Отправить в спячку» укажите в столбце «Что», какие юниты уснут, если "
+                              "крови рабов не хватит. Ваши вампиры: {allowed}.",
+    "JR_SLEEP_NO_BLOOD": "«{unit}» не пьёт кровь рабов и в спячку не впадает. Назначить к спячке можно: {allowed}.",
+    "JR_SLEEP_TOO_MANY": "К спячке назначено {count} «{unit}», а у вас их {have} (в строках выше уже назначено "
+                         "{used}). Назначить можно ещё не больше {left}.",
     "JR_FACTION_REQUIRED": "Для действия «{action}» укажите фракцию-противника в столбце «Что». Допустимо: {allowed}.",
     "JR_UNKNOWN_FACTION": "Фракции «{value}» нет в игре. Допустимо: {allowed}.",
     "JR_SELF_TARGET": "Действие «{action}» направлено против противника, а не против своей фракции. "
@@ -226,7 +233,7 @@ def _parse_row(state: Mapping, faction: str, row: Row) -> tuple[dict | None, lis
             errors.append(OrderError("JR_ONE_AT_A_TIME", {"action": action, "value": count_text}))
         else:
             order["count"] = count
-    elif kind in ("buy_jade", "invest"):
+    elif kind in ("buy_jade", "invest", "hibernate"):
         errors.append(OrderError("JR_COUNT_REQUIRED", {"action": action}))
 
     # city
@@ -265,10 +272,11 @@ def _parse_row(state: Mapping, faction: str, row: Row) -> tuple[dict | None, lis
                     errors.append(OrderError("JR_UNKNOWN_BUILDING", {"value": what_text, "allowed": mine}))
             else:
                 order["what"] = key
-    elif kind == "hire":
+    elif kind in ("hire", "hibernate"):
         mine = allowed_list(_unit_names(faction), limit=20)
         if not what_text:
-            errors.append(OrderError("JR_UNIT_REQUIRED", {"allowed": mine}))
+            errors.append(OrderError("JR_UNIT_REQUIRED" if kind == "hire" else "JR_SLEEP_UNIT_REQUIRED",
+                                     {"allowed": mine}))
         else:
             key = find_unit(what_text, faction)
             if key is None:

@@ -122,6 +122,8 @@ def eliminate(state: dict, factions) -> list[dict]:
         rec["units"] = {}
         if "hibernating" in rec:
             rec["hibernating"] = {}
+        rec.pop("hire_order", None)
+        rec.pop("sleep_choice", None)
         events.append({"kind": "eliminated", "faction": fid})
         state.setdefault("log", []).append({"faction": fid, "text": "Фракция потеряла последний город и выбыла из игры"})
         state.setdefault("chronicle", []).append(
