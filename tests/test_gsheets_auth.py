@@ -19,6 +19,12 @@ BOT = "bot@forumwar-test.iam.gserviceaccount.com"
 GM = "gm@example.com"
 
 
+@pytest.fixture(autouse=True)
+def _private_request_budget(tmp_path, monkeypatch):
+    """open_gsheets_backend keeps its request budget in the user cache: a test keeps its own."""
+    monkeypatch.setenv("FORUMWAR_CACHE_DIR", str(tmp_path / "cache"))
+
+
 @pytest.fixture(scope="module")
 def key_info() -> dict:
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)

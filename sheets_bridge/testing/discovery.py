@@ -75,7 +75,7 @@ def _path_pattern(path: str) -> tuple[re.Pattern[str], int]:
         out += re.escape(text)
         literal += len(text)
         name = match[1]
-        out += f"(?P<{name}>.+?)" if name == "range" else f"(?P<{name}>[^/]+?)"
+        out += f"(?P<{name}>.+?)" if name == "range" else f"(?P<{name}>[^/:]+)"
         pos = match.end()
     out += re.escape(path[pos:])
     literal += len(path) - pos
