@@ -1,16 +1,26 @@
-"""Pulling orders: one read per order book, then per-row validation through the rule set."""
+"""Pulling orders: one read per order book, then per-row validation through the rule set.
+
+Before the rule set sees a row, the bridge checks the tab itself: a missing or renamed tab (and where
+its orders went, when a tab with its header sits under another title), a missing or doubled column
+header, rows below the tab's row limit, formulas. Each such problem is a Russian notice for the book's
+players («Сводка») and for the GM (console and «Проблемы»), and refuses the rows concerned.
+"""
 from __future__ import annotations
 
 from engine.errors import OrderError
 from engine.ruleset import ParsedOrders, Row, RowStatus, Ruleset
 from sheets_bridge.backend import Backend
 from sheets_bridge.gamedir import GameDir
-from sheets_bridge.layouts import Layout, book_kind, rows_from_sheet
+from sheets_bridge.layouts import Layout, TabLayout, book_kind, clip_rows, column_positions, rows_from_sheet
 
 FORMULA_PREFIXES = ("=",)
+GM_BOOK_NAME = "Книга мастера"
+NOTICE_SEPARATOR = ": "
+
+RawBook = dict[str, list[list[str]]]
 
 
-def _formula_errors(row: Row, tab_layout) -> tuple[OrderError, ...]:
+def _formula_errors(row: Row, tab_layout: TabLayout) -> tuple[OrderError, ...]:
     errors = []
     for col in tab_layout.columns:
         value = row.get(col.key)
@@ -19,7 +29,7 @@ def _formula_errors(row: Row, tab_layout) -> tuple[OrderError, ...]:
     return tuple(errors)
 
 
-def stage_tabs(rs: Ruleset, layout: Layout, stage: str, book_key: str):
+def stage_tabs(rs: Ruleset, layout: Layout, stage: str, book_key: str) -> list[TabLayout]:
     return [t for t in layout.order_tabs(stage, book_kind(book_key)) if t.key in rs.order_tabs(stage)]
 
 
@@ -28,45 +38,98 @@ def order_books(rs: Ruleset, state: dict) -> list[str]:
     return [f for f in rs.factions(state) if not state["factions"][f].get("eliminated")] + ["gm"]
 
 
+# -- tab notices ---------------------------------------------------------------------
+
+def book_name(state: dict, key: str) -> str:
+    """The display name of a book's owner: the faction's name, or the GM's book."""
+    return state.get("factions", {}).get(key, {}).get("name") or (GM_BOOK_NAME if key == "gm" else key)
+
+
+def book_problem(state: dict, key: str, notice: OrderError) -> str:
+    """A tab notice as the GM reads it (console, «Проблемы»): «Империя: во вкладке …»."""
+    return f"{book_name(state, key)}{NOTICE_SEPARATOR}{notice.message()}"
+
+
+def book_notices(state: dict, key: str, problems: list[str]) -> list[str]:
+    """The notices of one book among the GM's problems (the inverse of `book_problem`)."""
+    prefix = book_name(state, key) + NOTICE_SEPARATOR
+    return [p[len(prefix):] for p in problems if p.startswith(prefix)]
+
+
+def find_renamed(tab: TabLayout, raw: RawBook, known: set[str]) -> str | None:
+    """The title of a tab that is not in the layout but carries every column header of `tab`."""
+    for title, rows in raw.items():
+        if title not in known and rows:
+            _, missing, twice = column_positions(tab, list(rows[0]))
+            if not missing and not twice:
+                return title
+    return None
+
+
+# -- reading -------------------------------------------------------------------------
+
 def pull(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, stage: str, lock: bool = False
-          ) -> tuple[dict[str, ParsedOrders], dict[str, dict[str, list[list[str]]]], list[str]]:
+         ) -> tuple[dict[str, ParsedOrders], dict[str, RawBook], list[str]]:
     """One read per book with order tabs; validated orders per book key, raw tabs, tab-level problems.
 
     With `lock`, a backend that can (gsheets) closes the order tabs in the same request as it reads
     them, so no late edit slips in while the stage resolves; the push reopens the next stage's tabs.
+    Only when an order tab is missing are the book's other tabs read too (one more read), to find
+    where its orders went. The raw tabs returned (and archived) stop at each tab's row limit.
     """
-    raw_books: dict[str, dict[str, list[list[str]]]] = {}
+    raw_books: dict[str, RawBook] = {}
     read = getattr(be, "lock_and_read", None) if lock else None
     for key in order_books(rs, state):
         tabs = stage_tabs(rs, layout, stage, key)
         if tabs and key in gd.config.books:
-            raw_books[key] = (read or be.read_tabs)(gd.config.books[key], [t.title for t in tabs])
+            book_id = gd.config.books[key]
+            raw = dict((read or be.read_tabs)(book_id, [t.title for t in tabs]))
+            list_tabs = getattr(be, "tab_titles", None)
+            if list_tabs is not None and any(t.title not in raw for t in tabs):
+                known = {t.title for t in layout.books[book_kind(key)].tabs}
+                others = [title for title in list_tabs(book_id) if title not in known]
+                if others:
+                    raw.update(be.read_tabs(book_id, others))
+            raw_books[key] = raw
     parsed, problems = parse_books(rs, layout, state, stage, raw_books)
-    return parsed, raw_books, problems
+    return parsed, {key: _clipped(layout, key, raw) for key, raw in raw_books.items()}, problems
+
+
+def _clipped(layout: Layout, key: str, raw: RawBook) -> RawBook:
+    limits = {t.title: t for t in layout.order_tabs(kind=book_kind(key))}
+    longest = max((t.last_row for t in limits.values()), default=0)
+    return {title: clip_rows(limits[title], rows) if title in limits else rows[:longest]
+            for title, rows in raw.items()}
 
 
 def parse_books(rs: Ruleset, layout: Layout, state: dict, stage: str,
-                raw_books: dict[str, dict[str, list[list[str]]]]) -> tuple[dict[str, ParsedOrders], list[str]]:
+                raw_books: dict[str, RawBook]) -> tuple[dict[str, ParsedOrders], list[str]]:
     """Validate the raw order tabs of every book (also used by `replay` on archived orders)."""
     parsed: dict[str, ParsedOrders] = {f: ParsedOrders(f, stage, (), ()) for f in rs.factions(state)}
     problems: list[str] = []
     for key, raw in raw_books.items():
         rows_by_tab: dict[str, list[Row]] = {}
         early: list[RowStatus] = []
+        known = {t.title for t in layout.books[book_kind(key)].tabs}
         for t in stage_tabs(rs, layout, stage, key):
             if t.title not in raw:
-                problems.append(f"{key}: tab «{t.title}» is missing (renamed or deleted); its orders were not read")
+                found = find_renamed(t, raw, known)
+                notice = (OrderError("E_TAB_RENAMED", {"tab": t.title, "found": found}) if found
+                          else OrderError("E_TAB_MISSING", {"tab": t.title}))
+                problems.append(book_problem(state, key, notice))
                 continue
-            rows, header_problems = rows_from_sheet(t, raw[t.title])
-            problems.extend(f"{key}: {p}" for p in header_problems)
-            clean = []
-            for row in rows:
-                errs = _formula_errors(row, t)
-                if errs:
-                    early.append(RowStatus(t.key, row.number, errs))
-                else:
-                    clean.append(row)
-            rows_by_tab[t.key] = clean
+            read = rows_from_sheet(t, raw[t.title])
+            problems.extend(book_problem(state, key, n) for n in read.notices)
+            early.extend(read.refused)
+            if read.header_ok:     # a broken header: the tab is left out, as if it were missing
+                clean = []
+                for row in read.rows:
+                    errs = _formula_errors(row, t)
+                    if errs:
+                        early.append(RowStatus(t.key, row.number, errs))
+                    else:
+                        clean.append(row)
+                rows_by_tab[t.key] = clean
         result = rs.validate(state, key, stage, rows_by_tab)
         parsed[key] = ParsedOrders(key, stage, result.orders, tuple(early) + tuple(result.statuses))
     return parsed, problems

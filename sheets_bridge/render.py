@@ -5,7 +5,8 @@ from engine.ruleset import Ruleset, Table
 from sheets_bridge import fairness
 from sheets_bridge.backend import Backend, TabWrite
 from sheets_bridge.gamedir import GameDir
-from sheets_bridge.layouts import Layout, book_kind, order_tab, status_tab
+from sheets_bridge.layouts import BookLayout, Layout, book_kind, order_tab, status_tab
+from sheets_bridge.pull import book_notices
 from sheets_bridge.stage_common import Progress
 
 
@@ -58,6 +59,7 @@ def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict, saved: d
         tables = dict(views.get(key, {}))
         if kind == "faction":
             tables["orders_log"] = _orders_log(saved, key, orders_turn or state["turn"], layout)
+            _add_notices(tables, layout.books[kind], book_notices(state, key, list(problems)))
         elif kind == "gm":
             tables["problems"] = _problems_table(state, saved, list(problems), layout)
             tables["fairness"] = fairness_table
@@ -80,6 +82,23 @@ def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict, saved: d
                 writes.append(status_tab(t, tables[t.key]))
         books[key] = writes
     return books
+
+
+NOTICE_LABEL = "Внимание"
+
+
+def _add_notices(tables: dict[str, Table], book: BookLayout, notices: list[str]) -> None:
+    """Append the bridge's notices on the book's order tabs (a renamed tab, a broken header, rows past
+    the limit) below the book's first status tab («Сводка»), whatever rule set made that table."""
+    first = next((t.key for t in book.tabs if t.kind == "status"), None)
+    if not notices or first is None:
+        return
+    table = tables.get(first) or Table((NOTICE_LABEL, ""))
+    width = len(table.columns)
+    rows = [("",) * width] if table.rows else []
+    rows += [(NOTICE_LABEL, *("",) * (width - 2), text) if width > 1 else (f"{NOTICE_LABEL}: {text}",)
+             for text in notices]
+    tables[first] = Table(table.columns, tuple(table.rows) + tuple(rows))
 
 
 def _body_rows(raw: list[list[str]]) -> tuple[tuple[str, ...], ...]:

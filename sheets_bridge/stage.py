@@ -16,7 +16,7 @@ from sheets_bridge import opening
 from sheets_bridge.backend import Backend
 from sheets_bridge.create import require_complete_books
 from sheets_bridge.gamedir import GameDir
-from sheets_bridge.layouts import Layout, status_column_update
+from sheets_bridge.layouts import Layout, order_text, status_column_update
 from sheets_bridge.pull import merge_statuses, order_books, parse_books, pull, stage_tabs
 from sheets_bridge.stage_common import Progress, StageError, noop, open_backend
 
@@ -121,14 +121,9 @@ def run_turn(gd: GameDir, be: Backend | None = None, progress: Progress = noop) 
 
 
 def _order_text(layout: Layout, raw: dict[str, list[list[str]]], s: RowStatus) -> str:
-    """The row as the player wrote it, for «Итоги приказов» (status cells left out)."""
-    titles = {t.key: t.title for t in layout.order_tabs()}
-    sheet = raw.get(titles.get(s.tab, ""), [])
-    cells = sheet[s.number - 1] if 0 < s.number <= len(sheet) else []
-    header = sheet[0] if sheet else []
-    status_titles = {c.title for t in layout.order_tabs() for c in t.columns if c.status}
-    return " · ".join(str(c).strip() for i, c in enumerate(cells)
-                      if str(c).strip() and (i >= len(header) or header[i] not in status_titles))
+    """The row as the player wrote it, for «Итоги приказов»: its layout columns only, never a formula."""
+    tab = next((t for t in layout.order_tabs() if t.key == s.tab), None)
+    return order_text(tab, raw.get(tab.title, []), s.number) if tab is not None else ""
 
 
 def _open(gd: GameDir, be: Backend, progress: Progress, resumed: bool) -> StageReport:
