@@ -16,7 +16,8 @@ from sheets_bridge.create import create_game
 from sheets_bridge.scenarios import ScenarioError, check_scenario, load_scenario, packaged_scenarios
 
 RS = find_ruleset("jade_rose")
-DEMO_TEXT = (Path(__file__).resolve().parents[1] / "templates/jade_rose/scenarios/demo.toml").read_text(encoding="utf-8")
+DEMO_FILE = Path(__file__).resolve().parents[1] / "templates" / "jade_rose" / "scenarios" / "demo.toml"
+DEMO_TEXT = DEMO_FILE.read_text(encoding="utf-8")
 DEMO = tomllib.loads(DEMO_TEXT)
 
 

@@ -18,6 +18,7 @@ import sys
 import tomllib
 import venv
 import zipfile
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -36,15 +37,15 @@ def _pip(*args: str, timeout: int = 900) -> None:
 def _can_build_in_place() -> bool:
     """Whether this interpreter has the build backend pyproject.toml asks for (then skip build isolation)."""
     try:
-        import setuptools
-        import wheel  # noqa: F401
-    except ImportError:
+        setuptools = metadata.version("setuptools")
+        metadata.version("wheel")
+    except metadata.PackageNotFoundError:
         return False
-    return int(setuptools.__version__.split(".")[0]) >= 68
+    return int(setuptools.split(".")[0]) >= 68
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory) -> dict[str, Path]:
+def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     base = tmp_path_factory.mktemp("wheel")
     src = base / "src"
     shutil.copytree(ROOT, src, ignore=SKIP)
@@ -66,7 +67,7 @@ def _run(tool: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return done
 
 
-def test_wheel_holds_every_data_file_of_the_source_tree(installed):
+def test_wheel_holds_every_data_file_of_the_source_tree(installed: dict[str, Path]) -> None:
     wanted = {p.relative_to(ROOT).as_posix() for pattern in ("engine/**/data/*.toml", "templates/**/*.toml",
                                                              "templates/**/*.json") for p in ROOT.glob(pattern)}
     with zipfile.ZipFile(installed["wheel"]) as whl:
@@ -75,7 +76,8 @@ def test_wheel_holds_every_data_file_of_the_source_tree(installed):
     assert wanted - names == set()
 
 
-def test_installed_tool_plays_a_stage_and_a_battle_from_an_empty_folder(installed, tmp_path):
+def test_installed_tool_plays_a_stage_and_a_battle_from_an_empty_folder(installed: dict[str, Path],
+                                                                        tmp_path: Path) -> None:
     tool = installed["forumwar"]
     work = tmp_path / "empty"
     work.mkdir()
@@ -104,7 +106,8 @@ def test_installed_tool_plays_a_stage_and_a_battle_from_an_empty_folder(installe
     assert abs(odds["attacker_win"] + odds["defender_win"] - 1) < 1e-9
 
 
-def test_installed_tool_starts_a_game_from_a_gm_scenario_file_in_another_folder(installed, tmp_path):
+def test_installed_tool_starts_a_game_from_a_gm_scenario_file_in_another_folder(installed: dict[str, Path],
+                                                                              tmp_path: Path) -> None:
     own = tmp_path / "мои сценарии"
     own.mkdir()
     text = (ROOT / "templates" / "jade_rose" / "scenarios" / "demo.toml").read_text(encoding="utf-8")
