@@ -2,7 +2,7 @@
 import importlib
 import sys
 
-BENCHES = ("benchmarks.bench_battle", "benchmarks.bench_sheets")
+BENCHES = ("benchmarks.bench_battle", "benchmarks.bench_sheets", "benchmarks.bench_stray_cell")
 
 
 def main() -> int:

@@ -559,7 +559,8 @@ def _text(value: Any) -> str:
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, float):
-        return str(int(value)) if math.isfinite(value) and value.is_integer() else repr(value)
+        exact = math.isfinite(value) and value.is_integer() and abs(value) < 2 ** 53   # 1e308 -> "1e+308"
+        return str(int(value)) if exact else repr(value)
     return str(value)
 
 

@@ -86,9 +86,16 @@ class XlsxBackend:
                 if title in wb.sheetnames and title not in result:
                     ws = wb[title]
                     ws.reset_dimensions()   # trust the cells, not a possibly stale <dimension>
-                    result[title] = _trim([[cell_text(v) for v in row]
-                                           for row in ws.iter_rows(values_only=True)])
+                    result[title] = _text_rows(ws.iter_rows(values_only=True))
             return result
+        finally:
+            wb.close()
+
+    def tab_titles(self, book_id: str) -> list[str]:
+        """Titles of the book's tabs in order (the hidden dropdown lists left out)."""
+        wb = self._load(book_id, read_only=True)
+        try:
+            return [t for t in wb.sheetnames if t != LISTS_SHEET]
         finally:
             wb.close()
 
@@ -157,16 +164,22 @@ def cell_text(value: Any) -> str:
     return str(value)
 
 
-def _trim(rows: list[list[str]]) -> list[list[str]]:
-    trimmed = []
+def _text_rows(rows: Iterable[tuple[Any, ...]]) -> list[list[str]]:
+    """Rows as text without trailing blank cells and rows. Only cells that hold something are
+    converted: the empty rows openpyxl yields for a gap (e.g. up to one stray far cell) cost a test."""
+    out: list[list[str]] = []
+    blank = 0
     for row in rows:
         end = len(row)
-        while end and row[end - 1] == "":
+        while end and (row[end - 1] is None or row[end - 1] == ""):
             end -= 1
-        trimmed.append(row[:end])
-    while trimmed and not trimmed[-1]:
-        trimmed.pop()
-    return trimmed
+        if not end:
+            blank += 1
+            continue
+        out.extend([] for _ in range(blank))
+        blank = 0
+        out.append([cell_text(v) for v in row[:end]])
+    return out
 
 
 # -- writing --------------------------------------------------------------------------
@@ -232,25 +245,49 @@ def _write_header(ws: Worksheet, header: tuple[str, ...]) -> None:
         cell = ws.cell(row=1, column=c)
         put_value(cell, text)
         cell.font, cell.fill, cell.alignment = HEADER_FONT, HEADER_FILL, HEADER_ALIGNMENT
-    for c in range(len(header) + 1, ws.max_column + 1):
-        cell = ws.cell(row=1, column=c)
-        cell.value = None
-        cell.font, cell.fill, cell.alignment = Font(), PatternFill(), Alignment()
+    for cell in _existing_cells(ws):
+        if cell.row == 1 and cell.column > len(header):
+            cell.value = None
+            cell.font, cell.fill, cell.alignment = Font(), PatternFill(), Alignment()
+
+
+def _existing_cells(ws: Worksheet) -> list[Any]:
+    """The cells the sheet holds, without creating any (iter_rows would create every cell of the
+    used range, which one far stray cell makes huge). openpyxl keeps them in `_cells`."""
+    return list(ws._cells.values())
+
+
+def formula_text(value: Any) -> str:
+    """The text of a formula cell's value (a plain formula string or an array/data-table formula)."""
+    return str(getattr(value, "text", None) or value)
 
 
 def _open_order_cells(ws: Worksheet, tab: TabWrite) -> None:
-    """Unlock the order rows' cells except locked columns; a locked tab locks them all."""
-    ncols = len(tab.header) if tab.header is not None else ws.max_column
-    last_row = max(tab.order_rows + 1, ws.max_row)
+    """Unlock the order rows' cells except locked columns; a locked tab locks them all.
+
+    Only the rows the tab takes orders in (2 to order_rows + 1) and the header's columns are
+    formatted, wherever else the sheet has cells; outside them an empty cell is dropped (older
+    books had every row down to a stray cell formatted) and a filled one locked. A player's formula
+    anywhere in the tab becomes its text, so it is never carried on into a later book or the archive.
+    """
+    ncols = len(tab.header) if tab.header is not None else \
+        max([int(c) + 1 for c in (*tab.locked_columns, *tab.dropdowns)] + [1])
+    last_row = tab.order_rows + 1
     locked_cols = {int(c) + 1 for c in tab.locked_columns}
-    for row in ws.iter_rows(min_row=1, max_row=last_row, min_col=1,
-                            max_col=max(ncols, ws.max_column)):
+    for row in ws.iter_rows(min_row=1, max_row=last_row, min_col=1, max_col=ncols):
         for cell in row:
-            is_open = (not tab.locked and cell.row >= 2 and cell.column <= ncols
-                       and cell.column not in locked_cols)
+            is_open = (not tab.locked and cell.row >= 2 and cell.column not in locked_cols)
             cell.protection = OPEN_CELL if is_open else LOCKED_CELL
             if is_open:
                 cell.number_format = TEXT_FORMAT
+    for cell in _existing_cells(ws):
+        if cell.data_type == "f":
+            put_value(cell, formula_text(cell.value))
+        if cell.row > last_row or cell.column > ncols:
+            if cell.value is None:
+                del ws._cells[(cell.row, cell.column)]
+            else:
+                cell.protection = LOCKED_CELL
 
 
 def _set_dropdowns(wb: Workbook, ws: Worksheet, tab: TabWrite) -> None:
