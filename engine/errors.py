@@ -6,6 +6,7 @@ published, so GM tools and tests can rely on it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterable
 
 CATALOGUE: dict[str, str] = {}
 
@@ -68,14 +69,14 @@ class OrderError:
         return hash((self.code, tuple(sorted((k, str(v)) for k, v in self.params.items()))))
 
 
-def allowed_list(values, limit: int = 12) -> str:
+def allowed_list(values: Iterable[object], limit: int = 12) -> str:
     """Russian enumeration of allowed values for a message, shortened when long."""
-    values = [str(v) for v in values]
-    if not values:
+    texts = [str(v) for v in values]
+    if not texts:
         return "ничего (сейчас нет подходящих вариантов)"
-    if len(values) > limit:
-        return ", ".join(values[:limit]) + f" и ещё {len(values) - limit}"
-    return ", ".join(values)
+    if len(texts) > limit:
+        return ", ".join(texts[:limit]) + f" и ещё {len(texts) - limit}"
+    return ", ".join(texts)
 
 
 class SpecError(ValueError):

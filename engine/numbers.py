@@ -14,6 +14,7 @@ from engine.errors import OrderError
 GROUP_SEPARATORS = " \u00a0\u2009\u202f"      # space, no-break space, thin space, narrow no-break space
 MAX_DIGITS = 15                               # longer than any sane count; keeps int() cheap and bounded
 ECHO_LIMIT = 20                               # characters of a bad value quoted back in a message
+TOO_LARGE: int = 10 ** MAX_DIGITS             # what a longer number reads as: above any maximum
 
 _SEP = "[" + GROUP_SEPARATORS + "]"
 _WHOLE = re.compile(rf"[0-9]+|[0-9]{{1,3}}(?:{_SEP}[0-9]{{3}})+")
@@ -35,7 +36,7 @@ def whole_number(text: str) -> int | None:
         return None
     digits = "".join(ch for ch in clean if ch not in GROUP_SEPARATORS)
     if len(digits.lstrip("0")) > MAX_DIGITS:
-        return 10 ** MAX_DIGITS          # stands for "too large" without converting a huge string
+        return TOO_LARGE                  # without converting a huge string
     return int(digits)
 
 

@@ -199,7 +199,7 @@ def rows_from_sheet(tab: TabLayout, raw: list[list[str]]) -> TabRead:
     refused: list[RowStatus] = []
     body = raw[1:tab.last_row]
     if missing or twice:
-        params = {"tab": tab.title, "columns": _quoted(missing or twice)}
+        params: dict[str, object] = {"tab": tab.title, "columns": _quoted(missing or twice)}
         row_code, tab_code = ("E_COLUMN_MISSING", "E_TAB_COLUMN_MISSING") if missing else \
             ("E_COLUMN_TWICE", "E_TAB_COLUMN_TWICE")
         notices.append(OrderError(tab_code, params))
