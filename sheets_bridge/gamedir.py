@@ -429,6 +429,15 @@ class GameDir:
                 entries.append(entry)
         return entries
 
+    def _remove_stale_temporaries(self) -> None:
+        """Delete what atomic writes killed mid-way left (".NAME.*.tmp"); safe under the exclusive lock."""
+        for folder in ("state", "archive", "books"):
+            root = self.path / folder
+            if root.is_dir():
+                for path in root.rglob(".*.tmp"):
+                    with contextlib.suppress(FileNotFoundError):
+                        path.unlink()
+
     def epoch(self) -> int:
         """How many rollbacks the game has seen; journal records of pushes carry it."""
         return sum(1 for e in self.journal() if e.get("event") == "rolled_back")
@@ -454,6 +463,7 @@ class GameDir:
             if not shared:
                 os.ftruncate(fd, 0)
                 os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+                self._remove_stale_temporaries()
             try:
                 yield
             finally:

@@ -222,15 +222,14 @@ def test_gm_adjustment_is_an_order_logged_in_the_ledger(tmp_path):
 
 
 def test_rollback_then_turn_again_gives_the_same_stage(tmp_path):
-    """`forumwar rollback DIR 1 orders` reopens turn 1; resolving it again with the stored seed and the
-    archived-then-retyped orders reproduces the same snapshot."""
+    """`forumwar rollback DIR 1 orders --yes` returns to turn 1 with the players' orders restored;
+    `turn` resolves them again with the stored seed into the same snapshot, nothing retyped."""
     gd = _new(tmp_path)
     _fill_empire(gd)
     run_turn(gd)
     first = (gd.path / "state" / "turn-0002-orders.json").read_bytes()
-    res = CliRunner().invoke(main, ["rollback", str(gd.path), "1", "orders"])
+    res = CliRunner().invoke(main, ["rollback", str(gd.path), "1", "orders", "--yes"])
     assert res.exit_code == 0, res.output
     assert gd.latest_state()["turn"] == 1
-    _fill_empire(gd)                      # the order tab was cleared by the first turn: players retype
     run_turn(gd)
     assert (gd.path / "state" / "turn-0002-orders.json").read_bytes() == first

@@ -1,0 +1,361 @@
+"""Issue 8 item 2: a crash anywhere in `turn` is finished by the next `turn`, identically.
+
+For both stages of a Jade Rose turn (orders with battles needing planning, then planning) and on
+both backends, `turn` is crashed with os._exit before every file write (open for writing,
+os.open for writing, os.replace, os.rename) and, on Google Sheets, before every request; then
+`turn` is run again. Every snapshot, the seeds and the chain, every book's cells, validations and
+protections, and the archive must equal an uninterrupted run: 0 mismatches, 0 double resolutions.
+The crashing runs are forked children; the fake Google server's state outlives them as a real
+server's would (the child dumps it just before dying).
+"""
+from __future__ import annotations
+
+import builtins
+import hashlib
+import io
+import json
+import os
+import pickle
+import shutil
+import threading
+import traceback
+import zipfile
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from engine import find_ruleset
+from sheets_bridge.create import create_game
+from sheets_bridge.demo import Bot, DemoBooks
+from sheets_bridge.gamedir import GameDir
+from sheets_bridge.layouts import Layout
+from sheets_bridge.stage import run_turn
+from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client
+from sheets_bridge.testing.adapter import FakeGoogleAdapter
+from sheets_bridge.xlsx_backend import XlsxBackend
+
+SEED = "crash-sweep"
+GM = "gm@example.com"
+BOT = "forumwar@crash.iam.gserviceaccount.com"
+CRASHED = 99
+FIGURES: dict[str, dict[str, int]] = {}
+_RLOCK = type(threading.RLock())
+_LOCK = type(threading.Lock())
+WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+
+
+# -- the fake Google server's state across processes ------------------------------------------
+class _Pickler(pickle.Pickler):
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, _RLOCK):
+            return threading.RLock, ()
+        if isinstance(obj, _LOCK):
+            return threading.Lock, ()
+        return NotImplemented
+
+
+def dump_fake(fake: FakeGoogle) -> bytes:
+    fake.calls.clear()
+    fake.sent.clear()
+    buffer = io.BytesIO()
+    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(fake)
+    return buffer.getvalue()
+
+
+# -- crash points -----------------------------------------------------------------------------
+class CrashPoints:
+    """Counts every file write and Google request; os._exit()s before the `crash_at`-th one."""
+
+    def __init__(self, root: Path, crash_at: int | None, on_crash: Callable[[], None]):
+        self.root = str(root.resolve())
+        self.crash_at = crash_at
+        self.on_crash = on_crash
+        self.count = 0
+        self._lock = threading.Lock()
+        self.real_open, self.real_io_open, self.real_os_open = builtins.open, io.open, os.open
+        self.real_replace, self.real_rename = os.replace, os.rename
+        self.real_send = FakeGoogleAdapter.send
+
+    def inside(self, *paths: Any) -> bool:
+        """Writes to the game's folder count; temporary files elsewhere leave nothing behind."""
+        return any(isinstance(p, (str, os.PathLike)) and os.path.abspath(p).startswith(self.root)
+                   for p in paths)
+
+    def reach(self) -> None:
+        with self._lock:
+            self.count += 1
+            if self.count == self.crash_at:
+                self.on_crash()
+                os._exit(CRASHED)
+
+    def install(self) -> None:
+        points = self
+
+        def open_(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+            if any(ch in mode for ch in "wax+") and points.inside(file):
+                points.reach()
+            return points.real_io_open(file, mode, *args, **kwargs)
+
+        def os_open(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+            if flags & WRITE_FLAGS and points.inside(path):
+                points.reach()
+            return points.real_os_open(path, flags, *args, **kwargs)
+
+        def replace(src: Any, dst: Any, *args: Any, **kwargs: Any) -> None:
+            if points.inside(src, dst):
+                points.reach()
+            points.real_replace(src, dst, *args, **kwargs)
+
+        def rename(src: Any, dst: Any, *args: Any, **kwargs: Any) -> None:
+            if points.inside(src, dst):
+                points.reach()
+            points.real_rename(src, dst, *args, **kwargs)
+
+        def send(adapter: Any, request: Any, *args: Any, **kwargs: Any) -> Any:
+            points.reach()
+            return points.real_send(adapter, request, *args, **kwargs)
+
+        builtins.open = io.open = open_  # type: ignore[assignment]
+        os.open, os.replace, os.rename = os_open, replace, rename  # type: ignore[assignment]
+        FakeGoogleAdapter.send = send  # type: ignore[method-assign]
+
+
+# -- the two games ----------------------------------------------------------------------------
+class Game:
+    """A game directory plus, on Google Sheets, the fake server's state."""
+
+    backend = "xlsx"
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.fake_blob: bytes | None = None
+
+    def backend_for(self, gd: GameDir, fake: FakeGoogle | None) -> Any:
+        return XlsxBackend(gd.path)
+
+    def books(self, gd: GameDir, fake: FakeGoogle | None) -> dict[str, Any]:
+        return {key: xlsx_digest(gd.path / book) for key, book in gd.config.books.items()}
+
+    def type_rows(self, gd: GameDir, key: str, title: str, rows: list[list[str]]) -> None:
+        DemoBooks(gd, Layout.load("jade_rose")).replace(key, _tab_key(title), rows)
+
+    def copy(self, dest: Path) -> "Game":
+        shutil.copytree(self.path, dest)
+        twin = type(self)(dest)
+        twin.fake_blob = self.fake_blob
+        return twin
+
+
+class GoogleGame(Game):
+    backend = "gsheets"
+
+    def create(self) -> GameDir:
+        fake = FakeGoogle(quota_per_minute=None)
+        fake.add_user(GM)
+        self.folder = fake.add_shared_drive("forumwar", {GM: "organizer", BOT: "fileOrganizer"})
+        gd = create_game(self.path, "jade_rose", "demo", backend="gsheets", seed=SEED,
+                         backend_factory=lambda g: self.backend_for(g, fake))
+        self.fake_blob = dump_fake(fake)
+        return gd
+
+    def fake(self) -> FakeGoogle:
+        assert self.fake_blob is not None
+        fake: FakeGoogle = pickle.loads(self.fake_blob)
+        return fake
+
+    def backend_for(self, gd: GameDir, fake: FakeGoogle | None) -> Any:
+        assert fake is not None
+        return fake_backend(fake, BOT, gm_emails=[GM], metadata_path=gd.state_dir / "gsheets-meta.json")
+
+    def books(self, gd: GameDir, fake: FakeGoogle | None) -> dict[str, Any]:
+        assert fake is not None
+        return {key: fake.spreadsheet(book).resource(BOT, include_grid=True)
+                for key, book in gd.config.books.items()}
+
+    def type_rows(self, gd: GameDir, key: str, title: str, rows: list[list[str]]) -> None:
+        fake = self.fake()
+        book = fake_client(fake, GM).open_by_key(gd.config.books[key])
+        values = [[int(v) if str(v).isdigit() else v for v in row] for row in rows]
+        if values:
+            book.values_update(f"'{title}'!A2", params={"valueInputOption": "USER_ENTERED"},
+                               body={"values": values})
+        self.fake_blob = dump_fake(fake)
+
+
+class XlsxGame(Game):
+    def create(self) -> GameDir:
+        return create_game(self.path, "jade_rose", "demo", backend="xlsx", seed=SEED)
+
+
+def _tab_key(title: str) -> str:
+    return next(t.key for t in Layout.load("jade_rose").order_tabs() if t.title == title)
+
+
+def xlsx_digest(path: Path) -> str:
+    """Every part of an .xlsx file (cells, validations, protections, formats), but its timestamps."""
+    with zipfile.ZipFile(path) as zf:
+        parts = {name: hashlib.sha256(zf.read(name)).hexdigest() for name in sorted(zf.namelist())
+                 if name != "docProps/core.xml"}
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def fingerprint(game: Game, fake: FakeGoogle | None) -> dict[str, dict[str, str]]:
+    """Digests of every snapshot, seeds and chain file, every archive file and every book."""
+    gd = GameDir(game.path)
+
+    def digest(text: str | bytes) -> str:
+        return hashlib.sha256(text if isinstance(text, bytes) else text.encode()).hexdigest()
+
+    state = {p.name: digest(p.read_bytes()) for p in sorted(gd.state_dir.glob("*.json"))
+             if p.name != "gsheets-meta.json"}
+    archive = {str(p.relative_to(gd.path)): xlsx_digest(p) if p.suffix == ".xlsx" else digest(p.read_bytes())
+               for p in sorted((gd.path / "archive").rglob("*")) if p.is_file()}
+    books = {key: digest(json.dumps(value, sort_keys=True, default=str))
+             for key, value in game.books(gd, fake).items()}
+    return {"state": state, "archive": archive, "books": books}
+
+
+def demo_orders(game: Game, gd: GameDir) -> None:
+    """Every faction's turn-1 orders as the demo's bots fill them (battles that need planning),
+    typed into the game's books; the bots work on an xlsx twin in the same state."""
+    twin = GameDir(game.path.parent / f"{game.path.name}-twin")
+    twin_gd = create_game(twin.path, "jade_rose", "demo", backend="xlsx", seed=SEED)
+    books = DemoBooks(twin_gd, Layout.load("jade_rose"))
+    data = find_ruleset("jade_rose").dump_data()
+    state = twin_gd.latest_state()
+    for fid in state["factions"]:
+        bot = Bot(fid, data)
+        armies, army_orders = bot.war_rows(state, 1)
+        for key, rows in (("economy", bot.economy_rows(state, 1)), ("garrisons", bot.garrison_rows(books, state)),
+                          ("armies", armies), ("army_orders", army_orders)):
+            game.type_rows(gd, fid, books.title(key), [list(r) for r in rows])
+
+
+def run_child(game: Game, crash_at: int | None) -> tuple[int, int]:
+    """Run `turn` in a forked child, crashing at point `crash_at`; return (exit code, points seen).
+    The child leaves the fake server's state in `<game>/../<name>.fake`."""
+    fake_path = game.path.parent / f"{game.path.name}.fake"
+    count_path = game.path.parent / f"{game.path.name}.count"
+    error_path = game.path.parent / f"{game.path.name}.error"
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        code = 0
+        try:
+            fake = game.fake() if isinstance(game, GoogleGame) else None
+            real_open = io.open
+
+            def leave_fake_state() -> None:
+                if fake is not None:
+                    with real_open(fake_path, "wb") as fh:
+                        fh.write(dump_fake(fake))
+
+            points = CrashPoints(game.path, crash_at, leave_fake_state)
+            gd = GameDir(game.path)
+            be = game.backend_for(gd, fake)
+            points.install()
+            run_turn(gd, be=be)
+            with points.real_io_open(count_path, "w") as fh:
+                fh.write(str(points.count))
+            leave_fake_state()
+        except BaseException:
+            with io.open(error_path, "w") as fh:
+                fh.write(traceback.format_exc())
+            code = 3
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    if code == 3:
+        raise AssertionError(f"the child failed:\n{error_path.read_text()}")
+    if fake_path.exists() and isinstance(game, GoogleGame):
+        game.fake_blob = fake_path.read_bytes()
+        fake_path.unlink()
+    count = int(count_path.read_text()) if count_path.exists() else 0
+    count_path.unlink(missing_ok=True)
+    return code, count
+
+
+def crash_and_rerun(start: Game, workdir: Path, label: str, n: int) -> dict[str, Any]:
+    """Crash a copy of `start` before point `n`, run `turn` again, and fingerprint the result."""
+    run = start.copy(workdir / f"{label}-crash-{n:03d}")
+    code, _ = run_child(run, n)
+    fake = run.fake() if isinstance(run, GoogleGame) else None
+    gd = GameDir(run.path)
+    run_turn(gd, be=run.backend_for(gd, fake))
+    resolved = [(e["turn"], e["stage"]) for e in gd.journal() if e.get("event") == "resolved"]
+    result = {"n": n, "code": code, "fingerprint": fingerprint(run, fake),
+              "double": len(resolved) - len(set(resolved))}
+    shutil.rmtree(run.path)
+    return result
+
+
+def in_workers(jobs: list[Callable[[], dict[str, Any]]], out: Path, workers: int = 2) -> list[dict[str, Any]]:
+    """Run each job in a forked worker, `workers` at a time (the machine's cores)."""
+    results: list[dict[str, Any]] = []
+    running: dict[int, Path] = {}
+    queue = list(enumerate(jobs))
+
+    def reap() -> None:
+        pid, status = os.wait()
+        path = running.pop(pid)
+        assert os.waitstatus_to_exitcode(status) == 0 and path.exists(), path.with_suffix(".err").read_text()
+        results.append(json.loads(path.read_text()))
+
+    while queue or running:
+        while queue and len(running) < workers:
+            i, job = queue.pop(0)
+            path = out / f"job-{i:04d}.json"
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    path.write_text(json.dumps(job()))
+                    os._exit(0)
+                except BaseException:
+                    path.with_suffix(".err").write_text(traceback.format_exc())
+                    os._exit(4)
+            running[pid] = path
+        reap()
+    return sorted(results, key=lambda r: r["n"])
+
+
+def sweep(start: Game, workdir: Path, label: str) -> Game:
+    """Crash `turn` at every point of the stage that `start` is at; return the uninterrupted run."""
+    reference = start.copy(workdir / f"{label}-reference")
+    code, points = run_child(reference, None)
+    assert code == 0 and points > 10
+    expected = fingerprint(reference, reference.fake() if isinstance(reference, GoogleGame) else None)
+    out = workdir / f"{label}-results"
+    out.mkdir()
+    jobs = [lambda n=n: crash_and_rerun(start, workdir, label, n) for n in range(1, points + 1)]
+    mismatches, doubles = [], 0
+    for result in in_workers(jobs, out):
+        n, got = result["n"], result["fingerprint"]
+        assert result["code"] == CRASHED, f"point {n} of {points} was not reached"
+        doubles += result["double"] + (got["state"].keys() != expected["state"].keys())
+        for part in ("state", "archive", "books"):
+            keys = sorted(k for k in set(got[part]) | set(expected[part])
+                          if got[part].get(k) != expected[part].get(k))
+            if keys:
+                mismatches.append(f"crash before point {n}: {part} differs in {keys[:5]}")
+    FIGURES[label] = {"crash_points": points, "mismatches": len(mismatches), "double_resolutions": doubles}
+    print(f"\ncrash sweep {label}: {points} crash points, {len(mismatches)} mismatches, "
+          f"{doubles} double resolutions")
+    assert mismatches == [] and doubles == 0, "\n".join(mismatches[:10])
+    return reference
+
+
+@pytest.mark.parametrize("game_type", [XlsxGame, GoogleGame], ids=["xlsx", "gsheets"])
+def test_a_crash_before_any_write_or_request_of_either_stage_is_finished_identically(tmp_path, game_type):
+    """«A crash after the new snapshot is written but before the journal records it skips a whole
+    stage.» Must: «a resolution is committed in one atomic step», and crashing before every file
+    write and every book write or Google request, for both stages, then re-running, gives every
+    snapshot, the seeds, every book and the archive of an uninterrupted run."""
+    start = game_type(tmp_path / "game")
+    gd = start.create()
+    demo_orders(start, gd)
+    after_orders = sweep(start, tmp_path, f"{start.backend}-orders")
+    state = GameDir(after_orders.path).latest_state()
+    assert state["stage"] == "planning", "the demo's first turn has battles that need planning"
+    planned = sweep(after_orders, tmp_path, f"{start.backend}-planning")
+    assert GameDir(planned.path).latest_state()["turn"] == 2
+    (tmp_path.parent / f"crash-figures-{start.backend}.json").write_text(json.dumps(FIGURES))
