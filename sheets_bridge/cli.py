@@ -208,13 +208,14 @@ def rollback(game_dir, turn_no, stage, reopen, yes):
     обновляются заново; более поздние снимки, зёрна и архивы не удаляются, а откладываются в сторону."""
     from sheets_bridge.stage import rollback as run_rollback
     gd = _game(game_dir)
+    rs = find_ruleset(gd.config.ruleset)
     if not yes:
-        click.confirm(f"Откатить игру {game_dir} к началу хода {turn_no}, этапа «{stage}»? Рассчитанное "
+        click.confirm(f"Откатить игру {game_dir} к началу хода {turn_no}, этапа «{rs.stage_title(stage)}»? Рассчитанное "
                       f"после этого будет отложено в сторону", abort=True)
     report = run_rollback(gd, turn_no, stage, reopen=reopen, progress=_progress)
     how = ("этап открыт заново: игроки могут править приказы; у этапа новое зерно"
            if reopen else "приказы восстановлены и закрыты: следующий turn рассчитает их с тем же зерном")
-    click.echo(f"Игра откачена к ходу {report.next_turn}, этапу «{report.next_stage}»; обновлено книг: "
+    click.echo(f"Игра откачена к ходу {report.next_turn}, этапу «{rs.stage_title(report.next_stage)}»; обновлено книг: "
                f"{len(report.pushed)}; {how}.")
 
 

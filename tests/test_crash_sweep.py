@@ -155,7 +155,9 @@ class GoogleGame(Game):
         fake.add_user(GM)
         self.folder = fake.add_shared_drive("forumwar", {GM: "organizer", BOT: "fileOrganizer"})
         gd = create_game(self.path, "jade_rose", "demo", backend="gsheets", seed=SEED,
-                         backend_factory=lambda g: self.backend_for(g, fake))
+                         backend_factory=lambda g: fake_backend(
+                             fake, BOT, gm_emails=[GM], folder_id=self.folder,
+                             metadata_path=g.state_dir / "gsheets-meta.json"))
         self.fake_blob = dump_fake(fake)
         return gd
 
