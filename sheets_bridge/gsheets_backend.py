@@ -55,6 +55,7 @@ LOCKED_FORMAT = {"backgroundColorStyle": {"rgbColor": {"red": 0.94, "green": 0.9
 DEFAULT_SHEET_TITLES = ("Sheet1", "Лист1", "Лист 1")
 _META_FIELDS = ("properties.title,sheets(properties(sheetId,title,index,gridProperties),"
                 "protectedRanges(protectedRangeId,description))")
+Formulas = Mapping[tuple[int, int], str]       # (0-based row, column) -> a formula's text
 
 
 # -- HTTP: pacing and retries --------------------------------------------------------------------
@@ -384,11 +385,14 @@ def _height(tab: TabWrite) -> int:
 
 
 def plan_write(meta: BookMeta, tabs: Iterable[TabWrite], staff: Iterable[str],
-               drop_default_sheet: bool = False) -> list[dict]:
+               drop_default_sheet: bool = False, formulas: Mapping[str, Formulas] | None = None) -> list[dict]:
     """The requests of the one batchUpdate that writes `tabs` to a book described by `meta`.
 
     `staff` (service account and GM) edit everything; a tab's `editors` also edit the open cells
-    of an unlocked order tab. Pure: the same inputs give the same requests.
+    of an unlocked order tab. `formulas` (tab title -> formula cells last read there) are written
+    back as their text wherever a tab with a layout keeps its cells, as the xlsx backend does, so
+    a player's formula in a standing order tab never reaches a later book or the archive.
+    Pure: the same inputs give the same requests.
     """
     staff = sorted(set(staff))
     tabs = list(tabs)
@@ -417,6 +421,8 @@ def plan_write(meta: BookMeta, tabs: Iterable[TabWrite], staff: Iterable[str],
             rows, cols = max(height, existing.row_count), max(width, existing.column_count)
             requests_.extend(_grow(existing, width, height, tab.frozen_rows))
             protections = existing.protections
+            if tab.rows is None:        # kept cells: the header and status writes below still win
+                requests_.extend(_formulas_as_text(sheet_id, (formulas or {}).get(tab.title, {})))
         requests_.extend(_cell_requests(tab, sheet_id, rows, cols))
         requests_.extend(_protection_requests(tab, sheet_id, width, protections, staff))
     default = meta.sheets.get(next((t for t in DEFAULT_SHEET_TITLES if t in meta.sheets), ""))
@@ -440,6 +446,22 @@ def _grow(sheet: SheetMeta, width: int, height: int, frozen_rows: int | None = N
         return []
     return [{"updateSheetProperties": {"properties": {"sheetId": sheet.sheet_id, "gridProperties": grid},
                                        "fields": ",".join(f"gridProperties.{k}" for k in grid)}}]
+
+
+def _formulas_as_text(sheet_id: int, cells: Formulas) -> list[dict]:
+    """updateCells rewriting formula cells below the header as stringValue, one per run of a row."""
+    by_row: dict[int, dict[int, str]] = {}
+    for (row, col), text in cells.items():
+        if row >= 1:            # the header row is rewritten whole anyway
+            by_row.setdefault(row, {})[col] = text
+    out = []
+    for row, cols in sorted(by_row.items()):
+        for run in _runs(cols):
+            out.append({"updateCells": {
+                "start": {"sheetId": sheet_id, "rowIndex": row, "columnIndex": run[0]},
+                "rows": [{"values": [{"userEnteredValue": {"stringValue": cols[c]}} for c in run]}],
+                "fields": "userEnteredValue"}})
+    return out
 
 
 def _cell_requests(tab: TabWrite, sheet_id: int, rows: int, cols: int, values_only: bool = False) -> list[dict]:
@@ -492,8 +514,8 @@ def _cell_requests(tab: TabWrite, sheet_id: int, rows: int, cols: int, values_on
 def _protection_requests(tab: TabWrite, sheet_id: int, width: int, existing: Mapping[int, str],
                          staff: list[str]) -> list[dict]:
     sheet_pid = stable_id("protect", sheet_id)
-    open_tab = tab.kind == "orders" and not tab.locked
-    first_open_row = max(1, tab.frozen_rows)
+    first_open_row, end_row = max(1, tab.frozen_rows), tab.order_rows + 1   # header + the order rows
+    open_tab = tab.kind == "orders" and not tab.locked and end_row > first_open_row
     intervals = _open_intervals(width, tab.locked_columns) if open_tab else []
     if tab.kind != "orders":
         note = f"{PROTECTION_TAG}: лист заполняет мастер, изменять его нельзя"
@@ -501,8 +523,8 @@ def _protection_requests(tab: TabWrite, sheet_id: int, width: int, existing: Map
         note = f"{PROTECTION_TAG}: приём приказов закрыт, идёт обработка хода"
     else:
         note = f"{PROTECTION_TAG}: заголовок и статусы заполняет мастер"
-    holes = [{"sheetId": sheet_id, "startRowIndex": first_open_row, "startColumnIndex": a, "endColumnIndex": b}
-             for a, b in intervals]
+    holes = [{"sheetId": sheet_id, "startRowIndex": first_open_row, "endRowIndex": end_row,
+              "startColumnIndex": a, "endColumnIndex": b} for a, b in intervals]
     desired = [{"protectedRangeId": sheet_pid, "range": {"sheetId": sheet_id}, "description": note,
                 "warningOnly": False, "editors": {"users": staff}, "unprotectedRanges": holes}]
     players = sorted(set(staff) | set(tab.editors))
@@ -617,6 +639,8 @@ class GSheetsBackend:
         self._meta: dict[str, BookMeta] = {}
         self._fresh: set[str] = set()
         self._creating: dict[str, str] = {}          # book key -> token of its spreadsheet create
+        # book id -> tab title -> formula cells seen at the last lock_and_read, written back as text
+        self._formulas: dict[str, dict[str, dict[tuple[int, int], str]]] = {}
         self._lock = threading.RLock()
         if self.metadata_path and self.metadata_path.is_file():
             try:
@@ -624,6 +648,9 @@ class GSheetsBackend:
                 self._meta = {k: BookMeta.from_json(v) for k, v in saved.get("books", {}).items()}
                 self._fresh = set(saved.get("fresh", []))
                 self._creating = {str(k): str(v) for k, v in saved.get("creating", {}).items()}
+                self._formulas = {book: {title: {(int(r), int(c)): str(text) for r, c, text in cells}
+                                         for title, cells in tabs.items()}
+                                  for book, tabs in saved.get("formulas", {}).items()}
             except (ValueError, KeyError, TypeError, AttributeError):
                 self._meta = {}
 
@@ -669,7 +696,10 @@ class GSheetsBackend:
         if not self.metadata_path:
             return
         data = {"books": {k: v.to_json() for k, v in sorted(self._meta.items())},
-                "fresh": sorted(self._fresh), "creating": dict(sorted(self._creating.items()))}
+                "fresh": sorted(self._fresh), "creating": dict(sorted(self._creating.items())),
+                "formulas": {book: {title: [[r, c, text] for (r, c), text in sorted(cells.items())]
+                                    for title, cells in sorted(tabs.items())}
+                             for book, tabs in sorted(self._formulas.items()) if tabs}}
         self.metadata_path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.metadata_path.with_suffix(f".tmp{os.getpid()}.{threading.get_ident()}")
         tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
@@ -792,8 +822,31 @@ class GSheetsBackend:
                 continue
             value_ranges = response.json().get("valueRanges", [])
             self._note_sizes(book_id, present, value_ranges)
-            return {title: text_rows(vr.get("values", [])) for title, vr in zip(present, value_ranges)}
+            out = {title: text_rows(vr.get("values", [])) for title, vr in zip(present, value_ranges)}
+            self._forget_changed_formulas(book_id, out)
+            return out
         return {}
+
+    def _forget_changed_formulas(self, book_id: str, tabs: Mapping[str, list[list[str]]]) -> None:
+        """Drop remembered formula cells whose text is no longer there (edited since): writing them
+        back would overwrite the new value. Values read with FORMULA show a formula as its text."""
+        with self._lock:
+            known = self._formulas.get(book_id, {})
+            changed = False
+            for title, rows in tabs.items():
+                cells = known.get(title)
+                if not cells:
+                    continue
+                kept = {(r, c): text for (r, c), text in cells.items()
+                        if r < len(rows) and c < len(rows[r]) and rows[r][c] == text}
+                if kept != cells:
+                    changed = True
+                    if kept:
+                        known[title] = kept
+                    else:
+                        del known[title]
+            if changed:
+                self._save()
 
     def _note_sizes(self, book_id: str, titles: list[str], value_ranges: list[dict]) -> None:
         with self._lock:
@@ -810,12 +863,18 @@ class GSheetsBackend:
         if not tabs:
             return
         staff = (self.service_email, *self.gm_emails)
+        with self._lock:
+            formulas = {title: dict(cells) for title, cells in self._formulas.get(book_id, {}).items()}
         answer = self._batch_update(book_id, "write", lambda meta: {
-            "requests": plan_write(meta, tabs, staff, drop_default_sheet=book_id in self._fresh),
+            "requests": plan_write(meta, tabs, staff, drop_default_sheet=book_id in self._fresh, formulas=formulas),
             "includeSpreadsheetInResponse": True, "responseIncludeGridData": False},
             fields=f"updatedSpreadsheet({_META_FIELDS})")
         with self._lock:
             self._fresh.discard(book_id)
+            known = self._formulas.get(book_id, {})
+            for tab in tabs:
+                if tab.header is not None or tab.rows is not None:     # its formulas are text now
+                    known.pop(tab.title, None)
         self._store(book_id, BookMeta.from_resource(answer.get("updatedSpreadsheet", {})))
 
     def update_protections(self, book_id: str, tabs: list[TabWrite]) -> None:
@@ -840,7 +899,8 @@ class GSheetsBackend:
 
         For `turn`: no late edit can slip in between the lock and the read, and the stage still
         costs one request before the push (which reopens the next stage's tabs). Returns what
-        `read_tabs` would; tabs the book lacks are left out.
+        `read_tabs` would; tabs the book lacks are left out. The cells that hold formulas are
+        remembered (in the metadata file too): the next `write_book` of a tab turns them into text.
         """
         wanted = list(dict.fromkeys(titles))
         staff = sorted({self.service_email, *self.gm_emails})
@@ -858,16 +918,23 @@ class GSheetsBackend:
             "updatedSpreadsheet(properties.title,sheets(properties(sheetId,title,index,gridProperties),"
             "protectedRanges(protectedRangeId,description),data.rowData.values.userEnteredValue))"))
         sheets = answer.get("updatedSpreadsheet", {}).get("sheets", [])
+        out = {}
         with self._lock:
             meta = self._meta[book_id]
             meta.sheets.update(BookMeta.from_resource({"sheets": sheets}).sheets)
+            formulas = self._formulas.setdefault(book_id, {})
+            for entry in sheets:
+                title = entry["properties"]["title"]
+                rows = ((entry.get("data") or [{}])[0]).get("rowData", [])
+                values = [[cell.get("userEnteredValue") or {} for cell in row.get("values", [])] for row in rows]
+                out[title] = text_rows([[_user_entered(v) for v in row] for row in values])
+                found = {(r, c): str(v["formulaValue"]) for r, row in enumerate(values)
+                         for c, v in enumerate(row) if "formulaValue" in v}
+                if found:
+                    formulas[title] = found
+                else:
+                    formulas.pop(title, None)
         self._store(book_id, meta)
-        out = {}
-        for entry in sheets:
-            data = (entry.get("data") or [{}])[0]
-            values = [[_user_entered(cell.get("userEnteredValue")) for cell in row.get("values", [])]
-                      for row in data.get("rowData", [])]
-            out[entry["properties"]["title"]] = text_rows(values)
         return {t: out[t] for t in present if t in out}
 
     def _batch_update(self, book_id: str, action: str, build: Callable[[BookMeta], dict], fields: str) -> dict:

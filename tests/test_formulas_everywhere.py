@@ -4,8 +4,8 @@ Players type formulas (and values a spreadsheet may take for one: + - @) into la
 extra columns beyond the layout (column J), in a tab that is cleared after the stage («Экономика») and
 in a standing one («Армии»). After `check` and `turn`, on local xlsx books and on Google spreadsheets
 (the fake): «Итоги приказов», «Проблемы» and the archived statuses quote only the layout's columns and
-never hold text that starts like a formula; no book the bridge wrote and no archived export holds a
-formula cell, except — on Google — the player's own cell of a standing tab (see the xfail below).
+never hold text that starts like a formula; no book and no archived export holds a formula cell,
+not even the player's own cell of a standing tab (the push turns it into its text on both backends).
 """
 from __future__ import annotations
 
@@ -147,10 +147,11 @@ def test_no_book_holds_a_formula_in_a_tab_the_bridge_wrote(game):
     assert left == []
 
 
-def test_no_formula_survives_in_a_standing_tab_or_its_archived_export(game, request):
-    if game.name == "gsheets":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "needs the gsheets backend (or the push) to rewrite a standing order tab's formula cells as "
-            "stringValue; the player's own =2*3 in «Армии»!J2 stays a formula on Google")))
+def test_no_formula_survives_in_a_standing_tab_or_its_archived_export(game):
     archived = [f for p in sorted(game.gd.archive_path(1).glob("*.xlsx")) for f in _xlsx_formulas(p, p.name)]
     assert game.formula_cells() == [] and archived == []
+
+
+def test_a_standing_tabs_formula_is_kept_as_the_text_the_player_typed(game):
+    """The formula is not dropped: «Армии»!J2 now holds the text «=2*3» (a plain value, see above)."""
+    assert "=2*3" in game.texts("empire", "Армии")

@@ -385,3 +385,81 @@ def test_cell_colours_use_background_color_style_not_the_deprecated_field(fake, 
         "rgbColor": {"red": 0.85, "green": 0.89, "blue": 0.95}}
     assert sheet.cells[(1, 5)]["userEnteredFormat"]["backgroundColorStyle"] == {
         "rgbColor": {"red": 0.94, "green": 0.94, "blue": 0.94}}
+
+
+def _type_extra_formula(fake, book_id: str, cell: str = "'Армии'!J2", formula: str = "=2*3") -> None:
+    """A formula typed into a column beyond the layout (not plain-text formatted; the GM may, and so
+    could a player in a book from before the open cells were bounded)."""
+    fake_client(fake, GM).open_by_key(book_id).values_update(
+        cell, params={"valueInputOption": "USER_ENTERED"}, body={"values": [[formula]]})
+
+
+def test_a_formula_seen_at_the_lock_is_written_back_as_its_text_in_the_same_single_write(fake, backend, books):
+    """Issue 8 item 8: «A formula a player puts anywhere in an order tab (extra columns too) is never
+    copied back into a book or the archive as a formula» — a standing tab keeps its cells, so the
+    push after the lock rewrites the formula cells it read as stringValue."""
+    empire = books["empire"]
+    backend.write_book(empire, [army_orders()])
+    fill_orders(fake, empire, ALICE, [["1-я", "Левый", "Авангард", "Мечники", "5"]])
+    _type_extra_formula(fake, empire)
+    _type_extra_formula(fake, empire, "'Армии'!K2", '=HYPERLINK("http://example.com","х")')
+    assert stored_values(fake, empire, "Армии")[(1, 9)] == {"formulaValue": "=2*3"}       # guard: a real formula
+    backend.lock_and_read(empire, ["Армии"])
+    fake.calls.clear()
+    backend.write_book(empire, [army_orders(statuses={2: "OK"})])
+    assert [c.op for c in fake.calls] == ["spreadsheets.batchUpdate"]
+    cells = stored_values(fake, empire, "Армии")
+    assert cells[(1, 9)] == {"stringValue": "=2*3"}
+    assert cells[(1, 10)] == {"stringValue": '=HYPERLINK("http://example.com","х")'}
+    assert cells[(1, 4)] == {"stringValue": "5"} and cells[(1, 5)] == {"stringValue": "OK"}
+    assert not any("formulaValue" in v for v in cells.values())
+
+
+def test_formulas_seen_at_the_lock_are_rewritten_by_a_new_process(fake, books, tmp_path):
+    """A `turn` that stops after the lock and is run again pushes from the metadata file alone."""
+    path = tmp_path / "gsheets-meta.json"
+    first = fake_backend(fake, BOT, gm_emails=[GM], metadata_path=path)
+    first.write_book(books["empire"], [army_orders()])
+    _type_extra_formula(fake, books["empire"])
+    first.lock_and_read(books["empire"], ["Армии"])
+    second = fake_backend(fake, BOT, gm_emails=[GM], metadata_path=path)
+    second.write_book(books["empire"], [army_orders()])
+    assert stored_values(fake, books["empire"], "Армии")[(1, 9)] == {"stringValue": "=2*3"}
+
+
+def test_a_formula_replaced_after_the_lock_is_not_written_back(fake, backend, books):
+    """The GM edits the locked tab before the push: the later read drops the stale formula, so the
+    push keeps the GM's value."""
+    empire = books["empire"]
+    backend.write_book(empire, [army_orders()])
+    _type_extra_formula(fake, empire)
+    backend.lock_and_read(empire, ["Армии"])
+    _edit(fake, GM, empire, "'Армии'!J2", "исправлено")
+    backend.read_tabs(empire, ["Армии"])
+    backend.write_book(empire, [army_orders()])
+    assert stored_values(fake, empire, "Армии")[(1, 9)] == {"stringValue": "исправлено"}
+
+
+def test_a_values_only_update_leaves_formulas_for_the_next_layout_write(fake, backend, books):
+    """As on xlsx: `check`'s status writes touch only status cells; the push with the layout converts."""
+    empire = books["empire"]
+    backend.write_book(empire, [army_orders()])
+    _type_extra_formula(fake, empire)
+    backend.lock_and_read(empire, ["Армии"])
+    backend.write_book(empire, [TabWrite("Армии", column_updates={5: {2: "OK"}}, kind="orders")])
+    assert stored_values(fake, empire, "Армии")[(1, 9)] == {"formulaValue": "=2*3"}
+    backend.write_book(empire, [army_orders()])
+    assert stored_values(fake, empire, "Армии")[(1, 9)] == {"stringValue": "=2*3"}
+
+
+def test_open_cells_end_at_the_order_row_limit(fake, backend, books):
+    """Issue 8 item 5: order tabs take orders in the header plus `order_rows` rows; a player cannot
+    type below them (a far stray cell would slow every later turn)."""
+    empire = books["empire"]
+    backend.write_book(empire, [army_orders(order_rows=5)])
+    _edit(fake, ALICE, empire, "'Армии'!A6", "5-я")              # row 6: the fifth and last order row
+    for cell in ("'Армии'!A7", "'Армии'!E100"):
+        with pytest.raises(APIError) as excinfo:
+            _edit(fake, ALICE, empire, cell, "дальше")
+        assert excinfo.value.code == 400 and "protected cell" in excinfo.value.error["message"]
+    _edit(fake, GM, empire, "'Армии'!A7", "мастер")              # the GM still edits anywhere

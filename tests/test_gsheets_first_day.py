@@ -113,3 +113,19 @@ def test_share_costs_one_write_per_book(game):
     share_books(gd, be)
     for key, book in gd.config.books.items():
         assert fake.count("spreadsheets.batchUpdate", file_id=book) == 1, key
+
+
+def test_after_share_a_player_types_down_to_the_row_limit_and_not_below(game):
+    """Issue 8 item 5: «order tabs have a documented row limit»; the open cells end with it, so a
+    player cannot leave a far stray cell below it (here the GM has added rows to the tab)."""
+    fake, gd, backend = game
+    share_books(gd, backend(gd))
+    tab = next(t for t in Layout.load("jade_rose").order_tabs() if t.key == "economy")
+    book = gd.config.books["empire"]
+    fake_client(fake, GM).open_by_key(book).worksheet(tab.title).add_rows(1000)
+    last = tab.rows + 1                                     # the header, then `rows` order rows
+    _type(fake, ALICE, book, f"'{tab.title}'!A{last}", "Построить")
+    for cell in (f"A{last + 1}", f"B{last + 500}"):
+        with pytest.raises(APIError) as excinfo:
+            _type(fake, ALICE, book, f"'{tab.title}'!{cell}", "Построить")
+        assert excinfo.value.code == 400 and excinfo.value.error["message"] == PROTECTED_MESSAGE
