@@ -113,16 +113,18 @@ def turn(game_dir):
     else:
         what = "дозавершён после сбоя" if report.resumed else "рассчитан"
         click.echo(f"Ход {report.turn}, этап «{closed}» {what}; теперь ход {report.next_turn}, этап «{opened}».")
+    from sheets_bridge.pull import book_name
+    state = gd.latest_state()
     for fid, (ok, bad) in report.counts().items():
-        click.echo(f"  {fid}: {ok} orders applied, {bad} rejected")
+        click.echo(f"  {book_name(state, fid)}: приказов принято {ok}, отклонено {bad}")
     for p in report.problems:
-        click.echo(f"  problem: {p}")
+        click.echo(f"  проблема: {p}")
     if report.next_stage == "planning":
-        click.echo("Battles need planning: each side now sees its opponent's deployment and fills the "
-                   "manoeuvres tab; run 'turn' again at the planning deadline.")
+        click.echo("Бои требуют планирования: каждая сторона видит расстановку противника во вкладке «Разведка» "
+                   "и заполняет «Манёвры»; в дедлайн планирования снова запустите turn.")
     elif report.next_stage == "finished":
-        click.echo("The game is over: 'forumwar status' shows the winner(s).")
-    click.echo(f"Archive: {report.archive}")
+        click.echo("Игра окончена: победителей покажет forumwar status.")
+    click.echo(f"Архив: {report.archive}")
 
 
 @main.command()

@@ -358,7 +358,7 @@ class Spreadsheet:
     def _cell_view(cell: dict | None) -> dict:
         if not cell:
             return {}
-        out = copy.deepcopy(cell)
+        out = dict(cell)   # shallow: the view is serialised at once and never mutated
         ev = effective(cell.get("userEnteredValue"))
         if ev:
             out["effectiveValue"] = ev
