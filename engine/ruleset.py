@@ -5,10 +5,14 @@ rows in, orders and per-row statuses out; state in, tables for each book out.
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Mapping, Protocol, runtime_checkable
 
 from engine.errors import OrderError
+from engine.state import Envelope
+
+GM_BOOK = "gm"   # the key of the GM book's orders in `resolve`; never a faction id
 
 OK_TEXT = "OK"
 
@@ -53,7 +57,7 @@ class ParsedOrders:
 
     faction: str
     stage: str
-    orders: tuple[dict, ...]
+    orders: tuple[dict[str, Any], ...]
     statuses: tuple[RowStatus, ...]
 
 
@@ -69,76 +73,141 @@ class Table:
 class StageResult:
     """What resolving a stage produced: the new state, final row statuses and reports."""
 
-    state: dict
+    state: dict[str, Any]
     statuses: Mapping[str, tuple[RowStatus, ...]]
-    events: tuple[dict, ...] = ()
+    events: tuple[dict[str, Any], ...] = ()
     reports: Mapping[str, str] = field(default_factory=dict)
 
 
-class Ruleset:
-    """Base class of a rule set: declarative data plus small hooks.
+@dataclass(frozen=True)
+class FactionSummary:
+    """One faction in `status`: Russian lines to print, flags, and JSON-able extras."""
 
-    Book keys used by `views`: each faction id, "public" and "gm".
+    id: str
+    name: str
+    lines: tuple[str, ...] = ()
+    eliminated: bool = False
+    won: bool = False
+    extras: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What `status` shows: generic lines (Russian) and per-faction lines, plus rule-set extras
+    that `status --json` passes through unchanged."""
+
+    lines: tuple[str, ...]
+    factions: tuple[FactionSummary, ...]
+    extras: Mapping[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class BattleSimulator(Protocol):
+    """Optional capability: simulate one battle described as JSON, many runs, and report it."""
+
+    def simulate(self, spec: Mapping[str, Any], runs: int, seed: int) -> dict[str, Any]: ...
+
+    def report(self, spec: Mapping[str, Any], seed: int, bbcode: bool = False) -> str: ...
+
+
+@runtime_checkable
+class DemoPlayers(Protocol):
+    """Optional capability: scripted players for `forumwar demo`. Given the state and what a
+    faction's book shows (tab title -> rows, header first), the rows it types into each order tab
+    for the open stage (tab key -> rows of cells in the layout's column order)."""
+
+    scenario: str      # the packaged scenario the players know
+    seed: str          # the demo's fixed seed
+    turns: int         # how many turns the scripted game lasts
+
+    def orders(self, state: Mapping[str, Any], faction: str,
+               book: Mapping[str, list[list[str]]]) -> dict[str, list[tuple[Any, ...]]]: ...
+
+
+class Ruleset(ABC):
+    """The rule-set contract: everything the bridge may rely on, and nothing more.
+
+    Declarative data (name, title, stages and their Russian titles and messages) plus hooks.
+    The state a rule set returns is its own, except the envelope (`engine.state.Envelope`) every
+    state carries at its top level. Book keys used by `views`: each faction id, "public" and "gm".
+    Optional capabilities (a battle simulator, scripted demo players, …) are None unless declared.
     """
 
     name: ClassVar[str] = ""
     aliases: ClassVar[tuple[str, ...]] = ()
     title: ClassVar[str] = ""
     stages: ClassVar[tuple[str, ...]] = ("orders",)
+    templates_anchor: ClassVar[str] = "templates"   # package holding <name>/layout.toml and scenarios/
     stage_titles: ClassVar[Mapping[str, str]] = {"finished": "игра окончена"}   # Russian display names
+    stage_messages: ClassVar[Mapping[str, str]] = {   # printed after `turn` opens that stage
+        "finished": "Игра окончена: победителей покажет forumwar status."}
 
     def stage_title(self, stage: str) -> str:
         """The stage's Russian display name (its id if the rule set gives none)."""
         return self.stage_titles.get(stage, Ruleset.stage_titles.get(stage, stage))
 
+    def stage_message(self, stage: str) -> str:
+        """What the GM is told when `stage` opens ("" for nothing)."""
+        return self.stage_messages.get(stage, Ruleset.stage_messages.get(stage, ""))
+
     # -- data and set-up --------------------------------------------------
-    def dump_data(self) -> dict:
+    @abstractmethod
+    def dump_data(self) -> dict[str, Any]:
         """Every number of the rule set's data files, JSON-able."""
-        raise NotImplementedError
 
-    def new_game(self, scenario: Mapping[str, Any]) -> dict:
-        """Initial state (JSON-able, with schema_version) from a scenario mapping."""
-        raise NotImplementedError
+    @abstractmethod
+    def new_game(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
+        """Initial state (JSON-able, with schema_version and the envelope) from a scenario mapping."""
 
-    def factions(self, state: dict) -> list[str]:
+    def factions(self, state: Mapping[str, Any]) -> list[str]:
         """Faction ids of the game, in a stable order."""
-        return list(state["factions"])
+        return list(Envelope.of(state).faction_ids)
 
     # -- orders ----------------------------------------------------------
+    @abstractmethod
     def order_tabs(self, stage: str) -> tuple[str, ...]:
-        """Tab keys of the faction books that carry orders in `stage`."""
-        raise NotImplementedError
+        """Tab keys (faction and GM books) that carry orders in `stage`."""
 
-    def vocabularies(self, state: dict, faction: str | None) -> dict[str, list[str]]:
-        """Closed vocabularies (dropdown lists) by name, for one faction's book or the GM's."""
+    def vocabularies(self, state: Mapping[str, Any], faction: str | None) -> dict[str, list[str]]:
+        """Closed vocabularies (dropdown lists) by name for one faction's book (None: the public book)."""
         return {}
 
-    def validate(self, state: dict, faction: str, stage: str,
+    def gm_vocabularies(self, state: Mapping[str, Any]) -> dict[str, list[str]]:
+        """Closed vocabularies of the GM book's order tabs (adjustments)."""
+        return {}
+
+    @abstractmethod
+    def validate(self, state: Mapping[str, Any], faction: str, stage: str,
                  tabs: Mapping[str, list[Row]]) -> ParsedOrders:
         """Parse and check a faction's rows; never raises on bad input."""
-        raise NotImplementedError
 
-    def resolve(self, state: dict, stage: str, orders: Mapping[str, ParsedOrders],
+    def validate_gm(self, state: Mapping[str, Any], stage: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
+        """Parse and check the GM book's rows (corrections); never raises. Default: none accepted."""
+        return ParsedOrders(GM_BOOK, stage, (), ())
+
+    @abstractmethod
+    def resolve(self, state: Mapping[str, Any], stage: str, orders: Mapping[str, ParsedOrders],
                 seed: int) -> StageResult:
-        """Close `stage`: pure and deterministic in (state, orders, seed)."""
-        raise NotImplementedError
+        """Close `stage`: pure and deterministic in (state, orders, seed); never mutates `state`.
+        `orders` holds each faction's ParsedOrders and the GM book's under the key GM_BOOK."""
 
     # -- views -------------------------------------------------------------
-    def views(self, state: dict, result: StageResult | None = None) -> dict[str, dict[str, Table]]:
+    @abstractmethod
+    def views(self, state: Mapping[str, Any], result: StageResult | None = None
+              ) -> dict[str, dict[str, Table]]:
         """Tables per book key and status-tab key."""
-        raise NotImplementedError
 
-    def summary(self, state: dict) -> dict:
-        """Turn, stage, era and per-faction figures for `status --json`."""
-        raise NotImplementedError
+    @abstractmethod
+    def summary(self, state: Mapping[str, Any]) -> Summary:
+        """What `status` prints, in Russian, and the extras of `status --json`."""
 
-    def awaiting(self, state: dict) -> dict[str, list[str]]:
+    def awaiting(self, state: Mapping[str, Any]) -> dict[str, list[str]]:
         """What the open stage awaits from whom: faction id -> list of Russian notes."""
         return {f: [] for f in self.factions(state)}
 
-    # -- battles -------------------------------------------------------------
-    def simulate_battle(self, spec: Mapping[str, Any], runs: int, seed: int) -> dict:
-        raise NotImplementedError(f"{self.name} has no battle simulator")
+    # -- optional capabilities -------------------------------------------------
+    def battle_simulator(self) -> BattleSimulator | None:
+        return None
 
-    def battle_report(self, spec: Mapping[str, Any], seed: int, bbcode: bool = False) -> str:
-        raise NotImplementedError(f"{self.name} has no battle simulator")
+    def demo_players(self) -> DemoPlayers | None:
+        return None

@@ -53,7 +53,8 @@ def main() -> None:
 
 @main.command()
 @click.argument("game_dir", type=click.Path(file_okay=False))
-@click.option("--ruleset", "ruleset", default="jade_rose", show_default=True, help="Rule set name or alias.")
+@click.option("--ruleset", "ruleset", required=True,
+              help="Правила игры: имя или псевдоним (список — forumwar ruleset list).")
 @click.option("--scenario", default="demo", show_default=True, help="Scenario name in templates/<ruleset>/scenarios or a .toml path.")
 @click.option("--backend", type=click.Choice(["xlsx", "gsheets"]), default="xlsx", show_default=True)
 @click.option("--seed", default=None, help="Master seed for a reproducible game (default: fresh random seeds).")
@@ -119,11 +120,9 @@ def turn(game_dir):
         click.echo(f"  {book_name(state, fid)}: приказов принято {ok}, отклонено {bad}")
     for p in report.problems:
         click.echo(f"  проблема: {p}")
-    if report.next_stage == "planning":
-        click.echo("Бои требуют планирования: каждая сторона видит расстановку противника во вкладке «Разведка» "
-                   "и заполняет «Манёвры»; в дедлайн планирования снова запустите turn.")
-    elif report.next_stage == "finished":
-        click.echo("Игра окончена: победителей покажет forumwar status.")
+    message = rs.stage_message(report.next_stage)
+    if message and report.kind != "rollback":
+        click.echo(message)
     click.echo(f"Архив: {report.archive}")
 
 
@@ -133,26 +132,31 @@ def turn(game_dir):
 @_errors_to_click
 def status(game_dir, as_json):
     """Turn, stage, era, and per faction balances, resources, cities and units."""
+    from engine.state import Envelope
     gd = _game(game_dir)
     state = gd.latest_state()
     rs = find_ruleset(state["ruleset"])
-    info = rs.summary(state)
-    info["awaiting"] = rs.awaiting(state)
-    info["books"] = dict(gd.config.books)
-    info["fair_dice"] = gd.config.seed is None
+    env = Envelope.of(state)
+    summary = rs.summary(state)
+    awaiting = rs.awaiting(state)
     if as_json:
+        info = {"ruleset": rs.name, "title": rs.title, "turn": env.turn, "stage": env.stage,
+                "stage_title": rs.stage_title(env.stage), "lines": list(summary.lines), **summary.extras,
+                "factions": {f.id: {"name": f.name, "eliminated": f.eliminated, "won": f.won,
+                                    "lines": list(f.lines), **f.extras} for f in summary.factions},
+                "awaiting": awaiting, "books": dict(gd.config.books), "fair_dice": gd.config.seed is None}
         _echo_json(info)
         return
-    click.echo(f"{rs.title}: turn {info['turn']}, stage {info['stage']}, era {info.get('era')}")
+    click.echo(f"{rs.title}: ход {env.turn}, этап «{rs.stage_title(env.stage)}»")
+    for line in summary.lines:
+        click.echo(line)
     if gd.config.seed is not None:
         click.echo("Зерно задано при создании (--seed): кости предсказуемы, не для честной игры.")
-    for fid, f in info["factions"].items():
-        res = ", ".join(f"{k} {v}" for k, v in f.get("resources", {}).items())
-        flag = " (eliminated)" if f.get("eliminated") else (" (won)" if f.get("won") else "")
-        click.echo(f"- {f['name']}{flag}: gold {f['gold']}{'; ' + res if res else ''}; "
-                   f"{len(f['cities'])} cities; {sum(f['units'].values())} units")
-        for note in info["awaiting"].get(fid, []):
-            click.echo(f"    awaiting: {note}")
+    for f in summary.factions:
+        flag = " (выбыла)" if f.eliminated else (" (победа)" if f.won else "")
+        click.echo(f"- {f.name}{flag}: " + "; ".join(f.lines))
+        for note in awaiting.get(f.id, []):
+            click.echo(f"    ждём: {note}")
 
 
 @main.command()
@@ -271,12 +275,19 @@ def verify(game_dir, turn_no, offline):
 
 @main.command()
 @click.argument("dir", default="games/demo", type=click.Path(file_okay=False))
-@click.option("--turns", default=9, show_default=True, help="How many turns the scripted demo plays (9 = to Midnight).")
+@click.option("--ruleset", "ruleset_name", default="jade_rose", show_default=True,
+              help="Правила, чьи демо-игроки играют партию.")
+@click.option("--turns", default=None, type=click.IntRange(1, 1000),
+              help="Сколько ходов сыграть (по умолчанию — всю демо-партию).")
 @_errors_to_click
-def demo(dir, turns):
-    """Create a demo game, fill scripted orders as players would, check and play a few turns."""
+def demo(dir, ruleset_name, turns):
+    """Создать демо-игру: скриптовые игроки заполняют приказы в своих книгах, мастер проверяет и считает ходы."""
     from sheets_bridge.demo import run_demo
-    run_demo(Path(dir), turns=turns, echo=click.echo)
+    try:
+        find_ruleset(ruleset_name)
+    except KeyError as exc:
+        raise click.BadParameter(str(exc.args[0]), param_hint="--ruleset")
+    run_demo(Path(dir), turns=turns, echo=click.echo, ruleset=ruleset_name)
 
 
 # -- rule sets and battles --------------------------------------------------------------
@@ -311,39 +322,58 @@ def ruleset_dump(name, as_json):
         click.echo(f"{section}: {size}")
 
 
+def _simulator_ruleset(name: str | None):
+    """The rule set whose battle simulator to use: the named one, else the only one that has one."""
+    if name:
+        try:
+            rs = find_ruleset(name)
+        except KeyError as exc:
+            raise click.BadParameter(str(exc.args[0]), param_hint="--ruleset")
+        if rs.battle_simulator() is None:
+            raise click.UsageError(f"у правил «{rs.title}» нет симулятора боя.")
+        return rs
+    able = [find_ruleset(n) for n in ruleset_names() if find_ruleset(n).battle_simulator() is not None]
+    if len(able) != 1:
+        raise click.UsageError("укажите правила: --ruleset " + " | ".join(r.name for r in able))
+    return able[0]
+
+
 @main.command()
 @click.argument("file", type=click.File("r", encoding="utf-8"), required=False)
-@click.option("--runs", default=1000, show_default=True, type=click.IntRange(1, 10_000_000))
-@click.option("--seed", default=1, show_default=True, type=int)
-@click.option("--json", "as_json", is_flag=True, help="Print odds as JSON.")
-@click.option("--report", is_flag=True, help="Print the full report of one battle (use with --runs 1).")
-@click.option("--bbcode", is_flag=True, help="Render the report as forum BBCode.")
+@click.option("--ruleset", "ruleset_name", default=None,
+              help="Правила боя (по умолчанию — поле «ruleset» файла или единственные правила с симулятором).")
+@click.option("--runs", default=1000, show_default=True, type=click.IntRange(1, 10_000_000),
+              help="Сколько раз разыграть бой.")
+@click.option("--seed", default=1, show_default=True, type=int, help="Зерно случайности (один и тот же бой — тот же итог).")
+@click.option("--json", "as_json", is_flag=True, help="Шансы в виде JSON.")
+@click.option("--report", is_flag=True, help="Полный отчёт об одном бое (вместе с --runs 1).")
+@click.option("--bbcode", is_flag=True, help="Отчёт в BBCode для форума.")
 @click.option("--example", is_flag=True,
               help="Вывести пример файла боя, который поставляется с forumwar: сохраните его "
                    "(forumwar battle --example > бой.json) и впишите свои отряды.")
-def battle(file, runs, seed, as_json, report, bbcode, example):
-    """Simulate one battle described in a JSON FILE and print the odds or a report."""
+def battle(file, ruleset_name, runs, seed, as_json, report, bbcode, example):
+    """Разыграть бой из JSON-файла FILE много раз и показать шансы сторон (или отчёт об одном бое)."""
     if example or file is None:
         if file is not None or not example:
             raise click.UsageError("укажите файл боя FILE или --example (пример файла), но не то и другое вместе.")
-        from sheets_bridge.layouts import TEMPLATES
-        click.echo(TEMPLATES.joinpath("jade_rose", "battles", "example.json").read_text(encoding="utf-8"), nl=False)
+        from sheets_bridge.layouts import templates_root
+        rs = _simulator_ruleset(ruleset_name)
+        click.echo(templates_root(rs.name).joinpath("battles", "example.json").read_text(encoding="utf-8"), nl=False)
         return
     try:
         spec = json.load(file)
     except json.JSONDecodeError as exc:
-        raise click.ClickException(f"{file.name}: not valid JSON ({exc})")
-    try:
-        rs = find_ruleset(spec.get("ruleset", "jade_rose") if isinstance(spec, dict) else "jade_rose")
-    except KeyError as exc:
-        raise click.ClickException(str(exc.args[0]))
+        raise click.ClickException(f"{file.name}: это не JSON ({exc})")
+    named = spec.get("ruleset") if isinstance(spec, dict) and isinstance(spec.get("ruleset"), str) else None
+    rs = _simulator_ruleset(ruleset_name or named)
+    simulator = rs.battle_simulator()
     from engine.errors import SpecError
     try:
         if report or bbcode:
-            click.echo(rs.battle_report(spec, seed, bbcode=bbcode))
+            click.echo(simulator.report(spec, seed, bbcode=bbcode))
             if runs == 1:
                 return
-        result = rs.simulate_battle(spec, runs, seed)
+        result = simulator.simulate(spec, runs, seed)
     except SpecError as exc:
         for problem in exc.problems:
             click.echo(f"Ошибка: {problem}", err=True)
@@ -351,11 +381,12 @@ def battle(file, runs, seed, as_json, report, bbcode, example):
     if as_json:
         _echo_json(result)
     else:
-        click.echo(f"runs {result['runs']}, seed {result['seed']}: attacker wins {result['attacker_win']:.3f}, "
-                   f"defender wins {result['defender_win']:.3f}, mean rounds {result['mean_rounds']:.1f}")
-        for side in ("attacker", "defender"):
+        click.echo(f"боёв {result['runs']}, зерно {result['seed']}: нападающий побеждает в "
+                   f"{result['attacker_win']:.1%}, защитник — в {result['defender_win']:.1%}; "
+                   f"в среднем раундов {result['mean_rounds']:.1f}")
+        for side, title in (("attacker", "нападающего"), ("defender", "защитника")):
             surv = ", ".join(f"{k} {v:.1f}" for k, v in result["survivors"][side].items())
-            click.echo(f"  {side} survivors (mean): {surv or '-'}")
+            click.echo(f"  выжило у {title} (в среднем): {surv or '—'}")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Callable
 
 from engine import find_ruleset
+from engine.state import Envelope
 from sheets_bridge import opening
 from sheets_bridge.backend import Backend
 from sheets_bridge.gamedir import FactionConfig, GameConfig, GameDir
@@ -31,8 +32,9 @@ def create_game(path: Path, ruleset: str, scenario: str, backend: str = "xlsx", 
     rs = find_ruleset(ruleset)
     loaded = load_scenario(rs, scenario)  # a packaged name or a .toml path; every problem at once
     scen, state = loaded.data, loaded.state
-    factions = {fid: FactionConfig(name=f["name"], players=list(scen.get("factions", {}).get(fid, {}).get("players", [])))
-                for fid, f in state["factions"].items()}
+    env = Envelope.of(state)
+    factions = {f.id: FactionConfig(name=f.name, players=list(scen.get("factions", {}).get(f.id, {}).get("players", [])))
+                for f in env.factions}
     config = GameConfig(ruleset=rs.name, scenario=loaded.name, backend=backend, seed=seed,
                         title=title or scen.get("title") or rs.title, factions=factions,
                         gm_emails=list(scen.get("gm_emails", [])), books={}, deadlines={}, timezone="Europe/Moscow")
@@ -42,11 +44,11 @@ def create_game(path: Path, ruleset: str, scenario: str, backend: str = "xlsx", 
         raise StageError(f"игра в {path} уже создана и готова; чтобы начать заново, выберите другой каталог")
     be = backend_factory(gd) if backend_factory else open_backend(gd, credentials, folder_id)
     layout = Layout.load(rs.name)
-    unknown = set(book_ids or {}) - {*state["factions"], "public", "gm"}
+    unknown = set(book_ids or {}) - {*env.faction_ids, "public", "gm"}
     if unknown:
-        raise StageError(f"--book names unknown books {sorted(unknown)}; use faction ids "
-                         f"{sorted(state['factions'])}, 'public' or 'gm'")
-    for key in [*state["factions"], "public", "gm"]:
+        raise StageError(f"--book называет неизвестные книги {', '.join(sorted(unknown))}; книги игры: "
+                         f"{', '.join(env.faction_ids)}, public (общая) и gm (мастера)")
+    for key in [*env.faction_ids, "public", "gm"]:
         if key in config.books:          # made (or adopted) by an earlier run of `new`
             progress(f"book {key}: {config.books[key]} (made earlier)")
             continue

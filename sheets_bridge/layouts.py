@@ -12,6 +12,16 @@ from sheets_bridge.backend import TabWrite
 
 # The `templates` package (the top-level templates/ folder), found wherever forumwar is installed.
 TEMPLATES: Traversable = files("templates")
+
+
+def templates_root(ruleset: str) -> Traversable:
+    """The folder of a rule set's layout, scenarios and examples: <its templates_anchor package>/<name>."""
+    from engine import find_ruleset
+    try:
+        anchor = find_ruleset(ruleset).templates_anchor
+    except KeyError:
+        anchor = "templates"
+    return files(anchor).joinpath(ruleset)
 BOOK_KINDS = ("faction", "public", "gm")
 # Order rows per order tab (layout.toml may set `rows` per tab): orders are read from sheet rows 2 to
 # ORDER_ROWS + 1 only, which is also where dropdowns and open cells go; a filled row below gets a message.
@@ -76,9 +86,10 @@ class Layout:
     books: dict[str, BookLayout]
 
     @classmethod
-    def load(cls, ruleset: str, root: Traversable = TEMPLATES) -> "Layout":
-        """The layout of `ruleset` from the packaged templates (or from `root`, a folder or Traversable)."""
-        raw = tomllib.loads(root.joinpath(ruleset, "layout.toml").read_text(encoding="utf-8"))
+    def load(cls, ruleset: str, root: Traversable | None = None) -> "Layout":
+        """The layout of `ruleset` from its templates (or from `root`/<ruleset>, a folder or Traversable)."""
+        folder = templates_root(ruleset) if root is None else root.joinpath(ruleset)
+        raw = tomllib.loads(folder.joinpath("layout.toml").read_text(encoding="utf-8"))
         return cls.from_dict(ruleset, raw)
 
     @classmethod

@@ -8,7 +8,8 @@ players («Сводка») and for the GM (console and «Проблемы»), an
 from __future__ import annotations
 
 from engine.errors import OrderError
-from engine.ruleset import ParsedOrders, Row, RowStatus, Ruleset
+from engine.ruleset import GM_BOOK, ParsedOrders, Row, RowStatus, Ruleset
+from engine.state import Envelope
 from sheets_bridge.backend import Backend
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout, TabLayout, book_kind, clip_rows, column_positions, rows_from_sheet
@@ -34,15 +35,15 @@ def stage_tabs(rs: Ruleset, layout: Layout, stage: str, book_key: str) -> list[T
 
 
 def order_books(rs: Ruleset, state: dict) -> list[str]:
-    """Books that may carry orders: every playing faction's, then the GM's (adjustments)."""
-    return [f for f in rs.factions(state) if not state["factions"][f].get("eliminated")] + ["gm"]
+    """Books that may carry orders: every faction's still in the game, then the GM's."""
+    return [f.id for f in Envelope.of(state).factions if not f.eliminated] + [GM_BOOK]
 
 
 # -- tab notices ---------------------------------------------------------------------
 
 def book_name(state: dict, key: str) -> str:
     """The display name of a book's owner: the faction's name, or the GM's book."""
-    return state.get("factions", {}).get(key, {}).get("name") or (GM_BOOK_NAME if key == "gm" else key)
+    return GM_BOOK_NAME if key == GM_BOOK else Envelope.of(state).name(key)
 
 
 def book_problem(state: dict, key: str, notice: OrderError) -> str:
@@ -130,7 +131,8 @@ def parse_books(rs: Ruleset, layout: Layout, state: dict, stage: str,
                     else:
                         clean.append(row)
                 rows_by_tab[t.key] = clean
-        result = rs.validate(state, key, stage, rows_by_tab)
+        result = (rs.validate_gm(state, stage, rows_by_tab) if key == GM_BOOK
+                  else rs.validate(state, key, stage, rows_by_tab))
         parsed[key] = ParsedOrders(key, stage, result.orders, tuple(early) + tuple(result.statuses))
     return parsed, problems
 

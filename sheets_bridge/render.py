@@ -6,7 +6,7 @@ from sheets_bridge import fairness
 from sheets_bridge.backend import Backend, TabWrite
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import BookLayout, Layout, book_kind, order_tab, status_tab
-from sheets_bridge.pull import book_notices
+from sheets_bridge.pull import book_name, book_notices
 from sheets_bridge.stage_common import Progress
 
 
@@ -37,7 +37,7 @@ def _problems_table(state: dict, saved: dict, problems: list[str], layout: Layou
     for fid, ss in saved.items():
         for s in ss:
             if not s["ok"]:
-                who = state["factions"][fid]["name"] if fid in state["factions"] else "Мастер"
+                who = book_name(state, fid)
                 rows.append((who, titles.get(s["tab"], s["tab"]), s["row"], s["text"]))
     return Table(("Фракция", "Вкладка", "Строка", "Сообщение"), tuple(rows))
 
@@ -67,7 +67,7 @@ def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict, saved: d
             tables["fairness"] = fairness_table
         writes = []
         editors = tuple(gd.config.gm_emails) + (tuple(gd.config.factions[key].players) if kind == "faction" else ())
-        vocab = rs.vocabularies(state, None if kind == "public" else key)
+        vocab = (rs.gm_vocabularies(state) if kind == "gm" else rs.vocabularies(state, None if kind == "public" else key))
         for t in layout.books[kind].tabs:
             if t.kind == "orders":
                 open_now = t.stage == state["stage"] and not lock_stage

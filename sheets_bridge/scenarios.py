@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from engine.ruleset import Ruleset
-from sheets_bridge.layouts import TEMPLATES
+from sheets_bridge.layouts import templates_root
 from sheets_bridge.stage_common import StageError
 
 BRIDGE_KEYS = ("title", "gm_emails")
@@ -44,7 +44,7 @@ class Scenario:
 
 
 def scenarios_dir(ruleset: str) -> Traversable:
-    return TEMPLATES.joinpath(ruleset, "scenarios")
+    return templates_root(ruleset).joinpath("scenarios")
 
 
 def packaged_scenarios(ruleset: str) -> list[str]:

@@ -27,7 +27,7 @@ import pytest
 
 from engine import find_ruleset
 from sheets_bridge.create import create_game
-from sheets_bridge.demo import Bot, DemoBooks
+from sheets_bridge.demo import DemoBooks
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout
 from sheets_bridge.stage import run_turn
@@ -219,19 +219,18 @@ def fingerprint(game: Game, fake: FakeGoogle | None) -> dict[str, dict[str, str]
 
 
 def demo_orders(game: Game, gd: GameDir) -> None:
-    """Every faction's turn-1 orders as the demo's bots fill them (battles that need planning),
-    typed into the game's books; the bots work on an xlsx twin in the same state."""
-    twin = GameDir(game.path.parent / f"{game.path.name}-twin")
-    twin_gd = create_game(twin.path, "jade_rose", "demo", backend="xlsx", seed=SEED)
-    books = DemoBooks(twin_gd, Layout.load("jade_rose"))
-    data = find_ruleset("jade_rose").dump_data()
+    """Every faction's turn-1 orders as the rule set's demo players choose them (battles that need
+    planning), typed into the game's books; the players read an xlsx twin in the same state."""
+    twin_gd = create_game(game.path.parent / f"{game.path.name}-twin", "jade_rose", "demo",
+                          backend="xlsx", seed=SEED)
+    layout = Layout.load("jade_rose")
+    books = DemoBooks(twin_gd, layout)
+    players = find_ruleset("jade_rose").demo_players()
     state = twin_gd.latest_state()
+    titles = {t.key: t.title for t in layout.order_tabs()}
     for fid in state["factions"]:
-        bot = Bot(fid, data)
-        armies, army_orders = bot.war_rows(state, 1)
-        for key, rows in (("economy", bot.economy_rows(state, 1)), ("garrisons", bot.garrison_rows(books, state)),
-                          ("armies", armies), ("army_orders", army_orders)):
-            game.type_rows(gd, fid, books.title(key), [list(r) for r in rows])
+        for key, rows in players.orders(state, fid, books.read_all(fid)).items():
+            game.type_rows(gd, fid, titles[key], [list(r) for r in rows])
 
 
 def run_child(game: Game, crash_at: int | None) -> tuple[int, int]:

@@ -106,7 +106,7 @@ def test_players_and_gm_emails_of_a_scenario_reach_the_game_config(tmp_path):
 def test_new_with_a_bad_scenario_exits_1_lists_every_problem_and_creates_nothing(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('[factions.orcs]\ngold = 1\n', encoding="utf-8")
-    result = CliRunner().invoke(main, ["new", str(tmp_path / "g"), "--scenario", str(bad)])
+    result = CliRunner().invoke(main, ["new", str(tmp_path / "g"), "--ruleset", "jade_rose", "--scenario", str(bad)])
     assert result.exit_code == 1
     assert "Неизвестная фракция «orcs»" in result.output and "Нет ни одного города" in result.output
     assert not (tmp_path / "g").exists()

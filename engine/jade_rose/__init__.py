@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from engine.registry import register
-from engine.ruleset import ParsedOrders, Row, Ruleset, StageResult, Table
+from engine.ruleset import (GM_BOOK, BattleSimulator, DemoPlayers, FactionSummary, ParsedOrders, Row, Ruleset, StageResult,
+                            Summary, Table)
 from engine.jade_rose import adjustments, battle, economy_orders, factions, setup, turn, views, war
 from engine.jade_rose.data import dump_data, load_data
 
@@ -16,6 +17,10 @@ class JadeRose(Ruleset):
     title = "Война Нефритовой Розы"
     stages = ("orders", "planning")
     stage_titles = {"orders": "приказы", "planning": "планирование боёв", "finished": "игра окончена"}
+    stage_messages = {
+        "planning": "Бои требуют планирования: каждая сторона видит расстановку противника во вкладке "
+                    "«Разведка» и заполняет «Манёвры»; в дедлайн планирования снова запустите turn.",
+        "finished": "Игра окончена: победителей покажет forumwar status."}
     order_tab_keys = {"orders": ("economy", *war.ORDER_TABS, "adjustments"), "planning": ("manoeuvres",)}
 
     def dump_data(self) -> dict:
@@ -34,8 +39,6 @@ class JadeRose(Ruleset):
     def vocabularies(self, state: dict, faction: str | None) -> dict[str, list[str]]:
         if faction is None:
             return {}
-        if faction == "gm":
-            return adjustments.vocabulary(state)
         own = sorted(c["name"] for c in state["cities"].values() if c.get("owner") == faction)
         vocab = {
             "economy_actions": list(economy_orders.actions_for(faction)),
@@ -46,12 +49,16 @@ class JadeRose(Ruleset):
         return vocab
 
     def validate(self, state: dict, faction: str, stage: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
-        if faction == "gm":
-            orders, statuses = adjustments.parse_adjustments(state, list(tabs.get("adjustments", ())))
-            return ParsedOrders(faction, stage, tuple(orders), tuple(statuses))
         if stage == "planning":
             return turn.validate_manoeuvres(state, faction, tabs)
         return turn.validate_orders(state, faction, tabs)
+
+    def gm_vocabularies(self, state: Mapping[str, Any]) -> dict[str, list[str]]:
+        return adjustments.vocabulary(state)
+
+    def validate_gm(self, state: Mapping[str, Any], stage: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
+        orders, statuses = adjustments.parse_adjustments(state, list(tabs.get("adjustments", ())))
+        return ParsedOrders(GM_BOOK, stage, tuple(orders), tuple(statuses))
 
     def resolve(self, state: dict, stage: str, orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
         if stage == "planning":
@@ -73,13 +80,32 @@ class JadeRose(Ruleset):
         books["gm"].update(war.gm_views(state))
         return books
 
-    def simulate_battle(self, spec: Mapping[str, Any], runs: int, seed: int) -> dict:
-        return battle.simulate(spec, runs, seed)
+    def battle_simulator(self) -> BattleSimulator:
+        return JadeRoseBattles()
 
-    def battle_report(self, spec: Mapping[str, Any], seed: int, bbcode: bool = False) -> str:
-        return battle.battle_report(spec, seed, bbcode=bbcode)
+    def demo_players(self) -> DemoPlayers:
+        from engine.jade_rose.demo_players import JadeRoseDemoPlayers
+        return JadeRoseDemoPlayers()
 
-    def summary(self, state: dict) -> dict:
+    def summary(self, state: Mapping[str, Any]) -> Summary:
+        facts = self.figures(state)
+        era = views.ERA_NAMES.get(facts["era"], facts["era"])
+        lines = [f"Эпоха «{era}»"]
+        if facts["pending_battles"]:
+            lines.append(f"Боёв ждут планирования: {facts['pending_battles']}")
+        if facts["winners"]:
+            lines.append("Победа: " + ", ".join(state["factions"][w]["name"] for w in facts["winners"]))
+        factions_out = []
+        for fid, f in facts["factions"].items():
+            res = "".join(f", {views.RESOURCES.get(k, k)} {v}" for k, v in f["resources"].items())
+            line = (f"золото {f['gold']}{res}; городов {len(f['cities'])}; "
+                    f"юнитов {sum(f['units'].values())}")
+            factions_out.append(FactionSummary(fid, f["name"], (line,), f["eliminated"], f["won"], f))
+        extras = {k: v for k, v in facts.items() if k != "factions"}
+        return Summary(tuple(lines), tuple(factions_out), extras)
+
+    def figures(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        """Turn, stage, era, winners and per-faction figures (the extras of `status --json`)."""
         data = load_data()
         out = {"ruleset": self.name, "turn": state["turn"], "stage": state["stage"], "era": state.get("era"),
                "game_over": factions.game_over(state), "winners": factions.winners(state),
@@ -106,6 +132,16 @@ class JadeRose(Ruleset):
             else:
                 notes[fid] = ["манёвры во вкладке «Манёвры»"] if fid in fighting else []
         return notes
+
+
+class JadeRoseBattles:
+    """The battle simulator capability: odds over many runs, and one battle's full report."""
+
+    def simulate(self, spec: Mapping[str, Any], runs: int, seed: int) -> dict[str, Any]:
+        return battle.simulate(spec, runs, seed)
+
+    def report(self, spec: Mapping[str, Any], seed: int, bbcode: bool = False) -> str:
+        return battle.battle_report(spec, seed, bbcode=bbcode)
 
 
 def _battle_factions(battle: Mapping) -> set[str]:
