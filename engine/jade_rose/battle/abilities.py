@@ -5,7 +5,7 @@ armour-piercing minimum where it applies; each factor is clamped at >= 0.
 """
 from __future__ import annotations
 
-from engine.rng import Random
+from engine.rng import Dice
 
 from engine.jade_rose.battle.constants import BattleConstants
 from engine.jade_rose.battle.runtime import Group, Unit
@@ -58,12 +58,12 @@ def incoming_pct(tgt: Unit, group: Group, constants: BattleConstants, *, ranged:
     return pct
 
 
-def roll_damage(rng: Random, att: Unit, own: Group, tgt: Unit, target_group: Group,
+def roll_damage(rng: Dice, att: Unit, own: Group, tgt: Unit, target_group: Group,
                 constants: BattleConstants, *, ranged: bool, charge_round: bool = False,
                 bombard: bool = False) -> int:
     """One attack (melee) or one shot of `att` on `tgt`, against the current state."""
     top = att.stats.ranged_damage if ranged else att.attack_now
-    roll = rng.randrange(top) + 1
+    roll = rng.below(top) + 1
     base = max(0, roll - tgt.defense_now)
     base = max(base, att.stats.pierce(ranged))
     if base == 0:
@@ -73,9 +73,16 @@ def roll_damage(rng: Random, att: Unit, own: Group, tgt: Unit, target_group: Gro
     return scale(base, out, inc)
 
 
-def area_targets(rng: Random, att: Unit, living: list[Unit], ranged: bool) -> list[Unit]:
-    """The distinct units one attack hits: one random unit, or an area (JR-30)."""
+def area_targets(rng: Dice, att: Unit, living: list[Unit], ranged: bool) -> list[Unit]:
+    """The distinct units one attack hits: one random unit, or an area (JR-30), drawn by a partial
+    Fisher-Yates shuffle of the living units in deployment order (the kernel's draws, one for one)."""
     area = att.stats.area_ranged if ranged else att.stats.area_melee
-    if area is None or len(living) <= 1:
-        return [living[rng.randrange(len(living))]]
-    return rng.sample(living, area.hits(len(living)))
+    n = len(living)
+    if area is None or n <= 1:
+        return [living[rng.below(n)]]
+    pool = list(living)
+    k = area.hits(n)
+    for i in range(k):
+        j = i + rng.below(n - i)
+        pool[i], pool[j] = pool[j], pool[i]
+    return pool[:k]

@@ -2,7 +2,7 @@
 round, a rearguard steps up when its vanguard falls; flanks are independent."""
 from __future__ import annotations
 
-from engine.rng import Random
+from engine.rng import Dice
 
 from engine.jade_rose.battle.fight import FightSetup, run_fight
 from engine.jade_rose.battle.model import Position
@@ -12,7 +12,7 @@ from engine.jade_rose.battle.runtime import BattleState, Group
 from engine.jade_rose.battle.texts import squad_ru
 
 
-def run_flank(rng: Random, state: BattleState, flank: str) -> list[FightSummary]:
+def run_flank(rng: Dice, state: BattleState, flank: str) -> list[FightSummary]:
     """Fights on one flank until one side has no squad left on it (or a fight hits the round limit)."""
     fights = []
     att, dfd = state.sides["attacker"], state.sides["defender"]

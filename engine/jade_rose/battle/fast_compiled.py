@@ -1,62 +1,40 @@
-"""The compiled fast path: a battle packed into fast_kernel's memory, and a chunk of runs.
+"""The compiled battle: a battle packed into fast_kernel's memory, runs of it, and one traced run read back
+into the reference's BattleResult.
 
-`compiled_available()` compiles the kernel once per process (about 20 s on 2 cores the first time, then
-under a second from numba's disk cache) and says whether it works; when numba is missing, disabled
-(NUMBA_DISABLE_JIT) or fails, callers use the numpy kernel (fast_fight.py) instead.
+The kernel rolls the reference's dice (engine.rng.Dice, the same streams, the same draws in the same order),
+so `fight_compiled(battle, seed) == reference.fight_once(battle, seed)`, field for field. The kernel compiles
+once per machine (about 20 s on 2 cores, then under a second from numba's disk cache).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from engine.jade_rose.battle import fast_kernel as k
-from engine.jade_rose.battle.model import FLANKS, LINES, Battle, Position
-from engine.jade_rose.battle.runtime import BattleState
+from engine.jade_rose.battle.model import FLANKS, LINES, ROLES, Battle, Position
+from engine.jade_rose.battle.reference import assemble
+from engine.jade_rose.battle.result import BattleResult, FightSummary, RoundSummary, ShotSummary, counts
+from engine.jade_rose.battle.runtime import BattleState, Unit
+from engine.jade_rose.battle.texts import ROLE_GEN, squad_ru
+from engine.rng import MASK64
 
 KINDS = {"none": k.K_NONE, "change_position": k.K_CHANGE, "defend": k.K_DEFEND, "cover": k.K_COVER,
          "charge": k.K_CHARGE, "bombard": k.K_BOMBARD, "long_range_bombard": k.K_LONG_BOMBARD}
-
-_status: dict[str, object] = {}
-
-
-def compiled_available() -> bool:
-    """True when the numba kernel runs here (compiled on the first call, then cached on disk)."""
-    if "ok" not in _status:
-        _status["ok"] = False
-        if k.HAVE_NUMBA:
-            try:
-                from numba import config
-                if not config.DISABLE_JIT:
-                    _warm_up()
-                    _status["ok"] = True
-            except Exception as exc:  # a kernel that does not compile must not break the simulator
-                _status["error"] = repr(exc)
-    return bool(_status["ok"])
+PHASES = ("charge", "clash", "finale")
 
 
-def compiled_error() -> str:
-    """Why the kernel is not used ('' when it is, or when it was never tried)."""
-    return str(_status.get("error", ""))
+def as_int64(seed: int) -> int:
+    """A seed's 64-bit pattern as the kernel's int64 (the reference reduces seeds modulo 2**64 too)."""
+    s = seed & MASK64
+    return s - (1 << 64) if s >= 1 << 63 else s
 
 
-def _warm_up() -> None:
-    """Compile (or load) the kernel on a two-against-two duel and check that it fought to a result."""
-    from engine.jade_rose.battle.constants import BattleConstants
-    from engine.jade_rose.battle.model import Manoeuvre, SideSetup, SquadSetup
-    from engine.jade_rose.battle.stats import UnitStats
-    unit = UnitStats(key="u", faction="f", name="u", attack=3, hp=5, defense=0)
-    side = SideSetup("f", (SquadSetup(Position("left", "vanguard"), (("u", 2),), Manoeuvre()),))
-    _, rounds, _, timeout, alive = run_chunk(Battle(side, side, {"u": unit}, BattleConstants()), 1, 0)
-    if rounds[0] < 1 or timeout[0] or alive[0, :2].any() and alive[0, 2:].any():
-        raise RuntimeError("the compiled kernel gave an impossible result")
-
-
-def memory(battle: Battle, seed: int) -> np.ndarray:
-    """The kernel's memory for a battle (layout: fast_kernel's docstring), its random state from `seed`."""
+def memory(battle: Battle, trace: bool = False) -> np.ndarray:
+    """The kernel's memory for a battle (layout: fast_kernel's docstring); with room for one run's trace."""
     state = BattleState(battle)
     c = battle.constants
     if len(c.runes) > k.MAX_RUNES:
         raise ValueError(f"at most {k.MAX_RUNES} runes")
-    squads = [s for role in ("attacker", "defender") for s in state.sides[role].squads]
+    squads = [s for role in ROLES for s in state.sides[role].squads]
     units = [u for s in squads for u in s.units]
     us = _unit_table(battle, state, squads, units)
     q = np.zeros((len(squads), k.N_QCOLS), dtype=np.int64)
@@ -91,16 +69,18 @@ def memory(battle: Battle, seed: int) -> np.ndarray:
     shots = sum(u.stats.shots for u in units)
     pending = (shots + n * max(1, c.rearguard_shots_per_round)) * area_r + 2 * picks * area_m + n + 16
     width = max(n, int(us[:, k.C_KEY].max()) + 1)
+    # trace: every death, every bombard, and per fight its start and rounds (at most 3 fights per squad + 1)
+    capacity = n + len(squads) + (3 * len(squads) + 2) * (c.max_rounds + 1) + 16 if trace else 0
     sizes = {k.H_US: us.size, k.H_Q: q.size, k.H_DYN: k.N_DYN * n, k.H_HOT: n * hot_width, k.H_QD: 3 * len(squads),
-             k.H_WK: k.N_WROWS * width, k.H_PEND: 4 * pending}
+             k.H_WK: k.N_WROWS * width, k.H_PEND: 4 * pending, k.H_TR: capacity * k.EV_W}
     mem = np.zeros(k.TABLES + sum(sizes.values()), dtype=np.int64)
-    state = seed % (1 << 64)
-    mem[0] = state - (1 << 64) if state >= 1 << 63 else state      # the random state, as int64
-    mem[[k.H_U, k.H_S, k.H_W, k.H_HW, k.H_P]] = (n, len(squads), width, hot_width, pending)
+    mem[[k.H_U, k.H_S, k.H_W, k.H_HW, k.H_P, k.H_TRCAP]] = (n, len(squads), width, hot_width, pending, capacity)
     at = k.TABLES
     for slot, size in sizes.items():
         mem[slot] = at
         at += size
+    if not trace:
+        mem[k.H_TR] = 0
     mem[k.KC:k.KC + kc.size] = kc
     mem[mem[k.H_US]:mem[k.H_US] + us.size] = us.reshape(-1)
     mem[mem[k.H_Q]:mem[k.H_Q] + q.size] = q.reshape(-1)
@@ -145,11 +125,81 @@ def _pos(p: Position | None) -> tuple[int, int]:
     return (FLANKS.index(p.flank), LINES.index(p.line)) if p is not None else (-1, -1)
 
 
-def run_chunk(battle: Battle, runs: int, seed: int):
-    """(attacker won, rounds, rounds of all fights, timed out, alive [runs, U]) from the kernel."""
-    mem = memory(battle, seed)
+def run_seeds(battle: Battle, seeds: list[int], mem: np.ndarray | None = None):
+    """(attacker won, rounds, rounds of all fights, timed out, alive [runs, U]): one run per battle seed."""
+    mem = memory(battle) if mem is None else mem
     n = int(mem[k.H_U])
+    runs = len(seeds)
     out = (np.zeros(runs, dtype=bool), np.zeros(runs, dtype=np.int64), np.zeros(runs, dtype=np.int64),
            np.zeros(runs, dtype=bool), np.zeros((runs, n), dtype=bool))
-    k.run_chunk(mem, *out)
+    k.run_chunk(mem, np.array([as_int64(s) for s in seeds], dtype=np.int64), *out)
     return out
+
+
+def fight_compiled(battle: Battle, seed: int) -> BattleResult:
+    """One battle on the kernel, traced and read back into the reference's BattleResult."""
+    mem = memory(battle, trace=True)
+    _, rounds, _, timeout, alive = run_seeds(battle, [seed], mem)
+    if mem[k.H_TRN] > mem[k.H_TRCAP]:
+        raise RuntimeError("the battle's trace overflowed")
+    events = mem[mem[k.H_TR]:mem[k.H_TR] + mem[k.H_TRN] * k.EV_W].reshape(-1, k.EV_W)
+    state = BattleState(battle)
+    squads = [s for role in ROLES for s in state.sides[role].squads]
+    units = [u for s in squads for u in s.units]
+    for u, live in zip(units, alive[0]):
+        u.alive = bool(live)
+    shots: list[list] = []
+    fights: list[dict] = []
+    bombard_dead: list[Unit] = []
+    for ev in events.tolist():
+        kind, f = ev[0], ev[1:]
+        if kind == k.EV_BOMBARD:
+            src, tgt = squads[f[0]], squads[f[1]]
+            shots.append([src.role, src, tgt, f[2], f[3]])
+        elif kind == k.EV_FIGHT:
+            fights.append({"head": f, "rounds": [], "dead": {r: {} for r in ROLES}})
+        elif kind == k.EV_ROUND:
+            fights[-1]["rounds"].append(RoundSummary(f[0], (f[1], f[2]), (f[3], f[4]), (f[5], f[6])))
+        elif kind == k.EV_DEATH:
+            u = units[f[0]]
+            if fights:
+                dead = fights[-1]["dead"][u.role]
+                dead[u.stats.key] = dead.get(u.stats.key, 0) + 1
+            else:
+                bombard_dead.append(u)
+    shot_summaries = []
+    for role, src, tgt, n, dmg in shots:
+        kills: dict[str, int] = {}
+        for u in bombard_dead:
+            if u.squad is tgt:
+                kills[u.stats.key] = kills.get(u.stats.key, 0) + 1
+        shot_summaries.append(ShotSummary(role, squad_ru(role, src.setup.position),
+                                          squad_ru(tgt.role, tgt.setup.position), n, dmg, counts(kills)))
+    summaries = [_fight_summary(state, f) for f in fights]
+    return assemble(state, shot_summaries, summaries, int(rounds[0]), bool(timeout[0]))
+
+
+def _fight_summary(state: BattleState, fight: dict) -> FightSummary:
+    phase, flank, _, f0, l0, _, f1, l1, n0, n1, flanked = fight["head"][:11]
+    phase_name = PHASES[phase]
+    if phase_name == "finale":
+        labels = (f"все выжившие {ROLE_GEN['attacker']}", f"все выжившие {ROLE_GEN['defender']}")
+        state.sides["attacker"].flanked, state.sides["defender"].flanked = bool(flanked & 1), bool(flanked & 2)
+    else:
+        labels = (squad_ru("attacker", Position(FLANKS[f0], LINES[l0])),
+                  squad_ru("defender", Position(FLANKS[f1], LINES[l1])))
+    rounds = tuple(fight["rounds"])
+    a, d = rounds[-1].alive
+    winner = "both_dead" if not a and not d else "defender" if not a else "attacker" if not d else "timeout"
+    return FightSummary(phase_name, FLANKS[flank] if flank >= 0 else "", labels, (n0, n1), rounds, winner,
+                        (counts(fight["dead"]["attacker"]), counts(fight["dead"]["defender"])))
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the kernel on a two-against-two duel."""
+    from engine.jade_rose.battle.constants import BattleConstants
+    from engine.jade_rose.battle.model import Manoeuvre, SideSetup, SquadSetup
+    from engine.jade_rose.battle.stats import UnitStats
+    unit = UnitStats(key="u", faction="f", name="u", attack=3, hp=5, defense=0)
+    side = SideSetup("f", (SquadSetup(Position("left", "vanguard"), (("u", 2),), Manoeuvre()),))
+    run_seeds(Battle(side, side, {"u": unit}, BattleConstants()), [0])

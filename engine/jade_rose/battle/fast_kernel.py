@@ -25,28 +25,23 @@ from __future__ import annotations
 
 import numpy as np
 
-try:
-    from numba import njit
-    HAVE_NUMBA = True
-except Exception:  # ImportError, or a broken llvmlite: the numpy path is used instead
-    HAVE_NUMBA = False
-
-    def njit(*_args, **_kwargs):
-        return lambda f: f
+from numba import njit
 
 
 def _jit(f):
     return njit(_nrt=False)(f)
 
 
-# header slots; H_STAMP: the last aura stamp (wk row W_SEEN keeps the stamp each unit type was last seen in)
-H_U, H_S, H_W, H_HW, H_US, H_Q, H_DYN, H_HOT, H_QD, H_WK, H_PEND, H_P, H_STAMP = range(1, 14)
-CN = 16                     # fight counters start here
+# header slots; H_STAMP: the last aura stamp (wk row W_SEEN keeps the stamp each unit type was last seen in);
+# H_TR: where the trace starts (0: no trace), H_TRN: events written, H_TRCAP: events it can hold
+H_U, H_S, H_W, H_HW, H_US, H_Q, H_DYN, H_HOT, H_QD, H_WK, H_PEND, H_P, H_STAMP, H_TR, H_TRN, H_TRCAP = range(1, 17)
+CN = 20                     # fight counters start here
 # cn: per group (4) member count, squad, living count, auras (4 each); per role (2) flags (6 each) and
-# rotation length; list lengths; guard squad per (role, flank, line)
-CN_NG, CN_GSQ, CN_NL, CN_AU, CN_FL, CN_RQN, CN_NT, CN_NTS, CN_NFL, CN_GUARD = (
-    0, 4, 8, 12, 28, 40, 42, 43, 44, 45)
-N_CN = 57
+# rotation length; list lengths; guard squad per (role, flank, line); this round's damage dealt by and
+# deaths of each role (for the trace)
+CN_NG, CN_GSQ, CN_NL, CN_AU, CN_FL, CN_RQN, CN_NT, CN_NTS, CN_NFL, CN_GUARD, CN_DEALT, CN_DIED = (
+    0, 4, 8, 12, 28, 40, 42, 43, 44, 45, 57, 59)
+N_CN = 61
 AU_OUT, AU_IN, AU_SHOT, AU_FEAR = range(4)
 FL_CHARGER, FL_AGAINST, FL_DEFENDING, FL_FLANKED, FL_OUTN, FL_BONUS = range(6)   # FL_BONUS: role 0 only
 KC = CN + N_CN              # constants start here; rune r's (defence, heal, attack, outgoing %) at K_RUNES + 4 r
@@ -80,6 +75,13 @@ QD_FLANK, QD_LINE, QD_LIVE = range(3)
 W_GRP, W_LV, W_RQ, W_TK, W_TKS, W_FL, W_SAMP, W_SEEN = 0, 4, 8, 10, 11, 12, 13, 14
 N_WROWS = 15
 P_T, P_D, P_A, P_AT = range(4)      # pending rows: hit unit, its damage; after-hit effects: attacker, target
+# trace events (one battle, for its report and the tests), EV_W fields each, the type first:
+# bombard (squad, target squad, shots, damage); fight (phase, flank, attacker's squad, its flank, line,
+# defender's squad, its flank, line, living at the start of each side, finale flanking: 1 attacker, 2 defender);
+# round (number, damage dealt by each side, deaths of each side, living of each side); death (unit)
+EV_BOMBARD, EV_FIGHT, EV_ROUND, EV_DEATH = 1, 2, 3, 4
+PH_CHARGE, PH_CLASH, PH_FINALE = np.int64(0), np.int64(1), np.int64(2)
+EV_W = 12
 
 _GOLDEN = np.int64(0x9E3779B97F4A7C15 - (1 << 64))     # splitmix64 constants as int64 bit patterns
 _MIX1 = np.int64(0xBF58476D1CE4E5B9 - (1 << 64))
@@ -87,15 +89,41 @@ _MIX2 = np.int64(0x94D049BB133111EB - (1 << 64))
 
 
 @_jit
-def _below(m, n):
-    """A uniform integer in [0, n), 1 <= n < 2**31: splitmix64 on the state m[0], the top 32 bits scaled
-    to n (Lemire; bias below n / 2**32)."""
-    z = m[0] + _GOLDEN
-    m[0] = z
+def _mix64(z):
+    """engine.rng.mix64 on int64 bit patterns (logical shifts by masking)."""
     z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * _MIX1
     z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * _MIX2
-    z ^= (z >> 31) & 0x1FFFFFFFF
-    return (((z >> 32) & 0xFFFFFFFF) * n) >> 32
+    return z ^ ((z >> 31) & 0x1FFFFFFFF)
+
+
+@_jit
+def _stream(m, seed, tag):
+    """Start stream `tag` below a battle's seed (engine.rng.sub_seed): its state goes to m[0]."""
+    m[0] = _mix64(seed + (tag + 1) * _GOLDEN)
+
+
+@_jit
+def _below(m, n):
+    """engine.rng.Dice.below on the state m[0]: a uniform integer in [0, n), 1 <= n < 2**31."""
+    z = m[0] + _GOLDEN
+    m[0] = z
+    return (((_mix64(z) >> 32) & 0xFFFFFFFF) * n) >> 32
+
+
+@_jit
+def _event(m, kind):
+    """A new trace event of `kind` (its first field's index), or -1 when the run is not traced."""
+    if m[H_TR] == 0:
+        return -1
+    n = m[H_TRN]
+    if n >= m[H_TRCAP]:
+        m[H_TRN] = n + 1            # counted, not written: the caller sees the overflow
+        return -1
+    m[H_TRN] = n + 1
+    e = m[H_TR] + n * EV_W
+    m[e] = kind
+    m[e + 1:e + EV_W] = 0
+    return e + 1
 
 
 @_jit
@@ -195,14 +223,18 @@ def _kill(m, u):
     W, dyn, wk, us = m[H_W], m[H_DYN], m[H_WK], m[H_US]
     m[dyn + u * N_DYN + D_ALIVE] = 0
     m[m[H_QD] + 3 * m[us + u * N_COLS + C_SQUAD] + QD_LIVE] -= 1
+    m[CN + CN_DIED + (0 if u < m[KC + K_NATT] else 1)] += 1
+    e = _event(m, EV_DEATH)
+    if e >= 0:
+        m[e] = u
     g = m[dyn + u * N_DYN + D_GRP]
-    if g >= 0:
+    if g >= 0:                  # off the living list, keeping deployment order (the reference's order)
         n = m[CN + CN_NL + g] - 1
         lv = wk + (W_LV + g) * W
-        p = m[dyn + u * N_DYN + D_LPOS]
-        last = m[lv + n]
-        m[lv + p] = last
-        m[dyn + last * N_DYN + D_LPOS] = p
+        for j in range(m[dyn + u * N_DYN + D_LPOS], n):
+            v = m[lv + j + 1]
+            m[lv + j] = v
+            m[dyn + v * N_DYN + D_LPOS] = j
         m[lv + n] = u
         m[CN + CN_NL + g] = n
         if m[us + u * N_COLS + C_AURA] != 0:
@@ -281,9 +313,11 @@ def _apply_pending(m, npd, hurt):
     """Pending damage lands (marking the units hurt when hurt != 0), then the units at 0 HP die."""
     dyn, P = m[H_DYN], m[H_P]
     pt, pd = m[H_PEND] + P_T * P, m[H_PEND] + P_D * P
+    natt = m[KC + K_NATT]
     for j in range(npd):
         if m[pd + j] > 0:
             m[dyn + m[pt + j] * N_DYN + D_HP] -= m[pd + j]
+            m[CN + CN_DEALT + (1 if m[pt + j] < natt else 0)] += m[pd + j]
             if hurt != 0:
                 m[dyn + m[pt + j] * N_DYN + D_HURT] = 1
     for j in range(npd):
@@ -371,24 +405,23 @@ def _round_start(m, number):
             r = _below(m, m[KC + K_NRUNES])
             m[dyn + u * N_DYN + D_RUNE] = r + 1
             _heal(m, u, m[KC + K_RUNES + 4 * r + R_HEAL])
-    for j in range(m[CN + CN_NFL]):
-        u = m[fl + j]
-        row = us + u * N_COLS
-        g = m[dyn + u * N_DYN + D_GRP]
-        every = m[row + C_BEVERY]
-        if m[dyn + u * N_DYN + D_ALIVE] == 0 or g >= 2 or every == 0 or (number - 1) % every != 0:
+    for role in range(2):              # per side: its breaths, then its rearguard's shots (fight._round_start)
+        e = 1 - role
+        n = m[CN + CN_NL + e]
+        if n == 0:
             continue
-        n = m[CN + CN_NL + 1 - g]
-        if n > 0:
-            t = m[wk + (W_LV + 1 - g) * W + _below(m, n)]
+        for j in range(m[CN + CN_NFL]):
+            u = m[fl + j]
+            row = us + u * N_COLS
+            every = m[row + C_BEVERY]
+            if m[dyn + u * N_DYN + D_GRP] != role or m[dyn + u * N_DYN + D_ALIVE] == 0 or every == 0 \
+                    or (number - 1) % every != 0:
+                continue
+            t = m[wk + (W_LV + e) * W + _below(m, n)]
             m[m[H_PEND] + P_T * m[H_P] + npd] = t
             m[m[H_PEND] + P_D * m[H_P] + npd] = m[row + C_BNOW]
             npd += 1
             m[dyn + t * N_DYN + D_DOT2] += m[row + C_BNEXT]
-    for role in range(2):
-        e = 1 - role
-        if m[CN + CN_NL + e] == 0:
-            continue
         for j in range(m[CN + CN_NL + 2 + role]):
             u = m[wk + (W_LV + 2 + role) * W + j]
             if m[us + u * N_COLS + C_RDMG] > 0:
@@ -420,9 +453,11 @@ def _steps(m, charge_round):
                         m[aa + na] = a
                         m[at + na] = m[pt + j]
                         na += 1
+        natt = m[KC + K_NATT]
         for j in range(npd):
             if m[pd + j] > 0:
                 m[dyn + m[pt + j] * N_DYN + D_HP] -= m[pd + j]
+                m[CN + CN_DEALT + (1 if m[pt + j] < natt else 0)] += m[pd + j]
                 m[dyn + m[pt + j] * N_DYN + D_HURT] = 1
         for j in range(na):
             a = m[aa + j]
@@ -482,6 +517,7 @@ def _end_round(m):
             m[dyn + u * N_DYN + D_DOT2] = 0
             if burn > 0 and m[dyn + u * N_DYN + D_ALIVE] != 0:
                 m[dyn + u * N_DYN + D_HP] -= burn
+                m[CN + CN_DEALT + (1 if u < m[KC + K_NATT] else 0)] += burn
                 m[dyn + u * N_DYN + D_HURT] = 1
         for j in range(nt):
             u = m[tk + j]
@@ -525,7 +561,7 @@ def _end_round(m):
 
 
 @_jit
-def _fight(m):
+def _fight(m, phase, flank):
     """The fight set up in groups 0-3 and the role flags, round by round to the end (fight.run_fight).
 
     Returns (rounds, timed out); the groups are cleared afterwards.
@@ -535,10 +571,24 @@ def _fight(m):
     _tick_lists(m)
     m[CN + CN_RQN] = 0
     m[CN + CN_RQN + 1] = 0
+    e = _event(m, EV_FIGHT)
+    if e >= 0:
+        m[e] = phase
+        m[e + 1] = flank
+        for role in range(2):
+            s = m[CN + CN_GSQ + role]
+            m[e + 2 + 3 * role] = s
+            if s >= 0:
+                m[e + 3 + 3 * role] = m[m[H_QD] + 3 * s + QD_FLANK]
+                m[e + 4 + 3 * role] = m[m[H_QD] + 3 * s + QD_LINE]
+        m[e + 8] = m[CN + CN_NL]
+        m[e + 9] = m[CN + CN_NL + 1]
+        m[e + 10] = m[CN + CN_FL + FL_FLANKED] + 2 * m[CN + CN_FL + 6 + FL_FLANKED]
     number = 0
     timeout = False
     while True:
         number += 1
+        m[CN + CN_DEALT:CN + CN_DEALT + 4] = 0
         n0, n1 = m[CN + CN_NL], m[CN + CN_NL + 1]
         m[CN + CN_FL + FL_OUTN] = 1 if n1 >= m[KC + K_RATIO] * n0 else 0
         m[CN + CN_FL + 6 + FL_OUTN] = 1 if n0 >= m[KC + K_RATIO] * n1 else 0
@@ -546,6 +596,13 @@ def _fight(m):
         if m[CN + CN_NL] > 0 and m[CN + CN_NL + 1] > 0:
             _steps(m, 1 if number == 1 and m[CN + CN_FL + FL_BONUS] != 0 else 0)
         _end_round(m)
+        e = _event(m, EV_ROUND)
+        if e >= 0:
+            m[e] = number
+            for j in range(4):
+                m[e + 1 + j] = m[CN + CN_DEALT + j]
+            m[e + 5] = m[CN + CN_NL]
+            m[e + 6] = m[CN + CN_NL + 1]
         if m[CN + CN_NL] == 0 or m[CN + CN_NL + 1] == 0:
             break
         if number >= m[KC + K_MAXR]:
@@ -574,11 +631,21 @@ def _bombards(m):
         _group_start(m, ATT)
         _group_start(m, DEF)
         cover = m[KC + K_COVERP] if m[q + target * N_QCOLS + Q_KIND] == K_COVER else NO
+        first = npd
+        shots = 0
         for j in range(m[CN + CN_NL]):
             u = m[wk + W_LV * W + j]
             for _ in range(m[us + u * N_COLS + C_SHOTS]):
+                shots += 1
                 npd = _strike(m, npd, u, ATT, DEF, RANGED, NO, cover)
         _groups_end(m)
+        e = _event(m, EV_BOMBARD)
+        if e >= 0:
+            m[e] = s
+            m[e + 1] = target
+            m[e + 2] = shots
+            for j in range(first, npd):
+                m[e + 3] += m[m[H_PEND] + P_D * m[H_P] + j]
     _apply_pending(m, npd, NO)
     for u in range(U):
         m[dyn + u * N_DYN + D_HURT] = 0
@@ -702,20 +769,23 @@ def _entry(f):
 
 
 @_entry
-def run_chunk(m, won, rounds, every, timeouts, alive):
-    """All runs of a chunk (len(won) of them) on the memory m of one battle (fast_compiled.memory).
+def run_chunk(m, seeds, won, rounds, every, timeouts, alive):
+    """One run per seed (a battle's seed, as for reference.fight_once) on the memory m of one battle
+    (fast_compiled.memory); the streams are the reference's: 0 planning, 1-3 the flanks, 4 the finale.
 
     Writes per run: attacker won, rounds as the battle unfolds, rounds of all fights, timed out, and
-    which units are alive [R, U]. The random state in m[0] advances.
+    which units are alive [R, U].
     """
     U, q, qd, dyn = m[H_U], m[H_Q], m[H_QD], m[H_DYN]
     natt = m[KC + K_NATT]
     for run in range(won.shape[0]):
+        seed = seeds[run]
         _reset(m)
         total = 0
         all_fights = 0
         timeout = False
         if m[KC + K_SKIP] == 0:
+            _stream(m, seed, 0)
             _bombards(m)
             m[CN + CN_GUARD:CN + CN_GUARD + 12] = -1     # defence: the (last) defending squad per position
             for s in range(m[H_S]):
@@ -738,7 +808,7 @@ def run_chunk(m, won, rounds, every, timeouts, alive):
                     if m[qd + 3 * s + QD_LIVE] == 0:
                         break
                     _charge_setup(m, s, opp, guard, first)
-                    n, to = _fight(m)
+                    n, to = _fight(m, PH_CHARGE, m[row + Q_FLANK])
                     total += n
                     all_fights += n
                     timeout = timeout or to
@@ -747,8 +817,9 @@ def run_chunk(m, won, rounds, every, timeouts, alive):
         longest = 0
         for flank in range(3):                          # clash.run_flank
             here = 0
+            _stream(m, seed, 1 + flank)
             while _flank_setup(m, flank):
-                n, to = _fight(m)
+                n, to = _fight(m, PH_CLASH, flank)
                 here += n
                 if to:
                     timeout = True
@@ -756,8 +827,9 @@ def run_chunk(m, won, rounds, every, timeouts, alive):
             longest = max(longest, here)
             all_fights += here
         total += longest
+        _stream(m, seed, 4)
         if _finale_setup(m):
-            n, to = _fight(m)
+            n, to = _fight(m, PH_FINALE, -1)
             total += n
             all_fights += n
             timeout = timeout or to

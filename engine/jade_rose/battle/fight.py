@@ -7,7 +7,7 @@ end of the step; end of round: afterburn, regeneration, healers, beer, golem gro
 """
 from __future__ import annotations
 
-from engine.rng import Random
+from engine.rng import Dice
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -21,21 +21,31 @@ ROLES = ("attacker", "defender")
 
 
 class Rotation:
-    """Every living unit attacks once, in a shuffled order, before anyone attacks again."""
+    """Every living unit attacks once, in random order, before anyone attacks again.
 
-    def __init__(self, group: Group, rng: Random):
+    The queue starts as the living units in deployment order; each pick draws one of the units still
+    queued and swaps the last one into its place (the kernel does exactly this, draw for draw); a dead
+    unit drawn from the queue is dropped and the draw repeated.
+    """
+
+    def __init__(self, group: Group, rng: Dice):
         self.group = group
         self.rng = rng
         self.queue: list[Unit] = []
 
     def next(self) -> Unit | None:
-        while self.queue:
-            unit = self.queue.pop()
-            if unit.alive:
-                return unit
-        self.queue = self.group.living()
-        self.rng.shuffle(self.queue)
-        return self.queue.pop() if self.queue else None
+        while True:
+            queue = self.queue
+            while queue:
+                j = self.rng.below(len(queue))
+                unit = queue[j]
+                queue[j] = queue[-1]
+                queue.pop()
+                if unit.alive:
+                    return unit
+            self.queue = self.group.living()
+            if not self.queue:
+                return None
 
 
 @dataclass
@@ -78,7 +88,7 @@ def _other(role: str) -> str:
     return "defender" if role == "attacker" else "attacker"
 
 
-def run_fight(rng: Random, setup: FightSetup, constants: BattleConstants) -> FightSummary:
+def run_fight(rng: Dice, setup: FightSetup, constants: BattleConstants) -> FightSummary:
     groups = setup.groups
     start = tuple(len(groups[r].living()) for r in ROLES)
     rotations = {r: Rotation(groups[r], rng) for r in ROLES}
@@ -162,7 +172,7 @@ def _round_start(rng, setup: FightSetup, number: int, dealt, constants: BattleCo
     for role in ROLES:
         for u in groups[role].living():
             if u.stats.runes:
-                u.rune = constants.runes[rng.randrange(len(constants.runes))]
+                u.rune = constants.runes[rng.below(len(constants.runes))]
                 u.heal(u.rune.heal)
     pending = Pending()
     for role in ROLES:
@@ -171,7 +181,7 @@ def _round_start(rng, setup: FightSetup, number: int, dealt, constants: BattleCo
         for u in groups[role].living():
             s = u.stats
             if s.breath_every and (number - 1) % s.breath_every == 0 and targets:
-                tgt = targets[rng.randrange(len(targets))]
+                tgt = targets[rng.below(len(targets))]
                 pending.add(tgt, s.breath_now)
                 if s.breath_next:
                     tgt.dots.append([2, s.breath_next])
@@ -227,7 +237,7 @@ def _end_of_round(rng, setup: FightSetup, dealt, died, deaths_total, constants: 
             targets = setup.heal_target(healer, g) if setup.heal_target else g.units
             wounded = [t for t in targets if t.alive and not t.stats.healer and t.hp < t.stats.hp]
             if wounded:
-                tgt = wounded[rng.randrange(len(wounded))]
+                tgt = wounded[rng.below(len(wounded))]
                 tgt.hots.append(list(healer_ticks(healer.stats)))
     for u in ticking.values():
         if u.hots:

@@ -2,7 +2,7 @@
 the side with fewer surviving squads takes the flanking penalty."""
 from __future__ import annotations
 
-from engine.rng import Random
+from engine.rng import Dice
 
 from engine.jade_rose.battle.fight import FightSetup, run_fight
 from engine.jade_rose.battle.result import FightSummary
@@ -15,7 +15,7 @@ def surviving_squads(state: BattleState, role: str) -> int:
     return sum(1 for s in state.sides[role].squads if s.alive())
 
 
-def run_finale(rng: Random, state: BattleState) -> FightSummary | None:
+def run_finale(rng: Dice, state: BattleState) -> FightSummary | None:
     att, dfd = state.sides["attacker"], state.sides["defender"]
     a_units, d_units = att.living(), dfd.living()
     if not a_units or not d_units:

@@ -2,7 +2,7 @@
 position changes, then rearguards with no vanguard step up."""
 from __future__ import annotations
 
-from engine.rng import Random
+from engine.rng import Dice
 
 from engine.jade_rose.battle.abilities import area_targets, roll_damage
 from engine.jade_rose.battle.fight import ROLES, FightSetup, Pending, run_fight
@@ -14,7 +14,7 @@ from engine.jade_rose.battle.texts import squad_ru
 BOMBARDS = ("bombard", "long_range_bombard")
 
 
-def run_planning(rng: Random, state: BattleState) -> tuple[list[ShotSummary], list[FightSummary]]:
+def run_planning(rng: Dice, state: BattleState) -> tuple[list[ShotSummary], list[FightSummary]]:
     if state.battle.skip_planning:
         return [], []
     for side in state.sides.values():
@@ -28,7 +28,7 @@ def run_planning(rng: Random, state: BattleState) -> tuple[list[ShotSummary], li
     return shots, fights
 
 
-def _bombards(rng: Random, state: BattleState) -> list[ShotSummary]:
+def _bombards(rng: Dice, state: BattleState) -> list[ShotSummary]:
     """Every bombard of both sides against the state before any of them; deaths after."""
     pending = Pending()
     fired = []
@@ -88,7 +88,7 @@ def _defence(state: BattleState) -> dict[tuple[str, Position], Squad]:
     return out
 
 
-def _charges(rng: Random, state: BattleState, defenders) -> list[FightSummary]:
+def _charges(rng: Dice, state: BattleState, defenders) -> list[FightSummary]:
     """Flank order L, C, R; the attacker's before the defender's; defenders first, then the rearguard."""
     fights = []
     for flank in FLANKS:

@@ -1,40 +1,51 @@
 """The reference battle: a plain per-unit loop over planning, clash, finale and the aftermath.
 
-Random streams (engine.rng.derive_seed): "planning", one per flank ("clash", flank) and "finale",
-so each flank's dice do not depend on the others.
+Random streams: five splitmix64 streams below the battle's seed (engine.rng.Dice, sub_seed): 0 the
+planning, 1-3 the clash on the left, centre and right flank, 4 the finale, so each flank's dice do not depend
+on the others. The compiled kernel (kernel.py) uses the same streams and draws in the same order: one seed,
+the same battle in both.
 """
 from __future__ import annotations
-
-from engine.rng import Random
 
 from engine.jade_rose.battle.abilities import round_half_up
 from engine.jade_rose.battle.clash import run_flank
 from engine.jade_rose.battle.finale import run_finale
 from engine.jade_rose.battle.model import FLANKS, Battle
 from engine.jade_rose.battle.planning import run_planning
-from engine.jade_rose.battle.result import BattleResult, SideOutcome, SquadOutcome, counts
+from engine.jade_rose.battle.result import (
+    BattleResult, FightSummary, ShotSummary, SideOutcome, SquadOutcome, counts,
+)
 from engine.jade_rose.battle.runtime import BattleState
-from engine.rng import derive_seed
+from engine.rng import Dice, sub_seed
+
+PLANNING, FINALE = 0, 4     # stream tags; the clash on flank i (0 left, 1 centre, 2 right) uses 1 + i
 
 
 def fight_once(battle: Battle, seed: int) -> BattleResult:
     """Resolve one battle with the reference implementation; same battle and seed, same result."""
     state = BattleState(battle)
-    shots, fights = run_planning(Random(derive_seed(seed, "planning")), state)
+    shots, fights = run_planning(Dice(sub_seed(seed, PLANNING)), state)
     rounds = sum(f.round_count for f in fights)
     timeout = any(f.winner == "timeout" for f in fights)
     flank_rounds = [0]
-    for flank in FLANKS:
-        flank_fights = run_flank(Random(derive_seed(seed, "clash", flank)), state, flank)
+    for i, flank in enumerate(FLANKS):
+        flank_fights = run_flank(Dice(sub_seed(seed, 1 + i)), state, flank)
         flank_rounds.append(sum(f.round_count for f in flank_fights))
         timeout |= any(f.winner == "timeout" for f in flank_fights)
         fights += flank_fights
     rounds += max(flank_rounds)
-    finale = run_finale(Random(derive_seed(seed, "finale")), state)
+    finale = run_finale(Dice(sub_seed(seed, FINALE)), state)
     if finale is not None:
         fights.append(finale)
         rounds += finale.round_count
         timeout |= finale.winner == "timeout"
+    return assemble(state, shots, fights, rounds, timeout)
+
+
+def assemble(state: BattleState, shots: list[ShotSummary], fights: list[FightSummary], rounds: int,
+             timeout: bool) -> BattleResult:
+    """The result from the state after the battle (who is alive, who was flanked) and what happened."""
+    battle = state.battle
     winner = decide_winner(state, battle.constants.tie_winner)
     outcomes = {role: _outcome(state, role) for role in ("attacker", "defender")}
     outcomes = _plague(battle, outcomes)

@@ -1,16 +1,25 @@
-"""Many runs of one battle -> the simulator's JSON odds (fast path for runs > 1)."""
+"""Many runs of one battle -> the simulator's JSON odds, on the compiled kernel.
+
+Run i of `runs > 1` is the battle of seed `sub_seed(seed, RUN_TAG + i)` (one run: the battle of `seed`
+itself, the one `--report` prints); the kernel rolls the reference's dice, so `fast=False` (the reference,
+battle by battle) gives the very same odds, only slower. Chunks of runs go to parallel processes; as each
+run has its own seed, the result does not depend on how the runs are split.
+"""
 from __future__ import annotations
 
+import multiprocessing as mp
 from typing import Any, Mapping
 
 import numpy as np
 
-from engine.jade_rose.battle.fast import run_fast
 from engine.jade_rose.battle.model import Battle
 from engine.jade_rose.battle.reference import fight_once
 from engine.jade_rose.battle.runtime import BattleState
 from engine.jade_rose.battle.spec import parse_spec
-from engine.rng import derive_seed
+from engine.rng import sub_seed
+
+RUN_TAG = 100       # run seeds are sub-seeds 100, 101, ... of the simulation's seed (0-4: one battle's phases)
+CHUNK = 5000        # runs per process
 
 
 def simulate(spec: Mapping[str, Any], runs: int, seed: int) -> dict:
@@ -18,19 +27,22 @@ def simulate(spec: Mapping[str, Any], runs: int, seed: int) -> dict:
     return simulate_battle(parse_spec(spec), runs, seed)
 
 
-def simulate_battle(battle: Battle, runs: int, seed: int, *, fast: bool | None = None) -> dict:
+def run_seeds(runs: int, seed: int) -> list[int]:
+    """The battle seed of each run."""
+    return [seed] if runs == 1 else [sub_seed(seed, RUN_TAG + i) for i in range(runs)]
+
+
+def simulate_battle(battle: Battle, runs: int, seed: int, *, fast: bool = True, workers: int | None = None) -> dict:
     """{"runs", "seed", "attacker_win", "defender_win", "mean_rounds", "mean_rounds_all_fights",
     "timeouts", "survivors", "recovered"}: survivors and recovered are mean counts per unit name and side
     (survivors include Jade creatures that sat the battle out). Ties count for the tie winner (the defender).
+    fast=False runs the reference instead of the kernel (the same numbers).
     """
     if runs < 1:
         raise ValueError("runs must be at least 1")
-    use_fast = runs > 1 if fast is None else fast
     names = {k: s.name for k, s in battle.units.items()}
-    if use_fast:
-        stats = _from_fast(battle, runs, seed)
-    else:
-        stats = _from_reference(battle, runs, seed)
+    seeds = run_seeds(runs, seed)
+    stats = _from_kernel(battle, seeds, workers) if fast else _from_reference(battle, seeds)
     wins, rounds, every, timeouts, survivors, recovered = stats
     out = {
         "runs": runs,
@@ -61,12 +73,12 @@ def _deployed(battle: Battle, role: str) -> list[tuple[str, int]]:
     return sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
-def _from_reference(battle: Battle, runs: int, seed: int):
+def _from_reference(battle: Battle, seeds: list[int]):
     wins = rounds = every = timeouts = 0
-    survivors = {"attacker": {}, "defender": {}}
-    recovered = {"attacker": {}, "defender": {}}
-    for i in range(runs):
-        result = fight_once(battle, seed if runs == 1 else derive_seed(seed, "run", i))
+    survivors: dict[str, dict[str, int]] = {"attacker": {}, "defender": {}}
+    recovered: dict[str, dict[str, int]] = {"attacker": {}, "defender": {}}
+    for run_seed in seeds:
+        result = fight_once(battle, run_seed)
         wins += result.winner == "attacker"
         rounds += result.rounds
         every += result.rounds_all_fights
@@ -80,28 +92,37 @@ def _from_reference(battle: Battle, runs: int, seed: int):
     return wins, rounds, every, timeouts, survivors, recovered
 
 
-def _from_fast(battle: Battle, runs: int, seed: int):
-    r = run_fast(battle, runs, seed)
-    t = r.tables
-    survivors = {"attacker": {}, "defender": {}}
-    recovered = {"attacker": {}, "defender": {}}
-    state = BattleState(battle)     # the units in the tables' order: attacker's squads, then defender's
-    army = np.array([not u.garrison for role in ("attacker", "defender") for s in state.sides[role].squads
-                     for u in s.units], dtype=bool)
+def kernel_runs(battle: Battle, seeds: list[int], workers: int | None = None):
+    """The kernel's per-run arrays (fast_compiled.run_seeds) for every seed, in chunks over processes."""
+    from engine.jade_rose.battle.fast_compiled import run_seeds as run_chunk, warm_up
+    warm_up()                   # compiled (or loaded) here, before any fork
+    chunks = [seeds[i:i + CHUNK] for i in range(0, len(seeds), CHUNK)]
+    workers = min(len(chunks), workers if workers is not None else mp.cpu_count())
+    if workers > 1 and "fork" in mp.get_all_start_methods() and not mp.current_process().daemon:
+        with mp.get_context("fork").Pool(workers) as pool:
+            parts = pool.starmap(run_chunk, [(battle, c) for c in chunks])
+    else:
+        parts = [run_chunk(battle, c) for c in chunks]
+    return tuple(np.concatenate([p[j] for p in parts]) for j in range(5))
+
+
+def _from_kernel(battle: Battle, seeds: list[int], workers: int | None):
+    won, rounds, every, timeout, alive = kernel_runs(battle, seeds, workers)
+    runs = len(seeds)
+    state = BattleState(battle)     # the units in the kernel's order: attacker's squads, then defender's
+    units = [u for role in ("attacker", "defender") for s in state.sides[role].squads for u in s.units]
+    survivors: dict[str, dict[str, int]] = {"attacker": {}, "defender": {}}
+    recovered: dict[str, dict[str, int]] = {"attacker": {}, "defender": {}}
     pct = battle.constants.recovery_pct
-    for role_i, role in enumerate(("attacker", "defender")):
-        mine = t.role == role_i
-        for ki, key in enumerate(t.keys):
-            cols = mine & (t.key_index == ki)
-            if not cols.any():
-                continue
-            alive = r.alive[:, cols].sum(axis=1)
-            survivors[role][key] = int(alive.sum())
-            dead_army = (~r.alive[:, cols & army]).sum(axis=1)
+    for role in ("attacker", "defender"):
+        for key in sorted({u.stats.key for u in units if u.role == role}):
+            cols = np.array([u.role == role and u.stats.key == key for u in units])
+            army = cols & np.array([not u.garrison for u in units])
+            survivors[role][key] = int(alive[:, cols].sum())
+            dead_army = (~alive[:, army]).sum(axis=1)
             recovered[role][key] = int(((2 * dead_army * pct + 100) // 200).sum())
-        for rr, units in battle.idle:
-            if rr == role:
-                for k, n in units:
+        for r, idle in battle.idle:
+            if r == role:
+                for k, n in idle:
                     survivors[role][k] = survivors[role].get(k, 0) + n * runs
-    return (int(r.attacker_won.sum()), int(r.rounds.sum()), int(r.rounds_all_fights.sum()),
-            int(r.timeout.sum()), survivors, recovered)
+    return int(won.sum()), int(rounds.sum()), int(every.sum()), int(timeout.sum()), survivors, recovered
