@@ -20,10 +20,12 @@ FACTIONS = 12
 ORDERS_PER_TAB = 60
 LATENCY = 0.2
 TARGET_SECONDS = 10.0
+# Synthetic books shaped like a rule set's (three order tabs of 5-6 columns, a summary, a journal):
+# this measures the backend, so no rule set's layout is involved.
 ORDER_TABS = {
-    "Экономика": ("Действие", "Город", "Что", "Количество", "Статус"),
-    "Армии": ("Армия", "Фланг", "Линия", "Юнит", "Количество", "Статус"),
-    "Приказы армиям": ("Армия", "Приказ", "Город", "При захвате", "Без планирования", "Статус"),
+    "Приказы А": ("Действие", "Где", "Что", "Сколько", "Статус"),
+    "Приказы Б": ("Отряд", "Место", "Ряд", "Кто", "Сколько", "Статус"),
+    "Приказы В": ("Отряд", "Приказ", "Куда", "Как", "Флаг", "Статус"),
 }
 
 
@@ -32,20 +34,20 @@ def _order_tab(title: str, players: tuple[str, ...], statuses: dict[int, str] | 
     status = len(header) - 1
     return TabWrite(title, header=header, kind="orders", editors=players, locked_columns=(status,),
                     column_updates={status: statuses} if statuses else None, order_rows=200,
-                    dropdowns={1: ("Левый", "Центр", "Правый", "Атаковать", "Оборонять")})
+                    dropdowns={1: ("Первый", "Второй", "Третий", "Четвёртый", "Пятый")})
 
 
 def _faction_tabs(players: tuple[str, ...], turn: int, statuses: dict[int, str] | None = None) -> list[TabWrite]:
     summary = TabWrite("Сводка", header=("Показатель", "Значение"),
-                       rows=(("Ход", turn), ("Золото", 1000 + turn), *((f"Доход {i}", i) for i in range(30))))
+                       rows=(("Ход", turn), ("Казна", 1000 + turn), *((f"Доход {i}", i) for i in range(30))))
     journal = TabWrite("Журнал", header=("Событие",), rows=tuple((f"Событие {i} хода {turn}",) for i in range(80)))
     return [summary, *(_order_tab(t, players, statuses) for t in ORDER_TABS), journal]
 
 
 def _shared_tabs(turn: int) -> list[TabWrite]:
     cities = tuple((f"Город {i}", f"Фракция {i % FACTIONS}", i % 5) for i in range(120))
-    return [TabWrite("Карта", header=("Город", "Владелец", "Размер"), rows=cities),
-            TabWrite("Хроника", header=("Событие",), rows=tuple((f"Бой {i} хода {turn}",) for i in range(60)))]
+    return [TabWrite("Карта", header=("Место", "Владелец", "Размер"), rows=cities),
+            TabWrite("Хроника", header=("Событие",), rows=tuple((f"Событие {i} хода {turn}",) for i in range(60)))]
 
 
 def _stage(backend, books: dict[str, str], players: dict[str, tuple[str, ...]], turn: int) -> float:
@@ -80,7 +82,7 @@ def main() -> None:
             continue
         sheet = fake_client(fake, group[0]).open_by_key(books[key])
         for title, header in ORDER_TABS.items():
-            rows = [[f"{title[:3]} {r}", "Левый", "x", "y", str(r), ""][: len(header) - 1] for r in range(ORDERS_PER_TAB)]
+            rows = [[f"{title[-1]} {r}", "Первый", "x", "y", str(r), ""][: len(header) - 1] for r in range(ORDERS_PER_TAB)]
             sheet.values_update(f"'{title}'!A2", params={"valueInputOption": "USER_ENTERED"}, body={"values": rows})
 
     fake.latency = LATENCY

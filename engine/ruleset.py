@@ -138,6 +138,7 @@ class Ruleset(ABC):
     title: ClassVar[str] = ""
     stages: ClassVar[tuple[str, ...]] = ("orders",)
     templates_anchor: ClassVar[str] = "templates"   # package holding <name>/layout.toml and scenarios/
+    secret_fields: ClassVar[tuple[str, ...]] = ()   # faction-record fields no other faction's book may show
     stage_titles: ClassVar[Mapping[str, str]] = {"finished": "игра окончена"}   # Russian display names
     stage_messages: ClassVar[Mapping[str, str]] = {   # printed after `turn` opens that stage
         "finished": "Игра окончена: победителей покажет forumwar status."}
