@@ -16,6 +16,7 @@ class JadeRose(Ruleset):
     aliases = ("jr", "jade-rose", "война нефритовой розы", "нефритовая роза")
     title = "Война Нефритовой Розы"
     stages = ("orders", "planning")
+    secret_fields = ("gold", "units")   # «Неизвестно: состав ... вражеских армий, ... баланс врагов»
     stage_titles = {"orders": "приказы", "planning": "планирование боёв", "finished": "игра окончена"}
     stage_messages = {
         "planning": "Бои требуют планирования: каждая сторона видит расстановку противника во вкладке "
