@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
-import re
 import tomllib
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
+
+from engine import cells
 
 FACTIONS = ("empire", "vampires", "dwarves", "jade")
 COST_KEYS = ("gold", "honor", "jade")
@@ -105,16 +106,7 @@ class JadeRoseData:
 
 # -- name normalisation (shared with names.py) --------------------------------
 
-_QUOTES = re.compile(r"[\"'«»„“”‘’‚`´*]")
-_DASHES = re.compile(r"\s*[‐‑‒–—―-]\s*")
-
-
-def normalize_name(text: str) -> str:
-    """Case, ё/е, quote style, dashes and extra whitespace do not matter in a name."""
-    text = str(text).replace("\u00a0", " ").lower().replace("ё", "е")
-    text = _QUOTES.sub(" ", text)
-    text = _DASHES.sub("-", text)
-    return " ".join(text.split())
+normalize_name = cells.normalize_name     # the shared reading of names (engine.cells)
 
 
 # -- schema of the data files ---------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from engine.jade_rose.battle.model import FLANKS, LINES, Position
+from engine import cells
 from engine.jade_rose.data import normalize_name
 
 FLANK_WORDS = {"left": "Левый", "center": "Центр", "right": "Правый"}
@@ -49,8 +50,8 @@ _CAPTURES = {
                    "разрушить не занимая", "разрушить, не занимая руины", "разрушить и не занимать",
                    "raze and leave", "raze_leave"},
 }
-_YES = {"да", "yes", "y", "true", "1", "д", "+", "пропустить"}
-_NO = {"нет", "no", "n", "false", "0", "н", "-"}
+_YES = frozenset({"д", "пропустить"})    # besides the shared words of engine.cells
+_NO = frozenset({"н"})
 _MANOEUVRES = {
     "none": {"нет", "без манёвра", "без маневра", "никакого", "none", "-", "стоять"},
     "change_position": {"смена позиции", "сменить позицию", "перемещение", "change position", "change_position",
@@ -89,8 +90,7 @@ def parse_capture(text: str) -> str | None:
 
 
 def parse_yes_no(text: str) -> bool | None:
-    norm = normalize_name(text)
-    return True if norm in _YES else False if norm in _NO else None
+    return cells.parse_yes_no(text, yes=_YES, no=_NO)
 
 
 def parse_manoeuvre(text: str) -> str | None:
