@@ -1,10 +1,10 @@
-"""Every unit ability of the four factions (rule book §4) and the side-level modifiers, on the reference.
+"""Every unit ability of the four factions (rule book §4) and the side-level modifiers.
 
-DATC style as in test_jade_rose_battle_rules.py: named after the ability, quoting the rule book.
+DATC style as in test_jade_rose_battle_rules.py: named after the ability, quoting the rule book; tests that
+fight a battle run on the reference and on the compiled kernel (the `fight` and `first_round` fixtures).
 """
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 
 import pytest
@@ -16,9 +16,12 @@ from engine.jade_rose.battle.planning import heal_front
 from engine.jade_rose.battle.runtime import BattleState, Group
 from engine.jade_rose.battle.stats import Area
 from test_jade_rose_battle_rules import (
-    CONST, UNITS, assert_mean, duel, expected, fights, groups, make, one_round, pos, samples, side, sq, synth,
-    units_with,
+    CONST, UNITS, assert_mean, duel, expected, fight, fights, first_round, groups, make, one_round, pos, samples,
+    side, sq, synth, units_with,
 )
+from engine.rng import Dice
+
+__all__ = ["fight", "first_round"]     # the fixtures, imported for pytest
 
 
 # -- armour piercing ------------------------------------------------------------------------------
@@ -99,7 +102,7 @@ def test_charge_bonus_only_in_the_first_round_of_the_first_fight(monkeypatch):
     battle = make(side("empire", sq(pos("left"), {"empire_knight": 4}, "charge", pos("left", "rearguard"))),
                   side("vampires", sq(pos("left"), {"vampires_halfblood": 3}, "defend", pos("left", "rearguard")),
                        sq(pos("left", "rearguard"), {"vampires_halfblood": 3})))
-    result = fight_once(battle, 4)
+    result = fight_once(battle, 10)     # seed 10: the first charge fight lasts three rounds
     first = fights(result, "charge")[0]
     flagged = [c for _, c in seen if c]
     assert len(flagged) == first.start[0] and len(fights(result, "charge")) == 2
@@ -155,7 +158,7 @@ def test_paladin_heals_itself_and_strips_armour_on_every_attack():
     state, own, enemy = groups(battle)
     own.units[0].hp = 30
     setup = FightSetup("clash", "center", {"attacker": own, "defender": enemy}, ("a", "d"), holder="defender")
-    run_fight(random.Random(1), setup, replace(CONST, max_rounds=2))
+    run_fight(Dice(1), setup, replace(CONST, max_rounds=2))
     assert own.units[0].hp == 36 and enemy.units[0].strip == 2
 
 
@@ -185,14 +188,14 @@ def test_engineer_adds_a_quarter_to_its_squads_shots():
     assert outgoing_pct(bow, own, enemy, CONST, ranged=False, charge_round=False) == 0
 
 
-def test_engineer_does_not_stop_its_squad_from_bombarding():
+def test_engineer_does_not_stop_its_squad_from_bombarding(fight):
     """JR-44: «it does not stop its squad from being ordered to bombard» although it cannot shoot itself: three
     crossbowmen and an engineer fire 6 shots; with a miner instead of the engineer the order is rejected."""
     battle = make(side("dwarves", sq(pos("left"), {"dwarves_miner": 3}),
                        sq(pos("left", "rearguard"), {"dwarves_crossbowman": 3, "dwarves_engineer": 1}, "bombard",
                           pos("left"))),
                   side("empire", sq(pos("left"), {"empire_spearman": 3})))
-    assert fight_once(battle, 1).bombards[0].shots == 3 * UNITS["dwarves_crossbowman"].shots
+    assert fight(battle, 1).bombards[0].shots == 3 * UNITS["dwarves_crossbowman"].shots
     with pytest.raises(BattleSpecError):
         make(side("dwarves", sq(pos("left"), {"dwarves_miner": 3}),
                   sq(pos("left", "rearguard"), {"dwarves_crossbowman": 3, "dwarves_miner": 1}, "bombard", pos("left"))),
@@ -207,13 +210,13 @@ def test_vampire_lord_fear_lowers_the_damage_of_the_squad_it_fights():
     assert_mean(values, expected(9, 1, out=-15))
 
 
-def test_vampire_lord_strikes_twice_each_time():
+def test_vampire_lord_strikes_twice_each_time(first_round):
     """«15 атаки (атакует дважды в ход)» (JR-35: each pick strikes twice). A lord whose hits are all 1
     deals 2 per step against a lone target."""
     lord = replace(UNITS["vampires_lord"], key="lord1", attack=1, hp=1000)
     bag = synth("bag", faction="empire", attack=0)
-    _, rnd = one_round(duel({"lord1": 1}, {"bag": 1}, att_faction="vampires", dfd_faction="empire",
-                            units=units_with(lord, bag)))
+    rnd = first_round(duel({"lord1": 1}, {"bag": 1}, att_faction="vampires", dfd_faction="empire",
+                           units=units_with(lord, bag)))
     assert rnd.damage == (2, 0)
 
 
@@ -228,7 +231,7 @@ def test_beer_elemental_heals_allies_and_frightens_attackers():
     state, own, enemy = groups(battle)
     miner, beer = enemy.units[1], enemy.units[0]
     miner.hp, beer.hp = 10, 50
-    run_fight(random.Random(1), FightSetup("clash", "center", {"attacker": own, "defender": enemy}, ("a", "d"),
+    run_fight(Dice(1), FightSetup("clash", "center", {"attacker": own, "defender": enemy}, ("a", "d"),
                                            holder="defender"), replace(CONST, max_rounds=3))
     assert miner.hp == 16 and beer.hp == 50
 
@@ -242,7 +245,7 @@ def test_regeneration_heals_every_round_up_to_max_hp():
     state, own, enemy = groups(battle)
     lord, half = enemy.units
     lord.hp, half.hp = 90, 14
-    run_fight(random.Random(1), FightSetup("clash", "center", {"attacker": own, "defender": enemy}, ("a", "d"),
+    run_fight(Dice(1), FightSetup("clash", "center", {"attacker": own, "defender": enemy}, ("a", "d"),
                                            holder="defender"), replace(CONST, max_rounds=2))
     assert lord.hp == 98 and half.hp == 15
 
@@ -264,7 +267,7 @@ def test_healer_gives_six_hp_over_three_rounds_to_the_squad_in_front():
     setup = FightSetup("clash", "left", groups_, ("a", "d"), holder="defender",
                        support={"attacker": Group(state.sides["attacker"], rear.units, rear), "defender": None},
                        heal_target=lambda h, g: heal_front(state, h, g))
-    run_fight(random.Random(1), setup, replace(CONST, max_rounds=3))
+    run_fight(Dice(1), setup, replace(CONST, max_rounds=3))
     assert front.units[0].hp == 10 + 2 + 4 + 6
 
 
@@ -274,7 +277,7 @@ def test_healer_never_heals_healers():
     battle = duel({"empire_healer": 2}, {"rock": 1}, units=units_with(rock))
     state, own, enemy = groups(battle)
     own.units[0].hp = 5
-    run_fight(random.Random(1), FightSetup("clash", "center", {"attacker": own, "defender": enemy}, ("a", "d"),
+    run_fight(Dice(1), FightSetup("clash", "center", {"attacker": own, "defender": enemy}, ("a", "d"),
                                            holder="defender", heal_target=lambda h, g: g.units),
               replace(CONST, max_rounds=4))
     assert own.units[0].hp == 5
@@ -285,14 +288,14 @@ def test_healer_never_heals_healers():
 @pytest.mark.parametrize("key, living, hits", [("jade_colossus", 10, 2), ("jade_colossus", 30, 4),
                                                ("jade_colossus", 2, 1), ("jade_dragon", 10, 3),
                                                ("jade_dragon", 40, 6)])
-def test_colossus_and_dragon_hit_part_of_the_enemy_squad(key, living, hits):
+def test_colossus_and_dragon_hit_part_of_the_enemy_squad(first_round, key, living, hits):
     """«в ближнем бою атакует 20% вражеского отряда (максимум 4 юнита)» (colossus), «в ближнем бою задевает 30%
     отряда (максимум 6 юнитов)» (dragon); JR-30: round_half_up(pct × living), at least 1, distinct units,
     each with its own roll."""
     big = replace(UNITS[key], key="big", attack=1, hp=10000, pierce_min=0)
     bag = synth("bag", faction="empire", attack=0)
-    _, rnd = one_round(duel({"big": 1}, {"bag": living}, att_faction="jade", dfd_faction="empire",
-                            units=units_with(big, bag)))
+    rnd = first_round(duel({"big": 1}, {"bag": living}, att_faction="jade", dfd_faction="empire",
+                           units=units_with(big, bag)))
     assert rnd.damage[0] == hits * living        # `living` steps, each hitting `hits` units for 1
 
 
@@ -304,7 +307,7 @@ def test_bone_cannon_and_green_hail_shots_hit_part_of_the_squad(key, living, hit
     «каждый выстрел задевает 35% вражеского отряда, минимум 1, максимум 10 юнитов» (Green Hail)."""
     battle = duel({key: 1}, {"empire_spearman": living}, att_faction=UNITS[key].faction, dfd_faction="empire")
     state, own, enemy = groups(battle)
-    chosen = area_targets(random.Random(3), own.units[0], enemy.living(), ranged=True)
+    chosen = area_targets(Dice(3), own.units[0], enemy.living(), ranged=True)
     assert len(chosen) == hits == len({u.uid for u in chosen})
     assert Area(20, 1, 5).hits(12) == 2
 
@@ -317,12 +320,12 @@ def test_golem_gains_two_attack_after_each_round_it_was_hurt():
     poke = synth("poke", faction="empire", attack=100)
     battle = duel({"poke": 1}, {"golem1": 1}, dfd_faction="dwarves", units=units_with(golem, poke))
     state, own, enemy = groups(battle)
-    run_fight(random.Random(1), FightSetup("clash", "center", {"attacker": own, "defender": enemy}, ("a", "d"),
+    run_fight(Dice(1), FightSetup("clash", "center", {"attacker": own, "defender": enemy}, ("a", "d"),
                                            holder="defender"), replace(CONST, max_rounds=3))
     assert enemy.units[0].atk_bonus == 6
     rock = synth("rock", faction="empire", attack=0, defense=100)
     state, own, enemy = groups(duel({"rock": 1}, {"golem1": 1}, dfd_faction="dwarves", units=units_with(golem, rock)))
-    run_fight(random.Random(1), FightSetup("clash", "center", {"attacker": own, "defender": enemy}, ("a", "d"),
+    run_fight(Dice(1), FightSetup("clash", "center", {"attacker": own, "defender": enemy}, ("a", "d"),
                                            holder="defender"), replace(CONST, max_rounds=3))
     assert enemy.units[0].atk_bonus == 0
 
@@ -343,7 +346,7 @@ def test_rune_of_fortitude_or_wrath_each_round(monkeypatch):
     battle = duel({"rock": 1}, {"dwarves_rune_guard": 1}, dfd_faction="dwarves", units=units_with(rock))
     state, own, enemy = groups(battle)
     enemy.units[0].hp = 10
-    run_fight(random.Random(2), FightSetup("clash", "center", {"attacker": own, "defender": enemy}, ("a", "d"),
+    run_fight(Dice(2), FightSetup("clash", "center", {"attacker": own, "defender": enemy}, ("a", "d"),
                                            holder="defender"), replace(CONST, max_rounds=40))
     fort, wrath = CONST.runes
     kinds = [r for r, *_ in seen]
@@ -354,25 +357,25 @@ def test_rune_of_fortitude_or_wrath_each_round(monkeypatch):
     assert enemy.units[0].rune.defense == 0          # runes last one round
 
 
-def test_fragulex_breath_burns_twenty_over_two_rounds_every_other_round():
+def test_fragulex_breath_burns_twenty_over_two_rounds_every_other_round(fight):
     """«каждый второй ход (начиная с первого) атакует огненным дыханием случайного врага (-20 единиц здоровья за
     2 раунда, игнорирует броню)» (JR-46: rounds 1, 3, 5…, 10 at once and 10 at the end of the next round)."""
     drake = replace(UNITS["dwarves_fragulex"], key="drake", attack=1)
     rock = synth("rock", faction="empire", attack=0, defense=100)
     battle = duel({"drake": 1}, {"rock": 1}, att_faction="dwarves", dfd_faction="empire",
                   units=units_with(drake, rock), constants=replace(CONST, max_rounds=5))
-    rounds = fights(fight_once(battle, 1), "clash")[0].rounds
+    rounds = fights(fight(battle, 1), "clash")[0].rounds
     assert [r.damage[0] for r in rounds] == [10, 10, 10, 10, 10]
 
 
-def test_free_position_change_once_if_every_unit_has_it():
+def test_free_position_change_once_if_every_unit_has_it(fight):
     """«один раз могут бесплатно совершить манёвр 'смена позиции' (т.е. может выполнять два манёвра в ход)»
     (JR-36: only if the whole squad has it). Griffon riders charge and then move; with knights they cannot."""
     enemy = side("vampires", sq(pos("left"), {"vampires_halfblood": 4}), sq(pos("center"), {"vampires_halfblood": 4}),
                  sq(pos("left", "rearguard"), {"vampires_warlock": 1}))
     battle = make(side("empire", sq(pos("left"), {"empire_griffon_rider": 3}, "charge", pos("left", "rearguard"),
                                     free=pos("center"))), enemy)
-    clash = fights(fight_once(battle, 1), "clash")
+    clash = fights(fight(battle, 1), "clash")
     assert clash and clash[0].flank == "center" and clash[0].start[0] <= 3
     with pytest.raises(BattleSpecError) as err:
         make(side("empire", sq(pos("left"), {"empire_griffon_rider": 3, "empire_knight": 1}, "charge",
@@ -444,21 +447,21 @@ def test_forge_distance_modifiers(distance):
     assert incoming_pct(human, own, CONST, ranged=False, bombard=False) == 0
 
 
-def test_jade_creatures_switch_off_five_roads_from_the_forge():
+def test_jade_creatures_switch_off_five_roads_from_the_forge(fight):
     """«5 - нефритовые создания отключаются, сражение невозможно.» (RULINGS: they stay out, unharmed.)"""
     battle = duel({"jade_warrior": 4, "jade_militiaman": 3}, {"empire_spearman": 2}, att_faction="jade",
                   dfd_faction="empire", att_kw={"forge_distance": 5})
-    result = fight_once(battle, 1)
+    result = fight(battle, 1)
     assert dict(result.attacker.deployed) == {"jade_militiaman": 3}
     assert dict(result.attacker.idle) == {"jade_warrior": 4}
     assert dict(result.attacker.survivors)["jade_warrior"] == 4
 
 
-def test_jade_plague_turns_enemy_dead_into_jade_warriors():
+def test_jade_plague_turns_enemy_dead_into_jade_warriors(fight):
     """«Храм нефритовой чумы: ... каждый убитый вами вражеский юнит после боя превращается в нефритового воина»
     (RULINGS: after the enemy's 20 % recovery)."""
     battle = duel({"jade_green_shields": 8}, {"empire_spearman": 5}, att_faction="jade", dfd_faction="empire",
                   att_kw={"plague": True})
-    result = fight_once(battle, 1)
+    result = fight(battle, 1)
     assert result.winner == "attacker"
     assert result.attacker.converted == result.defender.total("losses") - result.defender.total("recovered") > 0

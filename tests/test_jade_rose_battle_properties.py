@@ -1,6 +1,6 @@
 """Invariants of the battle engine over random battles (hypothesis): no unit above max HP, the dead never act
 or heal, the same seed gives the same battle, a battle always ends, recovery never returns more than died;
-the fast simulator keeps the same bookkeeping."""
+the compiled kernel keeps the same bookkeeping."""
 from __future__ import annotations
 
 from unittest import mock
@@ -12,7 +12,7 @@ from engine.jade_rose.battle import (
     BattleSpecError, Manoeuvre, SideSetup, SquadSetup, battle_constants, build_battle, fight_once, unit_stats,
 )
 from engine.jade_rose.battle import fight as fight_mod
-from engine.jade_rose.battle.fast import run_fast
+from engine.jade_rose.battle.simulate import kernel_runs, run_seeds
 from engine.jade_rose.battle.model import ALL_POSITIONS
 
 UNITS = unit_stats()
@@ -114,12 +114,12 @@ def test_recovery_never_returns_more_than_died(battle, seed):
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(battles(), st.integers(0, 2**32))
-def test_fast_path_bookkeeping_on_random_battles(battle, seed):
-    runs = run_fast(battle, 40, seed, workers=1)
-    assert runs.alive.shape == (40, runs.tables.U)
-    attacker_alive = runs.alive[:, :runs.tables.n_attacker].any(axis=1)
-    defender_alive = runs.alive[:, runs.tables.n_attacker:].any(axis=1)
-    assert not (attacker_alive & defender_alive & ~runs.timeout).any()
-    assert ((runs.attacker_won == (attacker_alive & ~defender_alive)) | runs.timeout
-            | (attacker_alive == defender_alive)).all()
-    assert (runs.rounds <= runs.rounds_all_fights).all()
+def test_kernel_bookkeeping_on_random_battles(battle, seed):
+    won, rounds, every, timeout, alive = kernel_runs(battle, run_seeds(40, seed), workers=1)
+    n_attacker = sum(n for sq in battle.attacker.squads for _, n in sq.units)
+    assert alive.shape == (40, n_attacker + sum(n for sq in battle.defender.squads for _, n in sq.units))
+    attacker_alive = alive[:, :n_attacker].any(axis=1)
+    defender_alive = alive[:, n_attacker:].any(axis=1)
+    assert not (attacker_alive & defender_alive & ~timeout).any()
+    assert ((won == (attacker_alive & ~defender_alive)) | timeout | (attacker_alive == defender_alive)).all()
+    assert (rounds <= every).all()

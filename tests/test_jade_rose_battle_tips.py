@@ -7,7 +7,7 @@ from dataclasses import replace
 import numpy as np
 
 from engine.jade_rose.battle import parse_spec
-from engine.jade_rose.battle.fast import run_fast
+from engine.jade_rose.battle.simulate import kernel_runs, run_seeds
 
 
 def army(faction: str, *squads: dict, **extra) -> dict:
@@ -30,10 +30,10 @@ TANKY = {
 
 
 def rounds_distribution(spec: dict, runs: int = 2000, seed: int = 1) -> dict:
-    r = run_fast(parse_spec(spec), runs, seed, workers=1)
-    p10, p50, p90 = np.percentile(r.rounds, [10, 50, 90])
-    return {"p10": p10, "median": p50, "p90": p90, "share_20_30": float(((r.rounds >= 20) & (r.rounds <= 30)).mean()),
-            "share_20_plus": float((r.rounds >= 20).mean())}
+    rounds = kernel_runs(parse_spec(spec), run_seeds(runs, seed), workers=1)[1]
+    p10, p50, p90 = np.percentile(rounds, [10, 50, 90])
+    return {"p10": p10, "median": p50, "p90": p90, "share_20_30": float(((rounds >= 20) & (rounds <= 30)).mean()),
+            "share_20_plus": float((rounds >= 20).mean())}
 
 
 def test_tip_tanky_battles_easily_last_twenty_to_thirty_rounds():
@@ -49,8 +49,8 @@ def test_tip_tanky_battles_easily_last_twenty_to_thirty_rounds():
 
 
 def _attacker_win_share(battle, runs=4000, seed=2):
-    r = run_fast(battle, runs, seed, workers=1)
-    return float(r.attacker_won.mean()), runs
+    won = kernel_runs(battle, run_seeds(runs, seed), workers=1)[0]
+    return float(won.mean()), runs
 
 
 def _clearly_less(p_with: float, p_without: float, n: int) -> bool:
