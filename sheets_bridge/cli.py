@@ -32,9 +32,9 @@ def _errors_to_click(fn):
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        from sheets_bridge import gamedir
         from sheets_bridge.backend import BackendError
         from sheets_bridge.stage_common import StageError
-        from sheets_bridge import gamedir
         expected = (StageError, BackendError, gamedir.GameDirError)
         try:
             return fn(*args, **kwargs)
@@ -83,7 +83,11 @@ def new(game_dir, ruleset, scenario, backend, seed, title, books, folder, creden
         raise click.BadParameter("--book needs --backend gsheets", param_hint="--book")
     gd = create_game(Path(game_dir), ruleset, scenario, backend=backend, seed=seed, title=title,
                      book_ids=book_ids or None, progress=_progress, credentials=credentials, folder_id=folder)
-    click.echo(f"Created {gd.config.ruleset} game in {game_dir} with {len(gd.config.books)} books ({backend}).")
+    where = "файлы Excel" if backend == "xlsx" else "Google-таблицы"
+    rules = find_ruleset(gd.config.ruleset).title
+    named = f"«{gd.config.title}»" + (f" ({rules})" if gd.config.title != rules else "")
+    click.echo(f"Игра {named} создана в {game_dir}: "
+               f"книг {len(gd.config.books)} ({where}). Дальше: игроки заполняют приказы, мастер — forumwar turn.")
 
 
 @main.command()
@@ -248,9 +252,9 @@ def verify(game_dir, turn_no, offline):
     """Проверить честность игры: хеши зёрен, пересчёт каждого этапа из архива и цепочку хешей.
 
     Ничего не записывает. Код выхода 1, если что-то не сходится; каждая ошибка называет этап."""
+    from sheets_bridge.backend import BackendError
     from sheets_bridge.stage_common import open_backend
     from sheets_bridge.verify import verify as run_verify
-    from sheets_bridge.backend import BackendError
     gd = _game(game_dir)
     be, warnings = None, []
     if not offline:

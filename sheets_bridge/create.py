@@ -1,8 +1,8 @@
 """Creating a game: its directory, its initial state and its books from a scenario."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from engine import find_ruleset
 from engine.state import Envelope
@@ -50,7 +50,7 @@ def create_game(path: Path, ruleset: str, scenario: str, backend: str = "xlsx", 
                          f"{', '.join(env.faction_ids)}, public (общая) и gm (мастера)")
     for key in [*env.faction_ids, "public", "gm"]:
         if key in config.books:          # made (or adopted) by an earlier run of `new`
-            progress(f"book {key}: {config.books[key]} (made earlier)")
+            progress(f"книга «{book_title(layout, config, key)}»: {config.books[key]} (сделана раньше)")
             continue
         if book_ids and key in book_ids:
             adopt = getattr(be, "adopt_book", None)
@@ -58,7 +58,7 @@ def create_game(path: Path, ruleset: str, scenario: str, backend: str = "xlsx", 
         else:
             config.books[key] = be.create_book(key, book_title(layout, config, key))
         gd.save_config()                 # recorded as soon as it exists: a re-run never makes it again
-        progress(f"book {key}: {config.books[key]}")
+        progress(f"книга «{book_title(layout, config, key)}»: {config.books[key]}")
     if not gd.snapshots():
         gd.open_seed(state["turn"], state["stage"])
         gd.write_snapshot(state, state["turn"], state["stage"])

@@ -16,6 +16,7 @@ from sheets_bridge.layouts import Layout, TabLayout, book_kind, clip_rows, colum
 
 FORMULA_PREFIXES = ("=",)
 GM_BOOK_NAME = "Книга мастера"
+PUBLIC_BOOK_NAME = "Общая книга"
 NOTICE_SEPARATOR = ": "
 
 RawBook = dict[str, list[list[str]]]
@@ -42,8 +43,10 @@ def order_books(rs: Ruleset, state: dict) -> list[str]:
 # -- tab notices ---------------------------------------------------------------------
 
 def book_name(state: dict, key: str) -> str:
-    """The display name of a book's owner: the faction's name, or the GM's book."""
-    return GM_BOOK_NAME if key == GM_BOOK else Envelope.of(state).name(key)
+    """The display name of a book's owner: the faction's name, the GM's book or the public one."""
+    if key == GM_BOOK:
+        return GM_BOOK_NAME
+    return PUBLIC_BOOK_NAME if key == "public" else Envelope.of(state).name(key)
 
 
 def book_problem(state: dict, key: str, notice: OrderError) -> str:
