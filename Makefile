@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 GAME ?= games/demo
 
-.PHONY: install test demo turn check bench clean
+.PHONY: install test lint demo turn check bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -17,6 +17,9 @@ install: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check . && $(BIN)/mypy
 
 demo: $(STAMP)
 	$(BIN)/forumwar demo games/demo
