@@ -5,8 +5,8 @@ published, so GM tools and tests can rely on it.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 CATALOGUE: dict[str, str] = {}
 

@@ -6,8 +6,9 @@ rows in, orders and per-row statuses out; state in, tables for each book out.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from engine.errors import OrderError
 from engine.state import Envelope

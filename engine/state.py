@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 SCHEMA_VERSION = 1
 
@@ -53,7 +54,7 @@ class Envelope:
     factions: tuple[FactionInfo, ...]
 
     @classmethod
-    def of(cls, state: Mapping[str, Any]) -> "Envelope":
+    def of(cls, state: Mapping[str, Any]) -> Envelope:
         factions = tuple(FactionInfo(str(fid), str(f.get("name", fid)), bool(f.get("eliminated", False)),
                                      bool(f.get("won", False)))
                          for fid, f in state["factions"].items())

@@ -8,18 +8,20 @@ Nothing here knows a rule set.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import openpyxl
 
 from engine import find_ruleset
 from engine.state import Envelope
+from sheets_bridge.create import create_game
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout
-from sheets_bridge.create import create_game
 from sheets_bridge.stage import check, run_turn
 from sheets_bridge.stage_common import StageError
+
 
 class DemoBooks:
     """Typing into the faction books as players do (the GM's bridge never goes through here)."""

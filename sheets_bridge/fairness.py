@@ -14,8 +14,9 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 GENESIS = "0" * 64
 
@@ -49,7 +50,7 @@ class SeedRecord:
                 "revealed": self.revealed, "deterministic": self.deterministic}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "SeedRecord":
+    def from_json(cls, data: Mapping[str, Any]) -> SeedRecord:
         return cls(seed=str(data["seed"]), salt=str(data["salt"]), commitment=str(data["commitment"]),
                    revealed=bool(data.get("revealed", False)),
                    deterministic=bool(data.get("deterministic", False)))
@@ -65,9 +66,9 @@ def draw(master: str | None, turn: int, stage: str) -> SeedRecord:
     if master is None:
         seed, salt = secrets.token_hex(32), secrets.token_hex(32)
     else:
-        digest = hashlib.sha256(f"{master}|{turn}|{stage}".encode("utf-8")).digest()
+        digest = hashlib.sha256(f"{master}|{turn}|{stage}".encode()).digest()
         seed = format(int.from_bytes(digest[:8], "big") >> 1, "x")
-        salt = hashlib.sha256(f"{master}|{turn}|{stage}|salt".encode("utf-8")).hexdigest()
+        salt = hashlib.sha256(f"{master}|{turn}|{stage}|salt".encode()).hexdigest()
     return SeedRecord(seed, salt, commitment(seed, salt), deterministic=master is not None)
 
 

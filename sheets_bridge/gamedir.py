@@ -22,9 +22,10 @@ import re
 import tempfile
 import tomllib
 import zoneinfo
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from engine.state import canonical_json
 from sheets_bridge import fairness
@@ -104,7 +105,7 @@ class GameConfig:
         return _dump_toml(self.to_dict())
 
     @classmethod
-    def from_dict(cls, data: Any, source: str = CONFIG_FILE) -> "GameConfig":
+    def from_dict(cls, data: Any, source: str = CONFIG_FILE) -> GameConfig:
         problems = config_problems(data)
         if problems:
             raise GameConfigError(problems, source)
@@ -123,7 +124,7 @@ class GameConfig:
         )
 
     @classmethod
-    def from_toml(cls, text: str, source: str = CONFIG_FILE) -> "GameConfig":
+    def from_toml(cls, text: str, source: str = CONFIG_FILE) -> GameConfig:
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
@@ -244,7 +245,7 @@ class GameDir:
 
     @classmethod
     def create(cls, path: Path | str, config: GameConfig,
-               stages: Sequence[str] | None = None, *, resume: bool = False) -> "GameDir":
+               stages: Sequence[str] | None = None, *, resume: bool = False) -> GameDir:
         """Make a new game directory; refuses a directory that already holds anything, except,
         with `resume`, a game of the same ruleset, scenario and backend, returned as it is (its
         game.toml, with the books recorded so far, is kept): `new` re-run finishes a half-made game."""

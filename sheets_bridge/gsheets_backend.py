@@ -27,22 +27,34 @@ import random
 import secrets
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 import gspread
 import requests
 from gspread.exceptions import APIError
 from gspread.http_client import HTTPClient
-from gspread.urls import (DRIVE_FILES_API_V3_URL, SPREADSHEET_BATCH_UPDATE_URL, SPREADSHEET_URL,
-                          SPREADSHEET_VALUES_BATCH_URL)
+from gspread.urls import (
+    DRIVE_FILES_API_V3_URL,
+    SPREADSHEET_BATCH_UPDATE_URL,
+    SPREADSHEET_URL,
+    SPREADSHEET_VALUES_BATCH_URL,
+)
 from gspread.utils import ExportFormat, extract_id_from_url
 
 from sheets_bridge.backend import BackendError, BookRef, TabWrite
-from sheets_bridge.google_auth import (ApiUnavailableError, BookRejected, ServiceAccount, book_url, explain,
-                                       explain_refresh, load_service_account)
+from sheets_bridge.google_auth import (
+    ApiUnavailableError,
+    BookRejected,
+    ServiceAccount,
+    book_url,
+    explain,
+    explain_refresh,
+    load_service_account,
+)
 
 PROTECTION_TAG = "forumwar"
 RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
@@ -278,7 +290,7 @@ class BookMeta:
     sheets: dict[str, SheetMeta]
 
     @classmethod
-    def from_resource(cls, resource: Mapping[str, Any]) -> "BookMeta":
+    def from_resource(cls, resource: Mapping[str, Any]) -> BookMeta:
         sheets = {}
         for entry in resource.get("sheets", []):
             props = entry.get("properties", {})
@@ -298,7 +310,7 @@ class BookMeta:
              "protections": {str(k): v for k, v in s.protections.items()}} for s in self.sheets.values()]}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "BookMeta":
+    def from_json(cls, data: Mapping[str, Any]) -> BookMeta:
         sheets = {}
         for s in data.get("sheets", []):
             sheets[s["title"]] = SheetMeta(s["sheet_id"], s["title"], s["index"], s["row_count"], s["column_count"],

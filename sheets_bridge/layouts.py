@@ -86,14 +86,14 @@ class Layout:
     books: dict[str, BookLayout]
 
     @classmethod
-    def load(cls, ruleset: str, root: Traversable | None = None) -> "Layout":
+    def load(cls, ruleset: str, root: Traversable | None = None) -> Layout:
         """The layout of `ruleset` from its templates (or from `root`/<ruleset>, a folder or Traversable)."""
         folder = templates_root(ruleset) if root is None else root.joinpath(ruleset)
         raw = tomllib.loads(folder.joinpath("layout.toml").read_text(encoding="utf-8"))
         return cls.from_dict(ruleset, raw)
 
     @classmethod
-    def from_dict(cls, ruleset: str, raw: dict) -> "Layout":
+    def from_dict(cls, ruleset: str, raw: dict) -> Layout:
         problems: list[str] = []
         books: dict[str, BookLayout] = {}
         for kind in BOOK_KINDS:

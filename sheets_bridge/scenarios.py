@@ -9,10 +9,11 @@ from __future__ import annotations
 import copy
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from engine.ruleset import Ruleset
 from sheets_bridge.layouts import templates_root

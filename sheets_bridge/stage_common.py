@@ -1,7 +1,7 @@
 """What every stage command shares: the error type, progress callbacks, opening the backend."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from sheets_bridge.backend import Backend
 from sheets_bridge.gamedir import GameDir

@@ -166,8 +166,8 @@ def test_google_a_renamed_tab_is_found_too(tmp_path):
 
 @pytest.mark.parametrize("title", ["Экономика", "Армии"])
 def test_status_cells_are_never_written_over_the_header(tmp_path, title):
-    from engine.ruleset import RowStatus
     from engine.errors import OrderError
+    from engine.ruleset import RowStatus
     from sheets_bridge.layouts import status_column_update
     tab = next(t for t in Layout.load("jade_rose").order_tabs() if t.title == title)
     write = status_column_update(tab, [RowStatus(tab.key, 1, (OrderError("E_TAB_MISSING", {"tab": title}),)),

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import openpyxl
 import pytest
+from jr_fixtures import make_game, rows
 
 from engine.errors import OrderError
 from engine.jade_rose.economy_orders import parse_economy_rows
 from engine.jade_rose.war.armies import parse_war_tabs
 from engine.numbers import read_count, whole_number
 from engine.ruleset import Row
-from jr_fixtures import make_game, rows
 from sheets_bridge.create import create_game
 from sheets_bridge.demo import fill_orders
 from sheets_bridge.stage import check

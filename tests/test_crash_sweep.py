@@ -20,8 +20,9 @@ import shutil
 import threading
 import traceback
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -140,7 +141,7 @@ class Game:
     def type_rows(self, gd: GameDir, key: str, title: str, rows: list[list[str]]) -> None:
         DemoBooks(gd, Layout.load("jade_rose")).replace(key, _tab_key(title), rows)
 
-    def copy(self, dest: Path) -> "Game":
+    def copy(self, dest: Path) -> Game:
         shutil.copytree(self.path, dest)
         twin = type(self)(dest)
         twin.fake_blob = self.fake_blob
@@ -260,7 +261,7 @@ def run_child(game: Game, crash_at: int | None) -> tuple[int, int]:
                 fh.write(str(points.count))
             leave_fake_state()
         except BaseException:
-            with io.open(error_path, "w") as fh:
+            with open(error_path, "w") as fh:
                 fh.write(traceback.format_exc())
             code = 3
         os._exit(code)

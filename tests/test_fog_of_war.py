@@ -7,12 +7,13 @@ for the other factions' secrets, planted as sentinel values.
 """
 import random
 
-from hypothesis import given, settings, HealthCheck, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine import find_ruleset
 from engine.jade_rose.data import load_data
-from sheets_bridge.layouts import Layout
 from sheets_bridge.create import create_game
+from sheets_bridge.layouts import Layout
 from sheets_bridge.render import render_books
 
 SENTINEL_GOLD = {"empire": 9100001, "vampires": 9100002, "dwarves": 9100003, "jade": 9100004}

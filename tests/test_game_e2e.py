@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from sheets_bridge.cli import main
+from sheets_bridge.create import create_game
 from sheets_bridge.demo import fill_orders
 from sheets_bridge.gamedir import GameDir
-from sheets_bridge.create import create_game
 from sheets_bridge.stage import check, run_turn
 
 

@@ -14,10 +14,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sheets_bridge.gamedir as gamedir_module
-from sheets_bridge import fairness
 from engine.state import canonical_json
-from sheets_bridge.gamedir import (FactionConfig, GameConfig, GameConfigError, GameDir,
-                                   GameDirError, GameLocked, MissingSeed, SnapshotConflict)
+from sheets_bridge import fairness
+from sheets_bridge.gamedir import (
+    FactionConfig,
+    GameConfig,
+    GameConfigError,
+    GameDir,
+    GameDirError,
+    GameLocked,
+    MissingSeed,
+    SnapshotConflict,
+)
 
 STAGES = ("orders", "planning")
 

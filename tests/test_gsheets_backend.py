@@ -29,7 +29,7 @@ def army_orders(*, statuses: dict[int, str] | None = None, locked: bool = False,
 
 
 def summary(gold: int = 100, notes: tuple[str, ...] = ()) -> TabWrite:
-    rows = (("Золото", gold), ("Эпоха", "Первая"), *((("Заметка", n) for n in notes)))
+    rows = (("Золото", gold), ("Эпоха", "Первая"), *(("Заметка", n) for n in notes))
     return TabWrite("Сводка", header=("Показатель", "Значение"), rows=rows)
 
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from sheets_bridge.create import create_game
 from sheets_bridge.demo import fill_orders
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout
-from sheets_bridge.create import create_game
 from sheets_bridge.stage import check, run_turn
 from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client
 from sheets_bridge.xlsx_backend import XlsxBackend

@@ -50,7 +50,7 @@ def test_control_two_budgets_of_their_own_meet_429s(tmp_path):
         _two_commands(tmp_path, shared=False)
 
 
-def _acquire_in_process(path: str, count: int, out: "multiprocessing.Queue[list[float]]") -> None:
+def _acquire_in_process(path: str, count: int, out: multiprocessing.Queue[list[float]]) -> None:
     pacer = RequestPacer(reads=3, writes=3, window=1.0, path=path)
     times = []
     for _ in range(count):

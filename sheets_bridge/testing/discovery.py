@@ -11,9 +11,10 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Mapping
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from sheets_bridge.testing import field_mask
@@ -42,7 +43,7 @@ class Method:
     parameters: Mapping[str, Any]
     request: str | None
     response: str | None
-    api: "Api"
+    api: Api
 
 
 class Api:

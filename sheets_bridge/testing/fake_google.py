@@ -19,8 +19,9 @@ import random
 import re
 import threading
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from sheets_bridge.testing import discovery as discovery_docs
@@ -127,7 +128,7 @@ class _IdSource:
         with self._lock:
             return "1" + "".join(self._rng.choice(alphabet) for _ in range(length - 1))
 
-    def __deepcopy__(self, memo: dict) -> "_IdSource":
+    def __deepcopy__(self, memo: dict) -> _IdSource:
         return self
 
 

@@ -11,11 +11,20 @@ import json
 import math
 import operator
 import re
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from sheets_bridge.testing import field_mask
-from sheets_bridge.testing.a1 import (Bounds, RangeError, RangeRef, col_letters, format_range,
-                                      parse_cells, quote_title, split_title)
+from sheets_bridge.testing.a1 import (
+    Bounds,
+    RangeError,
+    RangeRef,
+    col_letters,
+    format_range,
+    parse_cells,
+    quote_title,
+    split_title,
+)
 
 PROTECTED_MESSAGE = ("You are trying to edit a protected cell or object. Please contact the "
                      "spreadsheet owner to remove protection if you need to edit.")
@@ -171,7 +180,7 @@ class Sheet:
         self.protected: list[dict] = []
         self.dimensions: dict[tuple[str, int], dict] = {}
 
-    def __deepcopy__(self, memo: dict) -> "Sheet":
+    def __deepcopy__(self, memo: dict) -> Sheet:
         other = Sheet(copy.deepcopy(self.properties, memo))
         other.cells = dict(self.cells)
         other.protected = copy.deepcopy(self.protected, memo)

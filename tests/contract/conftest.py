@@ -1,7 +1,7 @@
 """The toy rule set is registered only while the contract tests run."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 

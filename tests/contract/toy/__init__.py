@@ -2,7 +2,8 @@
 the dice give back up to twice the stake. After three turns the richest faction wins."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engine.errors import OrderError
 from engine.numbers import read_count
