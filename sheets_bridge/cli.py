@@ -18,7 +18,8 @@ def _game(path: str):
     from sheets_bridge.gamedir import GameDir
     p = Path(path)
     if not (p / "game.toml").exists():
-        raise click.ClickException(f"{path} is not a forumwar game directory (no game.toml); create one with 'forumwar new'")
+        raise click.ClickException(f"{path} is not a forumwar game directory (no game.toml); "
+                                   "create one with 'forumwar new'")
     return GameDir(p)
 
 
@@ -55,7 +56,8 @@ def main() -> None:
 @click.argument("game_dir", type=click.Path(file_okay=False))
 @click.option("--ruleset", "ruleset", required=True,
               help="Правила игры: имя или псевдоним (список — forumwar ruleset list).")
-@click.option("--scenario", default="demo", show_default=True, help="Scenario name in templates/<ruleset>/scenarios or a .toml path.")
+@click.option("--scenario", default="demo", show_default=True,
+              help="Scenario name in templates/<ruleset>/scenarios or a .toml path.")
 @click.option("--backend", type=click.Choice(["xlsx", "gsheets"]), default="xlsx", show_default=True)
 @click.option("--seed", default=None, help="Master seed for a reproducible game (default: fresh random seeds).")
 @click.option("--title", default=None, help="Game title shown in the books.")
@@ -72,7 +74,7 @@ def new(game_dir, ruleset, scenario, backend, seed, title, books, folder, creden
     try:
         find_ruleset(ruleset)
     except KeyError as exc:
-        raise click.BadParameter(str(exc.args[0]), param_hint="--ruleset")
+        raise click.BadParameter(str(exc.args[0]), param_hint="--ruleset") from exc
     book_ids = {}
     for item in books:
         key, sep, value = item.partition("=")
@@ -186,7 +188,8 @@ def share(game_dir, notify, revoke, credentials):
 
 @main.command()
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
-@click.option("--to", "dest", type=click.Path(file_okay=False), default=None, help="Directory (default: archive/export).")
+@click.option("--to", "dest", type=click.Path(file_okay=False), default=None,
+              help="Directory (default: archive/export).")
 @_errors_to_click
 def export(game_dir, dest):
     """Export every book of the game as .xlsx files."""
@@ -220,8 +223,8 @@ def rollback(game_dir, turn_no, stage, reopen, yes):
     gd = _game(game_dir)
     rs = find_ruleset(gd.config.ruleset)
     if not yes:
-        click.confirm(f"Откатить игру {game_dir} к началу хода {turn_no}, этапа «{rs.stage_title(stage)}»? Рассчитанное "
-                      f"после этого будет отложено в сторону", abort=True)
+        click.confirm(f"Откатить игру {game_dir} к началу хода {turn_no}, этапа «{rs.stage_title(stage)}»? "
+                      "Рассчитанное после этого будет отложено в сторону", abort=True)
     report = run_rollback(gd, turn_no, stage, reopen=reopen, progress=_progress)
     how = ("этап открыт заново: игроки могут править приказы; у этапа новое зерно"
            if reopen else "приказы восстановлены и закрыты: следующий turn рассчитает их с тем же зерном")
@@ -290,7 +293,7 @@ def demo(dir, ruleset_name, turns):
     try:
         find_ruleset(ruleset_name)
     except KeyError as exc:
-        raise click.BadParameter(str(exc.args[0]), param_hint="--ruleset")
+        raise click.BadParameter(str(exc.args[0]), param_hint="--ruleset") from exc
     run_demo(Path(dir), turns=turns, echo=click.echo, ruleset=ruleset_name)
 
 
@@ -316,7 +319,7 @@ def ruleset_dump(name, as_json):
     try:
         rs = find_ruleset(name)
     except KeyError as exc:
-        raise click.BadParameter(str(exc.args[0]), param_hint="NAME")
+        raise click.BadParameter(str(exc.args[0]), param_hint="NAME") from exc
     data = rs.dump_data()
     if as_json:
         _echo_json(data)
@@ -332,7 +335,7 @@ def _simulator_ruleset(name: str | None):
         try:
             rs = find_ruleset(name)
         except KeyError as exc:
-            raise click.BadParameter(str(exc.args[0]), param_hint="--ruleset")
+            raise click.BadParameter(str(exc.args[0]), param_hint="--ruleset") from exc
         if rs.battle_simulator() is None:
             raise click.UsageError(f"у правил «{rs.title}» нет симулятора боя.")
         return rs
@@ -348,7 +351,8 @@ def _simulator_ruleset(name: str | None):
               help="Правила боя (по умолчанию — поле «ruleset» файла или единственные правила с симулятором).")
 @click.option("--runs", default=1000, show_default=True, type=click.IntRange(1, 10_000_000),
               help="Сколько раз разыграть бой.")
-@click.option("--seed", default=1, show_default=True, type=int, help="Зерно случайности (один и тот же бой — тот же итог).")
+@click.option("--seed", default=1, show_default=True, type=int,
+              help="Зерно случайности (один и тот же бой — тот же итог).")
 @click.option("--json", "as_json", is_flag=True, help="Шансы в виде JSON.")
 @click.option("--report", is_flag=True, help="Полный отчёт об одном бое (вместе с --runs 1).")
 @click.option("--bbcode", is_flag=True, help="Отчёт в BBCode для форума.")
@@ -367,7 +371,7 @@ def battle(file, ruleset_name, runs, seed, as_json, report, bbcode, example):
     try:
         spec = json.load(file)
     except json.JSONDecodeError as exc:
-        raise click.ClickException(f"{file.name}: это не JSON ({exc})")
+        raise click.ClickException(f"{file.name}: это не JSON ({exc})") from exc
     named = spec.get("ruleset") if isinstance(spec, dict) and isinstance(spec.get("ruleset"), str) else None
     rs = _simulator_ruleset(ruleset_name or named)
     simulator = rs.battle_simulator()
