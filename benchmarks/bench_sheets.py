@@ -82,7 +82,8 @@ def main() -> None:
             continue
         sheet = fake_client(fake, group[0]).open_by_key(books[key])
         for title, header in ORDER_TABS.items():
-            rows = [[f"{title[-1]} {r}", "Первый", "x", "y", str(r), ""][: len(header) - 1] for r in range(ORDERS_PER_TAB)]
+            rows = [[f"{title[-1]} {r}", "Первый", "x", "y", str(r), ""][: len(header) - 1]
+                    for r in range(ORDERS_PER_TAB)]
             sheet.values_update(f"'{title}'!A2", params={"valueInputOption": "USER_ENTERED"}, body={"values": rows})
 
     fake.latency = LATENCY
@@ -92,7 +93,8 @@ def main() -> None:
     per_book = collections.Counter(c.file_id for c in fake.calls)
     print(f"sheets: {FACTIONS} faction books + public + gm, {LATENCY * 1000:.0f} ms latency per request, "
           f"{ORDERS_PER_TAB} orders in each of {len(ORDER_TABS)} order tabs per faction")
-    print(f"  stage wall time: {warm:.2f} s (target < {TARGET_SECONDS:.0f} s) -> {'OK' if warm < TARGET_SECONDS else 'SLOW'}")
+    verdict = "OK" if warm < TARGET_SECONDS else "SLOW"
+    print(f"  stage wall time: {warm:.2f} s (target < {TARGET_SECONDS:.0f} s) -> {verdict}")
     print(f"  requests: {len(fake.calls)} = " + ", ".join(f"{op} {n}" for op, n in sorted(per_op.items())))
     faction_counts = sorted({per_book[books[k]] for k in books if k.startswith("faction")})
     print(f"  per faction book: {faction_counts} request(s); public: {per_book[books['public']]}, "

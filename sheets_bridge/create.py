@@ -33,7 +33,8 @@ def create_game(path: Path, ruleset: str, scenario: str, backend: str = "xlsx", 
     loaded = load_scenario(rs, scenario)  # a packaged name or a .toml path; every problem at once
     scen, state = loaded.data, loaded.state
     env = Envelope.of(state)
-    factions = {f.id: FactionConfig(name=f.name, players=list(scen.get("factions", {}).get(f.id, {}).get("players", [])))
+    scen_factions = scen.get("factions", {})
+    factions = {f.id: FactionConfig(name=f.name, players=list(scen_factions.get(f.id, {}).get("players", [])))
                 for f in env.factions}
     config = GameConfig(ruleset=rs.name, scenario=loaded.name, backend=backend, seed=seed,
                         title=title or scen.get("title") or rs.title, factions=factions,

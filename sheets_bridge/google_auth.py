@@ -133,7 +133,8 @@ def rate_limit_message(reasons: set[str], where: str, service_email: str, messag
                 f"приглашения расходуют этот лимит быстрее: не добавляйте --notify без нужды. Google: {message}")
     return (f"Google просит сервисный аккаунт {service_email} отправлять запросы реже (лимит запросов, "
             f"{', '.join(sorted(reasons))}) при работе с {where}, и это не прошло после всех повторов. Подождите "
-            f"несколько минут и запустите команду снова: она продолжит с того места, где остановилась. Google: {message}")
+            "несколько минут и запустите команду снова: она продолжит с того места, где остановилась. "
+            f"Google: {message}")
 
 
 def explain(err: Any, *, book: str, book_id: str | None, service_email: str, action: str) -> BackendError:

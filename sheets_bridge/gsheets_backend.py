@@ -834,7 +834,7 @@ class GSheetsBackend:
                 continue
             value_ranges = response.json().get("valueRanges", [])
             self._note_sizes(book_id, present, value_ranges)
-            out = {title: text_rows(vr.get("values", [])) for title, vr in zip(present, value_ranges)}
+            out = {title: text_rows(vr.get("values", [])) for title, vr in zip(present, value_ranges, strict=True)}
             self._forget_changed_formulas(book_id, out)
             return out
         return {}
@@ -865,7 +865,7 @@ class GSheetsBackend:
             meta = self._meta.get(book_id)
             if meta is None:
                 return
-            for title, vr in zip(titles, value_ranges):
+            for title, vr in zip(titles, value_ranges, strict=True):
                 size = _grid_size(vr.get("range", ""))
                 if size and title in meta.sheets:
                     meta.sheets[title].row_count, meta.sheets[title].column_count = size

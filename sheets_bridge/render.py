@@ -67,7 +67,8 @@ def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict, saved: d
             tables["fairness"] = fairness_table
         writes = []
         editors = tuple(gd.config.gm_emails) + (tuple(gd.config.factions[key].players) if kind == "faction" else ())
-        vocab = (rs.gm_vocabularies(state) if kind == "gm" else rs.vocabularies(state, None if kind == "public" else key))
+        vocab = (rs.gm_vocabularies(state) if kind == "gm"
+                 else rs.vocabularies(state, None if kind == "public" else key))
         for t in layout.books[kind].tabs:
             if t.kind == "orders":
                 open_now = t.stage == state["stage"] and not lock_stage

@@ -7,6 +7,7 @@ time and the heads published in the public book. Nothing is written to the game.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,7 +61,7 @@ def verify(gd: GameDir, turn: int | None = None, be: Backend | None = None) -> V
                 out.warnings.append(f"не удалось прочитать общую книгу ({exc}); сверяю только файлы игры")
         recorded = gd.chain()
         head = fairness.GENESIS
-        for before_key, after_key in zip(keys, keys[1:]):
+        for before_key, after_key in itertools.pairwise(keys):
             t, stage = opening.parse_stem(before_key)
             where = f"ход {t}, этап «{rs.stage_title(stage)}»"
             previous = head

@@ -212,7 +212,8 @@ def test_typing_into_plain_text_cells_keeps_text(book):
     """A cell formatted as plain text (numberFormat TEXT) keeps what is typed: no number, no formula."""
     book.batch_update({"requests": [{"repeatCell": {
         "range": {"sheetId": 0, "startRowIndex": 0, "endRowIndex": 1, "startColumnIndex": 0, "endColumnIndex": 3},
-        "cell": {"userEnteredFormat": {"numberFormat": {"type": "TEXT"}}}, "fields": "userEnteredFormat.numberFormat"}}]})
+        "cell": {"userEnteredFormat": {"numberFormat": {"type": "TEXT"}}},
+        "fields": "userEnteredFormat.numberFormat"}}]})
     book.values_update("'Sheet1'!A1:D1", params={"valueInputOption": "USER_ENTERED"},
                        body={"values": [["05", "=1+1", "TRUE", "07"]]})
     assert book.values_get("'Sheet1'!A1:D1", params={"valueRenderOption": "UNFORMATTED_VALUE"})["values"] == [

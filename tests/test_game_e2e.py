@@ -107,7 +107,7 @@ def test_same_game_seed_and_orders_give_identical_snapshots(tmp_path):
     snaps_a = sorted((dirs[0].path / "state").glob("turn-*.json"))
     snaps_b = sorted((dirs[1].path / "state").glob("turn-*.json"))
     assert [p.name for p in snaps_a] == [p.name for p in snaps_b] and len(snaps_a) == 3
-    for pa, pb in zip(snaps_a, snaps_b):
+    for pa, pb in zip(snaps_a, snaps_b, strict=True):
         assert pa.read_bytes() == pb.read_bytes()
 
 
@@ -152,7 +152,8 @@ def test_cli_new_status_and_dump(tmp_path):
     res = runner.invoke(main, ["status", str(game), "--json"])
     assert res.exit_code == 0, res.output
     info = json.loads(res.output)
-    assert info["turn"] == 1 and info["stage"] == "orders" and set(info["factions"]) == {"empire", "vampires", "dwarves", "jade"}
+    assert info["turn"] == 1 and info["stage"] == "orders"
+    assert set(info["factions"]) == {"empire", "vampires", "dwarves", "jade"}
     res = runner.invoke(main, ["turn", str(game)])
     assert res.exit_code == 0, res.output
     assert json.loads(runner.invoke(main, ["status", str(game), "--json"]).output)["turn"] == 2
@@ -217,7 +218,7 @@ def test_gm_adjustment_is_an_order_logged_in_the_ledger(tmp_path):
     assert (gd.latest_state()["factions"]["empire"]["gold"]
             == plain.latest_state()["factions"]["empire"]["gold"] + 500)
     ledger = gd.latest_state()["ledger"]
-    assert any(l["amount"] == 500 and "Компенсация" in l["reason"] for l in ledger)
+    assert any(entry["amount"] == 500 and "Компенсация" in entry["reason"] for entry in ledger)
     assert replay(gd, 1, "orders")[0]
 
 

@@ -99,7 +99,7 @@ def test_malformed_game_toml_lists_every_problem_at_once(tmp_path):
         orders = "в пятницу"
         """), encoding="utf-8")
     with pytest.raises(GameConfigError) as caught:
-        GameDir(tmp_path).config
+        _ = GameDir(tmp_path).config
     problems = caught.value.problems
     expected_fragments = ["unknown key 'colour'", "'ruleset' must be a non-empty string",
                           "'scenario' is missing", "'backend' must be one of xlsx, gsheets",
@@ -108,7 +108,7 @@ def test_malformed_game_toml_lists_every_problem_at_once(tmp_path):
                           "faction id 'public' is reserved", "books.atlantis",
                           "deadlines.orders = 'в пятницу'"]
     assert len(problems) == len(expected_fragments)
-    for fragment, problem in zip(expected_fragments, problems):
+    for fragment, problem in zip(expected_fragments, problems, strict=True):
         assert fragment in problem
     message = str(caught.value)
     assert f"has {len(expected_fragments)} problem(s)" in message and str(tmp_path) in message
@@ -117,12 +117,12 @@ def test_malformed_game_toml_lists_every_problem_at_once(tmp_path):
 def test_toml_syntax_error_is_reported_with_its_position(tmp_path):
     (tmp_path / "game.toml").write_text('ruleset = "jade_rose"\nscenario = \n')
     with pytest.raises(GameConfigError, match=r"not valid TOML: .*line 2"):
-        GameDir(tmp_path).config
+        _ = GameDir(tmp_path).config
 
 
 def test_missing_game_toml_says_how_to_create_one(tmp_path):
     with pytest.raises(GameDirError, match="forumwar new"):
-        GameDir(tmp_path).config
+        _ = GameDir(tmp_path).config
 
 
 def test_integer_master_seed_is_accepted_as_text():

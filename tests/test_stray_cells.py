@@ -68,7 +68,8 @@ def test_turn_work_does_not_depend_on_where_the_stray_cell_sits(games):
     near, far = games["near"], games["far"]
     assert far["converted"] == near["converted"]          # cells turned into text while reading
     assert far["cells"] == near["cells"]                  # cells the saves stored in the book
-    assert far["archived_rows"] == near["archived_rows"] <= Layout.load("jade_rose").books["faction"].tab("armies").last_row
+    armies_last_row = Layout.load("jade_rose").books["faction"].tab("armies").last_row
+    assert far["archived_rows"] == near["archived_rows"] <= armies_last_row
     assert far["cells"] < 5_000
 
 

@@ -114,7 +114,8 @@ def test_installed_tool_starts_a_game_from_a_gm_scenario_file_in_another_folder(
     (own / "весна.toml").write_text('title = "Весенняя кампания"\n' + text, encoding="utf-8")
     work = tmp_path / "empty"
     work.mkdir()
-    _run(installed["forumwar"], "new", "g", "--ruleset", "jade_rose", "--scenario", "../мои сценарии/весна.toml", "--seed", "1", cwd=work)
+    _run(installed["forumwar"], "new", "g", "--ruleset", "jade_rose", "--scenario", "../мои сценарии/весна.toml",
+         "--seed", "1", cwd=work)
     config = tomllib.loads((work / "g" / "game.toml").read_text(encoding="utf-8"))
     assert config["scenario"] == "весна"
     assert config["title"] == "Весенняя кампания"

@@ -294,7 +294,8 @@ def test_libreoffice_reads_text_as_text(backend, book, tmp_path):
                                        rows=(("=1+1", "-5"), ("@x", 3))), orders_tab()])
     out = tmp_path / "csv"
     subprocess.run(["soffice", "--headless", f"-env:UserInstallation=file://{tmp_path}/lo",
-                    "--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76", "--outdir", str(out), str(backend.book_path(book))],
+                    "--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76", "--outdir", str(out),
+                    str(backend.book_path(book))],
                    check=True, capture_output=True, timeout=120)
     assert (out / "empire.csv").read_text(encoding="utf-8").splitlines() == \
         ["Поле,Значение", "=1+1,-5", "@x,3"]

@@ -382,8 +382,8 @@ class FakeGoogle:
         messages = {429: "Quota exceeded for quota metric 'Write requests' and limit 'Write requests per "
                          "minute per user' of service 'sheets.googleapis.com' for consumer "
                          "'project_number:000000000000'.",
-                    500: "Internal error encountered.", 502: "Bad Gateway", 503: "The service is currently unavailable.",
-                    504: "Deadline exceeded."}
+                    500: "Internal error encountered.", 502: "Bad Gateway",
+                    503: "The service is currently unavailable.", 504: "Deadline exceeded."}
         if fault.reason is not None:
             err = drive_error(fault.status, fault.message or f"Injected {fault.reason}.", fault.reason,
                               domain="usageLimits")
@@ -709,7 +709,8 @@ def _range_from_path(path: str) -> str:
 def _matches(file: DriveFile, q: str) -> bool:
     """The subset of Drive's query language gspread and the bridge send: mimeType, name, parents,
     appProperties and trashed (the fake has no trash)."""
-    for key, value in re.findall(r"appProperties\s+has\s+\{\s*key\s*=\s*'([^']*)'\s+and\s+value\s*=\s*'([^']*)'\s*\}", q):
+    app_property = r"appProperties\s+has\s+\{\s*key\s*=\s*'([^']*)'\s+and\s+value\s*=\s*'([^']*)'\s*\}"
+    for key, value in re.findall(app_property, q):
         if file.app_properties.get(key) != value:
             return False
     for key, value in re.findall(r'(mimeType|name)\s*=\s*"((?:[^"\\]|\\.)*)"', q):

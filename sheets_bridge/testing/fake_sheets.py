@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import itertools
 import json
 import math
 import operator
@@ -291,8 +292,8 @@ class Spreadsheet:
             return False
         rows = sorted({r0, r1, *(h[0] for h in clipped), *(h[1] for h in clipped)})
         cols = sorted({c0, c1, *(h[2] for h in clipped), *(h[3] for h in clipped)})
-        for ra, rb in zip(rows, rows[1:]):
-            for ca, cb in zip(cols, cols[1:]):
+        for ra, rb in itertools.pairwise(rows):
+            for ca, cb in itertools.pairwise(cols):
                 if not any(h[0] <= ra and rb <= h[1] and h[2] <= ca and cb <= h[3] for h in clipped):
                     return False
         return True
