@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine import find_ruleset
 from engine.state import Envelope
@@ -13,6 +14,9 @@ from sheets_bridge.layouts import Layout, book_kind
 from sheets_bridge.opening import open_latest
 from sheets_bridge.scenarios import load_scenario
 from sheets_bridge.stage_common import Progress, StageError, noop, open_backend
+
+if TYPE_CHECKING:   # gspread is imported only by the commands that talk to Google
+    from sheets_bridge.gsheets_backend import GSheetsBackend
 
 
 def book_title(layout: Layout, config: GameConfig, key: str) -> str:
@@ -88,7 +92,7 @@ def require_complete_books(gd: GameDir) -> None:
                      "`forumwar new` ещё раз: она доделает игру, не создавая заново уже сделанные книги.")
 
 
-def share_books(gd: GameDir, be: Backend, *, notify: bool = False, revoke: bool = False) -> list[str]:
+def share_books(gd: GameDir, be: GSheetsBackend, *, notify: bool = False, revoke: bool = False) -> list[str]:
     """`forumwar share`: give each book to exactly the people of game.toml, then set every tab's
     protections as the next push would (the same rendering), so that each faction's players and
     the GMs can type in exactly their open order tabs at once. Returns the warnings."""

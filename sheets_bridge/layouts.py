@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib.resources import files
 from importlib.resources.abc import Traversable
@@ -68,6 +69,16 @@ class TabLayout:
             if col.status:
                 return i
         return None
+
+    def status_position(self, header: list[str]) -> int:
+        """Where an order tab's status column is in a sheet with this `header`: under its title if the
+        sheet has it (a GM may have moved it), else at the layout position (the layout check gives every
+        order tab exactly one status column)."""
+        index = self.status_index
+        if index is None:
+            raise ValueError(f"tab {self.key!r} has no status column")
+        title = self.columns[index].title
+        return header.index(title) if title in header else index
 
 
 @dataclass(frozen=True)
@@ -286,13 +297,9 @@ def order_tab(tab: TabLayout, vocab: dict[str, list[str]], editors: tuple[str, .
 
 
 def status_column_update(tab: TabLayout, statuses: list[RowStatus], header_map: list[str],
-                         clear_rows: list[int] = ()) -> TabWrite:
+                         clear_rows: Iterable[int] = ()) -> TabWrite:
     """Write only the status cells of an order tab (players' cells untouched)."""
-    col = tab.status_index
-    status_title = tab.columns[col].title
-    # Write where the sheet has its status header (a GM may have moved it), else at the layout position.
-    if status_title in header_map:
-        col = header_map.index(status_title)
+    col = tab.status_position(header_map)
     cells = {n: "" for n in clear_rows if n > 1}
     cells.update({s.number: s.text() for s in statuses if s.number > 1})   # row 1 is the header
     return TabWrite(title=tab.title, column_updates={col: cells}, kind="orders",

@@ -7,6 +7,8 @@ players («Сводка») and for the GM (console and «Проблемы»), an
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 from engine.errors import OrderError
 from engine.ruleset import GM_BOOK, ParsedOrders, Row, RowStatus, Ruleset
 from engine.state import Envelope
@@ -140,7 +142,9 @@ def parse_books(rs: Ruleset, layout: Layout, state: dict, stage: str,
     return parsed, problems
 
 
-def merge_statuses(parsed: dict[str, ParsedOrders], resolved: dict) -> dict[str, list[RowStatus]]:
+def merge_statuses(parsed: Mapping[str, ParsedOrders],
+                   resolved: Mapping[str, Iterable[RowStatus]]) -> dict[str, list[RowStatus]]:
+    """Each book's row statuses from validation, overridden by the ones resolution gave."""
     out: dict[str, list[RowStatus]] = {}
     for fid, p in parsed.items():
         by_key = {(s.tab, s.number): s for s in p.statuses}

@@ -1,6 +1,9 @@
 """Rendering and pushing books: every tab of every book from the state and the row statuses."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from engine.ruleset import Ruleset, Table
 from sheets_bridge import fairness
 from sheets_bridge.backend import Backend, TabWrite
@@ -43,7 +46,7 @@ def _problems_table(state: dict, saved: dict, problems: list[str], layout: Layou
 
 
 def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict, saved: dict, cleared: set[str],
-                 problems: list[str] = (), orders_turn: int | None = None,
+                 problems: Sequence[str] = (), orders_turn: int | None = None,
                  restore: dict[str, dict[str, list[list[str]]]] | None = None,
                  lock_stage: bool = False) -> dict[str, list[TabWrite]]:
     """Every TabWrite of every book for one push (pure function of the state and statuses).
@@ -72,7 +75,7 @@ def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict, saved: d
         for t in layout.books[kind].tabs:
             if t.kind == "orders":
                 open_now = t.stage == state["stage"] and not lock_stage
-                rows = () if t.key in cleared else None
+                rows: tuple[tuple[Any, ...], ...] | None = () if t.key in cleared else None
                 if t.key in tables:   # the ruleset pre-fills this order tab (e.g. one row per own squad)
                     rows = _aligned_rows(t, tables[t.key])
                 restored = (restore or {}).get(key, {}).get(t.title)
@@ -121,7 +124,7 @@ def _aligned_rows(tab, table: Table) -> tuple[tuple, ...]:
 
 
 def push(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, statuses: dict, cleared: set[str],
-         progress: Progress, opens: str, problems: list[str] = (), orders_turn: int | None = None,
+         progress: Progress, opens: str, problems: Sequence[str] = (), orders_turn: int | None = None,
          restore: dict[str, dict[str, list[list[str]]]] | None = None, lock_stage: bool = False) -> list[str]:
     """Write every book not yet pushed for this opening (`opens`: the snapshot being opened, in the
     game's current epoch), recording each in the journal as soon as it is written."""

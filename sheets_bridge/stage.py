@@ -63,8 +63,7 @@ def check(gd: GameDir, be: Backend | None = None, progress: Progress = noop) -> 
                     continue
                 header = [str(c).strip() for c in (raw[t.title][0] if raw[t.title] else [])]
                 mine = [s for s in statuses if s.tab == t.key]
-                status_title = t.columns[t.status_index].title
-                status_col = header.index(status_title) if status_title in header else t.status_index
+                status_col = t.status_position(header)
                 stale = [n for n, cells in enumerate(raw[t.title][1:], start=2)
                          if status_col < len(cells) and str(cells[status_col]).strip()
                          and n not in {s.number for s in mine}]
