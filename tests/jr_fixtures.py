@@ -1,7 +1,9 @@
 """Small hand-built Jade Rose games shared by the rule tests."""
-from engine.jade_rose import economy
+from collections.abc import Mapping
+
+from engine.jade_rose import holdings, turn
 from engine.jade_rose.setup import new_game
-from engine.ruleset import Row
+from engine.ruleset import ParsedOrders, Row, RowStatus
 
 CITIES = {
     "empire": [("aurum", "Аурум", True), ("ferrum", "Феррум", False)],
@@ -23,10 +25,20 @@ def make_game(gold: int = 0, turn: int = 1) -> dict:
     state = new_game({"name": "test", "factions": {f: {"gold": gold} for f in CITIES},
                       "cities": cities, "roads": roads})
     state["turn"] = turn
-    state["era"] = economy.era_of(state).key
+    state["era"] = holdings.era_of(state).key
     return state
 
 
 def rows(*cells: tuple) -> list[Row]:
     """Economy-tab rows (action, city, what, count) from sheet row 2 on."""
-    return [Row(i + 2, dict(zip(("action", "city", "what", "count"), map(str, c)))) for i, c in enumerate(cells)]
+    columns = ("action", "city", "what", "count")
+    return [Row(i + 2, dict(zip(columns, map(str, c), strict=False))) for i, c in enumerate(cells)]
+
+
+def resolve_orders(state: dict, orders_by_faction: Mapping[str, list[dict]],
+                   seed: int | str) -> tuple[dict, dict[str, list[RowStatus]]]:
+    """Play the orders stage through the product's own path (`turn.resolve_orders_stage`) with these economy
+    orders and no armies: (the new state, each faction's economy statuses)."""
+    parsed = {fid: ParsedOrders(fid, "orders", tuple(orders), ()) for fid, orders in orders_by_faction.items()}
+    result = turn.resolve_orders_stage(state, parsed, seed)
+    return result.state, {fid: list(result.statuses.get(fid, ())) for fid in orders_by_faction}

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from engine.jade_rose import economy
-from engine.jade_rose.economy import run_economy
+from engine.jade_rose import income, turn
+from engine.jade_rose.actions.runner import run_economy
 from engine.jade_rose.economy_orders import parse_economy_rows
 
 from jr_fixtures import make_game, rows
@@ -74,7 +74,7 @@ def test_purge_of_the_officials_blocks_building_and_building_income():
         state = make_game(gold=0)
         state["cities"]["ferrum"]["buildings"] = ["empire_farmlands"]
         state["factions"]["empire"].update(corruption=12, honor=25)
-        economy.collect_income(state, "empire")                 # 300 + 150 + 50 = 500, −20 % and −5ч corruption
+        income.collect_income(state, "empire")                 # 300 + 150 + 50 = 500, −20 % and −5ч corruption
         assert (state["factions"]["empire"]["gold"], state["factions"]["empire"]["honor"]) == (400, 20)
         build, purge = run(state, "empire", ("Построить", "Аурум", "Часовня", ""),
                            ("Чистка чиновников", "", "", ""), seed=seed)
@@ -164,8 +164,8 @@ def test_eternal_servants_ritual_from_the_day_era_for_100_slaves_and_1000_gold()
     assert (rec["gold"], rec["slaves"], rec["eternal_servants"]) == (0, 0, 850)
     (status,) = run(state, "vampires", ("Ритуал", "", "", ""))
     assert codes(status) == ["JR_RITUAL_DONE"]
-    economy.end_of_turn(state)
-    economy.start_of_turn(state, 1)
+    turn.end_of_turn(state)
+    turn.start_of_turn(state, 1)
     assert (rec["slaves"], rec["eternal_servants"]) == (0, 850)           # no deaths, no escapes above 600
     state = make_game(gold=1000, turn=6)
     state["factions"]["vampires"]["slaves"] = 60
@@ -243,13 +243,13 @@ def test_investors_guild_takes_up_to_500_and_returns_20_percent_more_next_turn()
     first, second = run(state, "dwarves", ("Вложить", "", "", 300), ("Вложить", "", "", 300))
     assert first.ok and codes(second) == ["JR_INVEST_CAP"] and "ещё 200з" in second.text()
     assert state["factions"]["dwarves"]["gold"] == 700
-    economy.start_of_turn(state, 1)
+    turn.start_of_turn(state, 1)
     assert state["factions"]["dwarves"]["gold"] == 700 + 300 + 60 and state["factions"]["dwarves"]["investment"] == 0
     state = make_game(gold=500, turn=6)
     state["cities"]["mons"]["buildings"] = ["dwarves_investors_guild"]
     run(state, "dwarves", ("Вложить", "", "", 500))
     state["turn"] = 7                                                       # Sunset doubles the profit
-    economy.start_of_turn(state, 1)
+    turn.start_of_turn(state, 1)
     assert state["factions"]["dwarves"]["gold"] == 500 + 200
 
 
@@ -262,7 +262,7 @@ def test_grudge_room_records_one_grudge_per_turn_against_the_chosen_faction():
     (status,) = run(state, "dwarves", ("Записывать обиды", "Карак", "Нефритовый двор", ""))
     assert status.ok, status.text()
     for expected in (1, 2):
-        economy.start_of_turn(state, 1)
+        turn.start_of_turn(state, 1)
         assert state["factions"]["dwarves"]["grudges"]["jade"] == expected
     (status,) = run(state, "dwarves", ("Записывать обиды", "Монс", "Нефритовый двор", ""))
     assert codes(status) == ["JR_GRUDGE_ROOM_TAKEN"] and "Карак" in status.text()
@@ -278,15 +278,15 @@ def test_grudges_are_forgiven_one_per_turn_when_the_dwarves_hold_twice_the_citie
     state = make_game(turn=4)
     state["cities"]["ferrum"]["owner"] = "dwarves"                  # dwarves 3 cities, empire 1
     state["factions"]["dwarves"]["grudges"].update(empire=3, vampires=3)
-    economy.start_of_turn(state, 1)
+    turn.start_of_turn(state, 1)
     assert state["factions"]["dwarves"]["grudges"] == {"empire": 2, "vampires": 3, "jade": 0}
     state["turn"] = 5
     state["factions"]["dwarves"]["grudge_turns"] = {"empire": 4}   # a new grudge in the previous turn
-    economy.start_of_turn(state, 1)
+    turn.start_of_turn(state, 1)
     assert state["factions"]["dwarves"]["grudges"]["empire"] == 2
     state["turn"] = 6
     state["cities"]["karak"].update(level=3, buildings=["dwarves_endless_vengeance_guild"])
-    economy.start_of_turn(state, 1)
+    turn.start_of_turn(state, 1)
     assert state["factions"]["dwarves"]["grudges"]["empire"] == 2
 
 

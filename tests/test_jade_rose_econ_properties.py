@@ -10,13 +10,16 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.jade_rose import economy
+from engine.jade_rose import turn
+from engine.jade_rose.actions.runner import run_economy
 from engine.jade_rose.data import load_data
 from engine.jade_rose.economy_orders import actions_for, parse_economy_rows
 from engine.jade_rose.names import building_names, unit_names
 from engine.jade_rose.setup import new_game
 from engine.ruleset import Row
 from engine.state import canonical_json
+
+from jr_fixtures import resolve_orders
 
 DEMO = Path(__file__).resolve().parents[1] / "templates" / "jade_rose" / "scenarios" / "demo.toml"
 FACTIONS = ("empire", "vampires", "dwarves", "jade")
@@ -85,7 +88,7 @@ def test_garbage_rows_never_raise_and_every_non_blank_row_gets_one_status(case):
     non_blank = [r.number for r in rows if not r.is_blank()]
     assert [s.number for s in statuses] == non_blank
     assert all(s.text() for s in statuses)
-    checked = economy.validate_economy(DEMO_STATE, faction, rows)
+    checked = turn.validate_economy(DEMO_STATE, faction, rows)
     assert [s.number for s in checked] == non_blank
     assert all(s.ok or s.text() != "OK" for s in checked)
 
@@ -100,7 +103,7 @@ def test_balances_change_only_through_ledger_lines_and_cities_keep_their_rules(c
     orders, _ = parse_economy_rows(state, faction, rows)
     before = copy.deepcopy(state["factions"][faction])
     state["ledger"] = []
-    statuses = economy.run_economy(state, faction, orders, random.Random(seed))
+    statuses = run_economy(state, faction, orders, random.Random(seed))
     after = state["factions"][faction]
     assert len(statuses) == len(orders)
     for res in RESOURCES:
@@ -129,8 +132,8 @@ def test_resolve_is_a_pure_function_of_state_orders_and_seed(case):
     state, faction, rows, seed = case
     orders, _ = parse_economy_rows(state, faction, rows)
     frozen = canonical_json(state)
-    first = economy.resolve_orders_stage(state, {faction: orders}, seed)
-    second = economy.resolve_orders_stage(state, {faction: orders}, seed)
+    first = resolve_orders(state, {faction: orders}, seed)
+    second = resolve_orders(state, {faction: orders}, seed)
     assert canonical_json(state) == frozen
     assert canonical_json(first[0]) == canonical_json(second[0]) and first[1] == second[1]
     total = sum(line["amount"] for line in first[0]["ledger"] if line["faction"] == faction
@@ -187,7 +190,7 @@ def test_demo_game_runs_nine_turns_without_errors():
             rows = [Row(i + 2, dict(zip(("action", "city", "what", "count"), cells))) for i, cells in enumerate(plan)]
             orders[fid], parsed = parse_economy_rows(state, fid, rows)
             assert all(s.ok for s in parsed)
-        state, statuses = economy.resolve_orders_stage(state, orders, seed=turn)
+        state, statuses = resolve_orders(state, orders, seed=turn)
         assert {f: len(s) for f, s in statuses.items()} == {f: len(p) for f, p in plans.items()}
         canonical_json(state)
     assert state["turn"] == 10

@@ -6,15 +6,16 @@ import random
 
 import pytest
 
-from engine.jade_rose import economy
-from engine.jade_rose.economy import (income_lines, resolve_orders_stage, run_economy, upkeep_total,
-                                      validate_economy)
+from engine.jade_rose import income, turn
+from engine.jade_rose.actions.runner import run_economy
+from engine.jade_rose.income import income_lines, upkeep_total
+from engine.jade_rose.turn import validate_economy
 from engine.jade_rose.economy_orders import ACTIONS, actions_for, parse_economy_rows
 from engine.jade_rose.setup import ScenarioError, new_game
 from engine.ruleset import Row
 from engine.state import canonical_json
 
-from jr_fixtures import CITIES, make_game, rows
+from jr_fixtures import CITIES, make_game, resolve_orders, rows
 
 
 
@@ -74,7 +75,7 @@ def test_ruins_and_plundered_cities_give_no_income():
     state["cities"]["ferrum"]["ruins"] = True
     state["cities"]["aurum"]["no_income_turns"] = 1
     assert [line for line in income_lines(state, "empire") if line["resource"] == "gold"] == []
-    economy.collect_income(state, "empire")
+    income.collect_income(state, "empire")
     assert state["cities"]["aurum"]["no_income_turns"] == 0
     assert sum(line["amount"] for line in income_lines(state, "empire")) == 300
 
@@ -84,7 +85,7 @@ def test_empire_honor_per_turn_from_buildings():
     state = make_game()
     state["cities"]["aurum"]["level"] = 2
     state["cities"]["aurum"]["buildings"] = ["empire_chapel", "empire_hall_of_knights"]
-    economy.collect_income(state, "empire")
+    income.collect_income(state, "empire")
     assert state["factions"]["empire"]["honor"] == 15
     assert sum(line["amount"] for line in gold_lines(state, "empire", "honor")) == 15
 
@@ -93,8 +94,8 @@ def test_sunset_doubles_gold_and_unique_resource_received():
     """«Закат (7-8 ход): … Получаемое золото и получаемый уникальный ресурс удваивается для всех фракций»."""
     state = make_game(turn=7)
     state["cities"]["aurum"]["buildings"] = ["empire_chapel"]
-    economy.collect_income(state, "empire")
-    economy.collect_income(state, "dwarves")
+    income.collect_income(state, "empire")
+    income.collect_income(state, "dwarves")
     assert state["factions"]["empire"]["gold"] == 2 * (300 + 150)
     assert state["factions"]["empire"]["honor"] == 2 * 5
     assert state["factions"]["dwarves"]["runes"] == 2 * 3
@@ -104,12 +105,12 @@ def test_dwarves_gain_three_runes_per_turn_up_to_ten():
     """«Каждый ход вы накапливаете 3 руны. Всего вы можете хранить до 10 рун.» (+2 with the obelisk)."""
     state = make_game()
     for expected in (3, 6, 9, 10, 10):
-        economy.collect_income(state, "dwarves")
+        income.collect_income(state, "dwarves")
         assert state["factions"]["dwarves"]["runes"] == expected
     state["factions"]["dwarves"]["runes"] = 0
     state["cities"]["karak"]["level"] = 2
     state["cities"]["karak"]["buildings"] = ["dwarves_rune_obelisk"]
-    economy.collect_income(state, "dwarves")
+    income.collect_income(state, "dwarves")
     assert state["factions"]["dwarves"]["runes"] == 5
 
 
@@ -118,12 +119,12 @@ def test_corruption_penalty_takes_income_and_honor():
     вашего дохода или опустить честь ниже -50)» — defaults: level 12 is −20 % and −5 honor; 40 is −50 %."""
     state = make_game()
     state["factions"]["empire"]["corruption"] = 12
-    economy.collect_income(state, "empire")
+    income.collect_income(state, "empire")
     assert state["factions"]["empire"]["gold"] == 450 - 90
     assert state["factions"]["empire"]["honor"] == -5
     state = make_game()
     state["factions"]["empire"].update(corruption=40, honor=-45)
-    economy.collect_income(state, "empire")
+    income.collect_income(state, "empire")
     assert state["factions"]["empire"]["gold"] == 225
     assert state["factions"]["empire"]["honor"] == -50
 
@@ -134,14 +135,14 @@ def test_corruption_grows_each_turn_by_a_die_of_the_city_count():
     rolls = set()
     for seed in range(40):
         state = make_game()
-        economy.start_of_turn(state, seed)
+        turn.start_of_turn(state, seed)
         rolls.add(state["factions"]["empire"]["corruption"])
     assert rolls == {1, 2}
     state = make_game()
     state["cities"]["aurum"]["level"] = 2
     state["cities"]["aurum"]["buildings"] = ["empire_secret_police"]
     for seed in range(20):
-        economy.start_of_turn(state, seed)
+        turn.start_of_turn(state, seed)
     assert state["factions"]["empire"]["corruption"] == 0
 
 
@@ -151,7 +152,7 @@ def test_upkeep_is_paid_for_units_owned_at_the_start_of_the_turn():
     state["factions"]["empire"]["units"] = {"empire_spearman": 10}
     state["cities"]["aurum"]["buildings"] = ["empire_barrack"]
     orders, _ = parse_economy_rows(state, "empire", rows(("Нанять", "", "Копейщик", 4)))
-    new, _ = resolve_orders_stage(state, {"empire": orders}, seed=3)
+    new, _ = resolve_orders(state, {"empire": orders}, seed=3)
     upkeep = [line for line in gold_lines(new, "empire") if line["reason"] == "Содержание армии"]
     assert [line["amount"] for line in upkeep] == [-50]
     assert upkeep_total(new, "empire") == 70
@@ -164,7 +165,7 @@ def test_negative_balance_only_through_upkeep():
     state["factions"]["empire"]["units"] = {"empire_archpriest": 20}
     state["cities"]["aurum"]["buildings"] = ["empire_farmlands"]
     orders, _ = parse_economy_rows(state, "empire", rows(("Построить", "Феррум", "Часовня", "")))
-    new, statuses = resolve_orders_stage(state, {"empire": orders}, seed=1)
+    new, statuses = resolve_orders(state, {"empire": orders}, seed=1)
     assert new["factions"]["empire"]["gold"] == 300 + 150 + 50 - 800
     assert statuses["empire"][0].errors[0].code == "JR_NOT_ENOUGH_GOLD"
     assert new["cities"]["ferrum"]["buildings"] == []
@@ -226,7 +227,7 @@ def test_summon_buildings_give_their_unit_and_no_money_when_sold():
     (status,) = run(state, "dwarves", ("Построить", "Карак", "Пещера Фрагулекса", ""))
     assert status.ok and state["factions"]["dwarves"]["units"] == {"dwarves_fragulex": 1}
     state["factions"]["dwarves"]["units"]["dwarves_fragulex"] = 0          # killed in a battle
-    economy.start_of_turn(state, 1)                                        # revived for free
+    turn.start_of_turn(state, 1)                                        # revived for free
     assert state["factions"]["dwarves"]["units"]["dwarves_fragulex"] == 1
     (status,) = run(state, "dwarves", ("Нанять", "", "Фрагулекс", 1))
     assert status.errors[0].code == "JR_SUMMON_LIMIT"
@@ -336,7 +337,7 @@ def test_restored_city_gives_no_income_that_turn():
     state = make_game(gold=300)
     state["cities"]["ferrum"].update(ruins=True)
     orders, _ = parse_economy_rows(state, "empire", rows(("Восстановить руины", "Феррум", "", "")))
-    new, statuses = resolve_orders_stage(state, {"empire": orders}, seed=2)
+    new, statuses = resolve_orders(state, {"empire": orders}, seed=2)
     assert statuses["empire"][0].ok
     assert not [line for line in new["ledger"] if line.get("city") == "ferrum" and line["amount"] > 0]
     assert any(line.get("city") == "ferrum" for line in income_lines(new, "empire"))
@@ -469,10 +470,10 @@ def test_a_rejected_order_changes_nothing():
 def test_a_third_of_the_slaves_die_at_the_end_of_the_turn():
     """«треть рабов (округлённо) умирает в конце хода» — 450 → 300; 100 → 67 (33.3 rounds to 33)."""
     state = make_game()
-    economy.end_of_turn(state)
+    turn.end_of_turn(state)
     assert state["factions"]["vampires"]["slaves"] == 300
     state["factions"]["vampires"]["slaves"] = 100
-    economy.end_of_turn(state)
+    turn.end_of_turn(state)
     assert state["factions"]["vampires"]["slaves"] == 67
 
 
@@ -481,11 +482,11 @@ def test_two_thirds_of_the_slaves_above_the_cap_escape_at_the_start():
     сбегает» — 900 → 700; the «Виселица» lowers the share to one third (900 → 800)."""
     state = make_game()
     state["factions"]["vampires"]["slaves"] = 900
-    economy.start_of_turn(state, 1)
+    turn.start_of_turn(state, 1)
     assert state["factions"]["vampires"]["slaves"] == 700
     state["factions"]["vampires"]["slaves"] = 900
     state["cities"]["umbra"].update(level=2, buildings=["vampires_gallows"])
-    economy.start_of_turn(state, 1)
+    turn.start_of_turn(state, 1)
     assert state["factions"]["vampires"]["slaves"] == 800
 
 
@@ -495,7 +496,7 @@ def test_barrack_and_slums_raise_the_slave_cap():
     state = make_game()
     state["cities"]["noct"].update(level=3, buildings=["vampires_barrack", "vampires_slums"])
     state["factions"]["vampires"]["slaves"] = 1010
-    economy.start_of_turn(state, 1)
+    turn.start_of_turn(state, 1)
     assert state["factions"]["vampires"]["slaves"] == 970
 
 
@@ -504,7 +505,7 @@ def test_gallows_kill_30_more_slaves_per_turn():
     state = make_game()
     state["cities"]["umbra"].update(level=2, buildings=["vampires_gallows"])
     state["factions"]["vampires"]["slaves"] = 300
-    economy.end_of_turn(state)
+    turn.end_of_turn(state)
     assert state["factions"]["vampires"]["slaves"] == 170
 
 
@@ -514,7 +515,7 @@ def test_vampires_beyond_the_blood_hibernate_and_the_crypt_spares_their_upkeep()
     state = make_game()
     state["factions"]["vampires"]["units"] = {"vampires_halfblood": 40}
     state["factions"]["vampires"]["slaves"] = 450                      # 300 after the deaths: blood for 20
-    economy.end_of_turn(state)
+    turn.end_of_turn(state)
     assert state["factions"]["vampires"]["hibernating"] == {"vampires_halfblood": 20}
     assert upkeep_total(state, "vampires") == 400
     state["cities"]["umbra"]["buildings"] = ["vampires_crypt"]
@@ -528,11 +529,11 @@ def test_era_gift_goes_to_every_faction_tied_for_fewest_cities():
     state = make_game(turn=3)
     state["cities"]["mons"]["owner"] = "empire"
     state["cities"]["qinghe"]["owner"] = "empire"
-    economy.start_of_turn(state, 1)
+    turn.start_of_turn(state, 1)
     gifts = {line["faction"]: line["amount"] for line in state["ledger"] if "Подарок" in line["reason"]}
     assert gifts == {"dwarves": 600, "jade": 600}
     state = make_game(turn=4)
-    economy.start_of_turn(state, 1)
+    turn.start_of_turn(state, 1)
     assert not [line for line in state["ledger"] if "Подарок" in line["reason"]]
 
 
@@ -542,8 +543,8 @@ def test_resolve_is_deterministic_and_does_not_touch_its_input():
     orders = {f: parse_economy_rows(state, f, rows(("Построить", CITIES[f][0][1], name, "")))[0]
               for f, name in (("empire", "Барак"), ("dwarves", "Карьер"), ("jade", "Рисовые поля"))}
     frozen = canonical_json(state)
-    first, s1 = resolve_orders_stage(state, orders, seed=99)
-    second, s2 = resolve_orders_stage(state, orders, seed=99)
+    first, s1 = resolve_orders(state, orders, seed=99)
+    second, s2 = resolve_orders(state, orders, seed=99)
     assert canonical_json(state) == frozen
     assert canonical_json(first) == canonical_json(second) and s1 == s2
     assert first["turn"] == 2 and first["era"] == "twilight"

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.jade_rose import economy, factions
+from engine.jade_rose import consequences, holdings, turn, victory
+from engine.jade_rose.actions.runner import run_economy
+from engine.jade_rose.factions import jade_court
 from engine.jade_rose.garrison import garrison_of
 from engine.jade_rose.setup import new_game
 
@@ -32,8 +34,8 @@ def capture(state: dict, city: str, attacker: str, choice: str) -> dict:
     previous = c["owner"]
     event = {"kind": "capture", "city": city, "attacker": attacker, "previous_owner": previous, "choice": choice,
              "large": c["large"], "level_before": c["level"],
-             "era_max_level": min(3, economy.era_of(state).max_city_level),
-             "base_income": economy.base_income(c, previous)}
+             "era_max_level": min(3, holdings.era_of(state).max_city_level),
+             "base_income": holdings.base_income(c, previous)}
     if choice == "colonise":
         c.update(owner=attacker, buildings=[])
     elif choice == "plunder":
@@ -63,11 +65,11 @@ def test_empire_honor_per_dead_unit_is_a_fifth_of_its_upkeep_summed_per_battle()
     с содержанием 5з/ход при смерти даст 1ч.» — 3 horsemen (8з) and a spearman (5з): 29 ÷ 5 = 5ч (JR-63: summed
     per battle, then floored); one horseman in each of two battles: 1ч + 1ч; the enemy's dead give nothing."""
     state = make_game()
-    factions.apply_war_events(state, [battle("ferrum", "vampires", "empire",
+    consequences.apply_war_events(state, [battle("ferrum", "vampires", "empire",
                                              deaths={"empire": {"empire_horseman": 3, "empire_spearman": 1},
                                                      "vampires": {"vampires_lord": 1}})])
     assert honor(state) == 5 and ledger_sum(state, "empire", "honor") == 5
-    factions.apply_war_events(state, [battle("ferrum", "vampires", "empire", deaths={"empire": {"empire_horseman": 1}}),
+    consequences.apply_war_events(state, [battle("ferrum", "vampires", "empire", deaths={"empire": {"empire_horseman": 1}}),
                                       battle("aurum", "dwarves", "empire", deaths={"empire": {"empire_horseman": 1}})])
     assert honor(state) == 7
 
@@ -76,19 +78,19 @@ def test_a_captured_empire_capital_gives_150_honor():
     """«Ваш город захватили или разрушили: +50ч (если большой, то +150ч) (в дополнение к чести за смерть
     гарнизона)» — the large capital colonised: 150 + the garrison's 10 spearmen (10ч); a small city razed: +50."""
     state = make_game()
-    factions.apply_war_events(state, [battle("aurum", "vampires", "empire", deaths={"empire": {"empire_spearman": 10}}),
+    consequences.apply_war_events(state, [battle("aurum", "vampires", "empire", deaths={"empire": {"empire_spearman": 10}}),
                                       capture(state, "aurum", "vampires", "colonise")])
     assert honor(state) == 160
-    factions.apply_war_events(state, [capture(state, "ferrum", "dwarves", "raze")])
+    consequences.apply_war_events(state, [capture(state, "ferrum", "dwarves", "raze")])
     assert honor(state) == 210
 
 
 def test_a_plundered_empire_city_gives_30_or_90_honor():
     """«Ваш город разграбили: +30ч (если большой - то +90ч) (в дополнение к чести за смерть гарнизона)»."""
     state = make_game()
-    factions.apply_war_events(state, [capture(state, "ferrum", "jade", "plunder")])
+    consequences.apply_war_events(state, [capture(state, "ferrum", "jade", "plunder")])
     assert honor(state) == 30
-    factions.apply_war_events(state, [capture(state, "aurum", "jade", "plunder")])
+    consequences.apply_war_events(state, [capture(state, "aurum", "jade", "plunder")])
     assert honor(state) == 120
 
 
@@ -97,11 +99,11 @@ def test_the_empire_loses_20_honor_for_plundering_or_razing_but_never_goes_below
     (raze) → 0 (plunder); colonising costs nothing."""
     state = make_game()
     state["factions"]["empire"]["honor"] = 50
-    factions.apply_war_events(state, [capture(state, "umbra", "empire", "plunder")])
+    consequences.apply_war_events(state, [capture(state, "umbra", "empire", "plunder")])
     assert honor(state) == 30
-    factions.apply_war_events(state, [capture(state, "mons", "empire", "colonise")])
+    consequences.apply_war_events(state, [capture(state, "mons", "empire", "colonise")])
     assert honor(state) == 30
-    factions.apply_war_events(state, [capture(state, "qinghe", "empire", "raze"),
+    consequences.apply_war_events(state, [capture(state, "qinghe", "empire", "raze"),
                                       capture(state, "umbra", "empire", "plunder")])
     assert honor(state) == 0 and ledger_sum(state, "empire", "honor") == -50
 
@@ -114,9 +116,9 @@ def test_vampires_get_slaves_from_plunder_and_capture():
     600; the Jade small L1 city colonised: 75."""
     state = make_game()
     state["cities"]["aurum"]["level"] = 2
-    factions.apply_war_events(state, [capture(state, "aurum", "vampires", "plunder")])
+    consequences.apply_war_events(state, [capture(state, "aurum", "vampires", "plunder")])
     assert state["factions"]["vampires"]["slaves"] == 450 + 600
-    factions.apply_war_events(state, [capture(state, "qinghe", "vampires", "colonise")])
+    consequences.apply_war_events(state, [capture(state, "qinghe", "vampires", "colonise")])
     assert state["factions"]["vampires"]["slaves"] == 450 + 600 + 75
 
 
@@ -125,7 +127,7 @@ def test_vampires_flee_with_slaves_worth_twice_the_base_income_of_their_lost_cit
     распоряжение число рабов в размере удвоенного базового дохода города. Примечание: учитывается базовый доход
     города для фракции, которой принадлежит город. У вас базовый доход вдвое меньше.» — large L1: 2 × 150."""
     state = make_game()
-    factions.apply_war_events(state, [capture(state, "noct", "empire", "colonise")])
+    consequences.apply_war_events(state, [capture(state, "noct", "empire", "colonise")])
     assert state["factions"]["vampires"]["slaves"] == 450 + 300
 
 
@@ -134,9 +136,9 @@ def test_slave_market_adds_50_slaves_for_attacks_on_neighbouring_cities():
     Карак: +75 + 50; Юйлун is not next to a market city: +150 only."""
     state = make_game()
     state["cities"]["umbra"].update(level=2, buildings=["vampires_slave_market"])
-    factions.apply_war_events(state, [capture(state, "karak", "vampires", "colonise")])
+    consequences.apply_war_events(state, [capture(state, "karak", "vampires", "colonise")])
     assert state["factions"]["vampires"]["slaves"] == 450 + 150 + 50
-    factions.apply_war_events(state, [capture(state, "yulong", "vampires", "colonise")])
+    consequences.apply_war_events(state, [capture(state, "yulong", "vampires", "colonise")])
     assert state["factions"]["vampires"]["slaves"] == 450 + 150 + 50 + 150
 
 
@@ -148,10 +150,10 @@ def test_vampires_sleeping_in_a_crypt_die_when_its_city_is_captured():
     state["cities"]["umbra"]["buildings"] = ["vampires_crypt"]
     rec = state["factions"]["vampires"]
     rec.update(units={"vampires_halfblood": 30}, slaves=225)              # 150 after deaths: blood for 10
-    economy.end_of_turn(state)
+    turn.end_of_turn(state)
     assert rec["hibernating"] == {"vampires_halfblood": 20}
     assert rec["crypts"] == {"umbra": {"vampires_halfblood": 20}}
-    factions.apply_war_events(state, [capture(state, "umbra", "empire", "colonise")])
+    consequences.apply_war_events(state, [capture(state, "umbra", "empire", "colonise")])
     assert rec["units"] == {"vampires_halfblood": 10} and rec["hibernating"] == {}
 
 
@@ -159,7 +161,7 @@ def test_slaves_captured_after_the_ritual_become_eternal_servants():
     """«Все рабы, которых вы захватите в будущем, тоже будут автоматически превращаться в Вечных слуг.»"""
     state = make_game()
     state["factions"]["vampires"].update(ritual_done=True, slaves=0, eternal_servants=500)
-    factions.apply_war_events(state, [capture(state, "ferrum", "vampires", "plunder")])
+    consequences.apply_war_events(state, [capture(state, "ferrum", "vampires", "plunder")])
     assert state["factions"]["vampires"]["eternal_servants"] == 650 and state["factions"]["vampires"]["slaves"] == 0
 
 
@@ -168,7 +170,7 @@ def test_sunset_doubles_honor_and_slaves_received_but_not_grudges():
     фракций» (JR-62: lump sums included, grudges excluded)."""
     state = make_game(turn=7)
     state["cities"]["mons"]["level"] = 3
-    factions.apply_war_events(state, [battle("ferrum", "dwarves", "empire", deaths={"empire": {"empire_knight": 1}}),
+    consequences.apply_war_events(state, [battle("ferrum", "dwarves", "empire", deaths={"empire": {"empire_knight": 1}}),
                                       capture(state, "ferrum", "vampires", "plunder"),
                                       capture(state, "mons", "vampires", "colonise")])
     assert honor(state) == 2 * (3 + 30)
@@ -183,9 +185,9 @@ def test_dwarf_grudges_for_a_lost_city_by_size_doubled_at_the_eras_max_level():
     максимального уровня, ограниченного эпохой - вдвое больше.» — Dawn (max level 2): small L1 +1, large L2 +4."""
     state = make_game(turn=3)
     state["cities"]["karak"]["level"] = 2
-    factions.apply_war_events(state, [capture(state, "mons", "jade", "plunder")])
+    consequences.apply_war_events(state, [capture(state, "mons", "jade", "plunder")])
     assert grudges(state, "jade") == 1
-    factions.apply_war_events(state, [capture(state, "karak", "empire", "raze")])
+    consequences.apply_war_events(state, [capture(state, "karak", "empire", "raze")])
     assert grudges(state, "empire") == 4 and grudges(state, "vampires") == 0
 
 
@@ -194,21 +196,21 @@ def test_dwarf_grudges_drop_when_they_take_that_factions_city_unless_the_endless
     (400з) - позволяет вам игнорировать любые эффекты, снижающие число обид.»"""
     state = make_game()
     state["factions"]["dwarves"]["grudges"]["empire"] = 3
-    factions.apply_war_events(state, [capture(state, "aurum", "dwarves", "colonise")])
+    consequences.apply_war_events(state, [capture(state, "aurum", "dwarves", "colonise")])
     assert grudges(state, "empire") == 1
-    factions.apply_war_events(state, [capture(state, "ferrum", "dwarves", "colonise")])
+    consequences.apply_war_events(state, [capture(state, "ferrum", "dwarves", "colonise")])
     assert grudges(state, "empire") == 0                                     # never below 0
     state = make_game()
     state["factions"]["dwarves"]["grudges"]["empire"] = 3
     state["cities"]["karak"].update(level=3, buildings=["dwarves_endless_vengeance_guild"])
-    factions.apply_war_events(state, [capture(state, "aurum", "dwarves", "plunder")])
+    consequences.apply_war_events(state, [capture(state, "aurum", "dwarves", "plunder")])
     assert grudges(state, "empire") == 3
 
 
 def test_a_failed_attack_on_the_dwarves_adds_a_grudge():
     """«Враг неудачно напал на ваш город: +1 обида.»"""
     state = make_game()
-    factions.apply_war_events(state, [{"kind": "failed_attack", "city": "mons", "attacker": "vampires",
+    consequences.apply_war_events(state, [{"kind": "failed_attack", "city": "mons", "attacker": "vampires",
                                        "defender": "dwarves"},
                                       {"kind": "failed_attack", "city": "umbra", "attacker": "dwarves",
                                        "defender": "vampires"}])
@@ -219,7 +221,7 @@ def test_an_enemy_destroying_half_the_dwarf_army_adds_a_grudge():
     """«Враг уничтожил как минимум половину вашей армии при нападении на вас: +1 обида.» — 5 of 10 army units:
     +1; 4 of 10: none; garrison deaths do not count; losses while the dwarves attack: none."""
     state = make_game()
-    factions.apply_war_events(state, [
+    consequences.apply_war_events(state, [
         battle("mons", "jade", "dwarves", deaths={"dwarves": {"dwarves_miner": 20}},
                army_deaths={"dwarves": {"dwarves_miner": 4}}, army_size={"dwarves": 10}, winner="defender"),
         battle("karak", "empire", "dwarves", army_deaths={"dwarves": {"dwarves_miner": 3, "dwarves_thane": 2}},
@@ -234,7 +236,7 @@ def test_grudges_never_exceed_10():
     the ledger shows the +1 really added."""
     state = make_game()
     state["factions"]["dwarves"]["grudges"]["empire"] = 9
-    factions.apply_war_events(state, [capture(state, "karak", "empire", "colonise")])
+    consequences.apply_war_events(state, [capture(state, "karak", "empire", "colonise")])
     assert grudges(state, "empire") == 10
     assert [line["amount"] for line in state["ledger"] if line["resource"] == "grudges"] == [1]
 
@@ -248,14 +250,14 @@ def test_empire_wins_with_9_cities_and_100_honor_and_leaves_the_game():
     state = make_game()
     add_cities(state, "empire", 7)
     state["factions"]["empire"]["honor"] = 99
-    factions.end_of_turn(state)
+    victory.end_of_turn(state)
     assert not state["factions"]["empire"]["won"]
     state["factions"]["empire"]["honor"] = 100
-    factions.end_of_turn(state)
-    assert state["factions"]["empire"]["won"] and factions.winners(state) == ["empire"]
-    assert "empire" not in economy.active_factions(state) and not factions.game_over(state)
+    victory.end_of_turn(state)
+    assert state["factions"]["empire"]["won"] and victory.winners(state) == ["empire"]
+    assert "empire" not in holdings.active_factions(state) and not victory.game_over(state)
     assert state["chronicle"][-1]["kind"] == "Победа" and "мир" in state["chronicle"][-1]["text"]
-    (status,) = economy.run_economy(state, "empire", [{"row": 2, "kind": "upgrade", "city": "aurum", "count": 1}],
+    (status,) = run_economy(state, "empire", [{"row": 2, "kind": "upgrade", "city": "aurum", "count": 1}],
                                     None)
     assert status.errors[0].code == "JR_FACTION_OUT"
 
@@ -265,10 +267,10 @@ def test_dwarves_win_with_8_cities_and_3000_gold_and_their_cities_become_ruins()
     тоннелей под землёй. Дворфы переселяются под землю, а города на поверхности становятся руинами.»"""
     state = make_game(gold=3000)
     add_cities(state, "dwarves", 5)
-    factions.end_of_turn(state)
+    victory.end_of_turn(state)
     assert not state["factions"]["dwarves"]["won"]
     add_cities(state, "dwarves", 6)
-    factions.end_of_turn(state)
+    victory.end_of_turn(state)
     assert state["factions"]["dwarves"]["won"]
     gone = [c for c in state["cities"].values() if c["name"] in ("Карак", "Монс") or c["name"].startswith("dwarves-")]
     assert all(c["ruins"] and c["owner"] is None and c["buildings"] == [] for c in gone)
@@ -281,10 +283,10 @@ def test_jade_court_wins_with_3_great_forges_9_cities_and_1000_jade():
     add_cities(state, "jade", 7, level=3)
     state["factions"]["jade"]["jade"] = 1000
     state["cities"]["jade_extra_0"]["buildings"] = ["jade_great_forge"]
-    factions.end_of_turn(state)
+    victory.end_of_turn(state)
     assert not state["factions"]["jade"]["won"]
     state["cities"]["jade_extra_1"]["buildings"] = ["jade_great_forge"]
-    factions.end_of_turn(state)
+    victory.end_of_turn(state)
     assert state["factions"]["jade"]["won"]
 
 
@@ -295,14 +297,14 @@ def test_vampires_win_with_1000_eternal_servants_and_one_rival_earning_half_as_m
     state = make_game()
     state["factions"]["vampires"].update(eternal_servants=1000, slaves=0)
     state["factions"]["dwarves"]["eliminated"] = True
-    factions.end_of_turn(state)
+    victory.end_of_turn(state)
     assert not state["factions"]["vampires"]["won"]
     state["factions"]["jade"]["won"] = True
-    factions.end_of_turn(state)
+    victory.end_of_turn(state)
     assert state["factions"]["vampires"]["won"]
     assert state["factions"]["empire"]["eliminated"] and state["factions"]["empire"]["subjugated_by"] == "vampires"
-    assert state["cities"]["aurum"]["owner"] == "vampires" and factions.game_over(state)
-    assert factions.winners(state) == ["jade", "vampires"]
+    assert state["cities"]["aurum"]["owner"] == "vampires" and victory.game_over(state)
+    assert victory.winners(state) == ["jade", "vampires"]
 
 
 # -- Midnight (L335; JR-60) -------------------------------------------------------------------------------
@@ -313,11 +315,11 @@ def test_midnight_destroys_every_faction_but_the_winners_and_the_one_with_most_c
     state = make_game(turn=8)
     add_cities(state, "dwarves", 2)
     state["factions"]["jade"]["won"] = True
-    factions.end_of_turn(state)
-    assert not factions.game_over(state) and not state.get("midnight")
+    victory.end_of_turn(state)
+    assert not victory.game_over(state) and not state.get("midnight")
     state["turn"] = 9
-    factions.end_of_turn(state)
-    assert factions.game_over(state) and factions.winners(state) == ["dwarves", "jade"]
+    victory.end_of_turn(state)
+    assert victory.game_over(state) and victory.winners(state) == ["dwarves", "jade"]
     assert state["factions"]["empire"]["eliminated"] and state["factions"]["vampires"]["eliminated"]
     assert not state["factions"]["jade"].get("eliminated")
     assert state["chronicle"][-1]["kind"] == "Полночь" and "Дворфы" in state["chronicle"][-1]["text"]
@@ -334,8 +336,8 @@ def test_midnight_ties_go_to_base_income_then_gold_then_all_survive(setup, survi
     state["cities"]["ferrum"]["level"] = setup.get("ferrum", 1)
     for fid, gold in setup.get("gold", {}).items():
         state["factions"][fid]["gold"] = gold
-    factions.end_of_turn(state)
-    assert factions.winners(state) == survivors
+    victory.end_of_turn(state)
+    assert victory.winners(state) == survivors
     assert sorted(f for f, r in state["factions"].items() if r.get("eliminated")) == sorted(
         set(CITIES) - set(survivors))
 
@@ -345,8 +347,8 @@ def test_the_last_faction_left_in_play_wins():
     for fid in ("empire", "vampires"):
         state["factions"][fid]["eliminated"] = True
     state["factions"]["dwarves"]["won"] = True
-    factions.end_of_turn(state)
-    assert state["factions"]["jade"]["won"] and factions.game_over(state)
+    victory.end_of_turn(state)
+    assert state["factions"]["jade"]["won"] and victory.game_over(state)
 
 
 # -- Jade Court ----------------------------------------------------------------------------------------
@@ -367,14 +369,14 @@ def test_jade_mines_and_estates_add_to_the_jade_limit():
     +200 к лимиту покупки нефрита за ход» — 300 + 150 + 200 = 650 (several add up)."""
     state = make_game()
     state["cities"]["yulong"].update(level=3, buildings=["jade_great_forge", "jade_jade_mine", "jade_estates"])
-    assert economy.jade_limit(state, "jade") == 650
+    assert jade_court.jade_limit(state, "jade") == 650
 
 
 def test_each_war_consequence_is_told_in_the_factions_log():
     """Every change is a ledger line with a Russian reason, and each faction's journal gets one line per event."""
     state = make_game()
     state["factions"]["empire"]["honor"] = 30
-    factions.apply_war_events(state, [capture(state, "mons", "empire", "raze"),
+    consequences.apply_war_events(state, [capture(state, "mons", "empire", "raze"),
                                       {"kind": "failed_attack", "city": "karak", "attacker": "jade",
                                        "defender": "dwarves"}])
     assert [(e["faction"], e["text"]) for e in state["log"]] == [
@@ -392,15 +394,49 @@ def test_a_peaceful_demo_game_ends_at_midnight_after_turn_9():
 
     with (Path(__file__).resolve().parents[1] / "templates/jade_rose/scenarios/demo.toml").open("rb") as fh:
         state = new_game(tomllib.load(fh))
-    for turn in range(1, 10):
-        assert not factions.game_over(state)
-        state["ledger"], state["log"] = [], []
-        economy.begin_turn(state, turn)
-        for fid in sorted(state["factions"]):
-            economy.run_economy(state, fid, [], None, army_plan=None)
-        factions.apply_war_events(state, [])
-        economy.end_of_turn(state)
-        factions.end_of_turn(state)
-        state["turn"] += 1
-    assert factions.game_over(state) and factions.winners(state) == state["midnight"]["survivors"]
+    for number in range(1, 10):
+        assert not victory.game_over(state) and state["turn"] == number
+        state = turn.resolve_orders_stage(state, {}, seed=number).state
+    assert state["stage"] == "finished" and victory.game_over(state) and victory.winners(state) == state["midnight"]["survivors"]
     assert state["chronicle"][-1]["kind"] == "Полночь"
+
+
+# -- how the rules are grouped: one hook class per faction, one ledger, one chronicle ----------------
+
+def test_every_faction_of_the_data_has_its_rules_and_owns_its_actions():
+    """Each faction of factions.toml has its hooks in the explicit mapping, and every faction-only economy
+    action is handled by exactly the faction the order tab reserves it for."""
+    from engine.jade_rose import factions
+    from engine.jade_rose.data import load_data
+    from engine.jade_rose.economy_orders import FACTION_ONLY
+
+    assert set(factions.FACTIONS) == set(load_data().factions)
+    handled = {kind: fid for fid, rules in factions.FACTIONS.items() for kind in rules.actions}
+    assert handled == dict(FACTION_ONLY)
+
+
+def test_ledger_change_records_every_balance_change_and_nothing_for_zero():
+    from engine.jade_rose import ledger
+
+    state = make_game(gold=100)
+    state["ledger"] = []
+    ledger.change(state, "empire", "gold", -30, "Тест", "aurum", kind="test")
+    ledger.change(state, "empire", "gold", 0, "Ничего")
+    ledger.change(state, "dwarves", "grudges", 2, "Обида", against="empire")
+    assert state["factions"]["empire"]["gold"] == 70 and state["factions"]["dwarves"]["grudges"]["empire"] == 2
+    assert state["ledger"] == [
+        {"faction": "empire", "resource": "gold", "amount": -30, "reason": "Тест", "city": "aurum", "kind": "test"},
+        {"faction": "dwarves", "resource": "grudges", "amount": 2, "reason": "Обида", "against": "empire"}]
+
+
+def test_only_the_ledger_module_appends_to_the_ledger_journal_and_chronicle():
+    """The records have one writer each (engine/jade_rose/ledger.py): no other Jade Rose module appends to
+    them directly, so every balance change carries its reason."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "engine" / "jade_rose"
+    pattern = re.compile(r"""\[\s*["'](ledger|log|chronicle)["']\s*\]\s*\.append|setdefault\(\s*["'](ledger|log|chronicle)["'][^)]*\)\s*\.append""")
+    writers = sorted(str(p.relative_to(root)) for p in root.rglob("*.py")
+                     if p.name != "ledger.py" and pattern.search(p.read_text(encoding="utf-8")))
+    assert writers == []

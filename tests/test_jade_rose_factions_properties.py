@@ -14,7 +14,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.jade_rose import economy, factions
+from engine.jade_rose import consequences, holdings, turn, victory
+from engine.jade_rose.actions.runner import run_economy
 from engine.jade_rose.data import load_data
 from engine.jade_rose.economy_orders import actions_for, parse_economy_rows, rival_names
 from engine.jade_rose.names import building_names, unit_names
@@ -113,8 +114,8 @@ def _capture_event(state: dict, cid: str, attacker: str, choice: str) -> dict | 
         return None
     event = {"kind": "capture", "city": cid, "attacker": attacker, "previous_owner": previous, "choice": choice,
              "large": city["large"], "level_before": city["level"],
-             "era_max_level": min(3, economy.era_of(state).max_city_level),
-             "base_income": economy.base_income(city, previous)}
+             "era_max_level": min(3, holdings.era_of(state).max_city_level),
+             "base_income": holdings.base_income(city, previous)}
     if choice in ("colonise", "ruins"):
         city.update(owner=attacker, buildings=[])
     elif choice == "plunder":
@@ -127,7 +128,7 @@ def _capture_event(state: dict, cid: str, attacker: str, choice: str) -> dict | 
 def apply_step(state: dict, item: tuple) -> None:
     kind = item[0]
     if kind == "begin":
-        economy.begin_turn(state, item[1])
+        turn.begin_turn(state, item[1])
     elif kind == "orders":
         _, faction, cells, target, seed = item
         orders, _ = parse_economy_rows(state, faction, [Row(i + 2, c) for i, c in enumerate(cells)])
@@ -135,11 +136,11 @@ def apply_step(state: dict, item: tuple) -> None:
         units.update({o["what"]: o["count"] for o in orders if o["kind"] == "hire"})
         plan = {"armies": {"A": {"squads": [{"flank": "C", "line": "V", "units": units}], "order": "attack",
                                  "city": CITY_IDS[target]}}}
-        economy.run_economy(state, faction, orders, random.Random(seed), army_plan=plan)
+        run_economy(state, faction, orders, random.Random(seed), army_plan=plan)
     elif kind == "capture":
         event = _capture_event(state, CITY_IDS[item[1]], item[2], item[3])
         if event is not None:
-            factions.apply_war_events(state, [event])
+            consequences.apply_war_events(state, [event])
     elif kind == "battle":
         _, city_ix, attacker, deaths, size = item
         cid = CITY_IDS[city_ix]
@@ -148,16 +149,16 @@ def apply_step(state: dict, item: tuple) -> None:
         for fid, unit_ix, n in deaths:
             key = UNITS[fid][unit_ix % len(UNITS[fid])]
             dead.setdefault(fid, {})[key] = dead.get(fid, {}).get(key, 0) + n
-        factions.apply_war_events(state, [{"kind": "battle", "id": f"b-{cid}", "city": cid, "attacker": attacker,
+        consequences.apply_war_events(state, [{"kind": "battle", "id": f"b-{cid}", "city": cid, "attacker": attacker,
                                            "defender": defender, "winner": "defender", "deaths": dead,
                                            "army_deaths": dead, "army_size": {f: size for f in dead}}])
     elif kind == "failed":
         cid = CITY_IDS[item[1]]
-        factions.apply_war_events(state, [{"kind": "failed_attack", "city": cid, "attacker": item[2],
+        consequences.apply_war_events(state, [{"kind": "failed_attack", "city": cid, "attacker": item[2],
                                            "defender": state["cities"][cid]["owner"]}])
     else:
-        economy.end_of_turn(state)
-        factions.end_of_turn(state)
+        turn.end_of_turn(state)
+        victory.end_of_turn(state)
         state["turn"] += 1
 
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import json
 
-from engine.jade_rose import economy, turn
+from engine.jade_rose import turn
+from engine.jade_rose.actions.runner import run_economy
 from engine.state import canonical_json
 
 from jr_fixtures import make_game, rows
@@ -93,10 +94,10 @@ def test_sleepers_sleep_on_until_the_blood_suffices():
     deaths (blood for 25), everyone wakes and the journal says so."""
     state, _ = play_orders_stage(vampire_game(), HIRE, ("Отправить в спячку", "", "Полукровка", "5"))
     state["factions"]["vampires"]["slaves"] = 450
-    economy.end_of_turn(state)
+    turn.end_of_turn(state)
     assert state["factions"]["vampires"]["hibernating"] == {"vampires_halfblood": 5}
     state["factions"]["vampires"]["slaves"] = 563          # − 188 at the end of the turn = 375
-    economy.end_of_turn(state)
+    turn.end_of_turn(state)
     assert state["factions"]["vampires"]["hibernating"] == {}
     assert "Все вампиры бодрствуют: крови хватает" in journal(state)
 
@@ -135,16 +136,16 @@ def test_a_unit_type_s_dead_are_its_newest_hired():
     hired on turn 3, 5 more half-bloods on turn 4; then 5 half-bloods die. Expected: the warlocks are again the
     newest and sleep when 5 must."""
     state = vampire_game()
-    economy.run_economy(state, "vampires", [{"row": 2, "kind": "hire", "what": "vampires_warlock", "count": 5}],
+    run_economy(state, "vampires", [{"row": 2, "kind": "hire", "what": "vampires_warlock", "count": 5}],
                         None)
     state["turn"] = 4
     state["factions"]["vampires"]["slaves"] = 525
-    economy.run_economy(state, "vampires", [{"row": 2, "kind": "hire", "what": "vampires_halfblood", "count": 5}],
+    run_economy(state, "vampires", [{"row": 2, "kind": "hire", "what": "vampires_halfblood", "count": 5}],
                         None)
     rec = state["factions"]["vampires"]
     rec["units"]["vampires_halfblood"] -= 5                # fallen in battle
     rec["slaves"] = 450
-    economy.end_of_turn(state)
+    turn.end_of_turn(state)
     assert rec["hibernating"] == {"vampires_warlock": 5}
 
 
@@ -157,7 +158,7 @@ def test_a_snapshot_without_a_hiring_record_still_loads_and_plays():
     state["factions"]["vampires"]["units"]["vampires_warlock"] = 5
     state = json.loads(canonical_json(state))
     assert "hire_order" not in state["factions"]["vampires"]
-    economy.end_of_turn(state)
+    turn.end_of_turn(state)
     rec = state["factions"]["vampires"]
     assert rec["hibernating"] == {"vampires_halfblood": 5} and "hire_order" not in rec
     assert json.loads(canonical_json(state)) == state
@@ -169,9 +170,9 @@ def test_no_more_units_sleep_than_the_shortfall_needs():
     frees 3, so no half-blood needs to sleep."""
     state = vampire_game()
     state["cities"]["noct"].update(level=2, buildings=["vampires_estates", "vampires_mansions"])
-    economy.run_economy(state, "vampires", [{"row": 2, "kind": "hire", "what": "vampires_bone_cannon", "count": 1}],
+    run_economy(state, "vampires", [{"row": 2, "kind": "hire", "what": "vampires_bone_cannon", "count": 1}],
                         None)
     state["factions"]["vampires"]["slaves"] = 495            # − 165 = 330: blood for 22 of 23
-    economy.end_of_turn(state)
+    turn.end_of_turn(state)
     assert state["factions"]["vampires"]["hibernating"] == {"vampires_bone_cannon": 1}
     assert state["factions"]["vampires"]["units"] == {"vampires_halfblood": 20, "vampires_bone_cannon": 1}

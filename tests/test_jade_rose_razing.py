@@ -13,7 +13,7 @@ raze gives, and its army does not stay in them.
 """
 from __future__ import annotations
 
-from engine.jade_rose import factions, war
+from engine.jade_rose import consequences, war
 from engine.jade_rose.war.words import parse_capture
 
 from test_jade_rose_war import STRONG, attack, battle_events, make_game, plan_of, rows, ORDER_KEYS
@@ -45,7 +45,7 @@ def test_raze_and_leave_makes_ruins_that_stay_with_their_owner():
     city = state["cities"]["qinghe"]
     assert (city["owner"], city["ruins"], city["buildings"], city["capital"]) == ("jade", True, [], False)
     assert state["factions"]["empire"]["gold"] == 450
-    factions.apply_war_events(state, events)
+    consequences.apply_war_events(state, events)
     assert state["factions"]["empire"]["honor"] == 80
     assert "руины остались за фракцией «Нефритовый двор»" in state["chronicle"][-1]["text"]
     assert not state["factions"]["jade"]["eliminated"]

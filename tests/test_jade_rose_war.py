@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from engine.jade_rose import economy, war
+from engine.jade_rose import holdings, income, turn, war
 from engine.jade_rose.setup import new_game
 from engine.jade_rose.war import resolution
 from engine.ruleset import Row
@@ -45,7 +45,7 @@ def make_game(units: dict | None = None, turn: int = 1, **resources) -> dict:
               for cid, (name, owner, large) in CITIES.items()}
     state = new_game({"name": "war-test", "factions": factions, "cities": cities, "roads": ROADS})
     state["turn"] = turn
-    state["era"] = economy.era_of(state).key
+    state["era"] = holdings.era_of(state).key
     return state
 
 
@@ -322,7 +322,7 @@ def test_plunder_lowers_the_level_pays_triple_income_and_the_city_yields_nothing
     assert any(line["amount"] == 900 and "Разграбление" in line["reason"] for line in state["ledger"])
     capture = battle_events(events, "capture")[0]
     assert (capture["choice"], capture["level_before"], capture["base_income"]) == ("plunder", 2, 300)
-    assert not [line for line in economy.income_lines(state, "jade") if line.get("city") == "qinghe"]
+    assert not [line for line in income.income_lines(state, "jade") if line.get("city") == "qinghe"]
 
 
 def test_plunder_never_takes_a_city_below_level_1():

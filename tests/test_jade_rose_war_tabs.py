@@ -10,7 +10,7 @@ import copy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.jade_rose import economy, war
+from engine.jade_rose import holdings, turn, war
 from engine.jade_rose.setup import new_game
 from engine.ruleset import Row
 from engine.state import canonical_json
@@ -37,7 +37,7 @@ def make_game(units: dict | None = None, turn: int = 1, **resources) -> dict:
               for cid, (name, owner, large) in CITIES.items()}
     state = new_game({"name": "war-test", "factions": factions, "cities": cities, "roads": ROADS})
     state["turn"] = turn
-    state["era"] = economy.era_of(state).key
+    state["era"] = holdings.era_of(state).key
     return state
 
 

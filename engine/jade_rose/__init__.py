@@ -6,7 +6,7 @@ from typing import Any, Mapping
 from engine.registry import register
 from engine.ruleset import (GM_BOOK, BattleSimulator, DemoPlayers, FactionSummary, ParsedOrders, Row, Ruleset, StageResult,
                             Summary, Table)
-from engine.jade_rose import adjustments, battle, economy_orders, factions, setup, turn, views, war
+from engine.jade_rose import adjustments, battle, economy_orders, ledger, setup, turn, victory, views, war
 from engine.jade_rose.data import dump_data, load_data
 
 
@@ -29,9 +29,8 @@ class JadeRose(Ruleset):
 
     def new_game(self, scenario: Mapping[str, Any]) -> dict:
         state = setup.new_game(scenario)
-        state.setdefault("chronicle", []).append(
-            {"turn": 1, "kind": "Начало",
-             "text": f"Начинается {self.title}: эпоха «{views.ERA_NAMES.get(state['era'], state['era'])}»."})
+        ledger.chronicle(state, "Начало",
+                         f"Начинается {self.title}: эпоха «{views.ERA_NAMES.get(state['era'], state['era'])}».", turn=1)
         return state
 
     def order_tabs(self, stage: str) -> tuple[str, ...]:
@@ -68,9 +67,7 @@ class JadeRose(Ruleset):
             new = turn.resolve_orders_stage(state, orders, seed)
         before, after = state.get("era"), new.state.get("era")
         if after != before and new.state["stage"] != "finished":
-            new.state.setdefault("chronicle", []).append(
-                {"turn": new.state["turn"], "kind": "Эпоха",
-                 "text": f"Наступает эпоха «{views.ERA_NAMES.get(after, after)}»."})
+            ledger.chronicle(new.state, "Эпоха", f"Наступает эпоха «{views.ERA_NAMES.get(after, after)}».")
         return new
 
     def views(self, state: dict, result: StageResult | None = None) -> dict[str, dict[str, Table]]:
@@ -109,7 +106,7 @@ class JadeRose(Ruleset):
         """Turn, stage, era, winners and per-faction figures (the extras of `status --json`)."""
         data = load_data()
         out = {"ruleset": self.name, "turn": state["turn"], "stage": state["stage"], "era": state.get("era"),
-               "game_over": factions.game_over(state), "winners": factions.winners(state),
+               "game_over": victory.game_over(state), "winners": victory.winners(state),
                "pending_battles": len(state.get("battles", [])), "factions": {}}
         for fid, f in state["factions"].items():
             out["factions"][fid] = {

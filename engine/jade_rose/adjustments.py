@@ -1,9 +1,10 @@
 """GM adjustments: corrections typed in the GM book, applied as orders so they are logged and replay."""
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from engine.errors import OrderError, allowed_list, define
+from engine.jade_rose import ledger
 from engine.ruleset import Row, RowStatus
 
 TAB = "adjustments"
@@ -34,8 +35,8 @@ def parse_adjustments(state: Mapping, rows: list[Row]) -> tuple[list[dict], list
         errors: list[OrderError] = []
         fid = _faction_by_name(state, row.get("faction"))
         if fid is None:
-            errors.append(OrderError("JR_ADJ_FACTION", {"value": row.get("faction"),
-                                                        "allowed": allowed_list(f["name"] for f in state["factions"].values())}))
+            names = allowed_list(f["name"] for f in state["factions"].values())
+            errors.append(OrderError("JR_ADJ_FACTION", {"value": row.get("faction"), "allowed": names}))
         resource = RESOURCES.get(row.get("resource").capitalize())
         if fid is not None and resource not in FACTION_RESOURCES.get(fid, ("gold",)):
             names = [n for n, r in RESOURCES.items() if r in FACTION_RESOURCES.get(fid, ("gold",))]
@@ -59,11 +60,8 @@ def parse_adjustments(state: Mapping, rows: list[Row]) -> tuple[list[dict], list
 def apply_adjustments(state: dict, orders: list[dict]) -> None:
     """Apply GM corrections to `state` (mutated), each with a ledger line."""
     for order in orders:
-        rec = state["factions"][order["faction"]]
-        rec[order["resource"]] = rec.get(order["resource"], 0) + order["amount"]
-        state.setdefault("ledger", []).append({
-            "faction": order["faction"], "resource": order["resource"], "amount": order["amount"],
-            "reason": f"Корректировка мастера: {order['reason']}"})
+        ledger.change(state, order["faction"], order["resource"], order["amount"],
+                      f"Корректировка мастера: {order['reason']}")
 
 
 def vocabulary(state: Mapping) -> dict[str, list[str]]:

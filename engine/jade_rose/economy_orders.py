@@ -2,14 +2,16 @@
 
 Columns (keys): action «Действие», city «Город», what «Что», count «Количество».
 Parsing checks only the form of a row (action, names, numbers, ownership); the rules that depend on
-balances and on earlier orders of the same turn are checked when the orders run (economy.py).
+balances and on earlier orders of the same turn are checked when the orders run (actions/, factions/).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engine.errors import OrderError, allowed_list, define
 from engine.jade_rose.data import load_data, normalize_name
+from engine.jade_rose.holdings import city_names, own_cities
 from engine.jade_rose.names import faction_id, find_building, find_unit, find_units
 from engine.numbers import read_count
 from engine.ruleset import Row, RowStatus
@@ -143,17 +145,6 @@ def economy_targets(state: Mapping, faction: str) -> list[str]:
     """Everything the «Что» column may name for a faction: its buildings, its units, the rival factions."""
     return _building_names(faction) + _unit_names(faction) + (
         rival_names(state, faction) if any(FACTION_ONLY.get(k) == faction for k in TARGET_KINDS) else [])
-
-
-def own_cities(state: Mapping, faction: str, ruins: bool | None = None) -> list[str]:
-    """City ids owned by a faction, sorted by name; ruins=False/True filters ruins out/in."""
-    out = [cid for cid, c in state["cities"].items()
-           if c.get("owner") == faction and (ruins is None or bool(c.get("ruins")) == ruins)]
-    return sorted(out, key=lambda cid: (state["cities"][cid]["name"], cid))
-
-
-def city_names(state: Mapping, city_ids: list[str]) -> list[str]:
-    return [state["cities"][cid]["name"] for cid in city_ids]
 
 
 def find_city(state: Mapping, text: str) -> str | None:

@@ -14,8 +14,10 @@ Optional keys of the faction record (a state without them reads as if every unit
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
+from engine.jade_rose import ledger
 from engine.jade_rose.data import load_data
 
 Batch = dict[str, Any]
@@ -161,7 +163,6 @@ def hibernate(state: dict, faction: str) -> None:
     asleep, named = choose_sleepers(rec, batches)
     choice = named_sleepers(rec)
     cap, need = blood_capacity(rec), blood_needed(rec)
-    log = state.setdefault("log", [])
     if asleep != (rec.get("hibernating") or {}) or choice:
         if not asleep:
             text = "Все вампиры бодрствуют: крови хватает"
@@ -170,15 +171,15 @@ def hibernate(state: dict, faction: str) -> None:
         else:
             text = (f"В спячке {sum(asleep.values())} юнитов: крови рабов хватает на {cap} юнитов, а нужно на "
                     f"{need} (костяная пушка — за троих). Спят: {_units_text(asleep)}")
-        log.append({"faction": faction, "text": text})
+        ledger.note(state, faction, text)
     if choice and asleep and sum(blood_of(k) * n for k, n in named.items()) < need - cap:
         others = {k: n - named.get(k, 0) for k, n in asleep.items() if n - named.get(k, 0) > 0}
         owned = _owned(rec)
-        log.append({"faction": faction, "text": (
+        ledger.note(state, faction, (
             f"Спячка: названных вами к спячке ({_units_text(choice)}) не хватило — крови недоставало на "
             f"{need - cap} юнитов, а уснуть из названных смогли {_units_text(named)}. Поэтому уснули и другие, "
             f"по правилу «сначала самые новые»: {_units_text(others)}. Назначить к спячке можно любых своих "
-            f"вампиров (действие «Отправить в спячку» во вкладке «Экономика»): {_units_text(owned)}.")})
+            f"вампиров (действие «Отправить в спячку» во вкладке «Экономика»): {_units_text(owned)}."))
     rec["hibernating"] = asleep
     rec.pop("sleep_choice", None)
     if batches == hire_batches({"units": rec.get("units", {})}):

@@ -5,7 +5,7 @@ Fog of war: a faction's tables are built only from its own state and public fact
 """
 from __future__ import annotations
 
-from engine.jade_rose import economy, factions
+from engine.jade_rose import income, victory
 from engine.jade_rose.data import load_data
 from engine.jade_rose.garrison import garrison_of
 from engine.ruleset import Table
@@ -58,7 +58,7 @@ def _slots(city: dict) -> int:
 
 
 def _city_income(state: dict, fid: str, city_id: str) -> int:
-    return sum(line["amount"] for line in economy.income_lines(state, fid)
+    return sum(line["amount"] for line in income.income_lines(state, fid)
                if line.get("city") == city_id and line.get("resource", "gold") == "gold")
 
 
@@ -80,16 +80,16 @@ def summary(state: dict, fid: str) -> Table:
     rows.append(("", "", ""))
     rows.append(("Доход в следующий ход", "", ""))
     total = 0
-    for line in economy.income_lines(state, fid):
+    for line in income.income_lines(state, fid):
         rows.append((line["reason"], line["amount"], RESOURCES.get(line.get("resource", "gold"), "")))
         if line.get("resource", "gold") == "gold":
             total += line["amount"]
-    upkeep = economy.upkeep_total(state, fid)
+    upkeep = income.upkeep_total(state, fid)
     rows.append(("Содержание армии", -upkeep, "золото"))
     rows.append(("Итого золота за ход", total - upkeep, ""))
     rows.append(("", "", ""))
     rows.append(("Условия победы", "", "нужны все сразу"))
-    for text, met in factions.victory_progress(state, fid):
+    for text, met in victory.victory_progress(state, fid):
         rows.append((text, "выполнено" if met else "нет", ""))
     return Table(("Показатель", "Значение", "Пояснение"), tuple(rows))
 
@@ -156,13 +156,13 @@ def gm_factions(state: dict) -> Table:
         owned = [c for c in state["cities"].values() if c.get("owner") == fid and not c.get("ruins")]
         extras = "; ".join(f"{RESOURCES[r]}: {f.get(r, 0)}" for r in FACTION_RESOURCES.get(fid, ()))
         rows.append((f["name"], f["gold"], len(owned), sum(f.get("units", {}).values()),
-                     economy.upkeep_total(state, fid), "выбыла" if f.get("eliminated") else "в игре", extras))
+                     income.upkeep_total(state, fid), "выбыла" if f.get("eliminated") else "в игре", extras))
     return Table(("Фракция", "Золото", "Городов", "Юнитов", "Содержание", "Статус", "Ресурсы"), tuple(rows))
 
 
 def gm_cities(state: dict) -> Table:
     rows = []
-    for cid, city in sorted(state["cities"].items(), key=lambda kv: kv[1]["name"]):
+    for _cid, city in sorted(state["cities"].items(), key=lambda kv: kv[1]["name"]):
         rows.append((city["name"], faction_name(state, city.get("owner")), _size(city), city["level"],
                      ", ".join(building_name(b) for b in city["buildings"]) or "—",
                      "руины" if city.get("ruins") else ("столица" if city.get("capital") else "")))
@@ -170,8 +170,8 @@ def gm_cities(state: dict) -> Table:
 
 
 def gm_ledger(state: dict) -> Table:
-    rows = [(faction_name(state, l["faction"]), RESOURCES.get(l["resource"], l["resource"]), l["amount"],
-             l["reason"]) for l in state.get("ledger", [])]
+    rows = [(faction_name(state, line["faction"]), RESOURCES.get(line["resource"], line["resource"]), line["amount"],
+             line["reason"]) for line in state.get("ledger", [])]
     return Table(("Фракция", "Ресурс", "Изменение", "Причина"), tuple(rows))
 
 

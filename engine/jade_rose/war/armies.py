@@ -12,15 +12,25 @@ Plan shape:
 """
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from engine.errors import OrderError, allowed_list
 from engine.jade_rose.data import load_data, normalize_name
-from engine.jade_rose.economy_orders import city_names, find_city, own_cities
+from engine.jade_rose.economy_orders import find_city
+from engine.jade_rose.holdings import city_names, own_cities
 from engine.jade_rose.names import find_unit, find_units, unit_names
 from engine.jade_rose.war.codes import err
-from engine.jade_rose.war.words import (FLANK_LOC, ORDER_WORDS, parse_capture, parse_flank,
-                                        parse_line, parse_order, parse_yes_no, pos_key, position_text)
+from engine.jade_rose.war.words import (
+    FLANK_LOC,
+    ORDER_WORDS,
+    parse_capture,
+    parse_flank,
+    parse_line,
+    parse_order,
+    parse_yes_no,
+    pos_key,
+    position_text,
+)
 from engine.numbers import read_count
 from engine.ruleset import Row, RowStatus
 
@@ -65,12 +75,12 @@ def parse_war_tabs(state: Mapping, faction: str, tabs: Mapping[str, list[Row]]) 
     return plan, [s for s in statuses if s is not None]
 
 
-def _step_up_notes(statuses: list[RowStatus | None], builders: Mapping[str, "_SquadBuilder"]) -> list:
+def _step_up_notes(statuses: list[RowStatus | None], builders: Mapping[str, _SquadBuilder]) -> list:
     """OK rows of a rearguard with no vanguard on its flank get a note: in battle it moves up."""
     notes: dict[tuple[str, int], str] = {}
     for tab, builder in builders.items():
         for squads in builder.squads.values():
-            for key, squad in squads.items():
+            for squad in squads.values():
                 front = pos_key(squad["flank"], "vanguard")
                 if squad["line"] == "rearguard" and front not in squads:
                     for r in squad["rows"]:

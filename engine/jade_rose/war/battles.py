@@ -12,16 +12,15 @@ garrisons placed, defending armies joined, side modifiers, and whether planning 
 from __future__ import annotations
 
 import functools
-from collections import deque
-from typing import Mapping
+from collections.abc import Mapping
 
 from engine.errors import allowed_list
+from engine.jade_rose import factions
 from engine.jade_rose.battle.constants import BattleConstants
 from engine.jade_rose.battle.stats import UnitStats
 from engine.jade_rose.data import load_data
-from engine.jade_rose.economy import era_of
-from engine.jade_rose.economy_orders import city_names, own_cities
 from engine.jade_rose.garrison import garrison_of
+from engine.jade_rose.holdings import city_names, era_of, neighbours, own_cities
 from engine.jade_rose.war import squads as sq
 from engine.jade_rose.war.armies import empty_plan, rear_note
 from engine.jade_rose.war.codes import err
@@ -42,10 +41,6 @@ def battle_kit() -> tuple[dict[str, UnitStats], BattleConstants]:
 
 # -- geography ----------------------------------------------------------------------
 
-def neighbours(state: Mapping, city: str) -> set[str]:
-    return {b if a == city else a for a, b in state.get("roads", ()) if city in (a, b)}
-
-
 def standing(state: Mapping, faction: str) -> list[str]:
     """The faction's cities that are not ruins (ruins are not cities, JR-51)."""
     return own_cities(state, faction, ruins=False)
@@ -65,38 +60,12 @@ def _protected(state: Mapping, city: str) -> bool:
     return bool(owner and state["factions"].get(owner, {}).get("won"))
 
 
-def forge_distance(state: Mapping, faction: str, city: str) -> int | None:
-    """Roads from `city` to the nearest standing city of `faction` with a Great Forge (JR-91); None: none."""
-    data = load_data()
-    forges = {cid for cid in standing(state, faction)
-              if any(data.buildings[b].effects.get("forge") for b in state["cities"][cid]["buildings"]
-                     if b in data.buildings)}
-    if not forges:
-        return None
-    seen, queue = {city}, deque([(city, 0)])
-    while queue:
-        here, dist = queue.popleft()
-        if here in forges:
-            return dist
-        for nxt in sorted(neighbours(state, here)):
-            if nxt not in seen:
-                seen.add(nxt)
-                queue.append((nxt, dist + 1))
-    return None
-
-
 def side_modifiers(state: Mapping, faction: str | None, opponent: str | None, city: str) -> dict:
-    """Dwarf grudges against the opponent, Jade forge distance (no forge reachable: switched off), plague."""
+    """The side's modifiers, filled by its faction's hooks: dwarf grudges against the opponent, Jade forge
+    distance (no forge reachable: switched off) and plague."""
     out = {"grudges": 0, "forge_distance": None, "plague": False}
-    if faction == "dwarves" and opponent:
-        out["grudges"] = int(state["factions"][faction].get("grudges", {}).get(opponent, 0))
-    if faction == "jade":
-        data = load_data()
-        dist = forge_distance(state, faction, city)
-        out["forge_distance"] = battle_kit()[1].forge_off_distance if dist is None else dist
-        out["plague"] = any(data.buildings[b].effects.get("jade_plague")
-                            for cid in standing(state, faction) for b in state["cities"][cid]["buildings"]
-                            if b in data.buildings)
+    if faction:
+        factions.of(faction).battle_modifiers(state, faction, opponent, city, out)
     return out
 
 

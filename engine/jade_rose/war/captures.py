@@ -8,11 +8,11 @@ declines them (order "raze_leave", L54 «если только вы не зах�
 """
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
+from engine.jade_rose import ledger
 from engine.jade_rose.data import load_data
-from engine.jade_rose.economy import _change, base_income, era_of
-from engine.jade_rose.economy_orders import own_cities
+from engine.jade_rose.holdings import base_income, era_of, own_cities, summon_limits
 from engine.jade_rose.war.words import CAPTURE_DONE
 
 CHOICES = ("colonise", "plunder", "raze", "raze_leave")
@@ -63,8 +63,8 @@ def capture(state: dict, city_id: str, attacker: str, choice: str) -> dict:
 def _pay_triple(state: dict, attacker: str, event: Mapping, era, reason: str) -> None:
     mult = int(era.gold_multiplier)
     amount = 3 * int(event["base_income"]) * mult
-    _change(state, attacker, "gold", amount, reason + (f" ({era.name}: ×{mult})" if mult != 1 else ""),
-            event["city"])
+    ledger.change(state, attacker, "gold", amount, reason + (f" ({era.name}: ×{mult})" if mult != 1 else ""),
+                  event["city"])
 
 
 def _destroy_buildings(state: dict, city_id: str) -> None:
@@ -79,19 +79,14 @@ def _destroy_buildings(state: dict, city_id: str) -> None:
     summoned = {u for b in gone for u in data.buildings[b].effects.get("summons", {})}
     if not summoned:
         return
-    limits: dict[str, int] = {}
-    for cid in own_cities(state, owner, ruins=False):
-        for b in state["cities"][cid]["buildings"]:
-            for unit, n in data.buildings[b].effects.get("summons", {}).items():
-                limits[unit] = limits.get(unit, 0) + int(n)
+    limits = summon_limits(state, owner)
     units = state["factions"][owner].setdefault("units", {})
     for unit in sorted(summoned):
         lost = max(0, int(units.get(unit, 0)) - limits.get(unit, 0))
         if lost:
             units[unit] -= lost
-            state.setdefault("log", []).append(
-                {"faction": owner, "text": f"{data.units[unit].name} ×{lost} погибли вместе с разрушенной "
-                                           f"постройкой в городе {city['name']}"})
+            ledger.note(state, owner, f"{data.units[unit].name} ×{lost} погибли вместе с разрушенной постройкой "
+                                      f"в городе {city['name']}")
 
 
 def fate_text(event: Mapping, state: Mapping) -> str:
@@ -125,8 +120,6 @@ def eliminate(state: dict, factions) -> list[dict]:
         rec.pop("hire_order", None)
         rec.pop("sleep_choice", None)
         events.append({"kind": "eliminated", "faction": fid})
-        state.setdefault("log", []).append({"faction": fid, "text": "Фракция потеряла последний город и выбыла из игры"})
-        state.setdefault("chronicle", []).append(
-            {"turn": state["turn"], "kind": "Выбывание",
-             "text": f"{rec['name']}: потерян последний город — фракция выбывает из игры."})
+        ledger.note(state, fid, "Фракция потеряла последний город и выбыла из игры")
+        ledger.chronicle(state, "Выбывание", f"{rec['name']}: потерян последний город — фракция выбывает из игры.")
     return events

@@ -7,12 +7,12 @@ army that took the city earlier in the turn could not be planned by anyone and r
 """
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
+from engine.jade_rose import ledger
 from engine.jade_rose.battle import BattleSpecError, SideSetup, build_battle, fight_once
 from engine.jade_rose.battle.abilities import round_half_up
 from engine.jade_rose.data import load_data
-from engine.jade_rose.economy import _change
 from engine.jade_rose.war import captures
 from engine.jade_rose.war import squads as sq
 from engine.jade_rose.war.battles import battle_kit, side_modifiers
@@ -38,7 +38,7 @@ class _Turn:
         reports.setdefault("gm", []).append(text)
 
     def chronicle(self, kind: str, text: str) -> None:
-        self.state.setdefault("chronicle", []).append({"turn": self.state["turn"], "kind": kind, "text": text})
+        ledger.chronicle(self.state, kind, text)
 
 
 def resolve_battles(state: dict, manoeuvres: Mapping[str, dict], seed: int | str) -> list[dict]:
@@ -143,8 +143,8 @@ def _fight(turn: _Turn, battle: dict, att: dict, n: int, defence: dict, planned:
     for role, enemy in (("attacker", "defender"), ("defender", "attacker")):
         _apply_losses(state, sides[role], cid)
         if runes[role]:
-            _change(state, factions[role], "runes", -runes[role],
-                    f"Руны потрачены в бою за город {state['cities'][cid]['name']}", cid)
+            ledger.change(state, factions[role], "runes", -runes[role],
+                          f"Руны потрачены в бою за город {state['cities'][cid]['name']}", cid)
         if mods[role].get("plague"):
             e = sides[enemy]
             converted = sum(e["deaths"].values()) - sum(e["recovered"].values())

@@ -1,0 +1,71 @@
+"""What every «Экономика» order handler shares: the rejection, the turn's context, paying, own cities.
+
+A handler is `handler(state, faction, order, rng, ctx) -> note`: it changes `state` and returns the
+status note, or raises `Reject` with its errors before changing anything.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine.errors import OrderError, allowed_list
+from engine.jade_rose import ledger
+from engine.jade_rose.holdings import city_names, own_cities
+
+RESOURCE_SIGN = {"gold": "з", "honor": "ч", "jade": "н"}
+SHORT_CODES = {"gold": "JR_NOT_ENOUGH_GOLD", "honor": "JR_NOT_ENOUGH_HONOR", "jade": "JR_NOT_ENOUGH_JADE",
+               "slaves": "JR_NOT_ENOUGH_SLAVES"}
+
+
+class Dice(Protocol):
+    """What the economy needs of a random stream (e.g. a `random.Random` from engine.rng.stream)."""
+
+    def randint(self, a: int, b: int) -> int: ...
+
+
+class Reject(Exception):
+    def __init__(self, *errors: OrderError):
+        self.errors = errors
+
+
+@dataclass
+class OrdersTurn:
+    """What one faction's orders of a turn share (mutable while they run)."""
+
+    army_plan: Mapping | None = None
+    bought: dict = field(default_factory=dict)          # jade bought this turn
+    corruption_row: int | None = None                   # the row of the turn's one action against corruption
+    officials_purge_row: int | None = None              # a purge of the officials: no construction (L89)
+    crusade: str | None = None                          # faction of the vengeful campaign declared this turn
+    crusade_pct: int = 0
+    discounted: dict = field(default_factory=dict)      # units hired at the campaign's discount
+
+
+def err(code: str, **params: Any) -> OrderError:
+    return OrderError(code, params)
+
+
+def own_city(state: Mapping, faction: str, cid: Any) -> dict:
+    city = state["cities"].get(cid) if isinstance(cid, str) else None
+    if city is None or city.get("owner") != faction:
+        allowed = allowed_list(city_names(state, own_cities(state, faction)))
+        name = city["name"] if city else str(cid)
+        raise Reject(err("JR_CITY_NOT_OWNED", city=name, allowed=allowed))
+    return city
+
+
+def pay(state: dict, faction: str, costs: Mapping[str, int], reason: str, city: str | None = None) -> None:
+    """Check every resource first (all shortfalls reported at once), then pay."""
+    rec = state["factions"][faction]
+    short = [err(SHORT_CODES[res], need=need, have=rec.get(res, 0))
+             for res, need in costs.items() if need > 0 and rec.get(res, 0) < need]
+    if short:
+        raise Reject(*short)
+    for res, need in costs.items():
+        ledger.change(state, faction, res, -need, reason, city)
+
+
+def paid_text(costs: Mapping[str, int], joiner: str = " + ") -> str:
+    """«100з + 20ч» for the resources actually paid."""
+    return joiner.join(f"{v}{RESOURCE_SIGN[k]}" for k, v in costs.items() if v)

@@ -1,0 +1,99 @@
+"""What the war's events do to the factions (RULINGS JR-56 step 6): each event (battle, capture, failed
+attack, elimination) calls the hooks of the factions it touches (honor, slaves, grudges: see the faction
+modules); the war itself already moved cities, paid plunder and raze gold and removed the losses. Each
+affected faction's journal gets one line per event summing up its ledger lines."""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.jade_rose import factions, ledger
+from engine.jade_rose.data import load_data
+from engine.jade_rose.factions.base import CHOICE_WORDS
+from engine.jade_rose.holdings import city_name, faction_name
+
+TAKEN = ("colonise", "plunder", "raze")          # a city changes hands or is destroyed; "ruins" is no city (JR-51)
+_UNITS_OF = {"honor": "ч", "gold": "з", "slaves": " рабов", "eternal_servants": " вечных слуг"}
+
+
+def _playing(state: Mapping, faction: Any) -> bool:
+    return isinstance(faction, str) and faction in state["factions"]
+
+
+def apply_war_events(state: dict, events: list[dict]) -> None:
+    """Faction consequences of the turn's war events, in their order."""
+    for event in events:
+        if isinstance(event, Mapping):
+            handler = _EVENT_HANDLERS.get(event.get("kind"))
+            if handler is not None:
+                start = len(state.setdefault("ledger", []))
+                handler(state, event)
+                _log_consequences(state, event, state["ledger"][start:])
+
+
+def _plural(n: int, one: str, few: str, many: str) -> str:
+    if n % 10 == 1 and n % 100 != 11:
+        return one
+    return few if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else many
+
+
+def _log_consequences(state: dict, event: Mapping, lines: list[dict]) -> None:
+    place = city_name(state, event.get("city"))
+    if event.get("kind") == "battle":
+        title = f"Бой за {place}"
+    elif event.get("kind") == "capture":
+        who = faction_name(state, event.get("attacker"))
+        title = f"Город {place} {CHOICE_WORDS.get(event.get('choice'), 'взят')} («{who}»)"
+    else:
+        title = f"Нападение «{faction_name(state, event.get('attacker'))}» на {place} отбито"
+    parts: dict[str, list[str]] = {}
+    for line in lines:
+        amount = int(line["amount"])
+        if line["resource"] == "grudges":
+            word = _plural(abs(amount), "обида", "обиды", "обид")
+            text = f"{amount:+d} {word} на «{faction_name(state, line['against'])}»"
+        else:
+            text = f"{amount:+d}{_UNITS_OF.get(line['resource'], ' ' + line['resource'])}"
+        parts.setdefault(line["faction"], []).append(text)
+    for faction, texts in sorted(parts.items()):
+        ledger.note(state, faction, f"{title}: {', '.join(texts)}")
+
+
+def _battle(state: dict, event: Mapping) -> None:
+    units = load_data().units
+    place = city_name(state, event.get("city"))
+    for fid, dead in sorted((event.get("deaths") or {}).items()):
+        if _playing(state, fid) and isinstance(dead, Mapping):
+            fallen = {k: int(n) for k, n in dead.items() if k in units and int(n) > 0}
+            factions.of(fid).on_fallen(state, fid, fallen, event, place)
+    defender, attacker = event.get("defender"), event.get("attacker")
+    if _playing(state, defender) and _playing(state, attacker):
+        factions.of(defender).on_attacked(state, defender, event, place)
+
+
+def _capture(state: dict, event: Mapping) -> None:
+    if event.get("choice") not in TAKEN:
+        return
+    previous, attacker = event.get("previous_owner"), event.get("attacker")
+    if _playing(state, previous) and previous != attacker:
+        factions.of(previous).on_city_lost(state, previous, event)
+    if _playing(state, attacker):
+        factions.of(attacker).on_city_taken(state, attacker, event)
+
+
+def _failed_attack(state: dict, event: Mapping) -> None:
+    defender, attacker = event.get("defender"), event.get("attacker")
+    if _playing(state, defender) and _playing(state, attacker):
+        factions.of(defender).on_failed_attack(state, defender, event)
+
+
+def _eliminated(state: dict, event: Mapping) -> None:
+    """L35 «Если фракция теряет последний город, она выбывает из игры.»"""
+    faction = event.get("faction")
+    if _playing(state, faction) and not state["factions"][faction].get("eliminated"):
+        state["factions"][faction]["eliminated"] = True
+        ledger.note(state, faction, "Фракция потеряла последний город и выбыла из игры")
+
+
+_EVENT_HANDLERS: dict[str, Callable[[dict, Mapping], None]] = {
+    "battle": _battle, "capture": _capture, "failed_attack": _failed_attack, "eliminated": _eliminated}
