@@ -19,6 +19,7 @@ import collections
 import contextlib
 import email.utils
 import fcntl
+import functools
 import hashlib
 import json
 import math
@@ -36,7 +37,7 @@ from typing import Any
 import gspread
 import requests
 from gspread.exceptions import APIError
-from gspread.http_client import HTTPClient
+from gspread.http_client import HTTPClient, ParamsType
 from gspread.urls import (
     DRIVE_FILES_API_V3_URL,
     SPREADSHEET_BATCH_UPDATE_URL,
@@ -524,7 +525,7 @@ def _cell_requests(tab: TabWrite, sheet_id: int, rows: int, cols: int, values_on
 
 
 def _protection_requests(tab: TabWrite, sheet_id: int, width: int, existing: Mapping[int, str],
-                         staff: list[str]) -> list[dict]:
+                         staff: list[str]) -> list[dict[str, Any]]:
     sheet_pid = stable_id("protect", sheet_id)
     first_open_row, end_row = max(1, tab.frozen_rows), tab.order_rows + 1   # header + the order rows
     open_tab = tab.kind == "orders" and not tab.locked and end_row > first_open_row
@@ -537,14 +538,15 @@ def _protection_requests(tab: TabWrite, sheet_id: int, width: int, existing: Map
         note = f"{PROTECTION_TAG}: заголовок и статусы заполняет мастер"
     holes = [{"sheetId": sheet_id, "startRowIndex": first_open_row, "endRowIndex": end_row,
               "startColumnIndex": a, "endColumnIndex": b} for a, b in intervals]
-    desired = [{"protectedRangeId": sheet_pid, "range": {"sheetId": sheet_id}, "description": note,
-                "warningOnly": False, "editors": {"users": staff}, "unprotectedRanges": holes}]
+    desired: list[dict[str, Any]] = [{"protectedRangeId": sheet_pid, "range": {"sheetId": sheet_id},
+                                      "description": note, "warningOnly": False, "editors": {"users": staff},
+                                      "unprotectedRanges": holes}]
     players = sorted(set(staff) | set(tab.editors))
     for k, hole in enumerate(holes):
         desired.append({"protectedRangeId": stable_id("open", sheet_id, k), "range": hole,
                         "description": f"{PROTECTION_TAG}: приказы фракции", "warningOnly": False,
                         "editors": {"users": players}})
-    out = []
+    out: list[dict[str, Any]] = []
     for prot in desired:
         if prot["protectedRangeId"] in existing:
             out.append({"updateProtectedRange": {
@@ -771,8 +773,8 @@ class GSheetsBackend:
                                            "appProperties": {CREATE_MARKER: token}}
                 if self.folder_id:
                     payload["parents"] = [self.folder_id]
-                extra = {"recover": lambda: self._created(token)} if isinstance(self.http, ResilientHTTPClient) \
-                    else {}
+                extra: dict[str, Any] = ({"recover": lambda: self._created(token)}
+                                         if isinstance(self.http, ResilientHTTPClient) else {})
                 response = self.http.request("post", DRIVE_FILES_API_V3_URL, json=payload,
                                              params={"supportsAllDrives": "true"}, **extra)
         answer = response.json()
@@ -970,7 +972,7 @@ class GSheetsBackend:
 
     def read_books(self, wanted: Mapping[str, list[str]]) -> dict[str, dict[str, list[list[str]]]]:
         """`read_tabs` for several books at once, concurrently (pacing keeps it under quota)."""
-        results = self._concurrently({b: (lambda b=b: self.read_tabs(b, list(wanted[b]))) for b in wanted}, None)
+        results = self._concurrently({b: functools.partial(self.read_tabs, b, list(wanted[b])) for b in wanted}, None)
         return results
 
     def write_books(self, books: Mapping[str, list[TabWrite]],
@@ -980,7 +982,7 @@ class GSheetsBackend:
 
         Every book that can be written is written; then one BackendError lists the failures.
         """
-        self._concurrently({b: (lambda b=b: self.write_book(b, list(books[b]))) for b in books}, progress)
+        self._concurrently({b: functools.partial(self.write_book, b, list(books[b])) for b in books}, progress)
 
     def _concurrently(self, jobs: Mapping[str, Callable[[], Any]],
                       progress: Callable[[str], None] | None) -> dict[str, Any]:
@@ -1020,7 +1022,7 @@ class GSheetsBackend:
         desired.update({e.strip().lower(): "writer" for e in (*writers, *self.gm_emails) if e.strip()})
         desired.pop(self.service_email.lower(), None)
         url = f"{DRIVE_FILES_API_V3_URL}/{book_id}/permissions"
-        common = {"supportsAllDrives": "true"}
+        common: ParamsType = {"supportsAllDrives": "true"}
         warnings: list[str] = []
         with self._errors(book_id, "share"):
             perms = self.http.list_permissions(book_id)
@@ -1034,7 +1036,7 @@ class GSheetsBackend:
                                     "off in the Share dialog.")
                 elif perm.get("type") in ("domain", "group"):
                     who = perm.get("domain") or perm.get("emailAddress")
-                    warnings.append(f"{perm['type'].capitalize()} {who} has {perm.get('role')} access to {name} "
+                    warnings.append(f"{str(perm['type']).capitalize()} {who} has {perm.get('role')} access to {name} "
                                     "but is not in game.toml.")
                 elif email_ == self.service_email.lower() or email_ in desired:
                     continue
@@ -1050,11 +1052,11 @@ class GSheetsBackend:
                     warnings.append(f"{email_} has {perm.get('role')} access to {name} but is not in game.toml; "
                                     "remove it in the Share dialog or run `forumwar share --revoke`.")
             for person, role in sorted(desired.items()):
-                perm = current.get(person)
-                if perm is not None and perm.get("role") in (role, "owner"):
+                granted = current.get(person)
+                if granted is not None and granted.get("role") in (role, "owner"):
                     continue
-                if perm is not None and perm.get("role") in ("writer", "reader", "commenter"):
-                    self.http.request("patch", f"{url}/{perm['id']}", json={"role": role}, params=common)
+                if granted is not None and granted.get("role") in ("writer", "reader", "commenter"):
+                    self.http.request("patch", f"{url}/{granted['id']}", json={"role": role}, params=common)
                     continue
                 try:
                     self.http.request("post", url, json={"type": "user", "role": role, "emailAddress": person},

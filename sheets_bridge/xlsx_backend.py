@@ -75,7 +75,7 @@ class XlsxBackend:
             raise BackendError(f"book file {path} already exists; remove it or use it as it is")
         path.parent.mkdir(parents=True, exist_ok=True)
         wb = Workbook()
-        wb.active.title = PLACEHOLDER_SHEET
+        wb.worksheets[0].title = PLACEHOLDER_SHEET
         wb.properties.title = title
         wb.properties.creator = "forumwar"
         _save_atomically(wb, path)
@@ -215,8 +215,8 @@ def _apply(wb: Workbook, tab: TabWrite) -> None:
             for c, value in enumerate(row, start=1):
                 put_value(ws.cell(row=r, column=c), value)
     for col, cells in (tab.column_updates or {}).items():
-        for row, value in cells.items():
-            put_value(ws.cell(row=int(row), column=int(col) + 1), value)
+        for row_no, value in cells.items():
+            put_value(ws.cell(row=int(row_no), column=int(col) + 1), value)
     if tab.header is None and tab.rows is None and not is_new:
         return      # a values-only update leaves dropdowns, protection and formatting alone
     ws.freeze_panes = f"A{tab.frozen_rows + 1}" if tab.frozen_rows > 0 else None
@@ -279,15 +279,13 @@ def _open_order_cells(ws: Worksheet, tab: TabWrite) -> None:
     locked_cols = {int(c) + 1 for c in tab.locked_columns}
     # The style ids once, then set on each cell: assigning openpyxl's style objects cell by cell
     # looks each up again and took most of a push's time (thousands of order cells per book).
-    wb = ws.parent
-    open_id, locked_id = wb._protections.add(OPEN_CELL), wb._protections.add(LOCKED_CELL)
+    protections = _protection_table(ws)
+    open_id, locked_id = protections.add(OPEN_CELL), protections.add(LOCKED_CELL)
     text_id = BUILTIN_FORMATS_REVERSE[TEXT_FORMAT]
-    for row in ws.iter_rows(min_row=1, max_row=last_row, min_col=1, max_col=ncols):
+    for row_no, row in enumerate(ws.iter_rows(min_row=1, max_row=last_row, min_col=1, max_col=ncols), start=1):
         for cell in row:
-            is_open = (not tab.locked and cell.row >= 2 and cell.column not in locked_cols)
-            if not cell.has_style:
-                cell._style = StyleArray()
-            style = cell._style
+            is_open = (not tab.locked and row_no >= 2 and cell.column not in locked_cols)
+            style = _style_array(cell)
             style.protectionId = open_id if is_open else locked_id
             if is_open:
                 style.numFmtId = text_id
@@ -299,6 +297,20 @@ def _open_order_cells(ws: Worksheet, tab: TabWrite) -> None:
                 del ws._cells[(cell.row, cell.column)]
             else:
                 cell.protection = LOCKED_CELL
+
+
+def _protection_table(ws: Worksheet) -> Any:
+    """The workbook's table of protection styles (openpyxl's private `_protections`, not in its stubs)."""
+    wb: Any = ws.parent
+    return wb._protections
+
+
+def _style_array(cell: Any) -> StyleArray:
+    """The cell's own style record, made if it has none (openpyxl's private `_style`, not in its stubs)."""
+    if not cell.has_style:
+        cell._style = StyleArray()
+    style: StyleArray = cell._style
+    return style
 
 
 def _set_dropdowns(wb: Workbook, ws: Worksheet, tab: TabWrite) -> None:

@@ -71,21 +71,21 @@ class RangeRef:
 def split_title(text: str) -> tuple[str | None, str | None]:
     """("'My sheet'!A1:B2") -> ("My sheet", "A1:B2"); a bare part is returned as (None, part)."""
     if text.startswith("'"):
-        i, title = 1, []
+        i, chars = 1, []
         while i < len(text):
             ch = text[i]
             if ch == "'":
                 if text[i + 1:i + 2] == "'":
-                    title.append("'")
+                    chars.append("'")
                     i += 2
                     continue
                 rest = text[i + 1:]
                 if rest == "":
-                    return "".join(title), None
+                    return "".join(chars), None
                 if rest.startswith("!"):
-                    return "".join(title), rest[1:]
+                    return "".join(chars), rest[1:]
                 raise RangeError(text)
-            title.append(ch)
+            chars.append(ch)
             i += 1
         raise RangeError(text)
     if "!" in text:

@@ -24,7 +24,10 @@ class FakeGoogleAdapter(BaseAdapter):
     def send(self, request: requests.PreparedRequest, stream: bool = False, timeout=None, verify=True,
              cert=None, proxies=None) -> requests.Response:
         body = request.body.encode("utf-8") if isinstance(request.body, str) else request.body
-        headers = CaseInsensitiveDict(request.headers)
+        if body is not None and not isinstance(body, bytes):
+            raise TypeError("the fake answers requests with a whole body, not a stream")
+        headers: CaseInsensitiveDict[str] = CaseInsensitiveDict(
+            {k: v if isinstance(v, str) else v.decode("latin-1") for k, v in request.headers.items()})
         self.last_timeout = timeout
         try:
             status, out_headers, content = self.fake.handle(request.method or "GET", request.url or "",

@@ -255,7 +255,8 @@ class FakeGoogle:
         return str(int(digest[:16], 16))[:20]
 
     def _perm(self, kind: str, role: str, email: str | None) -> dict:
-        perm = {"kind": "drive#permission", "id": self._perm_id(email, kind), "type": kind, "role": role}
+        perm: dict[str, Any] = {"kind": "drive#permission", "id": self._perm_id(email, kind), "type": kind,
+                                "role": role}
         if kind in ("user", "group"):
             perm.update({"emailAddress": email, "displayName": (email or "").split("@")[0]})
         elif kind == "domain":
@@ -363,7 +364,7 @@ class FakeGoogle:
             email = ""
         ident = self.identities.get(email)
         if ident is None or ident.revoked:
-            data = {"error": "invalid_grant", "error_description": "Invalid JWT Signature."}
+            data: dict[str, Any] = {"error": "invalid_grant", "error_description": "Invalid JWT Signature."}
             return email, (400, {"Content-Type": "application/json; charset=UTF-8"}, json.dumps(data).encode())
         data = {"access_token": TOKEN_PREFIX + email, "expires_in": 3599, "token_type": "Bearer"}
         return email, (200, {"Content-Type": "application/json; charset=UTF-8"}, json.dumps(data).encode())
@@ -606,24 +607,24 @@ class FakeGoogle:
             kind, new_role = body.get("type"), body.get("role")
             if kind not in ("user", "group", "domain", "anyone") or new_role not in _RANK:
                 raise drive_error(400, "Invalid permission type or role.", "invalid")
-            email = body.get("emailAddress") or body.get("domain")
+            grantee = body.get("emailAddress") or body.get("domain")
             notify = str(one("sendNotificationEmail", "true")).lower() == "true"
             if kind == "user":
-                ident = self.identities.get(email or "")
+                ident = self.identities.get(grantee or "")
                 if ident is not None and not ident.google_account and not notify:
-                    message = (f'Bad Request. User message: "You are trying to invite {email}. Since there is no '
+                    message = (f'Bad Request. User message: "You are trying to invite {grantee}. Since there is no '
                                'Google account associated with this email address, you must check the "Notify '
                                'people" box to invite this recipient."')
                     raise drive_error(400, message, "invalidSharingRequest")
                 if notify:
-                    self.notifications.append((email or "", file.id, one("emailMessage", "") or ""))
-            perm = self._grant(file, kind, new_role, email)
+                    self.notifications.append((grantee or "", file.id, one("emailMessage", "") or ""))
+            perm = self._grant(file, kind, new_role, grantee)
             return {k: perm[k] for k in ("kind", "id", "type", "role")}
         perm_id = unquote(path.rsplit("/", 1)[-1])
-        perm = file.permissions.get(perm_id)
-        if perm is None:
+        if perm_id not in file.permissions:
             raise drive_error(404, f"Permission not found: {perm_id}.", "notFound", location="permissionId",
                               locationType="parameter")
+        perm = file.permissions[perm_id]
         if op == "drive.permissions.get":
             return copy.deepcopy(perm)
         if perm["role"] == "owner":

@@ -836,7 +836,7 @@ class Spreadsheet:
             new = list(key)
             if pos >= end:
                 new[axis] -= n
-            moved[tuple(new)] = cell
+            moved[(new[0], new[1])] = cell
         sheet.cells = moved
         grid = sheet.properties["gridProperties"]
         grid["rowCount" if axis == 0 else "columnCount"] -= n
@@ -853,7 +853,7 @@ class Spreadsheet:
             new = list(key)
             if key[axis] >= start:
                 new[axis] += n
-            moved[tuple(new)] = cell
+            moved[(new[0], new[1])] = cell
         sheet.cells = moved
         grid = sheet.properties["gridProperties"]
         grid["rowCount" if axis == 0 else "columnCount"] += n

@@ -41,7 +41,9 @@ def fake_session(fake: FakeGoogle, identity: str) -> requests.Session:
 
 def fake_client(fake: FakeGoogle, identity: str, http_client: Any = HTTPClient) -> gspread.Client:
     """An unmodified gspread.Client whose session routes to `fake` under `identity`."""
-    return gspread.Client(auth=None, session=fake_session(fake, identity), http_client=http_client)
+    # gspread documents auth=None with a session of one's own; its annotation leaves None out
+    return gspread.Client(auth=None, session=fake_session(fake, identity),  # type: ignore[arg-type]
+                          http_client=http_client)
 
 
 def fake_backend(fake: FakeGoogle, service_email: str, *, gm_emails: Iterable[str] = (),

@@ -14,7 +14,7 @@ from sheets_bridge.testing.fake_sheets import Spreadsheet, effective
 def spreadsheet_to_xlsx(book: Spreadsheet) -> bytes:
     """The bytes of a real .xlsx file holding every sheet of `book`."""
     workbook = Workbook()
-    workbook.remove(workbook.active)
+    workbook.remove(workbook.worksheets[0])
     for sheet in sorted(book.sheets, key=lambda s: s.properties["index"]):
         ws = workbook.create_sheet(sheet.title[:31])
         lists: dict[tuple[str, ...], list[tuple[int, int]]] = {}
