@@ -8,6 +8,25 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from test_jade_rose_battle_rules import (
+    CONST,
+    UNITS,
+    assert_mean,
+    duel,
+    expected,
+    fight,
+    fights,
+    first_round,
+    groups,
+    make,
+    one_round,
+    pos,
+    samples,
+    side,
+    sq,
+    synth,
+    units_with,
+)
 
 from engine.jade_rose.battle import BattleSpecError, fight_once
 from engine.jade_rose.battle.abilities import area_targets, incoming_pct, outgoing_pct
@@ -15,10 +34,6 @@ from engine.jade_rose.battle.fight import FightSetup, run_fight
 from engine.jade_rose.battle.planning import heal_front
 from engine.jade_rose.battle.runtime import BattleState, Group
 from engine.jade_rose.battle.stats import Area
-from test_jade_rose_battle_rules import (
-    CONST, UNITS, assert_mean, duel, expected, fight, fights, first_round, groups, make, one_round, pos, samples,
-    side, sq, synth, units_with,
-)
 from engine.rng import Dice
 
 __all__ = ["fight", "first_round"]     # the fixtures, imported for pytest

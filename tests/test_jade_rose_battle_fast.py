@@ -19,14 +19,13 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_jade_rose_battle_properties import battles
 
 from engine.jade_rose.battle import BattleSpecError, fight_once, parse_spec, simulate
 from engine.jade_rose.battle import fast_kernel as k
 from engine.jade_rose.battle.fast_compiled import fight_compiled
 from engine.jade_rose.battle.simulate import CHUNK, kernel_runs, run_seeds, simulate_battle
 from engine.rng import Dice, sub_seed
-
-from test_jade_rose_battle_properties import battles
 
 MIXED_EMPIRE_VAMPIRES = {
     "attacker": {"faction": "empire", "squads": [
@@ -213,7 +212,7 @@ def test_runs_do_not_depend_on_the_number_of_processes():
     seeds = run_seeds(CHUNK + 300, 4)
     one = kernel_runs(battle, seeds, workers=1)
     two = kernel_runs(battle, seeds, workers=2)
-    assert all(np.array_equal(a, b) for a, b in zip(one, two))
+    assert all(np.array_equal(a, b) for a, b in zip(one, two, strict=True))
 
 
 def test_one_run_is_the_reference_battle():

@@ -9,11 +9,18 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from engine.jade_rose.battle import (
-    BattleSpecError, Manoeuvre, SideSetup, SquadSetup, battle_constants, build_battle, fight_once, unit_stats,
+    BattleSpecError,
+    Manoeuvre,
+    SideSetup,
+    SquadSetup,
+    battle_constants,
+    build_battle,
+    fight_once,
+    unit_stats,
 )
 from engine.jade_rose.battle import fight as fight_mod
-from engine.jade_rose.battle.simulate import kernel_runs, run_seeds
 from engine.jade_rose.battle.model import ALL_POSITIONS
+from engine.jade_rose.battle.simulate import kernel_runs, run_seeds
 
 UNITS = unit_stats()
 CONST = battle_constants()

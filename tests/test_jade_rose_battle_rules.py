@@ -15,13 +15,22 @@ from dataclasses import replace
 import pytest
 
 from engine.jade_rose.battle import (
-    BattleSpecError, Manoeuvre, Position, SideSetup, SquadSetup, UnitStats, battle_constants, build_battle,
-    fight_once, parse_spec, unit_stats,
+    BattleSpecError,
+    Manoeuvre,
+    Position,
+    SideSetup,
+    SquadSetup,
+    UnitStats,
+    battle_constants,
+    build_battle,
+    fight_once,
+    parse_spec,
+    unit_stats,
 )
 from engine.jade_rose.battle.abilities import incoming_pct, outgoing_pct, roll_damage, round_half_up, scale
+from engine.jade_rose.battle.fast_compiled import fight_compiled
 from engine.jade_rose.battle.fight import FightSetup, run_fight
 from engine.jade_rose.battle.planning import run_planning
-from engine.jade_rose.battle.fast_compiled import fight_compiled
 from engine.jade_rose.battle.runtime import BattleState, Group
 from engine.rng import Dice, sub_seed
 

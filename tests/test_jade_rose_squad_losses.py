@@ -12,14 +12,20 @@ instead of sharing a unit type's dead over garrison and army in proportion to th
 from __future__ import annotations
 
 import pytest
-
-from engine.jade_rose import war
-from engine.jade_rose.battle import Position, SideSetup, SquadSetup, battle_constants, build_battle, fight_once
-from engine.jade_rose.battle import unit_stats
-from engine.jade_rose.battle.abilities import round_half_up
-
 from test_jade_rose_battle_rules import on_kernel
 from test_jade_rose_war import attack, battle_events, make_game, plan_of
+
+from engine.jade_rose import war
+from engine.jade_rose.battle import (
+    Position,
+    SideSetup,
+    SquadSetup,
+    battle_constants,
+    build_battle,
+    fight_once,
+    unit_stats,
+)
+from engine.jade_rose.battle.abilities import round_half_up
 
 UNITS = unit_stats()
 CONSTANTS = battle_constants()

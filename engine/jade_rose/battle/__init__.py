@@ -1,9 +1,13 @@
-"""Jade Rose battle engine: set-up validation, the reference battle, the fast simulator, reports.
+"""Jade Rose battle engine: set-up validation, the reference battle, the compiled kernel, reports.
+
+Two implementations roll the same dice (engine.rng.Dice): the reference (reference.py and the phase modules)
+resolves the turn's battles and prints reports; the numba kernel (fast_kernel.py, fast_compiled.py) runs the
+simulator's many runs. One seed gives the identical battle in both (tests/test_jade_rose_battle_fast.py).
 
 Public API
 - `parse_spec(spec) -> Battle`: the simulator's JSON (Russian unit names or unit keys); raises
   `BattleSpecError` whose `.problems` lists every problem in Russian.
-- `simulate(spec, runs, seed) -> dict`: odds as JSON (fast vectorised path when runs > 1).
+- `simulate(spec, runs, seed) -> dict`: odds as JSON (on the compiled kernel).
 - `fight_once(battle, seed) -> BattleResult`: one battle with the reference implementation.
 - `render_report(result, bbcode=False) -> str`: the Russian report (plain text or forum BBCode).
 - `resolve_battle(battle, rng_seed) -> BattleResult`: what the turn resolution calls.
@@ -21,7 +25,8 @@ comes back in `SideOutcome.squads` with that squad's dead (`SquadOutcome`). Deri
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engine.jade_rose.battle.constants import BattleConstants
 from engine.jade_rose.battle.deployment import BattleSpecError, build_battle

@@ -5,10 +5,9 @@ armour-piercing minimum where it applies; each factor is clamped at >= 0.
 """
 from __future__ import annotations
 
-from engine.rng import Dice
-
 from engine.jade_rose.battle.constants import BattleConstants
 from engine.jade_rose.battle.runtime import Group, Unit
+from engine.rng import Dice
 
 
 def round_half_up(numerator: int, denominator: int) -> int:

@@ -2,14 +2,13 @@
 round, a rearguard steps up when its vanguard falls; flanks are independent."""
 from __future__ import annotations
 
-from engine.rng import Dice
-
 from engine.jade_rose.battle.fight import FightSetup, run_fight
 from engine.jade_rose.battle.model import Position
 from engine.jade_rose.battle.planning import heal_front
 from engine.jade_rose.battle.result import FightSummary
 from engine.jade_rose.battle.runtime import BattleState, Group
 from engine.jade_rose.battle.texts import squad_ru
+from engine.rng import Dice
 
 
 def run_flank(rng: Dice, state: BattleState, flank: str) -> list[FightSummary]:

@@ -1,8 +1,9 @@
 """Battle constants (data/battle.toml) as a frozen dataclass."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class BattleConstants:
     rune_names: tuple[str, ...] = ("fortitude", "wrath")
 
     @classmethod
-    def from_mapping(cls, data: Mapping[str, Any]) -> "BattleConstants":
+    def from_mapping(cls, data: Mapping[str, Any]) -> BattleConstants:
         """Build from the parsed battle.toml; missing keys keep the defaults above."""
         plain = {k: data[k] for k in (
             "recovery_pct", "outnumber_ratio", "outnumber_taken_pct", "flanking_taken_pct",

@@ -4,18 +4,30 @@ Rules: rule book L11-24 and RULINGS.md "Deployment" / "Planning and resolution o
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Mapping
 
 from engine.errors import SpecError
 from engine.jade_rose.battle.constants import BattleConstants
 from engine.jade_rose.battle.model import (
-    ALL_POSITIONS, FLANKS, MANOEUVRES, ROLES, SPECIAL_MANOEUVRES, Battle, Manoeuvre, Position, SideSetup,
+    ALL_POSITIONS,
+    FLANKS,
+    MANOEUVRES,
+    ROLES,
+    SPECIAL_MANOEUVRES,
+    Battle,
+    Manoeuvre,
+    Position,
+    SideSetup,
     SquadSetup,
 )
 from engine.jade_rose.battle.stats import UnitStats
 from engine.jade_rose.battle.texts import (
-    FACTION_NOM, MANOEUVRE_NOM, ROLE_NOM, position_ru, squad_ru,
+    FACTION_NOM,
+    MANOEUVRE_NOM,
+    ROLE_NOM,
+    position_ru,
+    squad_ru,
 )
 
 

@@ -146,7 +146,7 @@ def fight_compiled(battle: Battle, seed: int) -> BattleResult:
     state = BattleState(battle)
     squads = [s for role in ROLES for s in state.sides[role].squads]
     units = [u for s in squads for u in s.units]
-    for u, live in zip(units, alive[0]):
+    for u, live in zip(units, alive[0], strict=True):
         u.alive = bool(live)
     shots: list[list] = []
     fights: list[dict] = []

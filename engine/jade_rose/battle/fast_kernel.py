@@ -1,9 +1,13 @@
 """The compiled battle kernel (numba): every run of a chunk, one after another, as plain scalar code.
 
-A step-for-step port of the reference (planning.py, clash.py, finale.py, fight.py, abilities.py), equal to
-it in distribution (not in dice): its random stream is splitmix64 kept in the kernel's own memory, never
-numba's or numpy's global one. fast_compiled.py packs a battle into that memory and falls back to the
-numpy path when numba is missing or fails.
+A step-for-step port of the reference (planning.py, clash.py, finale.py, fight.py, abilities.py) that rolls
+the reference's dice: engine.rng's splitmix64 (`_mix64`, `_below`, `_stream` repeat `mix64`, `Dice.below` and
+`sub_seed` bit for bit), the same five streams per battle and the same draws in the same order, so one seed
+gives the identical battle. What that takes: living units are listed in deployment order (a death closes the
+gap instead of swapping the last unit in), the attack rotation draws the next unit from the queue and swaps
+the last one into its place, area hits are a partial Fisher-Yates shuffle, and at the start of a round each
+side's breaths come before its rearguard's shots. A traced run (H_TR) also writes every bombard, fight,
+round and death, which fast_compiled.py reads back into the reference's BattleResult.
 
 Memory `m`: one int64 array, so that a call passes one array (numba passes every field of every array
 argument by value) and nothing is reference-counted or allocated. Slot 0: the random state; then the
@@ -12,19 +16,20 @@ places, then the tables (row-major, a unit's fields side by side):
 - units `us` [U, N_COLS], squads `q` [S, N_QCOLS] (static);
 - per run: unit state `dyn` [U, N_DYN], healer regenerations to come `hot` [U, HW], squad positions and
   living counts `qd` [S, 3];
-- per fight: unit lists `wk` [N_WROWS, W] and pending hits `pend` [4, P].
+- per fight: unit lists `wk` [N_WROWS, W] and pending hits `pend` [4, P];
+- the trace (traced runs only): H_TRCAP events of EV_W fields.
 Groups of a fight: 0 and 1 fight (attacker, defender), 2 and 3 are the rearguards behind them (clash
 only: they shoot and tick). Group g's living units are the first cn[CN_NL + g] entries of row W_LV + g;
-dyn[u, D_LPOS] is u's place there (a death swaps the last living unit in).
+dyn[u, D_LPOS] is u's place there (in deployment order, as the reference's `living()`).
 
-All compiled code lives in this one module on purpose: numba's on-disk cache only notices edits to the
-file of a cached function, not to the callees it linked from other files. Constant arguments of calls
-are numpy integers (ATT, VAN, MELEE, ...): numba would compile a separate copy for each Python constant.
+All compiled code lives in this one module on purpose (hence its length): numba's on-disk cache only
+notices edits to the file of a cached function, not to the callees it linked from other files. Constant
+arguments of calls are numpy integers (ATT, VAN, MELEE, ...): numba would compile a separate copy for each
+Python constant.
 """
 from __future__ import annotations
 
 import numpy as np
-
 from numba import njit
 
 

@@ -7,15 +7,15 @@ end of the step; end of round: afterburn, regeneration, healers, beer, golem gro
 """
 from __future__ import annotations
 
-from engine.rng import Dice
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from engine.jade_rose.battle.abilities import area_targets, roll_damage
 from engine.jade_rose.battle.constants import BattleConstants
 from engine.jade_rose.battle.result import FightSummary, RoundSummary, counts
 from engine.jade_rose.battle.runtime import NO_RUNE, Group, Unit
 from engine.jade_rose.battle.stats import healer_ticks
+from engine.rng import Dice
 
 ROLES = ("attacker", "defender")
 

@@ -2,12 +2,11 @@
 the side with fewer surviving squads takes the flanking penalty."""
 from __future__ import annotations
 
-from engine.rng import Dice
-
 from engine.jade_rose.battle.fight import FightSetup, run_fight
 from engine.jade_rose.battle.result import FightSummary
 from engine.jade_rose.battle.runtime import BattleState, Group
 from engine.jade_rose.battle.texts import ROLE_GEN
+from engine.rng import Dice
 
 
 def surviving_squads(state: BattleState, role: str) -> int:

@@ -1,8 +1,8 @@
 """The battle set-up: positions, manoeuvres, squads, sides (validated, immutable)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from engine.jade_rose.battle.constants import BattleConstants
 from engine.jade_rose.battle.stats import UnitStats
@@ -27,11 +27,11 @@ class Position:
     def row(self) -> int:
         return LINES.index(self.line)
 
-    def adjacent(self, other: "Position") -> bool:
+    def adjacent(self, other: Position) -> bool:
         """Orthogonal neighbour on the 3×2 grid of one side (rule book L12)."""
         return abs(self.column - other.column) + abs(self.row - other.row) == 1
 
-    def near_flank(self, other: "Position") -> bool:
+    def near_flank(self, other: Position) -> bool:
         """Same or adjacent flank (charge and bombard reach)."""
         return abs(self.column - other.column) <= 1
 

@@ -2,14 +2,13 @@
 position changes, then rearguards with no vanguard step up."""
 from __future__ import annotations
 
-from engine.rng import Dice
-
 from engine.jade_rose.battle.abilities import area_targets, roll_damage
 from engine.jade_rose.battle.fight import ROLES, FightSetup, Pending, run_fight
 from engine.jade_rose.battle.model import FLANKS, Position
 from engine.jade_rose.battle.result import FightSummary, ShotSummary, counts
 from engine.jade_rose.battle.runtime import BattleState, Group, Squad, Unit
 from engine.jade_rose.battle.texts import squad_ru
+from engine.rng import Dice
 
 BOMBARDS = ("bombard", "long_range_bombard")
 

@@ -2,7 +2,7 @@
 
 Random streams: five splitmix64 streams below the battle's seed (engine.rng.Dice, sub_seed): 0 the
 planning, 1-3 the clash on the left, centre and right flank, 4 the finale, so each flank's dice do not depend
-on the others. The compiled kernel (kernel.py) uses the same streams and draws in the same order: one seed,
+on the others. The compiled kernel (fast_kernel.py) uses the same streams and draws in the same order: one seed,
 the same battle in both.
 """
 from __future__ import annotations
@@ -13,7 +13,12 @@ from engine.jade_rose.battle.finale import run_finale
 from engine.jade_rose.battle.model import FLANKS, Battle
 from engine.jade_rose.battle.planning import run_planning
 from engine.jade_rose.battle.result import (
-    BattleResult, FightSummary, ShotSummary, SideOutcome, SquadOutcome, counts,
+    BattleResult,
+    FightSummary,
+    ShotSummary,
+    SideOutcome,
+    SquadOutcome,
+    counts,
 )
 from engine.jade_rose.battle.runtime import BattleState
 from engine.rng import Dice, sub_seed

@@ -2,7 +2,15 @@
 from __future__ import annotations
 
 from engine.jade_rose.battle.result import BattleResult, Counts, FightSummary
-from engine.jade_rose.battle.texts import FACTION_NOM, FLANK_ADJ, PHASE_NOM, ROLE_GEN, ROLE_NOM, plural_rounds, plural_units
+from engine.jade_rose.battle.texts import (
+    FACTION_NOM,
+    FLANK_ADJ,
+    PHASE_NOM,
+    ROLE_GEN,
+    ROLE_NOM,
+    plural_rounds,
+    plural_units,
+)
 
 ROLES = ("attacker", "defender")
 

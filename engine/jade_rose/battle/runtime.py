@@ -14,7 +14,7 @@ class Unit:
     __slots__ = ("uid", "stats", "role", "squad", "garrison", "hp", "alive", "atk_bonus", "strip", "fatigue",
                  "rune", "hots", "dots", "hurt")
 
-    def __init__(self, uid: int, stats: UnitStats, role: str, squad: "Squad", garrison: bool = False):
+    def __init__(self, uid: int, stats: UnitStats, role: str, squad: Squad, garrison: bool = False):
         self.uid = uid
         self.stats = stats
         self.role = role

@@ -8,7 +8,8 @@ run has its own seed, the result does not depend on how the runs are split.
 from __future__ import annotations
 
 import multiprocessing as mp
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -94,7 +95,8 @@ def _from_reference(battle: Battle, seeds: list[int]):
 
 def kernel_runs(battle: Battle, seeds: list[int], workers: int | None = None):
     """The kernel's per-run arrays (fast_compiled.run_seeds) for every seed, in chunks over processes."""
-    from engine.jade_rose.battle.fast_compiled import run_seeds as run_chunk, warm_up
+    from engine.jade_rose.battle.fast_compiled import run_seeds as run_chunk
+    from engine.jade_rose.battle.fast_compiled import warm_up
     warm_up()                   # compiled (or loaded) here, before any fork
     chunks = [seeds[i:i + CHUNK] for i in range(0, len(seeds), CHUNK)]
     workers = min(len(chunks), workers if workers is not None else mp.cpu_count())

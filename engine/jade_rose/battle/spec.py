@@ -8,7 +8,8 @@ Format (see the battle issue): {"ruleset", "skip_planning", "city": {"name", "la
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engine.jade_rose.battle.constants import BattleConstants
 from engine.jade_rose.battle.deployment import BattleSpecError, build_battle

@@ -1,8 +1,9 @@
 """Battle statistics of one unit type, built from a UnitDef (or a mapping of the same shape)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 # Ability keys of data/SCHEMA.md that the battle engine implements.
 KNOWN_ABILITIES = frozenset({
@@ -99,7 +100,7 @@ class UnitStats:
         return True
 
     @classmethod
-    def from_def(cls, unit: Any) -> "UnitStats":
+    def from_def(cls, unit: Any) -> UnitStats:
         """From a data UnitDef (attributes) or a mapping with the units.toml fields plus `key`."""
         get = unit.get if isinstance(unit, Mapping) else (lambda k, d=None: getattr(unit, k, d))
         ab = dict(get("abilities", None) or {})
