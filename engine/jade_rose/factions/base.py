@@ -20,6 +20,7 @@ class Faction:
     """A faction with no rules of its own: every hook does nothing."""
 
     key = ""
+    uses_runes = False                        # sets runes on its squads in the planning stage (JR-83)
     actions: Mapping[str, Handler] = {}       # economy order kinds only this faction gives, and their handlers
 
     # -- the turn --------------------------------------------------------------------------

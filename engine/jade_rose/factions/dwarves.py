@@ -208,6 +208,7 @@ def go_underground(state: dict, faction: str, name: str, how: str) -> str:
 
 class Dwarves(Faction):
     key = "dwarves"
+    uses_runes = True
     actions = {"crusade": crusade, "invest": invest, "grudge_target": grudge_target}
 
     def start_of_turn(self, state: dict, faction: str, seed: int | str) -> None:

@@ -10,13 +10,20 @@ from __future__ import annotations
 from typing import Mapping
 
 from engine.errors import OrderError, allowed_list
+from engine.jade_rose import factions
 from engine.jade_rose.battle import BattleSpecError, Manoeuvre, SideSetup, build_battle
 from engine.jade_rose.battle.texts import squad_ru
 from engine.jade_rose.war import squads as sq
 from engine.jade_rose.war.battles import battle_kit
 from engine.jade_rose.war.codes import err
-from engine.jade_rose.war.words import (MANOEUVRE_WORDS, parse_manoeuvre, parse_position, pos_key,
-                                        position_text, to_position)
+from engine.jade_rose.war.words import (
+    MANOEUVRE_WORDS,
+    parse_manoeuvre,
+    parse_position,
+    pos_key,
+    position_text,
+    to_position,
+)
 from engine.numbers import read_count
 from engine.ruleset import Row, RowStatus
 
@@ -125,7 +132,7 @@ def _parse_row(state, faction, row: Row, fights, plan, seen, rune_rows) -> list[
         if isinstance(runes, OrderError):
             problems.append(runes)
             runes = 0
-        elif runes and faction != "dwarves":
+        elif runes and not factions.of(faction).uses_runes:
             problems.append(err("JR_WAR_RUNES_NOT_DWARF"))
     if problems:
         return problems
@@ -175,7 +182,7 @@ def _validate_fight(battle: Mapping, att: Mapping, role: str, entry: dict) -> li
 def _check_runes(state: Mapping, faction: str, plan: dict, rune_rows: Mapping[str, list[int]],
                  errors: dict[int, list[OrderError]]) -> None:
     """Runes spent: at most the faction holds over all its fights, at most the battle maximum in each."""
-    if faction != "dwarves":
+    if not factions.of(faction).uses_runes:
         return
     held = int(state["factions"].get(faction, {}).get("runes", 0))
     cap = battle_kit()[1].max_runes

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.jade_rose import ledger
+from engine.jade_rose import factions, ledger
 from engine.jade_rose.battle import BattleSpecError, SideSetup, build_battle, fight_once
 from engine.jade_rose.battle.abilities import round_half_up
 from engine.jade_rose.data import load_data
@@ -171,7 +171,7 @@ def _fight(turn: _Turn, battle: dict, att: dict, n: int, defence: dict, planned:
 
 
 def _runes_held(state: Mapping, faction: str | None, wanted: int) -> int:
-    if faction != "dwarves" or not wanted:
+    if not factions.of(faction).uses_runes or not wanted:
         return 0
     return max(0, min(wanted, int(state["factions"][faction].get("runes", 0)), battle_kit()[1].max_runes))
 

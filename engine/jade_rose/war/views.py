@@ -7,12 +7,23 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from engine.jade_rose import factions
 from engine.jade_rose.data import load_data
 from engine.jade_rose.names import unit_names
 from engine.jade_rose.war.manoeuvres import fight_label, own_squads, planned_fights
 from engine.jade_rose.war.reports import faction_title, units_text
-from engine.jade_rose.war.words import (ALL_POSITION_KEYS, CAPTURE_WORDS, FLANK_WORDS, LINE_WORDS,
-                                        MANOEUVRE_WORDS, NO, ORDER_WORDS, YES, pos_key, position_text)
+from engine.jade_rose.war.words import (
+    ALL_POSITION_KEYS,
+    CAPTURE_WORDS,
+    FLANK_WORDS,
+    LINE_WORDS,
+    MANOEUVRE_WORDS,
+    NO,
+    ORDER_WORDS,
+    YES,
+    pos_key,
+    position_text,
+)
 from engine.ruleset import Table
 
 MANOEUVRE_COLUMNS = ("Бой", "Отряд", "Состав", "Манёвр", "Цель", "Второй манёвр", "Руны")
@@ -58,7 +69,7 @@ def manoeuvres_table(state: Mapping, faction: str) -> Table:
     for fight, (battle, att, role) in sorted(planned_fights(state, faction).items()):
         label = fight_label(state, battle, att)
         for i, squad in enumerate(own_squads(battle, att, role)):
-            runes = "0" if faction == "dwarves" and i == 0 else ""
+            runes = "0" if factions.of(faction).uses_runes and i == 0 else ""
             rows.append((label, position_text(_squad_key(squad)), units_text(squad["units"]),
                          MANOEUVRE_WORDS["none"], "", "", runes))
     return Table(MANOEUVRE_COLUMNS, tuple(rows))
