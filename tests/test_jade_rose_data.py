@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.jade_rose.data import DataError, build_data, dump_data, load_data, read_raw, validate_data
-from engine.jade_rose.names import (building_names, faction_id, find_building, find_unit, find_units,
-                                    unit_names)
+from engine.jade_rose.names import building_names, faction_id, find_building, find_unit, find_units, unit_names
 
 SEED = Path(__file__).resolve().parents[1].parent / "shared" / "seeds" / "000_d4955973ee03e561.txt"
 DATA_DIR = Path(__file__).resolve().parents[1] / "engine" / "jade_rose" / "data"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from jr_fixtures import resolve_orders
 
 from engine.jade_rose import turn
 from engine.jade_rose.actions.runner import run_economy
@@ -18,8 +19,6 @@ from engine.jade_rose.names import building_names, unit_names
 from engine.jade_rose.setup import new_game
 from engine.ruleset import Row
 from engine.state import canonical_json
-
-from jr_fixtures import resolve_orders
 
 DEMO = Path(__file__).resolve().parents[1] / "templates" / "jade_rose" / "scenarios" / "demo.toml"
 FACTIONS = ("empire", "vampires", "dwarves", "jade")

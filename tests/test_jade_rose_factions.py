@@ -4,14 +4,13 @@ engine emits them, after it has moved the cities), expected state. Each docstrin
 from __future__ import annotations
 
 import pytest
+from jr_fixtures import CITIES, make_game
 
 from engine.jade_rose import consequences, holdings, turn, victory
 from engine.jade_rose.actions.runner import run_economy
 from engine.jade_rose.factions import jade_court
 from engine.jade_rose.garrison import garrison_of
 from engine.jade_rose.setup import new_game
-
-from jr_fixtures import CITIES, make_game
 
 
 def add_cities(state: dict, faction: str, n: int, level: int = 1) -> None:

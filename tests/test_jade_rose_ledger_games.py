@@ -10,7 +10,8 @@ import random
 import tomllib
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine import find_ruleset
 from engine.ruleset import Row

@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from engine.jade_rose import holdings, income, turn, war
+from engine.jade_rose import holdings, income, war
 from engine.jade_rose.setup import new_game
 from engine.jade_rose.war import resolution
 from engine.ruleset import Row
@@ -547,7 +547,7 @@ def test_fog_of_war_a_faction_sees_only_its_own_battles():
     state = make_game()
     three_battles(state)
     jade = war.views(state, "jade")["scouting"]
-    assert {r[0].split()[0].split("/")[0] for r in jade.rows} == {f"b1-qinghe"}
+    assert {r[0].split()[0].split("/")[0] for r in jade.rows} == {"b1-qinghe"}
     vampires = war.views(state, "vampires")
     texts = " ".join(str(c) for r in vampires["scouting"].rows + vampires["manoeuvres"].rows for c in r)
     assert "Феррум" not in texts and "Горняки" not in texts and "Лучник" not in texts and "Копейщик" not in texts

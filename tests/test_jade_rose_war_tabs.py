@@ -10,7 +10,7 @@ import copy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.jade_rose import holdings, turn, war
+from engine.jade_rose import holdings, war
 from engine.jade_rose.setup import new_game
 from engine.ruleset import Row
 from engine.state import canonical_json

@@ -1,13 +1,24 @@
 """War of the Jade Rose: the rule set class, wiring data, economy, war, faction mechanics and views."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from engine.registry import register
-from engine.ruleset import (GM_BOOK, BattleSimulator, DemoPlayers, FactionSummary, ParsedOrders, Row, Ruleset, StageResult,
-                            Summary, Table)
 from engine.jade_rose import adjustments, battle, economy_orders, ledger, setup, turn, victory, views, war
 from engine.jade_rose.data import dump_data, load_data
+from engine.registry import register
+from engine.ruleset import (
+    GM_BOOK,
+    BattleSimulator,
+    DemoPlayers,
+    FactionSummary,
+    ParsedOrders,
+    Row,
+    Ruleset,
+    StageResult,
+    Summary,
+    Table,
+)
 
 
 @register

@@ -9,9 +9,10 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import tomllib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from engine import cells
 

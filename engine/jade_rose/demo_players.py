@@ -9,7 +9,8 @@ at Midnight after turn 9. Pure: the bridge types the rows into the books.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engine.jade_rose.data import dump_data
 

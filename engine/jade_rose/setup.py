@@ -11,7 +11,8 @@ All problems are reported at once (ScenarioError.problems, Russian, one per prob
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engine.jade_rose.data import FACTIONS, LEVELS, load_data
 from engine.jade_rose.names import faction_id, find_building, find_unit

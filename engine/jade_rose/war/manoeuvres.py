@@ -7,7 +7,7 @@ this faction's manoeuvres, and each problem it reports goes to the row of the sq
 """
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from engine.errors import OrderError, allowed_list
 from engine.jade_rose import factions

@@ -1,7 +1,7 @@
 """Russian texts of the war: full battle reports (participants and GM) and public chronicle lines."""
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from engine.jade_rose import battle as battle_pkg
 from engine.jade_rose.battle.result import BattleResult

@@ -7,7 +7,7 @@ goes into battle tagged with its cell, and the battle's losses come back per squ
 """
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from engine.jade_rose.battle.model import FLANKS, LINES, Manoeuvre, SquadSetup
 from engine.jade_rose.battle.result import SideOutcome

@@ -5,7 +5,7 @@ planning phase, the opponent's deployment; nothing of other battles, armies or r
 """
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from engine.jade_rose import factions
 from engine.jade_rose.data import load_data

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from engine.jade_rose.battle.model import FLANKS, LINES, Position
 from engine import cells
+from engine.jade_rose.battle.model import FLANKS, LINES, Position
 from engine.jade_rose.data import normalize_name
 
 FLANK_WORDS = {"left": "Левый", "center": "Центр", "right": "Правый"}
