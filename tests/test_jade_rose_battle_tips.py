@@ -11,8 +11,9 @@ from engine.jade_rose.battle.simulate import kernel_runs, run_seeds
 
 
 def army(faction: str, *squads: dict, **extra) -> dict:
-    return {"faction": faction, **extra,
-            "squads": [{"flank": f, "line": "vanguard", "units": u} for f, u in zip(("left", "center", "right"), squads)]}
+    """An army of up to three vanguard squads, filling the flanks from the left."""
+    flanks = zip(("left", "center", "right"), squads, strict=False)
+    return {"faction": faction, **extra, "squads": [{"flank": f, "line": "vanguard", "units": u} for f, u in flanks]}
 
 
 TANKY = {

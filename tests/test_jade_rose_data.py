@@ -30,7 +30,7 @@ def seed_sections(heading: tuple[str, ...], stop: tuple[str, ...]) -> dict[str, 
     starts = [i for i, line in enumerate(lines) if line.strip() in heading]
     assert len(starts) == 4, f"expected 4 sections {heading}, found {len(starts)}"
     out = {}
-    for faction, start in zip(FACTION_ORDER, starts):
+    for faction, start in zip(FACTION_ORDER, starts, strict=True):
         block = []
         for line in lines[start + 1:]:
             if line.strip() in stop or (not line.strip() and block and "stop_blank" in stop):

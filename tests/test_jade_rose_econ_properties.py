@@ -183,13 +183,14 @@ def test_demo_game_runs_nine_turns_without_errors():
              "dwarves": [("Построить", "Карак-Азгал", "Учебный плац", ""), ("Нанять", "", "Горняки", "4")],
              "jade": [("Купить нефрит", "", "", "150"), ("Построить", "Юйлун", "Вербовочный пункт", ""),
                       ("Нанять", "", "Нефритовый воин", "5")]}
-    for turn in range(1, 10):
+    for turn_no in range(1, 10):
         orders = {}
         for fid, plan in plans.items():
-            rows = [Row(i + 2, dict(zip(("action", "city", "what", "count"), cells))) for i, cells in enumerate(plan)]
+            rows = [Row(i + 2, dict(zip(("action", "city", "what", "count"), cells, strict=True)))
+                    for i, cells in enumerate(plan)]
             orders[fid], parsed = parse_economy_rows(state, fid, rows)
             assert all(s.ok for s in parsed)
-        state, statuses = resolve_orders(state, orders, seed=turn)
+        state, statuses = resolve_orders(state, orders, seed=turn_no)
         assert {f: len(s) for f, s in statuses.items()} == {f: len(p) for f, p in plans.items()}
         canonical_json(state)
     assert state["turn"] == 10

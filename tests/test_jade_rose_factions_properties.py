@@ -81,7 +81,8 @@ def economy_rows(faction: str):
     own = list(NAMES[faction])
     whats = {"build": building_names(faction), "sell": building_names(faction), "hire": unit_names(faction),
              "crusade": rival_names(BASE, faction), "grudge_target": rival_names(BASE, faction)}
-    kinds = dict(zip(actions_for(faction), ("build", "sell", "upgrade", "restore", "hire") + ("x",) * 10))
+    kinds = dict(zip(actions_for(faction), ("build", "sell", "upgrade", "restore", "hire") + ("x",) * 10,
+                     strict=False))
 
     def row(action: str):
         kind = {"Мстительный поход": "crusade", "Записывать обиды": "grudge_target"}.get(action, kinds[action])

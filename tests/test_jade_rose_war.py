@@ -50,7 +50,7 @@ def make_game(units: dict | None = None, turn: int = 1, **resources) -> dict:
 
 
 def rows(keys: tuple, *cells: tuple) -> list[Row]:
-    return [Row(i + 2, dict(zip(keys, map(str, c)))) for i, c in enumerate(cells)]
+    return [Row(i + 2, dict(zip(keys, map(str, c), strict=True))) for i, c in enumerate(cells)]
 
 
 def plan_of(state: dict, faction: str, armies=(), orders=(), garrisons=()) -> dict:

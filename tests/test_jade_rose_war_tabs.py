@@ -42,7 +42,7 @@ def make_game(units: dict | None = None, turn: int = 1, **resources) -> dict:
 
 
 def rows(keys: tuple, *cells: tuple) -> list[Row]:
-    return [Row(i + 2, dict(zip(keys, map(str, c)))) for i, c in enumerate(cells)]
+    return [Row(i + 2, dict(zip(keys, map(str, c), strict=True))) for i, c in enumerate(cells)]
 
 
 def parse(state: dict, faction: str, armies=(), orders=(), garrisons=()):
@@ -222,7 +222,7 @@ def test_a_special_manoeuvre_needs_every_unit_of_the_squad():
         if "арьергард" in c[1]:
             c[3], c[4] = "Обстрел", "Центральный авангард"
     plan, statuses = war.parse_manoeuvres(state, "empire", rows(MANOEUVRE_KEYS, *cells))
-    by_squad = {c[1]: s for c, s in zip(cells, statuses)}
+    by_squad = {c[1]: s for c, s in zip(cells, statuses, strict=True)}
     assert not by_squad["Центральный арьергард"].ok and "Копейщик" in by_squad["Центральный арьергард"].text()
     assert by_squad["Левый арьергард"].ok
     (fight,) = plan["fights"].values()
@@ -318,7 +318,7 @@ def test_garbage_rows_never_crash_and_each_gets_one_status(cells):
     keys = {"armies": ARMY_KEYS, "army_orders": ORDER_KEYS, "garrisons": GARRISON_KEYS}
     tabs = {t: [] for t in keys}
     for i, (tab, values) in enumerate(cells):
-        tabs[tab].append(Row(i + 2, dict(zip(keys[tab], values))))
+        tabs[tab].append(Row(i + 2, dict(zip(keys[tab], values, strict=True))))
     plan, statuses = war.parse_war_tabs(state, "empire", tabs)
     expected = sorted((t, r.number) for t, rs in tabs.items() for r in rs if not r.is_blank())
     assert sorted((s.tab, s.number) for s in statuses) == expected

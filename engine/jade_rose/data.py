@@ -27,7 +27,7 @@ class DataError(ValueError):
 
     def __init__(self, problems: list[str]):
         self.problems = list(problems)
-        super().__init__("Jade Rose data has %d problem(s):\n- %s" % (len(problems), "\n- ".join(problems)))
+        super().__init__(f"Jade Rose data has {len(problems)} problem(s):\n- " + "\n- ".join(problems))
 
 
 # -- definitions -------------------------------------------------------------

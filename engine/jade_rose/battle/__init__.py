@@ -21,7 +21,8 @@ with unit keys, e.g. {"attacker": {"faction": "empire", "squads": [{"flank": "le
 Manoeuvre("charge", Position("center", "rearguard"))),)), SideSetup(...), unit_stats(),
 constants=battle_constants(), city="...")`. Mark garrison squads `garrison=True`, or the garrison's
 part of a squad it shares with an army `garrison_units=...` (their dead are not recovered); a squad's `tag`
-comes back in `SideOutcome.squads` with that squad's dead (`SquadOutcome`). Derive `rng_seed` per battle with `engine.rng.derive_seed(stage_seed, "battle", city_id, n)`.
+comes back in `SideOutcome.squads` with that squad's dead (`SquadOutcome`). Derive `rng_seed` per battle with
+`engine.rng.derive_seed(stage_seed, "battle", city_id, n)`.
 """
 from __future__ import annotations
 

@@ -25,8 +25,8 @@ def run_flank(rng: Dice, state: BattleState, flank: str) -> list[FightSummary]:
         groups = {"attacker": Group(att, af.units, af), "defender": Group(dfd, df.units, df)}
         support = {"attacker": Group(att, ar.units, ar) if ar else None,
                    "defender": Group(dfd, dr.units, dr) if dr else None}
-        setup = FightSetup("clash", flank, groups, (squad_ru("attacker", af.position), squad_ru("defender", df.position)),
-                           holder="defender", support=support,
+        labels = (squad_ru("attacker", af.position), squad_ru("defender", df.position))
+        setup = FightSetup("clash", flank, groups, labels, holder="defender", support=support,
                            heal_target=lambda h, g: heal_front(state, h, g))
         summary = run_fight(rng, setup, state.constants)
         fights.append(summary)

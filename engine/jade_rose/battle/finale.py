@@ -24,6 +24,6 @@ def run_finale(rng: Dice, state: BattleState) -> FightSummary | None:
     groups = {"attacker": Group(att, a_units), "defender": Group(dfd, d_units)}
     for role, group in groups.items():
         group.flanked = state.sides[role].flanked
-    setup = FightSetup("finale", "", groups, (f"все выжившие {ROLE_GEN['attacker']}", f"все выжившие {ROLE_GEN['defender']}"),
-                       holder="defender", heal_target=lambda h, g: g.units)
+    labels = (f"все выжившие {ROLE_GEN['attacker']}", f"все выжившие {ROLE_GEN['defender']}")
+    setup = FightSetup("finale", "", groups, labels, holder="defender", heal_target=lambda h, g: g.units)
     return run_fight(rng, setup, state.constants)

@@ -36,7 +36,7 @@ class Position:
         return abs(self.column - other.column) <= 1
 
 
-ALL_POSITIONS = tuple(Position(f, l) for f in FLANKS for l in LINES)
+ALL_POSITIONS = tuple(Position(flank, line) for flank in FLANKS for line in LINES)
 
 
 @dataclass(frozen=True)

@@ -116,12 +116,13 @@ def _fight(st: _Style, f: FightSummary, names: dict[str, str]) -> list[str]:
     a, d = f.squads
     if f.phase == "finale":
         d = f"всех выживших {ROLE_GEN['defender']}"
-    head = f"{a.capitalize()} ({f.start[0]}) против {d} ({f.start[1]}) — {f.round_count} {plural_rounds(f.round_count)}, "
+    head = f"{a.capitalize()} ({f.start[0]}) против {d} ({f.start[1]}) — "
+    head += f"{f.round_count} {plural_rounds(f.round_count)}, "
     head += {"attacker": f"победа {ROLE_GEN['attacker']}", "defender": f"победа {ROLE_GEN['defender']}",
              "both_dead": "оба отряда уничтожены",
              "timeout": "предел раундов: обороняющийся отряд удержался"}[f.winner]
     losses = []
-    for role, counts in zip(ROLES, f.losses):
+    for role, counts in zip(ROLES, f.losses, strict=True):
         if counts:
             losses.append(f"{ROLE_NOM[role]} — {_counts(counts, names)}")
     head += ". Потери: " + ("; ".join(losses) if losses else "нет") + "."

@@ -66,7 +66,7 @@ def _squad_key(squad: Mapping) -> str:
 def manoeuvres_table(state: Mapping, faction: str) -> Table:
     """One row per own squad of each fight with a planning phase, manoeuvre «Нет» pre-filled."""
     rows = []
-    for fight, (battle, att, role) in sorted(planned_fights(state, faction).items()):
+    for _fight, (battle, att, role) in sorted(planned_fights(state, faction).items()):
         label = fight_label(state, battle, att)
         for i, squad in enumerate(own_squads(battle, att, role)):
             runes = "0" if factions.of(faction).uses_runes and i == 0 else ""
@@ -78,7 +78,7 @@ def manoeuvres_table(state: Mapping, faction: str) -> Table:
 def scouting_table(state: Mapping, faction: str) -> Table:
     """The opponent's deployment in each of the faction's fights with a planning phase, and only those."""
     rows = []
-    for fight, (battle, att, role) in sorted(planned_fights(state, faction).items()):
+    for _fight, (battle, att, role) in sorted(planned_fights(state, faction).items()):
         enemy_role = "defender" if role == "attacker" else "attacker"
         enemy = battle["defender"] if role == "attacker" else att["faction"]
         label = fight_label(state, battle, att)
