@@ -92,7 +92,10 @@ def _kernel_line() -> str:
     fast_compiled.warm_up()
     first = time.perf_counter() - start
     stats = fast_kernel.run_chunk.stats
-    how = "compiled now" if stats.cache_misses else "loaded from numba's cache" if stats.cache_hits else "already loaded"
+    if stats.cache_misses:
+        how = "compiled now"
+    else:
+        how = "loaded from numba's cache" if stats.cache_hits else "already loaded"
     return f"kernel: compiled (numba {numba.__version__}); first call {first:.2f} s ({how}; not in the figures below)"
 
 

@@ -150,7 +150,8 @@ def test_hero_gives_fifteen_percent_once_per_squad():
     spearman = next(u for u in merged.units if u.stats.key == "empire_spearman")
     assert outgoing_pct(spearman, merged, enemy, CONST, ranged=False, charge_round=False) == 15
     with pytest.raises(BattleSpecError):
-        make(side("empire", sq(pos("left"), {"empire_hero": 2})), side("vampires", sq(pos("left"), {"vampires_halfblood": 2})))
+        make(side("empire", sq(pos("left"), {"empire_hero": 2})),
+             side("vampires", sq(pos("left"), {"vampires_halfblood": 2})))
 
 
 def test_archpriest_shields_its_squad_and_strips_two_armour():

@@ -40,8 +40,10 @@ def test_bbcode_report_for_the_forum():
 
 
 def test_report_says_when_both_sides_fell_or_time_ran_out():
-    glass = {"attacker": {"faction": "empire", "squads": [{"flank": "left", "line": "vanguard", "units": {"Копейщик": 1}}]},
-             "defender": {"faction": "vampires", "squads": [{"flank": "right", "line": "vanguard", "units": {"Полукровка": 1}}]}}
+    glass = {"attacker": {"faction": "empire",
+                          "squads": [{"flank": "left", "line": "vanguard", "units": {"Копейщик": 1}}]},
+             "defender": {"faction": "vampires",
+                          "squads": [{"flank": "right", "line": "vanguard", "units": {"Полукровка": 1}}]}}
     text = render_report(fight_once(parse_spec(glass), 1))
     assert "победил" in text or "полегли" in text
     assert "Ни на одном фланге противники не встретились" in text

@@ -515,7 +515,8 @@ def test_finale_merges_every_survivor_into_one_squad_per_side(fight):
     """«Завершение: все выжившие юниты сталкиваются в хаотичной битве, формируя 2 отряда и сражаясь, пока все
     противники не будут истреблены.»"""
     battle = make(side("empire", sq(pos("left"), {"empire_heavy_infantry": 6}), sq(pos("right"), {"empire_knight": 2})),
-                  side("vampires", sq(pos("left"), {"vampires_halfblood": 4}), sq(pos("center"), {"vampires_neophyte": 3})))
+                  side("vampires", sq(pos("left"), {"vampires_halfblood": 4}),
+                       sq(pos("center"), {"vampires_neophyte": 3})))
     result = fight(battle, 6)
     finale = fights(result, "finale")[0]
     left = fights(result, "clash", "left")[-1]
@@ -547,7 +548,8 @@ def test_fewer_surviving_squads_take_the_flanking_penalty(fight):
     state, own, enemy = groups(duel({"empire_spearman": 1}, {"vampires_halfblood": 1}))
     own.flanked = True
     assert incoming_pct(own.units[0], own, CONST, ranged=False, bombard=False) == CONST.flanking_taken_pct
-    even = make(side("empire", sq(pos("left"), {"empire_spearman": 4})), side("vampires", sq(pos("right"), {"vampires_halfblood": 4})))
+    even = make(side("empire", sq(pos("left"), {"empire_spearman": 4})),
+                side("vampires", sq(pos("right"), {"vampires_halfblood": 4})))
     result = fight(even, 1)
     assert not result.attacker.flanked and not result.defender.flanked
 

@@ -68,8 +68,9 @@ def test_empire_honor_per_dead_unit_is_a_fifth_of_its_upkeep_summed_per_battle()
                                              deaths={"empire": {"empire_horseman": 3, "empire_spearman": 1},
                                                      "vampires": {"vampires_lord": 1}})])
     assert honor(state) == 5 and ledger_sum(state, "empire", "honor") == 5
-    consequences.apply_war_events(state, [battle("ferrum", "vampires", "empire", deaths={"empire": {"empire_horseman": 1}}),
-                                      battle("aurum", "dwarves", "empire", deaths={"empire": {"empire_horseman": 1}})])
+    consequences.apply_war_events(state, [
+        battle("ferrum", "vampires", "empire", deaths={"empire": {"empire_horseman": 1}}),
+        battle("aurum", "dwarves", "empire", deaths={"empire": {"empire_horseman": 1}})])
     assert honor(state) == 7
 
 
@@ -77,8 +78,9 @@ def test_a_captured_empire_capital_gives_150_honor():
     """«Ваш город захватили или разрушили: +50ч (если большой, то +150ч) (в дополнение к чести за смерть
     гарнизона)» — the large capital colonised: 150 + the garrison's 10 spearmen (10ч); a small city razed: +50."""
     state = make_game()
-    consequences.apply_war_events(state, [battle("aurum", "vampires", "empire", deaths={"empire": {"empire_spearman": 10}}),
-                                      capture(state, "aurum", "vampires", "colonise")])
+    garrison = {"empire": {"empire_spearman": 10}}
+    consequences.apply_war_events(state, [battle("aurum", "vampires", "empire", deaths=garrison),
+                                          capture(state, "aurum", "vampires", "colonise")])
     assert honor(state) == 160
     consequences.apply_war_events(state, [capture(state, "ferrum", "dwarves", "raze")])
     assert honor(state) == 210
@@ -169,9 +171,10 @@ def test_sunset_doubles_honor_and_slaves_received_but_not_grudges():
     фракций» (JR-62: lump sums included, grudges excluded)."""
     state = make_game(turn=7)
     state["cities"]["mons"]["level"] = 3
-    consequences.apply_war_events(state, [battle("ferrum", "dwarves", "empire", deaths={"empire": {"empire_knight": 1}}),
-                                      capture(state, "ferrum", "vampires", "plunder"),
-                                      capture(state, "mons", "vampires", "colonise")])
+    knight = {"empire": {"empire_knight": 1}}
+    consequences.apply_war_events(state, [battle("ferrum", "dwarves", "empire", deaths=knight),
+                                          capture(state, "ferrum", "vampires", "plunder"),
+                                          capture(state, "mons", "vampires", "colonise")])
     assert honor(state) == 2 * (3 + 30)
     assert state["factions"]["vampires"]["slaves"] == 450 + 2 * (150 + 225)
     assert grudges(state, "vampires") == 2                # small city at the era's max level: 1 × 2, not × 4
@@ -396,7 +399,8 @@ def test_a_peaceful_demo_game_ends_at_midnight_after_turn_9():
     for number in range(1, 10):
         assert not victory.game_over(state) and state["turn"] == number
         state = turn.resolve_orders_stage(state, {}, seed=number).state
-    assert state["stage"] == "finished" and victory.game_over(state) and victory.winners(state) == state["midnight"]["survivors"]
+    assert state["stage"] == "finished" and victory.game_over(state)
+    assert victory.winners(state) == state["midnight"]["survivors"]
     assert state["chronicle"][-1]["kind"] == "Полночь"
 
 
@@ -435,7 +439,8 @@ def test_only_the_ledger_module_appends_to_the_ledger_journal_and_chronicle():
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1] / "engine" / "jade_rose"
-    pattern = re.compile(r"""\[\s*["'](ledger|log|chronicle)["']\s*\]\s*\.append|setdefault\(\s*["'](ledger|log|chronicle)["'][^)]*\)\s*\.append""")
+    pattern = re.compile(r"""\[\s*["'](ledger|log|chronicle)["']\s*\]\s*\.append"""
+                         r"""|setdefault\(\s*["'](ledger|log|chronicle)["'][^)]*\)\s*\.append""")
     writers = sorted(str(p.relative_to(root)) for p in root.rglob("*.py")
                      if p.name != "ledger.py" and pattern.search(p.read_text(encoding="utf-8")))
     assert writers == []

@@ -132,7 +132,8 @@ def test_a_unit_is_in_at_most_one_army():
     набор юнитов.» RULINGS JR-56: every unit in at most one army. Setup: 10 spearmen. Orders: army «1» takes
     10, army «2» takes 5 more. Expected: the row of army «2» is rejected (it names army «1»), army «1» stands."""
     state = make_game({"empire": {"Копейщик": 10}}, turn=3)
-    plan = plan_of(state, "empire", [("1", "Центр", "Авангард", "Копейщик", 10), ("2", "Центр", "Авангард", "Копейщик", 5)],
+    plan = plan_of(state, "empire", [("1", "Центр", "Авангард", "Копейщик", 10),
+                                     ("2", "Центр", "Авангард", "Копейщик", 5)],
                    [("1", "Оборонять", "Феррум", "", ""), ("2", "Оборонять", "Аурум", "", "")])
     out = war.form_battles(state, {"empire": plan}, 1)
     armies = statuses_by_row(out["empire"], "armies")
@@ -173,7 +174,8 @@ def test_defend_only_own_city_and_attack_only_foreign():
     к гарнизону…), либо атаковать город противника.» Orders: defend Цинхэ (jade's), attack Феррум (own).
     Expected: both rejected with their codes."""
     state = make_game({"empire": {"Копейщик": 2}}, turn=3)
-    plan = plan_of(state, "empire", [("1", "Центр", "Авангард", "Копейщик", 1), ("2", "Центр", "Авангард", "Копейщик", 1)],
+    plan = plan_of(state, "empire", [("1", "Центр", "Авангард", "Копейщик", 1),
+                                     ("2", "Центр", "Авангард", "Копейщик", 1)],
                    [("1", "Оборонять", "Цинхэ", "", ""), ("2", "Атаковать", "Феррум", "", "")])
     out = statuses_by_row(war.form_battles(state, {"empire": plan}, 1)["empire"], "army_orders")
     assert out[2].errors[0].code == "JR_WAR_DEFEND_NOT_OWN"
@@ -234,7 +236,8 @@ def test_defending_armies_join_the_garrison():
     Expected: the militiamen merge into the garrison's centre vanguard, marked as army (not garrison); the
     horsemen hold the right vanguard; the defence is no longer garrison-only."""
     state = make_game({"empire": {"Копейщик": 5}, "jade": {"Ополченец": 10, "Всадник": 6}})
-    jade = plan_of(state, "jade", [("A", "Центр", "Авангард", "Ополченец", 10), ("A", "Правый", "Авангард", "Всадник", 6)],
+    jade = plan_of(state, "jade", [("A", "Центр", "Авангард", "Ополченец", 10),
+                                   ("A", "Правый", "Авангард", "Всадник", 6)],
                    [("A", "Оборонять", "Цинхэ", "", "")])
     war.form_battles(state, {"jade": jade,
                              "empire": attack(state, "empire", [("Центр", "Авангард", "Копейщик", 5)], "Цинхэ")}, 1)
@@ -477,7 +480,8 @@ def test_planned_manoeuvres_reach_the_battle(monkeypatch):
     отряду вы можете назначить строго 1 манёвр.» Orders: the Empire's archers bombard the centre vanguard.
     Expected: the battle that is fought carries that manoeuvre, with planning not skipped."""
     state = make_game({"empire": {"Копейщик": 10, "Лучник": 6}})
-    plan = plan_of(state, "empire", [("1", "Центр", "Авангард", "Копейщик", 10), ("1", "Центр", "Арьергард", "Лучник", 6)],
+    plan = plan_of(state, "empire", [("1", "Центр", "Авангард", "Копейщик", 10),
+                                     ("1", "Центр", "Арьергард", "Лучник", 6)],
                    [("1", "Атаковать", "Цинхэ", "", "Нет")])
     war.form_battles(state, {"empire": plan}, 1)
     cells = [list(r) for r in war.views(state, "empire")["manoeuvres"].rows]

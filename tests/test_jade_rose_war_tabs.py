@@ -64,7 +64,8 @@ def test_every_non_blank_row_gets_exactly_one_status():
     good row is in the plan."""
     state = make_game({"empire": {"Копейщик": 5}})
     plan, statuses = war.parse_war_tabs(state, "empire", {"armies": rows(
-        ARMY_KEYS, ("1", "Центр", "Авангард", "Копейщик", 5), ("", "", "", "", ""), ("1", "Центр", "Авангард", "Гоблин", 2))})
+        ARMY_KEYS, ("1", "Центр", "Авангард", "Копейщик", 5), ("", "", "", "", ""),
+        ("1", "Центр", "Авангард", "Гоблин", 2))})
     assert [(s.number, s.ok) for s in statuses] == [(2, True), (4, False)]
     assert plan["armies"]["1"]["squads"][0]["units"] == {"empire_spearman": 5}
 
@@ -74,9 +75,12 @@ def test_unknown_names_and_garbage_numbers_get_russian_messages_with_what_is_all
     авангард … и арьергард». Expected: an unknown flank, line, unit and a non-number count each get their
     message listing what is allowed."""
     state = make_game()
-    _, st_ = parse(state, "empire", [("1", "Верхний", "Авангард", "Копейщик", 5), ("1", "Центр", "Середина", "Копейщик", 5),
-                                     ("1", "Центр", "Авангард", "Гоблин", 5), ("1", "Центр", "Авангард", "Копейщик", "пять"),
-                                     ("1", "Центр", "Авангард", "Копейщик", "-3"), ("", "Центр", "Авангард", "Копейщик", 1)])
+    _, st_ = parse(state, "empire", [("1", "Верхний", "Авангард", "Копейщик", 5),
+                                     ("1", "Центр", "Середина", "Копейщик", 5),
+                                     ("1", "Центр", "Авангард", "Гоблин", 5),
+                                     ("1", "Центр", "Авангард", "Копейщик", "пять"),
+                                     ("1", "Центр", "Авангард", "Копейщик", "-3"),
+                                     ("", "Центр", "Авангард", "Копейщик", 1)])
     assert codes(st_[("armies", 2)]) == ["JR_WAR_UNKNOWN_FLANK"] and "Левый, Центр, Правый" in st_[("armies", 2)].text()
     assert codes(st_[("armies", 3)]) == ["JR_WAR_UNKNOWN_LINE"] and "Авангард, Арьергард" in st_[("armies", 3)].text()
     assert codes(st_[("armies", 4)]) == ["JR_WAR_UNKNOWN_UNIT"] and "Копейщик" in st_[("armies", 4)].text()
@@ -112,7 +116,8 @@ def test_flank_and_line_spellings():
 def test_one_hero_per_squad():
     """«В 1 отряде может быть только 1 герой.» Setup: two heroes in one squad, a third in another squad.
     Expected: the second hero's row is rejected with JR_WAR_ONE_PER_SQUAD; the others stand."""
-    _, st_ = parse(make_game(), "empire", [("1", "Центр", "Авангард", "Герой", 1), ("1", "Центр", "Авангард", "Герой", 1),
+    _, st_ = parse(make_game(), "empire", [("1", "Центр", "Авангард", "Герой", 1),
+                                           ("1", "Центр", "Авангард", "Герой", 1),
                                            ("1", "Левый", "Авангард", "Герой", 1)])
     assert st_[("armies", 2)].ok and st_[("armies", 4)].ok
     assert codes(st_[("armies", 3)]) == ["JR_WAR_ONE_PER_SQUAD"]
@@ -130,7 +135,8 @@ def test_a_rearguard_without_vanguard_is_allowed_and_moves_up():
     выступает вперёд и становится авангардом.» RULINGS: such a rearguard is moved, with a warning.
     Expected: the row is OK with a note; the battle deploys the squad in the vanguard."""
     state = make_game({"empire": {"Лучник": 6}})
-    plan, st_ = parse(state, "empire", [("1", "Левый", "Арьергард", "Лучник", 6)], [("1", "Атаковать", "Цинхэ", "", "Да")])
+    plan, st_ = parse(state, "empire", [("1", "Левый", "Арьергард", "Лучник", 6)],
+                      [("1", "Атаковать", "Цинхэ", "", "Да")])
     assert st_[("armies", 2)].ok and "авангард" in st_[("armies", 2)].note
     war.form_battles(state, {"empire": plan}, 1)
     (squad,) = state["battles"][0]["attackers"][0]["squads"]
@@ -144,7 +150,8 @@ def test_order_rows_are_checked_for_their_form():
     противника.» Expected: an unknown order, an attack without a city, an unknown city, a bad capture choice,
     a bad yes/no, a second order for one army and an order for an army with no units are rejected."""
     state = make_game({"empire": {"Копейщик": 5}})
-    _, st_ = parse(state, "empire", [("1", "Центр", "Авангард", "Копейщик", 5), ("2", "Центр", "Авангард", "Копейщик", 5)],
+    _, st_ = parse(state, "empire", [("1", "Центр", "Авангард", "Копейщик", 5),
+                                     ("2", "Центр", "Авангард", "Копейщик", 5)],
                    [("1", "Штурмовать", "Цинхэ", "", ""), ("1", "Атаковать", "", "", ""),
                     ("1", "Атаковать", "Атлантида", "", ""), ("1", "Атаковать", "Цинхэ", "Съесть", ""),
                     ("1", "Атаковать", "Цинхэ", "", "Может быть"), ("2", "Атаковать", "Цинхэ", "", ""),
@@ -160,7 +167,8 @@ def test_capture_defaults_to_colonise_and_skip_to_no():
     plan, _ = parse(make_game({"empire": {"Копейщик": 5}}), "empire", [("1", "Центр", "Авангард", "Копейщик", 5)],
                     [("1", "атака", "цинхэ", "", "")])
     army = plan["armies"]["1"]
-    assert (army["order"], army["city"], army["capture"], army["skip_planning"]) == ("attack", "qinghe", "colonise", False)
+    chosen = (army["order"], army["city"], army["capture"], army["skip_planning"])
+    assert chosen == ("attack", "qinghe", "colonise", False)
 
 
 def test_garrison_rows_only_for_own_standing_cities():
@@ -264,7 +272,8 @@ def test_runes_at_most_those_held_and_only_for_dwarves():
     (RULINGS JR-83). Setup: dwarves hold 2 runes. Orders: 3 runes. Expected: rejected; the Empire writing
     runes is rejected too."""
     state = make_game({"dwarves": {"Горняки": 5}, "empire": {"Копейщик": 5}}, dwarves={"runes": 2})
-    plan, _ = parse(state, "dwarves", [("1", "Центр", "Авангард", "Горняки", 5)], [("1", "Атаковать", "Феррум", "", "")])
+    plan, _ = parse(state, "dwarves", [("1", "Центр", "Авангард", "Горняки", 5)],
+                    [("1", "Атаковать", "Феррум", "", "")])
     war.form_battles(state, {"dwarves": plan}, 1)
     cells = prefilled(state, "dwarves")
     cells[0][6] = "3"
