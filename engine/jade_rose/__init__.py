@@ -47,7 +47,7 @@ class JadeRose(Ruleset):
     def order_tabs(self, stage: str) -> tuple[str, ...]:
         return self.order_tab_keys.get(stage, ())
 
-    def vocabularies(self, state: dict, faction: str | None) -> dict[str, list[str]]:
+    def vocabularies(self, state: Mapping[str, Any], faction: str | None) -> dict[str, list[str]]:
         if faction is None:
             return {}
         own = sorted(c["name"] for c in state["cities"].values() if c.get("owner") == faction)
@@ -59,7 +59,8 @@ class JadeRose(Ruleset):
         vocab.update(war.vocabularies(state, faction))
         return vocab
 
-    def validate(self, state: dict, faction: str, stage: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
+    def validate(self, state: Mapping[str, Any], faction: str, stage: str,
+                 tabs: Mapping[str, list[Row]]) -> ParsedOrders:
         if stage == "planning":
             return turn.validate_manoeuvres(state, faction, tabs)
         return turn.validate_orders(state, faction, tabs)
@@ -71,17 +72,18 @@ class JadeRose(Ruleset):
         orders, statuses = adjustments.parse_adjustments(state, list(tabs.get("adjustments", ())))
         return ParsedOrders(GM_BOOK, stage, tuple(orders), tuple(statuses))
 
-    def resolve(self, state: dict, stage: str, orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
+    def resolve(self, state: Mapping[str, Any], stage: str, orders: Mapping[str, ParsedOrders],
+                seed: int) -> StageResult:
         if stage == "planning":
             new = turn.resolve_planning_stage(state, orders, seed)
         else:
             new = turn.resolve_orders_stage(state, orders, seed)
-        before, after = state.get("era"), new.state.get("era")
+        before, after = state["era"], new.state["era"]   # every Jade Rose state has an era (setup, each turn)
         if after != before and new.state["stage"] != "finished":
             ledger.chronicle(new.state, "Эпоха", f"Наступает эпоха «{views.ERA_NAMES.get(after, after)}».")
         return new
 
-    def views(self, state: dict, result: StageResult | None = None) -> dict[str, dict[str, Table]]:
+    def views(self, state: Mapping[str, Any], result: StageResult | None = None) -> dict[str, dict[str, Table]]:
         books = views.all_views(state)
         for fid in state["factions"]:
             books[fid].update(war.views(state, fid))
@@ -130,7 +132,7 @@ class JadeRose(Ruleset):
             }
         return out
 
-    def awaiting(self, state: dict) -> dict[str, list[str]]:
+    def awaiting(self, state: Mapping[str, Any]) -> dict[str, list[str]]:
         notes: dict[str, list[str]] = {}
         fighting = {side for b in state.get("battles", []) for side in _battle_factions(b)}
         for fid, f in state["factions"].items():

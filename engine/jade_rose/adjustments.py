@@ -35,8 +35,8 @@ def parse_adjustments(state: Mapping, rows: list[Row]) -> tuple[list[dict], list
         errors: list[OrderError] = []
         fid = _faction_by_name(state, row.get("faction"))
         if fid is None:
-            names = allowed_list(f["name"] for f in state["factions"].values())
-            errors.append(OrderError("JR_ADJ_FACTION", {"value": row.get("faction"), "allowed": names}))
+            allowed = allowed_list(f["name"] for f in state["factions"].values())
+            errors.append(OrderError("JR_ADJ_FACTION", {"value": row.get("faction"), "allowed": allowed}))
         resource = RESOURCES.get(row.get("resource").capitalize())
         if fid is not None and resource not in FACTION_RESOURCES.get(fid, ("gold",)):
             names = [n for n, r in RESOURCES.items() if r in FACTION_RESOURCES.get(fid, ("gold",))]

@@ -5,7 +5,7 @@ affected faction's journal gets one line per event summing up its ledger lines."
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from engine.jade_rose import factions, ledger
 from engine.jade_rose.data import load_data
@@ -16,7 +16,8 @@ TAKEN = ("colonise", "plunder", "raze")          # a city changes hands or is de
 _UNITS_OF = {"honor": "ч", "gold": "з", "slaves": " рабов", "eternal_servants": " вечных слуг"}
 
 
-def _playing(state: Mapping, faction: Any) -> bool:
+def _playing(faction: object, state: Mapping[str, Any]) -> TypeGuard[str]:
+    """`faction` is the id of a faction of this game."""
     return isinstance(faction, str) and faction in state["factions"]
 
 
@@ -24,7 +25,7 @@ def apply_war_events(state: dict, events: list[dict]) -> None:
     """Faction consequences of the turn's war events, in their order."""
     for event in events:
         if isinstance(event, Mapping):
-            handler = _EVENT_HANDLERS.get(event.get("kind"))
+            handler = _EVENT_HANDLERS.get(event.get("kind", ""))
             if handler is not None:
                 start = len(state.setdefault("ledger", []))
                 handler(state, event)
@@ -43,7 +44,7 @@ def _log_consequences(state: dict, event: Mapping, lines: list[dict]) -> None:
         title = f"Бой за {place}"
     elif event.get("kind") == "capture":
         who = faction_name(state, event.get("attacker"))
-        title = f"Город {place} {CHOICE_WORDS.get(event.get('choice'), 'взят')} («{who}»)"
+        title = f"Город {place} {CHOICE_WORDS.get(event.get('choice', ''), 'взят')} («{who}»)"
     else:
         title = f"Нападение «{faction_name(state, event.get('attacker'))}» на {place} отбито"
     parts: dict[str, list[str]] = {}
@@ -63,11 +64,11 @@ def _battle(state: dict, event: Mapping) -> None:
     units = load_data().units
     place = city_name(state, event.get("city"))
     for fid, dead in sorted((event.get("deaths") or {}).items()):
-        if _playing(state, fid) and isinstance(dead, Mapping):
+        if _playing(fid, state) and isinstance(dead, Mapping):
             fallen = {k: int(n) for k, n in dead.items() if k in units and int(n) > 0}
             factions.of(fid).on_fallen(state, fid, fallen, event, place)
     defender, attacker = event.get("defender"), event.get("attacker")
-    if _playing(state, defender) and _playing(state, attacker):
+    if _playing(defender, state) and _playing(attacker, state):
         factions.of(defender).on_attacked(state, defender, event, place)
 
 
@@ -75,22 +76,22 @@ def _capture(state: dict, event: Mapping) -> None:
     if event.get("choice") not in TAKEN:
         return
     previous, attacker = event.get("previous_owner"), event.get("attacker")
-    if _playing(state, previous) and previous != attacker:
+    if _playing(previous, state) and previous != attacker:
         factions.of(previous).on_city_lost(state, previous, event)
-    if _playing(state, attacker):
+    if _playing(attacker, state):
         factions.of(attacker).on_city_taken(state, attacker, event)
 
 
 def _failed_attack(state: dict, event: Mapping) -> None:
     defender, attacker = event.get("defender"), event.get("attacker")
-    if _playing(state, defender) and _playing(state, attacker):
+    if _playing(defender, state) and _playing(attacker, state):
         factions.of(defender).on_failed_attack(state, defender, event)
 
 
 def _eliminated(state: dict, event: Mapping) -> None:
     """L35 «Если фракция теряет последний город, она выбывает из игры.»"""
     faction = event.get("faction")
-    if _playing(state, faction) and not state["factions"][faction].get("eliminated"):
+    if _playing(faction, state) and not state["factions"][faction].get("eliminated"):
         state["factions"][faction]["eliminated"] = True
         ledger.note(state, faction, "Фракция потеряла последний город и выбыла из игры")
 

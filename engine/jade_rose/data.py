@@ -12,7 +12,7 @@ import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeGuard
 
 from engine import cells
 
@@ -151,7 +151,7 @@ _FACTION_REQUIRED = ("name", "resource")
 _ECONOMY_REQUIRED = ("max_city_level", "city_income", "slots", "restore_cost", "sale_pct")
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -248,7 +248,7 @@ def _check_tier(problems: list[str], where: str, record: Mapping) -> None:
 
 def _check_names(problems: list[str], kind: str, records: Mapping[str, Any]) -> None:
     """No two records of one faction may share a (normalised) name or accepted spelling."""
-    seen: dict[tuple[str, str], str] = {}
+    seen: dict[tuple[str | None, str], str] = {}   # (faction, normalised spelling) -> record key
     for key, rec in records.items():
         if not isinstance(rec, Mapping):
             continue
@@ -257,12 +257,12 @@ def _check_names(problems: list[str], kind: str, records: Mapping[str, Any]) -> 
             if not isinstance(spelling, str) or not spelling.strip():
                 problems.append(f"{kind}.{key}: empty or non-text name {spelling!r}")
                 continue
-            norm = normalize_name(spelling)
-            other = seen.get((rec.get("faction"), norm))
+            where = (rec.get("faction"), normalize_name(spelling))
+            other = seen.get(where)
             if other is not None and other != key:
                 problems.append(f"{kind}.{key}: name {spelling!r} duplicates {kind}.{other} "
                                 f"within faction {rec.get('faction')!r}")
-            seen[(rec.get("faction"), norm)] = key
+            seen[where] = key
 
 
 def _validate_units(problems: list[str], units: Mapping, buildings: Mapping, factions: set[str]) -> None:
@@ -448,15 +448,19 @@ def _validate_economy(problems: list[str], economy: Mapping) -> None:
                 _check_number(problems, f"economy.corruption.{table}[{i}].{name}", value, "count")
 
 
+def _table(raw: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    """`raw[name]` if it is a table, else an empty one (its absence is reported once, by validate_data)."""
+    value = raw.get(name)
+    return value if isinstance(value, Mapping) else {}
+
+
 def validate_data(raw: Mapping[str, Any]) -> list[str]:
     """Every problem of a raw data set (the shape `read_raw()` returns); [] when it is consistent."""
     problems: list[str] = []
     for name in DATA_FILES:
         if not isinstance(raw.get(name), Mapping):
             problems.append(f"{name}: missing or not a table")
-    units = raw.get("units") if isinstance(raw.get("units"), Mapping) else {}
-    buildings = raw.get("buildings") if isinstance(raw.get("buildings"), Mapping) else {}
-    factions_raw = raw.get("factions") if isinstance(raw.get("factions"), Mapping) else {}
+    units, buildings, factions_raw = _table(raw, "units"), _table(raw, "buildings"), _table(raw, "factions")
     factions = set(factions_raw) | set(FACTIONS)
     _validate_units(problems, units, buildings, factions)
     _validate_buildings(problems, units, buildings, factions)

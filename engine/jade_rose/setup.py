@@ -12,7 +12,7 @@ All problems are reported at once (ScenarioError.problems, Russian, one per prob
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from engine.jade_rose.data import FACTIONS, LEVELS, load_data
 from engine.jade_rose.names import faction_id, find_building, find_unit
@@ -32,7 +32,7 @@ class ScenarioError(ValueError):
         super().__init__("Сценарий содержит ошибки:\n- " + "\n- ".join(self.problems))
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -9,6 +9,7 @@ planning: battles, captures and their faction consequences, the factions' end of
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from engine.jade_rose import adjustments, consequences, factions, income, victory, war
 from engine.jade_rose.actions.buildings import revive_summons
@@ -75,7 +76,7 @@ def split_orders(parsed: ParsedOrders | None) -> tuple[list[dict], dict | None]:
     return econ, plan
 
 
-def validate_orders(state: dict, faction: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
+def validate_orders(state: Mapping[str, Any], faction: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
     """Parse a faction's orders-stage tabs and dry-run them (economy, then armies) on a copy."""
     econ_rows = list(tabs.get(ECONOMY_TAB, ()))
     econ_orders, _ = parse_economy_rows(state, faction, econ_rows) if econ_rows else ([], [])
@@ -87,7 +88,7 @@ def validate_orders(state: dict, faction: str, tabs: Mapping[str, list[Row]]) ->
     for s in war_statuses:
         statuses[(s.tab, s.number)] = s
     if any(war_tabs.values()):
-        dry = clone(state)
+        dry = clone(dict(state))
         dry["ledger"], dry["log"] = [], []
         begin_turn(dry, 0)
         run_economy(dry, faction, econ_orders, stream(0, "economy", faction), army_plan=plan)
@@ -98,13 +99,13 @@ def validate_orders(state: dict, faction: str, tabs: Mapping[str, list[Row]]) ->
     return ParsedOrders(faction, "orders", orders, tuple(statuses[k] for k in sorted(statuses)))
 
 
-def validate_manoeuvres(state: dict, faction: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
+def validate_manoeuvres(state: Mapping[str, Any], faction: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
     plan, statuses = war.parse_manoeuvres(state, faction, list(tabs.get(MANOEUVRES, ())))
     return ParsedOrders(faction, "planning", ({"kind": MANOEUVRES, "plan": plan},), tuple(statuses))
 
 
-def resolve_orders_stage(state: dict, orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
-    new = clone(state)
+def resolve_orders_stage(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
+    new = clone(dict(state))
     new["ledger"], new["log"], new["reports"] = [], [], {}
     for rec in new["factions"].values():
         rec.pop("armies_blocked", None)
@@ -129,8 +130,8 @@ def resolve_orders_stage(state: dict, orders: Mapping[str, ParsedOrders], seed: 
     return StageResult(state=new, statuses={f: tuple(s) for f, s in statuses.items()})
 
 
-def resolve_planning_stage(state: dict, orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
-    new = clone(state)
+def resolve_planning_stage(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
+    new = clone(dict(state))
     manoeuvres = {f: split_orders(p)[1] for f, p in orders.items() if f in new["factions"]}
     _finish_turn(new, {f: m for f, m in manoeuvres.items() if m is not None}, seed)
     return StageResult(state=new, statuses={})

@@ -5,6 +5,9 @@ Fog of war: a faction's tables are built only from its own state and public fact
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from engine.jade_rose import income, victory
 from engine.jade_rose.data import load_data
 from engine.jade_rose.garrison import garrison_of
@@ -28,22 +31,22 @@ def building_name(key: str) -> str:
     return b.name if b else key
 
 
-def city_name(state: dict, city_id: str) -> str:
+def city_name(state: Mapping[str, Any], city_id: str) -> str:
     return state["cities"][city_id]["name"]
 
 
-def faction_name(state: dict, fid: str | None) -> str:
+def faction_name(state: Mapping[str, Any], fid: str | None) -> str:
     if not fid:
         return "—"
     return state["factions"][fid]["name"]
 
 
-def neighbours(state: dict, city_id: str) -> list[str]:
+def neighbours(state: Mapping[str, Any], city_id: str) -> list[str]:
     out = [b if a == city_id else a for a, b in state["roads"] if city_id in (a, b)]
     return sorted(out, key=lambda c: state["cities"][c]["name"])
 
 
-def _size(city: dict) -> str:
+def _size(city: Mapping[str, Any]) -> str:
     return "Большой" if city["large"] else "Малый"
 
 
@@ -51,23 +54,23 @@ def _units_text(units: dict[str, int]) -> str:
     return ", ".join(f"{unit_name(k)} ×{n}" for k, n in units.items() if n) or "—"
 
 
-def _slots(city: dict) -> int:
+def _slots(city: Mapping[str, Any]) -> int:
     econ = load_data().economy
     slots = econ.get("slots", {})
     return int(slots.get("large" if city["large"] else "small", 3 if city["large"] else 1))
 
 
-def _city_income(state: dict, fid: str, city_id: str) -> int:
+def _city_income(state: Mapping[str, Any], fid: str, city_id: str) -> int:
     return sum(line["amount"] for line in income.income_lines(state, fid)
                if line.get("city") == city_id and line.get("resource", "gold") == "gold")
 
 
-def summary(state: dict, fid: str) -> Table:
+def summary(state: Mapping[str, Any], fid: str) -> Table:
     f = state["factions"][fid]
     rows: list[tuple] = [
         ("Ход", state["turn"], ""),
-        ("Эпоха", ERA_NAMES.get(state.get("era"), state.get("era")), ""),
-        ("Этап", STAGE_NAMES.get(state.get("stage"), state.get("stage")), ""),
+        ("Эпоха", ERA_NAMES.get(state["era"], state["era"]), ""),
+        ("Этап", STAGE_NAMES.get(state["stage"], state["stage"]), ""),
         ("Золото", f["gold"], "может быть отрицательным только из-за содержания"),
     ]
     for res in FACTION_RESOURCES.get(fid, ()):
@@ -94,7 +97,7 @@ def summary(state: dict, fid: str) -> Table:
     return Table(("Показатель", "Значение", "Пояснение"), tuple(rows))
 
 
-def cities(state: dict, fid: str) -> Table:
+def cities(state: Mapping[str, Any], fid: str) -> Table:
     rows = []
     for cid, city in sorted(state["cities"].items(), key=lambda kv: kv[1]["name"]):
         if city.get("owner") != fid:
@@ -112,7 +115,7 @@ def cities(state: dict, fid: str) -> Table:
                   "Соседи по дорогам"), tuple(rows))
 
 
-def units(state: dict, fid: str) -> Table:
+def units(state: Mapping[str, Any], fid: str) -> Table:
     data = load_data()
     f = state["factions"][fid]
     hibernating = f.get("hibernating", {})
@@ -124,7 +127,7 @@ def units(state: dict, fid: str) -> Table:
     return Table(("Юнит", "Количество", "Содержание, з/ход", "Где", "В спячке"), tuple(rows))
 
 
-def journal(state: dict, fid: str) -> Table:
+def journal(state: Mapping[str, Any], fid: str) -> Table:
     rows = []
     for line in state.get("ledger", []):
         if line["faction"] == fid:
@@ -136,7 +139,7 @@ def journal(state: dict, fid: str) -> Table:
     return Table(("Ход", "Ресурс", "Изменение", "Что произошло"), tuple(rows))
 
 
-def public_map(state: dict) -> Table:
+def public_map(state: Mapping[str, Any]) -> Table:
     rows = []
     for cid, city in sorted(state["cities"].items(), key=lambda kv: kv[1]["name"]):
         rows.append((city["name"], faction_name(state, city.get("owner")), _size(city),
@@ -145,12 +148,12 @@ def public_map(state: dict) -> Table:
     return Table(("Город", "Владелец", "Размер", "Уровень", "Соседи по дорогам"), tuple(rows))
 
 
-def chronicle(state: dict) -> Table:
+def chronicle(state: Mapping[str, Any]) -> Table:
     rows = [(e.get("turn", ""), e.get("kind", ""), e["text"]) for e in state.get("chronicle", [])]
     return Table(("Ход", "Событие", "Описание"), tuple(rows))
 
 
-def gm_factions(state: dict) -> Table:
+def gm_factions(state: Mapping[str, Any]) -> Table:
     rows = []
     for fid, f in state["factions"].items():
         owned = [c for c in state["cities"].values() if c.get("owner") == fid and not c.get("ruins")]
@@ -160,7 +163,7 @@ def gm_factions(state: dict) -> Table:
     return Table(("Фракция", "Золото", "Городов", "Юнитов", "Содержание", "Статус", "Ресурсы"), tuple(rows))
 
 
-def gm_cities(state: dict) -> Table:
+def gm_cities(state: Mapping[str, Any]) -> Table:
     rows = []
     for _cid, city in sorted(state["cities"].items(), key=lambda kv: kv[1]["name"]):
         rows.append((city["name"], faction_name(state, city.get("owner")), _size(city), city["level"],
@@ -169,13 +172,13 @@ def gm_cities(state: dict) -> Table:
     return Table(("Город", "Владелец", "Размер", "Уровень", "Постройки", "Отметки"), tuple(rows))
 
 
-def gm_ledger(state: dict) -> Table:
+def gm_ledger(state: Mapping[str, Any]) -> Table:
     rows = [(faction_name(state, line["faction"]), RESOURCES.get(line["resource"], line["resource"]), line["amount"],
              line["reason"]) for line in state.get("ledger", [])]
     return Table(("Фракция", "Ресурс", "Изменение", "Причина"), tuple(rows))
 
 
-def all_views(state: dict) -> dict[str, dict[str, Table]]:
+def all_views(state: Mapping[str, Any]) -> dict[str, dict[str, Table]]:
     books: dict[str, dict[str, Table]] = {}
     for fid in state["factions"]:
         books[fid] = {"summary": summary(state, fid), "cities": cities(state, fid),

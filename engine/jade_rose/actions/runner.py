@@ -38,10 +38,9 @@ def run_economy(state: dict, faction: str, orders: list[dict], rng: Dice,
             if rec is None or rec.get("eliminated") or rec.get("won"):
                 raise Reject(err("JR_FACTION_OUT"))
             kind = order.get("kind")
-            handler = HANDLERS.get(kind)
-            if handler is None:
+            if not isinstance(kind, str) or kind not in HANDLERS:
                 raise Reject(err("E_INTERNAL", detail=f"неизвестный вид приказа {kind!r}"))
-            note = handler(state, faction, order, rng, ctx)
+            note = HANDLERS[kind](state, faction, order, rng, ctx)
             statuses[row] = RowStatus(TAB, row, note=f"{ACTION_OF_KIND[kind]}: {note}")
         except Reject as rejected:
             statuses[row] = RowStatus(TAB, row, tuple(rejected.errors))

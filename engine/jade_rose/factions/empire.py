@@ -199,7 +199,7 @@ class Empire(Faction):
         current = int(rec.get("corruption", 0))
         if reset:
             amount = current
-        else:
+        elif drop:                                      # one of the two is set (see above)
             roll = rng.randint(1, int(drop["dice"]))
             amount = min(current, roll + int(drop["plus"]))
         ledger.change(state, faction, "corruption", -amount, f"Первая постройка «{b.name}»: коррупция снижена")
