@@ -230,8 +230,8 @@ def _parse_row(state: Mapping, faction: str, row: Row) -> tuple[dict | None, lis
     # city
     if kind in CITY_KINDS:
         ruins = True if kind == "restore" else False if kind in ("enslave", "grudge_target") else None
-        mine = own_cities(state, faction, ruins=ruins)
-        allowed = allowed_list(city_names(state, mine))
+        own_ids = own_cities(state, faction, ruins=ruins)
+        allowed = allowed_list(city_names(state, own_ids))
         city_text = cells["city"]
         if not city_text:
             errors.append(OrderError("JR_CITY_REQUIRED", {"action": action, "allowed": allowed}))
@@ -252,8 +252,8 @@ def _parse_row(state: Mapping, faction: str, row: Row) -> tuple[dict | None, lis
         if not what_text:
             errors.append(OrderError("JR_BUILDING_REQUIRED", {"action": action, "allowed": mine}))
         else:
-            key = find_building(what_text, faction)
-            if key is None:
+            building = find_building(what_text, faction)
+            if building is None:
                 other = find_building(what_text)
                 if other is not None:
                     owner = load_data().buildings[other].faction
@@ -262,15 +262,15 @@ def _parse_row(state: Mapping, faction: str, row: Row) -> tuple[dict | None, lis
                 else:
                     errors.append(OrderError("JR_UNKNOWN_BUILDING", {"value": what_text, "allowed": mine}))
             else:
-                order["what"] = key
+                order["what"] = building
     elif kind in ("hire", "hibernate"):
         mine = allowed_list(_unit_names(faction), limit=20)
         if not what_text:
             errors.append(OrderError("JR_UNIT_REQUIRED" if kind == "hire" else "JR_SLEEP_UNIT_REQUIRED",
                                      {"allowed": mine}))
         else:
-            key = find_unit(what_text, faction)
-            if key is None:
+            unit = find_unit(what_text, faction)
+            if unit is None:
                 others = find_units(what_text)
                 if others:
                     owner = load_data().units[others[0]].faction
@@ -279,7 +279,7 @@ def _parse_row(state: Mapping, faction: str, row: Row) -> tuple[dict | None, lis
                 else:
                     errors.append(OrderError("JR_UNKNOWN_UNIT", {"value": what_text, "allowed": mine}))
             else:
-                order["what"] = key
+                order["what"] = unit
     elif kind in TARGET_KINDS:
         rivals = allowed_list(rival_names(state, faction))
         target = find_faction(state, what_text) if what_text else None
@@ -327,4 +327,4 @@ def sort_orders(orders: list[dict]) -> list[dict]:
     for i, entry in enumerate(KIND_ORDER):
         for kind in (entry if isinstance(entry, tuple) else (entry,)):
             rank[kind] = i
-    return sorted(orders, key=lambda o: (rank.get(o.get("kind"), len(KIND_ORDER)), o.get("row", 0)))
+    return sorted(orders, key=lambda o: (rank.get(o.get("kind", ""), len(KIND_ORDER)), o.get("row", 0)))

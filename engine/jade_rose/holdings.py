@@ -34,7 +34,9 @@ def active_factions(state: Mapping) -> list[str]:
 
 def faction_name(state: Mapping, faction: str | None) -> str:
     rec = state["factions"].get(faction) if faction else None
-    return str(rec.get("name") or faction) if rec else str(load_data().factions.get(faction or "", {}).get("name", faction))
+    if rec:
+        return str(rec.get("name") or faction)
+    return str(load_data().factions.get(faction or "", {}).get("name", faction))
 
 
 def own_cities(state: Mapping, faction: str, ruins: bool | None = None) -> list[str]:

@@ -56,7 +56,7 @@ def empty_plan() -> dict:
 def parse_war_tabs(state: Mapping, faction: str, tabs: Mapping[str, list[Row]]) -> tuple[dict, list[RowStatus]]:
     """The faction's war plan and a status for every non-blank row of the three tabs; never raises."""
     plan = empty_plan()
-    statuses: list[RowStatus] = []
+    statuses: list[RowStatus | None] = []   # None: a blank row
     names: dict[str, str] = {}   # normalised army name -> the name as first written
     builders = {"armies": _SquadBuilder("armies"), "garrisons": _SquadBuilder("garrisons")}
     for tab in ("armies", "garrisons"):
@@ -75,7 +75,8 @@ def parse_war_tabs(state: Mapping, faction: str, tabs: Mapping[str, list[Row]]) 
     return plan, [s for s in statuses if s is not None]
 
 
-def _step_up_notes(statuses: list[RowStatus | None], builders: Mapping[str, _SquadBuilder]) -> list:
+def _step_up_notes(statuses: list[RowStatus | None],
+                   builders: Mapping[str, _SquadBuilder]) -> list[RowStatus | None]:
     """OK rows of a rearguard with no vanguard on its flank get a note: in battle it moves up."""
     notes: dict[tuple[str, int], str] = {}
     for tab, builder in builders.items():
@@ -86,7 +87,7 @@ def _step_up_notes(statuses: list[RowStatus | None], builders: Mapping[str, _Squ
                     for r in squad["rows"]:
                         notes[(tab, r["row"])] = (garrison_rear_note(squad["flank"]) if tab == "garrisons"
                                                   else rear_note(squad["flank"]))
-    out = []
+    out: list[RowStatus | None] = []
     for s in statuses:
         if s is not None and s.ok and (s.tab, s.number) in notes:
             s = RowStatus(s.tab, s.number, note=notes[(s.tab, s.number)])
@@ -186,6 +187,9 @@ def _squad_row(state: Mapping, faction: str, tab: str, row: Row, names: dict[str
     count = _count(row.get("count"), cols["count"], errors)
     if errors:
         raise _Bad(*errors)
+    # each None above came with an error
+    assert owner is not None and label is not None and flank is not None and line is not None
+    assert unit is not None and count is not None
     builder.add(owner, label, flank, line, unit, count, row.number)
     return ""
 
@@ -263,12 +267,12 @@ def _order_row(state: Mapping, row: Row, names: dict[str, str], plan: dict, seen
             if city is None:
                 all_names = sorted(c["name"] for c in state["cities"].values())
                 errors.append(err("JR_WAR_UNKNOWN_CITY", value=text, allowed=allowed_list(all_names, limit=30)))
-    capture = "colonise"
+    capture: str | None = "colonise"
     if row.get("capture"):
         capture = parse_capture(row.get("capture"))
         if capture is None:
             errors.append(err("JR_WAR_UNKNOWN_CAPTURE", value=row.get("capture")))
-    skip = False
+    skip: bool | None = False
     if row.get("skip_planning"):
         skip = parse_yes_no(row.get("skip_planning"))
         if skip is None:

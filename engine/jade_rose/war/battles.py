@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from typing import Any
 
 from engine.errors import allowed_list
 from engine.jade_rose import factions
@@ -313,7 +314,7 @@ def _battle(state: Mapping, cid: str, attacks: list[dict], defends: list[tuple[s
     city = state["cities"][cid]
     owner = city.get("owner")
     bid = f"b{state['turn']}-{cid}"
-    defence = {"squads": [], "armies": [], "garrison_only": True, "notes": []}
+    defence: dict[str, Any] = {"squads": [], "armies": [], "garrison_only": True, "notes": []}
     target = "ruins" if city.get("ruins") else "city"
     if target == "city":
         cells: dict[str, dict] = {}

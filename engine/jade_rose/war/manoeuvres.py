@@ -128,12 +128,13 @@ def _parse_row(state, faction, row: Row, fights, plan, seen, rune_rows) -> list[
             problems.append(err("JR_WAR_UNKNOWN_POSITION", value=text, column=COLUMNS[column]))
     runes = 0
     if row.get("runes"):
-        runes = read_count(row.get("runes"), COLUMNS["runes"], minimum=0, maximum=MAX_RUNES_CELL)
-        if isinstance(runes, OrderError):
-            problems.append(runes)
-            runes = 0
-        elif runes and not factions.of(faction).uses_runes:
-            problems.append(err("JR_WAR_RUNES_NOT_DWARF"))
+        read = read_count(row.get("runes"), COLUMNS["runes"], minimum=0, maximum=MAX_RUNES_CELL)
+        if isinstance(read, OrderError):
+            problems.append(read)
+        else:
+            runes = read
+            if runes and not factions.of(faction).uses_runes:
+                problems.append(err("JR_WAR_RUNES_NOT_DWARF"))
     if problems:
         return problems
     seen[(token, cell)] = row.number
