@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from engine.errors import OrderError, allowed_list, define
 from engine.jade_rose import ledger
@@ -21,16 +22,17 @@ define({
 })
 
 
-def _faction_by_name(state: Mapping, text: str) -> str | None:
+def _faction_by_name(state: Mapping[str, Any], text: str) -> str | None:
     text = text.strip().lower().replace("ё", "е")
     for fid, rec in state["factions"].items():
         if text in (fid, rec["name"].lower().replace("ё", "е")):
-            return fid
+            return str(fid)
     return None
 
 
-def parse_adjustments(state: Mapping, rows: list[Row]) -> tuple[list[dict], list[RowStatus]]:
-    orders, statuses = [], []
+def parse_adjustments(state: Mapping[str, Any], rows: list[Row]) -> tuple[list[dict[str, Any]], list[RowStatus]]:
+    orders: list[dict[str, Any]] = []
+    statuses: list[RowStatus] = []
     for row in rows:
         errors: list[OrderError] = []
         fid = _faction_by_name(state, row.get("faction"))
@@ -57,12 +59,12 @@ def parse_adjustments(state: Mapping, rows: list[Row]) -> tuple[list[dict], list
     return orders, statuses
 
 
-def apply_adjustments(state: dict, orders: list[dict]) -> None:
+def apply_adjustments(state: dict[str, Any], orders: list[dict[str, Any]]) -> None:
     """Apply GM corrections to `state` (mutated), each with a ledger line."""
     for order in orders:
         ledger.change(state, order["faction"], order["resource"], order["amount"],
                       f"Корректировка мастера: {order['reason']}")
 
 
-def vocabulary(state: Mapping) -> dict[str, list[str]]:
+def vocabulary(state: Mapping[str, Any]) -> dict[str, list[str]]:
     return {"factions": [f["name"] for f in state["factions"].values()], "resources": list(RESOURCES)}

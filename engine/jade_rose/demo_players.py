@@ -170,7 +170,7 @@ class Bot:
         return {c["name"] for c in state["cities"].values() if c.get("owner") == self.fid and not c.get("ruins")}
 
     def economy_rows(self, state: dict, turn: int) -> list[Row]:
-        rows = []
+        rows: list[Row] = []
         mine = sorted((c for c in state["cities"].values() if c.get("owner") == self.fid),
                       key=lambda c: (c["level"], c["name"]))
         own = {c["name"] for c in mine}
@@ -217,7 +217,8 @@ class Bot:
         plan = WAR.get(turn, {}).get(self.fid)
         if plan is None and turn >= 4:
             plan = self.late_plan(state, turn)
-        army_rows, order_rows = [], []
+        army_rows: list[Row] = []
+        order_rows: list[Row] = []
         free = dict(self.awake_units(state))
         for army, order, city, capture, skip, units in plan or []:
             chosen = free if units == "all" else {self.by_name[n]: c for n, c in units.items()}
@@ -260,7 +261,7 @@ class Bot:
             return []
         col = cities[0].index("Гарнизон")
         text = next((r[col] for r in cities[1:] if r and r[0] == capital), "")
-        rows = []
+        rows: list[Row] = []
         for part in text.split(","):
             if " ×" not in part:
                 continue
@@ -281,7 +282,7 @@ class Bot:
         for row in scouting[1:]:
             if len(row) >= 3 and row[0]:
                 enemy.setdefault(row[0], set()).add(row[2])
-        out = []
+        out: list[Row] = []
         for book_row in book_rows[1:]:
             row = (book_row + [""] * 8)[:8]
             fight, squad, units = row[0], row[1], row[2]

@@ -32,13 +32,13 @@ def building_name(key: str) -> str:
 
 
 def city_name(state: Mapping[str, Any], city_id: str) -> str:
-    return state["cities"][city_id]["name"]
+    return str(state["cities"][city_id]["name"])
 
 
 def faction_name(state: Mapping[str, Any], fid: str | None) -> str:
     if not fid:
         return "—"
-    return state["factions"][fid]["name"]
+    return str(state["factions"][fid]["name"])
 
 
 def neighbours(state: Mapping[str, Any], city_id: str) -> list[str]:
@@ -67,7 +67,7 @@ def _city_income(state: Mapping[str, Any], fid: str, city_id: str) -> int:
 
 def summary(state: Mapping[str, Any], fid: str) -> Table:
     f = state["factions"][fid]
-    rows: list[tuple] = [
+    rows: list[tuple[Any, ...]] = [
         ("Ход", state["turn"], ""),
         ("Эпоха", ERA_NAMES.get(state["era"], state["era"]), ""),
         ("Этап", STAGE_NAMES.get(state["stage"], state["stage"]), ""),

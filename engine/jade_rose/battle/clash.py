@@ -13,7 +13,7 @@ from engine.rng import Dice
 
 def run_flank(rng: Dice, state: BattleState, flank: str) -> list[FightSummary]:
     """Fights on one flank until one side has no squad left on it (or a fight hits the round limit)."""
-    fights = []
+    fights: list[FightSummary] = []
     att, dfd = state.sides["attacker"], state.sides["defender"]
     while True:
         af, ar = att.front_and_rear(flank)

@@ -219,7 +219,9 @@ def _manoeuvre_problems(role: str, side: SideSetup, enemy: SideSetup,
             out.append(f"{where}: для манёвра «{MANOEUVRE_NOM[m.kind]}» укажите цель (фланг и линию).")
             continue
         t = m.target
-        if m.kind == "charge":
+        if t is None:
+            pass                                        # a manoeuvre with no target (checked above)
+        elif m.kind == "charge":
             if t.line != "rearguard" or not pos.near_flank(t):
                 out.append(f"{where}: натиском можно атаковать только арьергард противника на своём или "
                            f"соседнем фланге, а не {position_ru(t)}. Допустимо: {_list(_charge_targets(pos, theirs))}.")

@@ -90,7 +90,7 @@ def _other(role: str) -> str:
 
 def run_fight(rng: Dice, setup: FightSetup, constants: BattleConstants) -> FightSummary:
     groups = setup.groups
-    start = tuple(len(groups[r].living()) for r in ROLES)
+    start = (len(groups["attacker"].living()), len(groups["defender"].living()))
     rotations = {r: Rotation(groups[r], rng) for r in ROLES}
     rounds: list[RoundSummary] = []
     deaths_total: dict[str, dict[str, int]] = {r: {} for r in ROLES}

@@ -35,7 +35,7 @@ def _bombards(rng: Dice, state: BattleState) -> list[ShotSummary]:
         side, enemy = state.sides[role], state.enemy(role)
         for squad in side.squads:
             m = squad.setup.manoeuvre
-            if m.kind not in BOMBARDS or not squad.alive():
+            if m.kind not in BOMBARDS or not squad.alive() or m.target is None:
                 continue
             target = enemy.squad_at(m.target)
             if target is None:
@@ -78,7 +78,7 @@ def _defence(state: BattleState) -> dict[tuple[str, Position], Squad]:
     for role, side in state.sides.items():
         for squad in side.squads:
             m = squad.setup.manoeuvre
-            if m.kind != "defend" or not squad.alive():
+            if m.kind != "defend" or not squad.alive() or m.target is None:   # validation requires a target
                 continue
             for u in squad.units:
                 u.fatigue += state.constants.defence_fatigue
@@ -103,7 +103,7 @@ def _charges(rng: Dice, state: BattleState, defenders) -> list[FightSummary]:
 def _charge(rng, state: BattleState, squad: Squad, defenders) -> list[FightSummary]:
     enemy = state.enemy(squad.role)
     target_pos = squad.setup.manoeuvre.target
-    target = enemy.squad_at(target_pos)
+    target = enemy.squad_at(target_pos) if target_pos is not None else None
     if target is None or not squad.alive():
         return []
     guard = defenders.get((enemy.role, target_pos))

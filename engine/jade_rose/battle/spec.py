@@ -148,16 +148,13 @@ def _parse_squad(role: str, index: int, raw: Any, faction: str, data: Any, looku
 def _position(raw: Mapping, where: str, problems: list[str], what: str = "отряда") -> Position | None:
     flank = _FLANKS.get(str(raw.get("flank", "")).strip().lower())
     line = _LINES.get(str(raw.get("line", "")).strip().lower())
-    ok = True
     if flank is None:
         problems.append(f"{where}: фланг {what} «{raw.get('flank', '')}» не распознан. "
                         "Допустимо: left, center, right (левый, центральный, правый).")
-        ok = False
     if line is None:
         problems.append(f"{where}: линия {what} «{raw.get('line', '')}» не распознана. "
                         "Допустимо: vanguard, rearguard (авангард, арьергард).")
-        ok = False
-    return Position(flank, line) if ok else None
+    return Position(flank, line) if flank is not None and line is not None else None
 
 
 def _manoeuvre(raw: Any, where: str, problems: list[str]) -> Manoeuvre | None:

@@ -1,7 +1,7 @@
 """Battle statistics of one unit type, built from a UnitDef (or a mapping of the same shape)."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,7 +102,7 @@ class UnitStats:
     @classmethod
     def from_def(cls, unit: Any) -> UnitStats:
         """From a data UnitDef (attributes) or a mapping with the units.toml fields plus `key`."""
-        get = unit.get if isinstance(unit, Mapping) else (lambda k, d=None: getattr(unit, k, d))
+        get: Callable[..., Any] = unit.get if isinstance(unit, Mapping) else (lambda k, d=None: getattr(unit, k, d))
         ab = dict(get("abilities", None) or {})
         ranged = ab.get("ranged") or {}
         healer = ab.get("healer") or {}
@@ -140,7 +140,7 @@ class UnitStats:
         )
 
 
-def _area(value: Mapping | None) -> Area | None:
+def _area(value: Mapping[str, Any] | None) -> Area | None:
     if not value:
         return None
     return Area(int(value["pct"]), int(value.get("min", 1)), int(value["max"]))
