@@ -282,19 +282,25 @@ def verify(game_dir, turn_no, offline):
 
 @main.command()
 @click.argument("dir", default="games/demo", type=click.Path(file_okay=False))
-@click.option("--ruleset", "ruleset_name", default="jade_rose", show_default=True,
-              help="Правила, чьи демо-игроки играют партию.")
+@click.option("--ruleset", "ruleset_name", default=None,
+              help="Правила, чьи демо-игроки играют партию (по умолчанию — единственные правила с демо-игроками).")
 @click.option("--turns", default=None, type=click.IntRange(1, 1000),
               help="Сколько ходов сыграть (по умолчанию — всю демо-партию).")
 @_errors_to_click
 def demo(dir, ruleset_name, turns):
     """Создать демо-игру: скриптовые игроки заполняют приказы в своих книгах, мастер проверяет и считает ходы."""
     from sheets_bridge.demo import run_demo
-    try:
-        find_ruleset(ruleset_name)
-    except KeyError as exc:
-        raise click.BadParameter(str(exc.args[0]), param_hint="--ruleset") from exc
-    run_demo(Path(dir), turns=turns, echo=click.echo, ruleset=ruleset_name)
+    if ruleset_name:
+        try:
+            rs = find_ruleset(ruleset_name)
+        except KeyError as exc:
+            raise click.BadParameter(str(exc.args[0]), param_hint="--ruleset") from exc
+    else:
+        able = [find_ruleset(n) for n in ruleset_names() if find_ruleset(n).demo_players() is not None]
+        if len(able) != 1:
+            raise click.UsageError("укажите правила: --ruleset " + " | ".join(r.name for r in able))
+        rs = able[0]
+    run_demo(Path(dir), turns=turns, echo=click.echo, ruleset=rs.name)
 
 
 # -- rule sets and battles --------------------------------------------------------------
