@@ -292,15 +292,10 @@ def demo(dir, ruleset_name, turns):
     from sheets_bridge.demo import run_demo
     if ruleset_name:
         try:
-            rs = find_ruleset(ruleset_name)
+            find_ruleset(ruleset_name)
         except KeyError as exc:
             raise click.BadParameter(str(exc.args[0]), param_hint="--ruleset") from exc
-    else:
-        able = [find_ruleset(n) for n in ruleset_names() if find_ruleset(n).demo_players() is not None]
-        if len(able) != 1:
-            raise click.UsageError("укажите правила: --ruleset " + " | ".join(r.name for r in able))
-        rs = able[0]
-    run_demo(Path(dir), turns=turns, echo=click.echo, ruleset=rs.name)
+    run_demo(Path(dir), turns=turns, echo=click.echo, ruleset=ruleset_name)
 
 
 # -- rule sets and battles --------------------------------------------------------------

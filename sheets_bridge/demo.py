@@ -14,7 +14,8 @@ from typing import Any
 
 import openpyxl
 
-from engine import find_ruleset
+from engine import find_ruleset, ruleset_names
+from engine.ruleset import Ruleset
 from engine.state import Envelope
 from sheets_bridge.create import create_game
 from sheets_bridge.gamedir import GameDir
@@ -78,9 +79,20 @@ def fill_orders(book_path: Path, tab_title: str, rows: list[tuple[str, ...]]) ->
     wb.save(book_path)
 
 
+def demo_ruleset(name: str | None) -> Ruleset:
+    """The named rule set, or the only registered one with scripted demo players."""
+    if name:
+        return find_ruleset(name)
+    able = [find_ruleset(n) for n in ruleset_names() if find_ruleset(n).demo_players() is not None]
+    if len(able) != 1:
+        raise StageError("укажите правила демо-партии: " + ", ".join(r.name for r in able))
+    return able[0]
+
+
 def run_demo(path: Path, turns: int | None = None, echo: Callable[[str], None] = print,
-             ruleset: str = "jade_rose") -> GameDir:
-    rs = find_ruleset(ruleset)
+             ruleset: str | None = None) -> GameDir:
+    """Play the scripted game of `ruleset` (default: the only rule set that has demo players)."""
+    rs = demo_ruleset(ruleset)
     players = rs.demo_players()
     if players is None:
         raise StageError(f"у правил «{rs.title}» нет демо-игроков")
