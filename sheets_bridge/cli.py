@@ -175,15 +175,16 @@ def share(game_dir, notify, revoke, credentials):
     """Share each book with exactly the people in game.toml, let them edit their order tabs, report anyone else."""
     gd = _game(game_dir)
     if gd.config.backend != "gsheets":
-        click.echo("This game uses local xlsx books: hand each faction its own file from the books/ folder "
-                   "(the public book to everyone, the GM book to nobody).")
+        click.echo("Книги этой игры — файлы Excel: отдайте каждой фракции её файл из папки books/ "
+                   "(общую книгу — всем, книгу мастера — никому).")
         return
     from sheets_bridge.create import share_books
     from sheets_bridge.gsheets_backend import backend_for_game
     warnings = share_books(gd, backend_for_game(gd, credentials), notify=notify, revoke=revoke)
     for warning in warnings:
-        click.echo(f"warning: {warning}")
-    click.echo(f"Shared {len(gd.config.books)} books" + (f" with {len(warnings)} warnings." if warnings else "."))
+        click.echo(f"предупреждение: {warning}")
+    click.echo(f"Доступ к книгам ({len(gd.config.books)}) открыт ровно тем, кто указан в game.toml; игроки могут "
+               "писать в своих вкладках приказов" + (f". Предупреждений: {len(warnings)}." if warnings else "."))
 
 
 @main.command()

@@ -66,6 +66,8 @@ HEADER_FORMAT = {"textFormat": {"bold": True}, "wrapStrategy": "WRAP", "vertical
                  "backgroundColorStyle": {"rgbColor": {"red": 0.85, "green": 0.89, "blue": 0.95}}}
 LOCKED_FORMAT = {"backgroundColorStyle": {"rgbColor": {"red": 0.94, "green": 0.94, "blue": 0.94}}}
 DEFAULT_SHEET_TITLES = ("Sheet1", "Лист1", "Лист 1")
+_ROLE_RU = {"reader": "чтение", "writer": "редактирование", "commenter": "комментирование", "owner": "владелец",
+            "fileOrganizer": "упорядочивание", "organizer": "управление"}
 _META_FIELDS = ("properties.title,sheets(properties(sheetId,title,index,gridProperties),"
                 "protectedRanges(protectedRangeId,description))")
 Formulas = Mapping[tuple[int, int], str]       # (0-based row, column) -> a formula's text
@@ -680,7 +682,7 @@ class GSheetsBackend:
 
     def _book_name(self, book_id: str) -> str:
         name = self._names.get(book_id)
-        return f"book '{name}'" if name else "the book"
+        return f"книга «{name}»" if name else "книга"
 
     @contextlib.contextmanager
     def _errors(self, book_id: str | None, action: str, name: str | None = None) -> Iterator[None]:
@@ -738,17 +740,17 @@ class GSheetsBackend:
         return [s.title for s in sorted(self.metadata(book_id).sheets.values(), key=lambda s: s.index)]
 
     def check_tabs(self, book_id: str, expected: Iterable[str]) -> list[str]:
-        """English warnings for the GM: expected tabs that are missing, and tabs nobody expects (renamed?)."""
+        """Warnings for the GM (Russian): expected tabs that are missing, and tabs nobody expects (renamed?)."""
         titles = self.tab_titles(book_id)
         expected = list(expected)
         missing = [t for t in expected if t not in titles]
         extra = [t for t in titles if t not in expected and t not in DEFAULT_SHEET_TITLES]
         name = self._book_name(book_id)
-        warnings = [f"Tab '{t}' is missing from {name} ({book_url(book_id)}): it was renamed or deleted. "
-                    f"Its orders cannot be read; the next push recreates it empty." for t in missing]
+        warnings = [f"{name} ({book_url(book_id)}): нет вкладки «{t}» — её переименовали или удалили. Приказы из неё "
+                    f"не прочитать; при следующем обновлении она появится пустой." for t in missing]
         if missing and extra:
-            warnings.append(f"{name} has unexpected tabs {', '.join(repr(t) for t in extra)}: if one of them is a "
-                            "renamed order tab, rename it back before the deadline.")
+            warnings.append(f"{name}: лишние вкладки {', '.join(f'«{t}»' for t in extra)}; если одна из них — "
+                            "переименованная вкладка приказов, верните ей название до дедлайна.")
         return warnings
 
     # -- Backend interface -----------------------------------------------------------------------------
@@ -1014,7 +1016,7 @@ class GSheetsBackend:
         """Give exactly these people access (writers win over readers); the GMs are always writers
         and the service account is kept.
 
-        Returns English warnings: people with access who are not listed (removed only with
+        Returns Russian warnings for the GM: people with access who are not listed (removed only with
         `revoke=True`), link sharing, and addresses Google cannot share with silently.
         """
         name = self._book_name(book_id)
@@ -1030,27 +1032,31 @@ class GSheetsBackend:
                        if p.get("type") == "user" and not p.get("permissionDetails")}
             for perm in perms:
                 email_ = str(perm.get("emailAddress", "")).lower()
+                role = _ROLE_RU.get(str(perm.get("role")), str(perm.get("role")))
                 inherited = bool(perm.get("permissionDetails"))
                 if perm.get("type") == "anyone":
-                    warnings.append(f"Anyone with the link can open {name} ({perm.get('role')}); turn link sharing "
-                                    "off in the Share dialog.")
+                    warnings.append(f"{name}: открыта всем, у кого есть ссылка ({role}); "
+                                    "выключите доступ по ссылке в окне «Настройки доступа».")
                 elif perm.get("type") in ("domain", "group"):
                     who = perm.get("domain") or perm.get("emailAddress")
-                    warnings.append(f"{str(perm['type']).capitalize()} {who} has {perm.get('role')} access to {name} "
-                                    "but is not in game.toml.")
+                    kind = "домен" if perm.get("type") == "domain" else "группа"
+                    warnings.append(f"{name}: у {kind}а {who} доступ «{role}», "
+                                    "а в game.toml его нет.")
                 elif email_ == self.service_email.lower() or email_ in desired:
                     continue
                 elif inherited:
-                    warnings.append(f"{email_} can open {name} as a member of its shared drive but is not in "
-                                    "game.toml; manage the shared drive's members if that is wrong.")
+                    warnings.append(f"{name}: {email_} видит её как участник общего диска, а в game.toml его нет; "
+                                    "если это неверно, уберите его из участников общего диска.")
                 elif perm.get("role") == "owner":
-                    warnings.append(f"{email_} owns {name} but is not in game.toml as a GM or player.")
+                    warnings.append(f"{name}: её владелец {email_} не указан в game.toml ни мастером, ни игроком.")
                 elif revoke:
                     self.http.request("delete", f"{url}/{perm['id']}", params=common)
-                    warnings.append(f"Removed {email_} ({perm.get('role')}) from {name}: not in game.toml.")
+                    warnings.append(f"{name}: доступ {email_} («{role}») "
+                                    "снят — в game.toml его нет.")
                 else:
-                    warnings.append(f"{email_} has {perm.get('role')} access to {name} but is not in game.toml; "
-                                    "remove it in the Share dialog or run `forumwar share --revoke`.")
+                    warnings.append(f"{name}: у {email_} доступ «{role}», "
+                                    "а в game.toml его нет; уберите его в окне «Настройки доступа» или запустите "
+                                    "forumwar share --revoke.")
             for person, role in sorted(desired.items()):
                 granted = current.get(person)
                 if granted is not None and granted.get("role") in (role, "owner"):
@@ -1064,9 +1070,9 @@ class GSheetsBackend:
                 except APIError as err:
                     if err.code != 400:
                         raise
-                    warnings.append(f"Could not share {name} with {person} without a notification e-mail (Google: "
-                                    f"{err.error.get('message', err)}). Ask for a Google account address, or run "
-                                    "`forumwar share --notify`.")
+                    warnings.append(f"{name}: не удалось открыть доступ {person} без письма-уведомления (Google: "
+                                    f"{err.error.get('message', err)}). Попросите адрес с аккаунтом Google или "
+                                    "запустите forumwar share --notify.")
         return warnings
 
     def export_xlsx(self, book_id: str, dest: str) -> None:

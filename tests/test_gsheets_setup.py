@@ -70,7 +70,7 @@ def test_adopt_a_book_not_shared_says_with_whom_to_share(fake):
     backend = fake_backend(fake, BOT)
     with pytest.raises(BookForbidden) as excinfo:
         backend.adopt_book(key, name="Империя")
-    assert "book 'Империя'" in str(excinfo.value) and f"add {BOT} as Editor" in str(excinfo.value)
+    assert "книга «Империя»" in str(excinfo.value) and f"add {BOT} as Editor" in str(excinfo.value)
 
 
 def test_adopt_a_book_shared_read_only(fake):

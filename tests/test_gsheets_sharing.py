@@ -56,21 +56,21 @@ def test_people_who_should_not_have_access_are_reported_not_removed(fake, backen
     fake.share(book, "spy@example.com", "reader")
     warnings = backend.share(book, readers=[], writers=[ALICE])
     assert len(warnings) == 1
-    assert "spy@example.com has reader access to book 'Империя' but is not in game.toml" in warnings[0]
+    assert "книга «Империя»: у spy@example.com доступ «чтение», а в game.toml его нет" in warnings[0]
     assert "spy@example.com" in roles(fake, book)
 
 
 def test_revoke_removes_them(fake, backend, book):
     fake.share(book, "spy@example.com", "writer")
     warnings = backend.share(book, readers=[], writers=[ALICE], revoke=True)
-    assert "Removed spy@example.com" in warnings[0]
+    assert "доступ spy@example.com («редактирование») снят" in warnings[0]
     assert "spy@example.com" not in roles(fake, book) and BOT in roles(fake, book)
 
 
 def test_link_sharing_is_reported(fake, backend, book):
     fake_client(fake, GM).insert_permission(book, None, perm_type="anyone", role="reader")
     warnings = backend.share(book, readers=[], writers=[ALICE])
-    assert any("Anyone with the link can open book 'Империя'" in w for w in warnings)
+    assert any("книга «Империя»: открыта всем, у кого есть ссылка" in w for w in warnings)
 
 
 def test_address_without_google_account_needs_a_notification(fake, backend, book):
@@ -85,7 +85,7 @@ def test_address_without_google_account_needs_a_notification(fake, backend, book
 def test_owner_outside_game_toml_is_reported(fake, book):
     backend = fake_backend(fake, BOT, books=[BookRef("empire", book, "Империя")])
     warnings = backend.share(book, readers=[], writers=[ALICE])
-    assert warnings == [f"{GM} owns book 'Империя' but is not in game.toml as a GM or player."]
+    assert warnings == [f"книга «Империя»: её владелец {GM} не указан в game.toml ни мастером, ни игроком."]
 
 
 def test_share_game_gives_each_book_to_exactly_its_people(fake):
@@ -104,8 +104,8 @@ def test_share_game_gives_each_book_to_exactly_its_people(fake):
     assert roles(fake, books["dwarves"]) == {GM: "owner", BOT: "writer", BORIS: "writer"}
     assert roles(fake, books["public"]) == {GM: "owner", BOT: "writer", ALICE: "reader", AMIR: "reader",
                                             BORIS: "reader"}
-    assert warnings == [f"{ALICE} has reader access to book 'GM' but is not in game.toml; remove it in the "
-                        "Share dialog or run `forumwar share --revoke`."]
+    assert warnings == [f"книга «GM»: у {ALICE} доступ «чтение», а в game.toml его нет; уберите его в окне "
+                        "«Настройки доступа» или запустите forumwar share --revoke."]
     share_game(backend, config, revoke=True)
     assert roles(fake, books["gm"]) == {GM: "owner", BOT: "writer"}
     assert fake.notifications == []
