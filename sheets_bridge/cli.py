@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from engine import find_ruleset, ruleset_names
+from sheets_bridge.fairness import UNFAIR_NOTICE
 
 
 def _echo_json(obj) -> None:
@@ -157,7 +158,7 @@ def status(game_dir, as_json):
     for line in summary.lines:
         click.echo(line)
     if gd.config.seed is not None:
-        click.echo("Зерно задано при создании (--seed): кости предсказуемы, не для честной игры.")
+        click.echo(UNFAIR_NOTICE)
     for f in summary.factions:
         flag = " (выбыла)" if f.eliminated else (" (победа)" if f.won else "")
         click.echo(f"- {f.name}{flag}: " + "; ".join(f.lines))
@@ -273,7 +274,7 @@ def verify(game_dir, turn_no, offline):
     for line in result.checked:
         click.echo(line)
     if gd.config.seed is not None:
-        click.echo("Внимание: игра создана с --seed, её кости предсказуемы (не для честной игры).")
+        click.echo(UNFAIR_NOTICE)
     for line in result.problems:
         click.echo(f"ОШИБКА: {line}", err=True)
     if not result.ok:
