@@ -682,7 +682,7 @@ class GSheetsBackend:
 
     def _book_name(self, book_id: str) -> str:
         name = self._names.get(book_id)
-        return f"книга «{name}»" if name else "книга"
+        return f"книга «{name}»" if name else "книга без названия"
 
     @contextlib.contextmanager
     def _errors(self, book_id: str | None, action: str, name: str | None = None) -> Iterator[None]:

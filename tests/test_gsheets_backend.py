@@ -196,7 +196,7 @@ def test_tab_renamed_by_hand_is_reported_and_recreated(fake, backend, books):
     gm.worksheet("Армии").update_title("Армии (копия)")
     assert backend.read_tabs(empire, ["Армии"]) == {}
     warnings = backend.check_tabs(empire, ["Сводка", "Армии"])
-    assert "Tab 'Армии' is missing" in warnings[0] and "'Армии (копия)'" in warnings[1]
+    assert "нет вкладки «Армии»" in warnings[0] and "«Армии (копия)»" in warnings[1]
     backend.write_book(empire, [summary(), army_orders()])
     assert backend.read_tabs(empire, ["Армии"]) == {"Армии": [list(HEADER)]}
 

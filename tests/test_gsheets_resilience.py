@@ -69,7 +69,7 @@ def test_403_fails_fast_naming_the_book_and_the_service_account(fake, clock):
     with pytest.raises(BookForbidden) as excinfo:
         backend.write_book(private, TABS)
     message = str(excinfo.value)
-    assert "'Империя'" in message and f"https://docs.google.com/spreadsheets/d/{private}" in message
+    assert "«Империя»" in message and f"https://docs.google.com/spreadsheets/d/{private}" in message
     assert f"add {BOT} as Editor" in message
     assert len(fake.calls) == 1 and clock.sleeps == []
 
@@ -150,7 +150,7 @@ def test_write_books_goes_on_past_a_forbidden_book_and_names_it(fake, clock):
     done: list[str] = []
     with pytest.raises(BookForbidden) as excinfo:
         backend.write_books({books["empire"]: TABS, private: TABS, books["dwarves"]: TABS}, progress=done.append)
-    assert "'Эльфы'" in str(excinfo.value)
+    assert "«Эльфы»" in str(excinfo.value)
     assert sorted(done) == sorted([books["empire"], books["dwarves"]])      # progress: books written
     for key in ("empire", "dwarves"):
         assert backend.read_tabs(books[key], ["Сводка"])["Сводка"][1] == ["Золото", "10"]
