@@ -1,59 +1,57 @@
-"""The game directory: the authoritative local state of one game.
+"""The game directory: the authoritative local state of one game. One file on purpose: GameDir owns
+the directory's layout (every path, atomic writes, the lock) that other modules go through; the
+configuration itself is in gameconfig.py.
 
 Layout:
-    game.toml                  configuration (GameConfig)
-    state/turn-NNNN-STAGE.json one canonical JSON snapshot per turn and stage
-    state/seeds.json           stage seeds, drawn once and reused by a re-run
-    state/rolled-back/         snapshots removed by a rollback
-    archive/turn-NNNN/         exports of every book, orders as read, reports
-    journal.jsonl              one JSON line per completed step (resumable pushes)
-    .lock                      held by the running forumwar command
+    game.toml                  configuration (sheets_bridge.gameconfig.GameConfig)
+    state/turn-NNNN-STAGE.json one canonical JSON snapshot per turn and stage; a new one is the commit of
+                               the stage before it
+    state/seeds.json           stage seeds and salts with their commitments, drawn when a stage opens
+    state/chain.json           the hash-chain head after each resolved stage
+    state/rolled-back/         snapshots set aside by a rollback
+    archive/turn-NNNN/         exports of every book, orders as read, statuses, reports (rolled-back-N/:
+                               a rolled-back resolution's)
+    journal.jsonl              one JSON line per step: openings and pushed books per (snapshot, epoch),
+                               rollbacks
+    .lock                      held by the running forumwar command (shared by read-only ones)
 Every JSON/TOML write is atomic (temporary file in the same directory, then os.replace).
 """
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import errno
 import fcntl
 import json
 import os
 import re
 import tempfile
-import tomllib
-import zoneinfo
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from engine.state import canonical_json
 from sheets_bridge import fairness
 from sheets_bridge.fairness import SeedRecord
+from sheets_bridge.gameconfig import (
+    BACKENDS,
+    CONFIG_FILE,
+    SHARED_BOOKS,
+    FactionConfig,
+    GameConfig,
+    GameConfigError,
+    GameDirError,
+    config_problems,
+)
 
-BACKENDS = ("xlsx", "gsheets")
-SHARED_BOOKS = ("public", "gm")
-CONFIG_FILE = "game.toml"
+__all__ = ["BACKENDS", "CONFIG_FILE", "SHARED_BOOKS", "FactionConfig", "GameConfig", "GameConfigError", "GameDir",
+           "GameDirError", "GameLocked", "MissingSeed", "SnapshotConflict", "atomic_write_text", "config_problems"]
+
 JOURNAL_FILE = "journal.jsonl"
 LOCK_FILE = ".lock"
 SEEDS_FILE = "seeds.json"
 CHAIN_FILE = "chain.json"
 SNAPSHOT_RE = re.compile(r"^turn-(\d{4,})-([a-z0-9_]+)\.json$")
 STAGE_RE = re.compile(r"^[a-z0-9_]+$")
-EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-
-
-class GameDirError(Exception):
-    """A problem with the game directory; the message says what to do."""
-
-
-class GameConfigError(GameDirError):
-    """game.toml is malformed; `problems` lists every problem found."""
-
-    def __init__(self, problems: list[str], source: str = CONFIG_FILE):
-        self.problems = list(problems)
-        super().__init__(f"{source} has {len(problems)} problem(s):\n"
-                         + "\n".join(f"  - {p}" for p in problems))
 
 
 class GameLocked(GameDirError):
@@ -66,164 +64,6 @@ class MissingSeed(GameDirError):
 
 class SnapshotConflict(GameDirError):
     """A snapshot with different content already exists for that turn and stage."""
-
-
-# -- configuration ------------------------------------------------------------------------
-@dataclass
-class FactionConfig:
-    name: str
-    players: list[str] = field(default_factory=list)
-
-
-@dataclass
-class GameConfig:
-    ruleset: str
-    scenario: str
-    backend: str = "xlsx"
-    seed: str | None = None             # master seed; None: every stage seed drawn with `secrets`
-    title: str = ""
-    factions: dict[str, FactionConfig] = field(default_factory=dict)
-    gm_emails: list[str] = field(default_factory=list)
-    books: dict[str, str] = field(default_factory=dict)       # book key -> backend book id
-    deadlines: dict[str, str] = field(default_factory=dict)   # stage -> ISO datetime or ""
-    timezone: str = "Europe/Moscow"
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"ruleset": self.ruleset, "scenario": self.scenario,
-                                "backend": self.backend, "title": self.title}
-        if self.seed is not None:
-            data["seed"] = self.seed
-        data["timezone"] = self.timezone
-        data["gm_emails"] = list(self.gm_emails)
-        data["factions"] = {fid: {"name": f.name, "players": list(f.players)}
-                            for fid, f in self.factions.items()}
-        data["books"] = dict(self.books)
-        data["deadlines"] = dict(self.deadlines)
-        return data
-
-    def to_toml(self) -> str:
-        return _dump_toml(self.to_dict())
-
-    @classmethod
-    def from_dict(cls, data: Any, source: str = CONFIG_FILE) -> GameConfig:
-        problems = config_problems(data)
-        if problems:
-            raise GameConfigError(problems, source)
-        seed = data.get("seed")
-        return cls(
-            ruleset=data["ruleset"], scenario=data["scenario"],
-            backend=data.get("backend", "xlsx"),
-            seed=None if seed is None else str(seed),
-            title=data.get("title", ""),
-            factions={fid: FactionConfig(f["name"], list(f.get("players", [])))
-                      for fid, f in data.get("factions", {}).items()},
-            gm_emails=list(data.get("gm_emails", [])),
-            books=dict(data.get("books", {})),
-            deadlines=dict(data.get("deadlines", {})),
-            timezone=data.get("timezone", "Europe/Moscow"),
-        )
-
-    @classmethod
-    def from_toml(cls, text: str, source: str = CONFIG_FILE) -> GameConfig:
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise GameConfigError([f"not valid TOML: {exc}"], source) from None
-        return cls.from_dict(data, source)
-
-    def problems(self) -> list[str]:
-        return config_problems(self.to_dict())
-
-
-_KNOWN_KEYS = {"ruleset", "scenario", "backend", "seed", "title", "factions", "gm_emails",
-               "books", "deadlines", "timezone"}
-
-
-def config_problems(data: Any) -> list[str]:
-    """Every problem of a parsed game.toml, in file order; empty when it is valid."""
-    if not isinstance(data, dict):
-        return ["the configuration must be a table"]
-    problems: list[str] = []
-    for key in data:
-        if key not in _KNOWN_KEYS:
-            problems.append(f"unknown key {key!r} (known: {', '.join(sorted(_KNOWN_KEYS))})")
-    for key in ("ruleset", "scenario"):
-        if key not in data:
-            problems.append(f"{key!r} is missing")
-        elif not isinstance(data[key], str) or not data[key].strip():
-            problems.append(f"{key!r} must be a non-empty string, got {data[key]!r}")
-    backend = data.get("backend", "xlsx")
-    if backend not in BACKENDS:
-        problems.append(f"'backend' must be one of {', '.join(BACKENDS)}, got {backend!r}")
-    seed = data.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (str, int))):
-        problems.append(f"'seed' must be a string (or an integer), got {seed!r}")
-    if not isinstance(data.get("title", ""), str):
-        problems.append(f"'title' must be a string, got {data['title']!r}")
-    timezone = data.get("timezone", "Europe/Moscow")
-    if not isinstance(timezone, str) or not _is_timezone(timezone):
-        problems.append(f"'timezone' must be an IANA time zone such as 'Europe/Moscow', "
-                        f"got {timezone!r}")
-    problems += _email_list_problems("gm_emails", data.get("gm_emails", []))
-
-    factions = data.get("factions", {})
-    if not isinstance(factions, dict):
-        problems.append("'factions' must be a table of [factions.<id>] tables")
-        factions = {}
-    for fid, faction in factions.items():
-        where = f"factions.{fid}"
-        if fid in SHARED_BOOKS:
-            problems.append(f"faction id {fid!r} is reserved for a shared book; choose another")
-        if not isinstance(faction, dict):
-            problems.append(f"{where} must be a table with 'name' and 'players'")
-            continue
-        for key in faction:
-            if key not in ("name", "players"):
-                problems.append(f"{where}: unknown key {key!r} (known: name, players)")
-        name = faction.get("name")
-        if not isinstance(name, str) or not name.strip():
-            problems.append(f"{where}.name must be a non-empty string, got {name!r}")
-        problems += _email_list_problems(f"{where}.players", faction.get("players", []))
-
-    books = data.get("books", {})
-    if not isinstance(books, dict):
-        problems.append("'books' must be a table: book key = book id")
-        books = {}
-    for key, book_id in books.items():
-        if key not in factions and key not in SHARED_BOOKS:
-            problems.append(f"books.{key}: not a faction id, 'public' or 'gm'")
-        if not isinstance(book_id, str) or not book_id.strip():
-            problems.append(f"books.{key} must be a non-empty string, got {book_id!r}")
-
-    deadlines = data.get("deadlines", {})
-    if not isinstance(deadlines, dict):
-        problems.append("'deadlines' must be a table: stage = \"YYYY-MM-DDTHH:MM\" or \"\"")
-        deadlines = {}
-    for stage, when in deadlines.items():
-        if not isinstance(when, str):
-            problems.append(f"deadlines.{stage} must be a string, got {when!r}")
-        elif when.strip():
-            try:
-                dt.datetime.fromisoformat(when.strip())
-            except ValueError:
-                problems.append(f"deadlines.{stage} = {when!r} is not an ISO date-time "
-                                f"such as '2025-03-01T20:00'")
-    return problems
-
-
-def _email_list_problems(where: str, emails: Any) -> list[str]:
-    if not isinstance(emails, list):
-        return [f"{where} must be a list of e-mail addresses, got {emails!r}"]
-    return [f"{where}: {e!r} is not an e-mail address" for e in emails
-            if not isinstance(e, str) or not EMAIL_RE.match(e)]
-
-
-def _is_timezone(name: str) -> bool:
-    try:
-        zoneinfo.ZoneInfo(name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return False
-    return True
 
 
 # -- the game directory -------------------------------------------------------------------
@@ -586,7 +426,7 @@ class GameDir:
         return self._stages
 
 
-# -- atomic files and a tiny TOML writer ---------------------------------------------------
+# -- atomic files --------------------------------------------------------------------------
 def atomic_write_text(path: Path, text: str) -> None:
     """Replace `path` with `text` so that a reader sees the old or the new file, never a mix."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -612,54 +452,3 @@ def _fsync_dir(directory: Path) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
-
-
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
-
-
-def _toml_key(key: str) -> str:
-    return key if _BARE_KEY.match(key) else _toml_str(key)
-
-
-def _toml_str(text: str) -> str:
-    out = []
-    for ch in text:
-        if ch in ('"', "\\"):
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return _toml_str(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    raise TypeError(f"cannot write {value!r} to TOML")
-
-
-def _dump_toml(data: dict[str, Any], prefix: str = "") -> str:
-    """Scalars and arrays first, then one [table] per nested dict (enough for game.toml)."""
-    lines = [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in data.items()
-             if not isinstance(v, dict)]
-    for key, value in data.items():
-        if isinstance(value, dict):
-            name = f"{prefix}{_toml_key(key)}"
-            only_tables = value and all(isinstance(v, dict) for v in value.values())
-            if not only_tables:     # a table of tables needs no header of its own
-                lines += ["", f"[{name}]"]
-            body = _dump_toml(value, name + ".")
-            if body:
-                lines.append(body)
-    return "\n".join(lines).strip("\n") + "\n" if not prefix else "\n".join(lines).strip("\n")

@@ -1,4 +1,5 @@
 """The compiled battle kernel (numba): every run of a chunk, one after another, as plain scalar code.
+One file on purpose, long as it is: numba's disk cache sees edits only to a cached function's own file.
 
 A step-for-step port of the reference (planning.py, clash.py, finale.py, fight.py, abilities.py) that rolls
 the reference's dice: engine.rng's splitmix64 (`_mix64`, `_below`, `_stream` repeat `mix64`, `Dice.below` and
