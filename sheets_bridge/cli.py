@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from engine import find_ruleset, ruleset_names
+from sheets_bridge.adjudicate_cli import adjudicate as adjudicate_command
 from sheets_bridge.fairness import UNFAIR_NOTICE
 
 
@@ -398,6 +399,10 @@ def battle(file, ruleset_name, runs, seed, as_json, report, bbcode, example):
         for side, title in (("attacker", "нападающего"), ("defender", "защитника")):
             surv = ", ".join(f"{k} {v:.1f}" for k, v in result["survivors"][side].items())
             click.echo(f"  выжило у {title} (в среднем): {surv or '—'}")
+
+
+# Titania: one turn from a situation file (the command lives in adjudicate_cli.py)
+main.add_command(adjudicate_command)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,279 @@
+"""The Planning phase as far as it can be checked in isolation (SCHEMA §1.4; P1.1-P5.1, A1.1, A11.1)."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeGuard
+
+from engine.titania.params import RESOURCES
+from engine.titania.world import World
+
+PRODUCIBLE = ("gold", "wood", "stone", "mana")
+
+
+def _int(v: object) -> TypeGuard[int]:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _cargo(raw: object) -> dict[str, int] | None:
+    if not isinstance(raw, dict) or not raw:
+        return None
+    if not all(isinstance(k, str) and _int(v) and v >= 0 for k, v in raw.items()):
+        return None
+    return {str(k): int(v) for k, v in raw.items()}
+
+
+class Planning:
+    """Runs one Planning phase on a World and records each order's outcome."""
+
+    def __init__(self, w: World, spec: Mapping[str, Any]) -> None:
+        self.w = w
+        self.spec = spec
+        self.results: list[dict[str, Any]] = []
+        self.pending_builds: list[tuple[str, str]] = []
+        self.new_squads: dict[str, int] = {}  # province -> Strength hired into new squads (hire cap)
+        self.replenished: dict[str, int] = {}  # province -> Strength added to existing squads (cap)
+        self.free_used: set[str] = set()
+        self.in_transit: list[dict[str, Any]] = []
+        stolen = spec.get("stolen", [])
+        w.stolen = {p for p in stolen if isinstance(p, str)} if isinstance(stolen, list) else set()
+
+    def run(self) -> dict[str, Any]:
+        w, spec = self.w, self.spec
+        arrivals = spec.get("arrivals", [])
+        for item in arrivals if isinstance(arrivals, list) else []:
+            cargo = _cargo(item.get("resources")) if isinstance(item, dict) else None
+            to = item.get("to") if isinstance(item, dict) else None
+            if cargo is not None and isinstance(to, str) and to in w.resources:
+                for r, n in cargo.items():
+                    if r in RESOURCES:
+                        w.resources[to][r] += n
+        if spec.get("production", True) is not False:  # SCHEMA §1.4: on unless turned off
+            self.produce()
+        self.keeper_reinforce(spec.get("keeper_reinforce"))
+        orders = spec.get("orders", [])
+        for index, order in enumerate(orders if isinstance(orders, list) else []):
+            self.results.append(self.one(index, order))
+        for province, building in self.pending_builds:  # P1.1: effective at the start of the Campaign
+            w.buildings[province].append(building)
+        return {"orders": self.results,
+                "resources": {f: dict(res) for f, res in w.resources.items()},
+                "food": {f: w.food(f) for f in w.factions}}
+
+    def produce(self) -> None:
+        """P5.1 and Resources: Influence per province (capital 2) and 1 unit per extraction building."""
+        w, p = self.w, self.w.params
+        for prov, owner in w.owners.items():
+            if owner is None:
+                continue
+            info = w.map.provinces[prov]
+            w.resources[owner]["influence"] += p.capital_influence if info.capital else p.province_influence
+            for b in w.buildings[prov]:
+                res = p.produces.get(b)
+                if res in RESOURCES:
+                    w.resources[owner][res] += p.yield_per_building
+
+    def keeper_reinforce(self, raw: object) -> None:
+        """Keepers replenish or hire 1-4 in their provinces (G43 a); amounts given in the file."""
+        if not isinstance(raw, dict):
+            return
+        w = self.w
+        for keeper, table in raw.items():
+            spec = w.factions.get(keeper)
+            if spec is None or not spec.is_keeper or not isinstance(table, dict):
+                continue
+            for prov, n in table.items():
+                if not _int(n) or n <= 0 or w.owners.get(prov) != keeper:
+                    continue
+                army = w.own_army(keeper, prov)
+                if army is None:
+                    army = w.add_army(keeper, prov, 0)
+                army.strength = min(spec.max_strength, army.strength + n)
+
+    def one(self, index: int, order: object) -> dict[str, Any]:
+        base: dict[str, Any] = {"index": index, "kind": None, "faction": None}
+        if not isinstance(order, dict):
+            return {**base, "outcome": "void", "reason": "bad_order"}
+        kind, faction = order.get("kind"), order.get("faction")
+        base.update(kind=kind, faction=faction)
+        if not isinstance(faction, str) or faction not in self.w.factions:
+            return {**base, "outcome": "void", "reason": "bad_order"}
+        handler = {"build": self.build, "hire": self.hire, "skaven_free": self.free,
+                   "caravan": self.caravan}.get(str(kind))
+        if handler is None:
+            return {**base, "outcome": "void", "reason": "bad_order"}
+        extra: dict[str, Any] = {}
+        reason = handler(faction, order, extra)
+        ok = reason in ("built", "hired", "sent")
+        return {**base, "outcome": "succeeded" if ok else "void", "reason": reason, **extra}
+
+    def _own_land(self, faction: str, province: object) -> bool:
+        w = self.w
+        return (isinstance(province, str) and w.owners.get(province) == faction
+                and not w.map.provinces[province].sea)
+
+    def build(self, faction: str, order: Mapping[str, Any], extra: dict[str, Any]) -> str:
+        w, prov, b = self.w, order.get("province"), order.get("building")
+        if not isinstance(b, str) or not b or not isinstance(prov, str) or prov not in w.map.provinces:
+            return "bad_order"
+        if not self._own_land(faction, prov):
+            return "not_own"
+        if b in w.buildings[prov] or (prov, b) in self.pending_builds:
+            return "duplicate"
+        deposits = w.map.provinces[prov].deposits
+        need = w.params.needs_deposit.get(b)
+        if deposits is not None and need is not None and need not in deposits:
+            return "no_deposit"
+        if b == "port" and not w.map.coastal(prov):
+            return "no_deposit"
+        cost = w.params.cost_of(b)
+        discount = w.race(faction).building_discount.get(b, 0)
+        if "influence" in cost:
+            cost["influence"] = max(0, cost["influence"] - discount)
+        if not self._pay(faction, cost):
+            return "no_resources"
+        self.pending_builds.append((prov, b))
+        return "built"
+
+    def _pay(self, faction: str, cost: Mapping[str, int]) -> bool:
+        purse = self.w.resources[faction]
+        if any(purse.get(r, 0) < n for r, n in cost.items()):
+            return False
+        for r, n in cost.items():
+            purse[r] -= n
+        return True
+
+    def _room(self, faction: str, prov: str, n: int) -> tuple[str | None, bool]:
+        """(reason or None, is_new_squad) for adding n Strength in prov (A1.1, A11.1, G34 a)."""
+        w = self.w
+        army = w.own_army(faction, prov)
+        if army is None and w.squads(faction) >= w.food(faction):
+            return "food", True
+        if (army.strength if army else 0) + n > w.limit(faction):
+            return "over_limit", army is None
+        return None, army is None
+
+    def hire(self, faction: str, order: Mapping[str, Any], extra: dict[str, Any]) -> str:
+        w, prov, n, pay = self.w, order.get("province"), order.get("strength"), order.get("pay", "gold_wood")
+        if not isinstance(prov, str) or prov not in w.map.provinces or not _int(n) or n < 1:
+            return "bad_order"
+        if pay not in ("gold_wood", "influence"):
+            return "bad_order"
+        if not self._own_land(faction, prov):
+            return "not_own"
+        if prov in w.stolen:
+            return "stolen"
+        reason, new = self._room(faction, prov, n)
+        if reason is not None:
+            return reason
+        spec = w.factions[faction]
+        used = self.new_squads if new or prov in self.new_squads else self.replenished
+        cap = spec.hire if used is self.new_squads else spec.replenish
+        if used.get(prov, 0) + n > cap:
+            return "over_limit"
+        cost = ({"gold": n, "wood": n} if pay == "gold_wood"
+                else {"influence": n * w.params.influence_per_strength})
+        if not self._pay(faction, cost):
+            return "no_resources"
+        used[prov] = used.get(prov, 0) + n
+        self._add(faction, prov, n)
+        return "hired"
+
+    def _add(self, faction: str, prov: str, n: int) -> None:
+        army = self.w.own_army(faction, prov)
+        if army is None:
+            self.w.add_army(faction, prov, n)
+        else:
+            army.strength += n
+
+    def free(self, faction: str, order: Mapping[str, Any], extra: dict[str, Any]) -> str:
+        """Skaven Rat swarm: +1 free, once, within the normal limits (G60 a)."""
+        w, prov = self.w, order.get("province")
+        bonus = w.race(faction).free_hire
+        if bonus <= 0 or not isinstance(prov, str) or prov not in w.map.provinces:
+            return "bad_order"
+        if faction in self.free_used:
+            return "duplicate"
+        if not self._own_land(faction, prov):
+            return "not_own"
+        if prov in w.stolen:
+            return "stolen"
+        reason, _ = self._room(faction, prov, bonus)
+        if reason is not None:
+            return reason
+        self.free_used.add(faction)
+        self._add(faction, prov, bonus)
+        return "hired"
+
+    def caravan(self, faction: str, order: Mapping[str, Any], extra: dict[str, Any]) -> str:
+        """P2.1, P3.1, G37 a: route, duty per third faction, one 50 % raid roll."""
+        w = self.w
+        to, route, cargo = order.get("to"), order.get("route"), _cargo(order.get("resources"))
+        cid = order.get("id", f"caravan{len(self.results)}")
+        if not isinstance(to, str) or to not in w.factions or to == faction or cargo is None:
+            return "bad_order"
+        if any(r not in PRODUCIBLE for r in cargo):
+            return "not_transferable" if all(r in RESOURCES or r == "might" for r in cargo) else "bad_order"
+        if (not isinstance(route, list) or len(route) < 2 or not all(isinstance(p, str) and p in w.map.provinces
+                                                                      for p in route)):
+            return "bad_route"
+        if w.owners.get(route[0]) != faction or w.owners.get(route[-1]) != to:
+            return "bad_route"
+        if any(not w.map.adjacent(a, b) for a, b in zip(route, route[1:], strict=False)):
+            return "bad_route"
+        between = route[1:-1]
+        war = w.factions[faction].at_war | w.factions[to].at_war
+        if any(w.owners.get(p) in war for p in between):
+            return "hostile_route"
+        if any(w.map.is_sea(p) for p in between):
+            if "port" not in w.buildings[route[0]] or "port" not in w.buildings[route[-1]]:
+                return "no_port"
+        if not self._pay(faction, cargo):
+            return "no_resources"
+        goods = dict(cargo)
+        transit: dict[str, dict[str, int]] = {}
+        thirds: list[str] = []
+        for p in between:
+            owner = w.owners.get(p)
+            if owner is not None and owner not in (faction, to) and owner not in thirds:
+                thirds.append(owner)
+        duty_pay = order.get("duty_pay") if isinstance(order.get("duty_pay"), dict) else {}
+        for third in thirds:
+            self._duty(third, goods, duty_pay.get(third) if isinstance(duty_pay, dict) else None, transit)
+        dice = w.sit.dice.get("caravan", {})
+        fixed = dice.get(cid) if isinstance(dice, dict) else None
+        fixed = fixed if isinstance(fixed, dict) else {}
+        risky = any(w.owners.get(p) is None or w.map.is_sea(p) for p in between)
+        raided = False
+        lost: str | None = None
+        if risky:
+            rng = w.rng("caravan", cid)
+            raided = bool(fixed["raided"]) if isinstance(fixed.get("raided"), bool) \
+                else rng.random() < w.params.raid_chance
+            left = sorted(r for r, n in goods.items() if n > 0)
+            if raided and left:
+                lost = fixed["lost"] if fixed.get("lost") in left else rng.choice(left)
+                goods[lost] -= 1
+        transit[to] = {r: n for r, n in goods.items() if n > 0}
+        extra.update(raided=raided, lost=lost, in_transit=transit)
+        self.in_transit.append({"id": cid, "from": faction, "to": transit})
+        return "sent"
+
+    def _duty(self, third: str, goods: dict[str, int], chosen: object, transit: dict[str, dict[str, int]]) -> None:
+        """2 units to a non-hostile third faction: the sender's choice, else gold, wood, stone, mana."""
+        need = self.w.params.caravan_duty
+        paid: dict[str, int] = {}
+        if isinstance(chosen, dict):
+            for r, n in chosen.items():
+                if isinstance(r, str) and _int(n) and n > 0:
+                    take = min(n, goods.get(r, 0), need - sum(paid.values()))
+                    if take > 0:
+                        paid[r] = paid.get(r, 0) + take
+                        goods[r] -= take
+        for r in PRODUCIBLE:
+            while sum(paid.values()) < need and goods.get(r, 0) > 0:
+                paid[r] = paid.get(r, 0) + 1
+                goods[r] -= 1
+        if paid:
+            share = transit.setdefault(third, {})
+            for r, n in paid.items():
+                share[r] = share.get(r, 0) + n

@@ -1,0 +1,27 @@
+"""Beastmen: Wild raid (a captured chosen province cannot be attacked next Campaign, G66 a), Brutality
+(+3 attacking without support, not vs natives), Simple dwellings."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.titania.races.base import Race, any_province
+
+if TYPE_CHECKING:
+    from engine.titania.world import World
+
+
+class Beastmen(Race):
+    key = "beastmen"
+    name = "зверолюды"
+    ability = "Дикий набег"
+    attack_bonus_unsupported = 3
+
+    def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
+        p = any_province(w, spec)
+        return None if p is not None and not w.map.is_sea(p) else "bad_target"
+
+    def apply_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> None:
+        p = spec["province"]
+        w.effects.protect_if_captured[p] = faction
+        w.effects.owner_of[("protect_if_captured", p)] = faction

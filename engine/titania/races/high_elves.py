@@ -1,0 +1,26 @@
+"""High elves: Warding charms (the first attacker of a chosen own province is turned back, G55 a),
+Defenders of Ulthuan (+1 per supporting squad in defence, G56 a), Affinity for magic."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.titania.races.base import Race, own_province
+
+if TYPE_CHECKING:
+    from engine.titania.world import World
+
+
+class HighElves(Race):
+    key = "high_elves"
+    name = "высшие эльфы"
+    ability = "Охранные чары"
+    defence_support_bonus = 1
+
+    def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
+        return None if own_province(w, faction, spec) is not None else "bad_target"
+
+    def apply_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> None:
+        p = spec["province"]
+        w.effects.wards[p] = faction
+        w.effects.owner_of[("ward", p)] = faction

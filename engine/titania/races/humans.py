@@ -1,0 +1,26 @@
+"""Humans: Tactics (a squad supports two battles, the second at half), Adaptability, Prosperity."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.titania.races.base import Race, own_army
+
+if TYPE_CHECKING:
+    from engine.titania.world import World
+
+
+class Humans(Race):
+    key = "humans"
+    name = "люди"
+    ability = "Тактика"
+    adaptability = 1
+
+    def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
+        return None if own_army(w, faction, spec) is not None else "bad_target"
+
+    def apply_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> None:
+        army = own_army(w, faction, spec)
+        assert army is not None
+        w.effects.double_support.add(army.uid)
+        w.effects.owner_of[("double_support", army.uid)] = faction

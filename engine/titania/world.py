@@ -1,0 +1,245 @@
+"""The mutable working state of one adjudication (private to a single `adjudicate` call).
+
+The situation is frozen; resolving a turn needs armies that move, lose Strength and carry flags (10.0),
+so one `World` is built from the situation, changed step by step, and then turned into the outcome.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.rng import Random, stream
+from engine.titania.params import RESOURCES
+from engine.titania.races import RACES, Race
+from engine.titania.situation import FactionSpec, Situation
+
+NATIVES = "natives"
+
+
+@dataclass(eq=False)
+class Army:
+    """An army: a squad of one faction in one province (10.0)."""
+
+    uid: int
+    faction: str
+    province: str
+    strength: int
+    naval: bool
+    start: str
+    bonus: int = 0  # Might and Grungni points for this Campaign (G9 a): totals and support value only
+    moved: bool = False
+    attacked: bool = False
+    was_attacked: bool = False
+    supports: int = 0
+    cancelled: str | None = None
+    battles: int = 0
+    retreated: bool = False
+    task: Task | None = None
+
+    @property
+    def alive(self) -> bool:
+        return self.strength > 0
+
+
+@dataclass(eq=False)
+class Offer:
+    """A standing support offer (10.3.4): (province, supported faction)."""
+
+    task: Task
+    target: str
+    faction: str
+    second: bool = False
+    state: str = "pending"  # pending | counted | void | cancelled
+    reason: str | None = None
+
+
+@dataclass(eq=False)
+class Task:
+    """One order of one army (a split part is its own task, G16 a)."""
+
+    index: int
+    part: int | None
+    faction: str
+    type: str
+    army: Army | None
+    target: str | None = None
+    seq: float = math.inf
+    outcome: str | None = None
+    reason: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    offers: list[Offer] = field(default_factory=list)
+
+    def settle(self, outcome: str, reason: str) -> None:
+        self.outcome, self.reason = outcome, reason
+
+
+@dataclass
+class Effects:
+    """Registered ability effects (10.3.3), each an effect type, keyed by province or army uid."""
+
+    wards: dict[str, str] = field(default_factory=dict)  # province -> warding faction
+    no_support: dict[str, str] = field(default_factory=dict)  # province -> faction whose attacks get none
+    followup: dict[int, tuple[str, str]] = field(default_factory=dict)  # army uid -> two provinces
+    no_loss_retreat: set[int] = field(default_factory=set)  # army uids (lose an attack: no losses)
+    recover: set[int] = field(default_factory=set)  # army uids (recover a third of first losses)
+    defeat_is_victory: dict[str, str] = field(default_factory=dict)  # province -> protected faction
+    protect_if_captured: dict[str, str] = field(default_factory=dict)  # province -> faction
+    support_anywhere: set[int] = field(default_factory=set)
+    double_support: set[int] = field(default_factory=set)
+    owner_of: dict[tuple[str, str | int], str] = field(default_factory=dict)  # (kind, key) -> faction
+
+
+class World:
+    """Armies, owners, buildings, natives, Bosses and resources while the turn is resolved."""
+
+    def __init__(self, sit: Situation, seed: int | str) -> None:
+        self.sit = sit
+        self.map = sit.map
+        self.params = sit.params
+        self.seed = seed
+        self.factions: dict[str, FactionSpec] = {f.id: f for f in sit.factions}
+        self.races: dict[str, Race] = {f.id: RACES[f.race]() for f in sit.factions}
+        self.owners: dict[str, str | None] = {p: sit.owners.get(p) for p in self.map.provinces}
+        self.buildings: dict[str, list[str]] = {p: list(sit.buildings.get(p, ())) for p in self.map.provinces}
+        self.natives: dict[str, int] = dict(sit.natives)
+        self.bosses: dict[str, int] = dict(sit.bosses)
+        self.resources: dict[str, dict[str, int]] = {f.id: {r: f.resources.get(r, 0) for r in RESOURCES}
+                                                     for f in sit.factions}
+        self.armies: list[Army] = []
+        for a in sit.armies:
+            self.add_army(a.faction, a.province, a.strength, a.naval)
+        self.protected: dict[str, str] = dict(sit.protected)
+        self.protected_next: dict[str, str] = {}
+        self.stolen_next: list[str] = []
+        self.stolen: set[str] = set()
+        self.keeper_trigger_used: set[str] = set(sit.keeper_trigger_used)
+        self.captured_by: dict[str, str] = {}
+        self.occupancy_changed: set[str] = set()
+        self.native_free: set[str] = set()
+        self.effects = Effects()
+        self.abilities: dict[str, dict[str, Any]] = {}
+        self.battles: list[dict[str, Any]] = []
+        self.rewards: list[dict[str, Any]] = []
+        self.events: list[dict[str, Any]] = []
+        self.tasks: list[Task] = []
+        self.might: dict[str, int] = {}
+        self.turn_order: list[str] = []
+
+    # -- randomness: one stream per purpose and stable id (DESIGN: adding a battle changes no other dice)
+    def rng(self, *stable_id: object) -> Random:
+        return stream(self.seed, "titania", *stable_id)
+
+    # -- factions
+    def race(self, faction: str) -> Race:
+        return self.races[faction] if faction in self.races else Race()
+
+    def allied(self, f: str, g: str) -> bool:
+        """Same faction or an official alliance (symmetric). Natives and Keepers have no allies."""
+        if f == g:
+            return f != NATIVES
+        spec = self.factions.get(f)
+        return spec is not None and g in spec.allies
+
+    def limit(self, faction: str) -> int:
+        spec = self.factions.get(faction)
+        return spec.max_strength if spec is not None else 10 ** 6
+
+    def owned(self, faction: str) -> list[str]:
+        return [p for p, o in self.owners.items() if o == faction]
+
+    def borders(self, f: str, g: str) -> bool:
+        """Some province of f is adjacent to some province of g."""
+        mine = set(self.owned(f))
+        return any(n in mine for p in self.owned(g) for n in self.map.neighbours(p))
+
+    def players(self) -> list[str]:
+        return [f.id for f in self.sit.factions if not f.is_keeper]
+
+    def squads(self, faction: str) -> int:
+        return len({a.province for a in self.alive() if a.faction == faction})
+
+    def food(self, faction: str) -> int:
+        """Food capacity (G35 a): fixed in the file, or capitals + farms + the racial extra."""
+        spec = self.factions[faction]
+        if spec.food is not None:
+            return spec.food
+        p = self.params
+        total = 0
+        for prov in self.owned(faction):
+            if self.map.provinces[prov].capital:
+                total += p.capital_food
+            if "farm" in self.buildings[prov]:
+                total += p.farm_food
+        return total + self.race(faction).extra_food * p.skaven_food
+
+    def shrines(self, faction: str) -> int:
+        return sum(1 for p in self.owned(faction) if self.map.provinces[p].shrine)
+
+    # -- armies
+    def add_army(self, faction: str, province: str, strength: int, naval: bool = False) -> Army:
+        army = Army(len(self.armies) + 1, faction, province, strength, naval, province)
+        self.armies.append(army)
+        return army
+
+    def alive(self) -> list[Army]:
+        return [a for a in self.armies if a.alive]
+
+    def armies_in(self, province: str) -> list[Army]:
+        return [a for a in self.armies if a.alive and a.province == province]
+
+    def own_army(self, faction: str, province: str, exclude: Army | None = None) -> Army | None:
+        return next((a for a in self.armies_in(province) if a.faction == faction and a is not exclude), None)
+
+    def army_at_start(self, faction: str, province: object) -> Army | None:
+        """The faction's army that started the Campaign in `province` (first part after a split)."""
+        return next((a for a in self.armies if a.faction == faction and a.start == province and a.alive), None)
+
+    def hostile_present(self, faction: str, province: str) -> bool:
+        if self.natives.get(province, 0) > 0 or province in self.bosses:
+            return True
+        return any(not self.allied(faction, a.faction) for a in self.armies_in(province))
+
+    def cancel(self, army: Army, reason: str) -> None:
+        """C12.2: all orders of the army for this Campaign are cancelled."""
+        army.cancelled = army.cancelled or reason
+        task = army.task
+        if task is None or task.outcome is not None:
+            return
+        if task.type == "move":
+            task.settle("cancelled", reason)
+        elif task.type == "support":
+            for offer in task.offers:
+                if offer.state == "pending":
+                    offer.state = "cancelled"
+                    offer.reason = reason
+
+    def destroy(self, army: Army) -> None:
+        army.strength = 0
+        self.occupancy_changed.add(army.province)
+
+    def place(self, army: Army, province: str, limit: int) -> int:
+        """Move (or retreat) an army into a province; it merges into the own army already there (which keeps
+        its order: a support it gives becomes `engaged` if the newcomer moved). Returns the Strength trimmed."""
+        self.occupancy_changed.update({army.province, province})
+        army.province = province
+        other = self.own_army(army.faction, province, exclude=army)
+        if other is None:
+            trimmed = max(0, army.strength - limit)
+            army.strength -= trimmed
+            return trimmed
+        total = army.strength + other.strength
+        trimmed = max(0, total - limit)
+        other.strength = total - trimmed
+        other.moved = other.moved or army.moved
+        army.strength = 0
+        return trimmed
+
+    def effect_owner(self, kind: str, key: str | int) -> str | None:
+        return self.effects.owner_of.get((kind, key))
+
+    def fire(self, kind: str, key: str | int) -> None:
+        """Mark the ability behind an effect as fired (SCHEMA §2 abilities.fired)."""
+        owner = self.effect_owner(kind, key)
+        if owner is not None and owner in self.abilities:
+            self.abilities[owner]["fired"] = True
