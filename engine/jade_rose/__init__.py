@@ -4,7 +4,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.jade_rose import adjustments, battle, economy_orders, ledger, setup, turn, victory, views, war
+from engine import ledger
+from engine.jade_rose import adjustments, battle, economy_orders, factions, setup, turn, victory, views, war
 from engine.jade_rose.data import dump_data, load_data
 from engine.registry import register
 from engine.ruleset import (
@@ -125,7 +126,7 @@ class JadeRose(Ruleset):
             out["factions"][fid] = {
                 "name": f["name"], "gold": f["gold"], "eliminated": f.get("eliminated", False),
                 "won": f.get("won", False),
-                "resources": {r: f.get(r, 0) for r in views.FACTION_RESOURCES.get(fid, ())},
+                "resources": {r: f.get(r, 0) for r in factions.of(fid).resources},
                 "cities": sorted(c["name"] for c in state["cities"].values()
                                  if c.get("owner") == fid and not c.get("ruins")),
                 "units": {data.units[k].name: n for k, n in sorted(f.get("units", {}).items()) if n},

@@ -4,15 +4,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine import cells, ledger
 from engine.errors import OrderError, allowed_list, define
-from engine.jade_rose import ledger
+from engine.jade_rose import factions
 from engine.ruleset import Row, RowStatus
 
 TAB = "adjustments"
 RESOURCES = {"Золото": "gold", "Честь": "honor", "Коррупция": "corruption", "Рабы": "slaves",
              "Вечные слуги": "eternal_servants", "Руны": "runes", "Нефрит": "jade"}
-FACTION_RESOURCES = {"empire": ("gold", "honor", "corruption"), "vampires": ("gold", "slaves", "eternal_servants"),
-                     "dwarves": ("gold", "runes"), "jade": ("gold", "jade")}
 
 define({
     "JR_ADJ_FACTION": "Фракции «{value}» нет в игре. Допустимо: {allowed}.",
@@ -23,9 +22,9 @@ define({
 
 
 def _faction_by_name(state: Mapping[str, Any], text: str) -> str | None:
-    text = text.strip().lower().replace("ё", "е")
+    text = cells.normalize_name(text)
     for fid, rec in state["factions"].items():
-        if text in (fid, rec["name"].lower().replace("ё", "е")):
+        if text in (fid, cells.normalize_name(rec["name"])):
             return str(fid)
     return None
 
@@ -40,12 +39,12 @@ def parse_adjustments(state: Mapping[str, Any], rows: list[Row]) -> tuple[list[d
             allowed = allowed_list(f["name"] for f in state["factions"].values())
             errors.append(OrderError("JR_ADJ_FACTION", {"value": row.get("faction"), "allowed": allowed}))
         resource = RESOURCES.get(row.get("resource").capitalize())
-        if fid is not None and resource not in FACTION_RESOURCES.get(fid, ("gold",)):
-            names = [n for n, r in RESOURCES.items() if r in FACTION_RESOURCES.get(fid, ("gold",))]
+        own = ("gold", *factions.of(fid).resources) if fid is not None else ()
+        if fid is not None and resource not in own:
+            names = [n for n, r in RESOURCES.items() if r in own]
             errors.append(OrderError("JR_ADJ_RESOURCE", {"faction": state["factions"][fid]["name"],
                                                          "value": row.get("resource"), "allowed": allowed_list(names)}))
-        raw = row.get("amount").replace(" ", "").replace("−", "-")
-        amount = int(raw) if raw.lstrip("+-").isdigit() else 0
+        amount = cells.signed_integer(row.get("amount")) or 0
         if amount == 0:
             errors.append(OrderError("JR_ADJ_AMOUNT", {"value": row.get("amount")}))
         if not row.get("reason"):

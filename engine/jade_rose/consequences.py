@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeGuard
 
-from engine.jade_rose import factions, ledger
+from engine import ledger
+from engine.jade_rose import factions
 from engine.jade_rose.data import load_data
 from engine.jade_rose.factions.base import CHOICE_WORDS
 from engine.jade_rose.holdings import city_name, faction_name

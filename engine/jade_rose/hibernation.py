@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.jade_rose import ledger
+from engine import ledger
 from engine.jade_rose.data import load_data
 
 Batch = dict[str, Any]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.jade_rose import factions, ledger
+from engine import ledger
+from engine.jade_rose import factions
 from engine.jade_rose.data import load_data
 from engine.jade_rose.holdings import active_factions, base_income, city_count, era_of, own_cities
 

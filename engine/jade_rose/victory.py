@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.jade_rose import ledger
+from engine import ledger
 from engine.jade_rose.data import load_data
 from engine.jade_rose.factions.dwarves import go_underground
 from engine.jade_rose.factions.vampires import subjugate

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.jade_rose import income, victory
+from engine.jade_rose import factions, income, victory
 from engine.jade_rose.data import load_data
 from engine.jade_rose.garrison import garrison_of
 from engine.ruleset import Table
@@ -17,8 +17,6 @@ ERA_NAMES = {"twilight": "Сумерки", "dawn": "Рассвет", "day": "Д�
 STAGE_NAMES = {"orders": "приказы", "planning": "планирование боёв", "finished": "игра окончена"}
 RESOURCES = {"honor": "Честь", "slaves": "Рабы", "eternal_servants": "Вечные слуги", "runes": "Руны",
              "jade": "Нефрит", "corruption": "Коррупция", "gold": "Золото", "grudges": "Обиды"}
-FACTION_RESOURCES = {"empire": ("honor", "corruption"), "vampires": ("slaves", "eternal_servants"),
-                     "dwarves": ("runes",), "jade": ("jade",)}
 
 
 def unit_name(key: str) -> str:
@@ -73,11 +71,9 @@ def summary(state: Mapping[str, Any], fid: str) -> Table:
         ("Этап", STAGE_NAMES.get(state["stage"], state["stage"]), ""),
         ("Золото", f["gold"], "может быть отрицательным только из-за содержания"),
     ]
-    for res in FACTION_RESOURCES.get(fid, ()):
+    for res in factions.of(fid).resources:
         rows.append((RESOURCES[res], f.get(res, 0), ""))
-    if fid == "dwarves":
-        for other, n in sorted(f.get("grudges", {}).items()):
-            rows.append((f"Обиды: {faction_name(state, other)}", n, "+5 % к урону против этой фракции за обиду"))
+    rows.extend(factions.of(fid).status_rows(state, fid))
     if f.get("eliminated"):
         rows.append(("Статус", "выбыла", "у фракции не осталось городов"))
     rows.append(("", "", ""))
@@ -157,7 +153,7 @@ def gm_factions(state: Mapping[str, Any]) -> Table:
     rows = []
     for fid, f in state["factions"].items():
         owned = [c for c in state["cities"].values() if c.get("owner") == fid and not c.get("ruins")]
-        extras = "; ".join(f"{RESOURCES[r]}: {f.get(r, 0)}" for r in FACTION_RESOURCES.get(fid, ()))
+        extras = "; ".join(f"{RESOURCES[r]}: {f.get(r, 0)}" for r in factions.of(fid).resources)
         rows.append((f["name"], f["gold"], len(owned), sum(f.get("units", {}).values()),
                      income.upkeep_total(state, fid), "выбыла" if f.get("eliminated") else "в игре", extras))
     return Table(("Фракция", "Золото", "Городов", "Юнитов", "Содержание", "Статус", "Ресурсы"), tuple(rows))

@@ -10,7 +10,7 @@ from engine import registry
 
 @pytest.fixture(autouse=True, scope="session")
 def toy_registered() -> Iterator[None]:
-    from contract.toy import Coins
+    from tests.contract.toy import Coins
     registry.register(Coins)
     yield
     registry._RULESETS.pop(Coins.name, None)

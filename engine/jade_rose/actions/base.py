@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from engine import ledger
 from engine.errors import OrderError, allowed_list
-from engine.jade_rose import ledger
 from engine.jade_rose.holdings import city_names, own_cities
 
 RESOURCE_SIGN = {"gold": "з", "honor": "ч", "jade": "н"}

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from engine import ledger
 from engine.errors import allowed_list
-from engine.jade_rose import factions, ledger
+from engine.jade_rose import factions
 from engine.jade_rose.actions.base import Dice, OrdersTurn, Reject, err, own_city, pay
 from engine.jade_rose.data import load_data
 from engine.jade_rose.economy_orders import ACTION_OF_KIND

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.jade_rose import ledger
+from engine import ledger
 from engine.jade_rose.actions.base import Dice, OrdersTurn, Reject, err, own_city, pay
 from engine.jade_rose.data import load_data
 from engine.jade_rose.holdings import base_income, city_size, era_of, ordinal

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.jade_rose import factions, hibernation, ledger
+from engine import ledger
+from engine.jade_rose import factions, hibernation
 from engine.jade_rose.actions.base import Dice, OrdersTurn, Reject, err, paid_text, pay
 from engine.jade_rose.data import UnitDef, load_data
 from engine.jade_rose.holdings import owned_buildings, summon_limits

@@ -20,8 +20,13 @@ class Faction:
     """A faction with no rules of its own: every hook does nothing."""
 
     key = ""
+    resources: tuple[str, ...] = ()           # the faction's own resources besides gold, in display order
     uses_runes = False                        # sets runes on its squads in the planning stage (JR-83)
     actions: Mapping[str, Handler] = {}       # economy order kinds only this faction gives, and their handlers
+
+    def status_rows(self, state: Mapping, faction: str) -> list[tuple[str, Any, str]]:
+        """Extra (name, value, note) rows of the faction's «Казна» after its resources."""
+        return []
 
     # -- the turn --------------------------------------------------------------------------
     def start_of_turn(self, state: dict, faction: str, seed: int | str) -> None:

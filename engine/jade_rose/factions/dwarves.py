@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine import ledger
 from engine.errors import allowed_list
-from engine.jade_rose import ledger
 from engine.jade_rose.actions.base import Dice, OrdersTurn, Reject, err, own_city, pay
 from engine.jade_rose.data import UnitDef, load_data
 from engine.jade_rose.economy_orders import rival_names
@@ -208,8 +208,14 @@ def go_underground(state: dict, faction: str, name: str, how: str) -> str:
 
 class Dwarves(Faction):
     key = "dwarves"
+    resources = ("runes",)
     uses_runes = True
     actions = {"crusade": crusade, "invest": invest, "grudge_target": grudge_target}
+
+    def status_rows(self, state: Mapping, faction: str) -> list[tuple[str, Any, str]]:
+        """One row per faction the dwarves hold grudges against."""
+        return [(f"Обиды: {state['factions'][other]['name']}", n, "+5 % к урону против этой фракции за обиду")
+                for other, n in sorted(state["factions"][faction].get("grudges", {}).items())]
 
     def start_of_turn(self, state: dict, faction: str, seed: int | str) -> None:
         """Grudge forgiveness, the investment's return, the grudge rooms' gains."""

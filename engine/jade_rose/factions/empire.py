@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.jade_rose import income, ledger
+from engine import ledger
+from engine.jade_rose import income
 from engine.jade_rose.actions.base import Dice, OrdersTurn, Reject, err, paid_text, pay
 from engine.jade_rose.data import load_data
 from engine.jade_rose.economy_orders import ACTION_OF_KIND, CORRUPTION_ACTIONS
@@ -143,6 +144,7 @@ def _cancel_building_income(state: dict, faction: str, action: str) -> int:
 
 class Empire(Faction):
     key = "empire"
+    resources = ("honor", "corruption")
     actions = {kind: corruption_action for kind in CORRUPTION_ACTIONS}
 
     def start_of_turn(self, state: dict, faction: str, seed: int | str) -> None:

@@ -6,7 +6,7 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
-from engine.jade_rose import ledger
+from engine import ledger
 from engine.jade_rose.actions.base import Dice, OrdersTurn, Reject, err, pay
 from engine.jade_rose.data import UnitDef, load_data
 from engine.jade_rose.factions.base import Faction
@@ -67,6 +67,7 @@ def forge_distance(state: Mapping, faction: str, city: str) -> int | None:
 
 class JadeCourt(Faction):
     key = "jade"
+    resources = ("jade",)
     actions = {"buy_jade": buy_jade}
 
     def hire_requirement(self, state: Mapping, faction: str, unit: UnitDef) -> None:

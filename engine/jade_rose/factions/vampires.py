@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine import ledger
 from engine.errors import allowed_list
-from engine.jade_rose import hibernation, ledger
+from engine.jade_rose import hibernation
 from engine.jade_rose.actions.base import Dice, OrdersTurn, Reject, err, own_city, pay
 from engine.jade_rose.data import UnitDef, load_data
 from engine.jade_rose.factions.base import CHOICE_WORDS, AddLine, Faction
@@ -223,6 +224,7 @@ def _slave_market_bonus(state: Mapping, faction: str, cid: Any) -> int:
 
 class Vampires(Faction):
     key = "vampires"
+    resources = ("slaves", "eternal_servants")
     actions = {"ritual": ritual, "enslave": enslave, "hibernate": sleep}
 
     def start_of_turn(self, state: dict, faction: str, seed: int | str) -> None:

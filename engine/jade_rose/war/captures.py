@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.jade_rose import ledger
+from engine import ledger
 from engine.jade_rose.data import load_data
 from engine.jade_rose.holdings import base_income, era_of, own_cities, summon_limits
 from engine.jade_rose.war.words import CAPTURE_DONE

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.jade_rose import factions, ledger
+from engine import ledger
+from engine.jade_rose import factions
 from engine.jade_rose.battle import BattleSpecError, SideSetup, build_battle, fight_once
 from engine.jade_rose.battle.abilities import round_half_up
 from engine.jade_rose.data import load_data

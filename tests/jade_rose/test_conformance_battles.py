@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from engine.jade_rose.battle import simulate
+from tests.paths import SHARED
 
-CASES = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "battles"
+CASES = SHARED / "conformance" / "battles"
 EXPECTED = json.loads((CASES / "expected.json").read_text(encoding="utf-8")) if CASES.is_dir() else {}
 
 

@@ -8,15 +8,21 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from test_jade_rose_battle_rules import (
+
+from engine.jade_rose.battle import BattleSpecError, fight_once
+from engine.jade_rose.battle.abilities import area_targets, incoming_pct, outgoing_pct
+from engine.jade_rose.battle.fight import FightSetup, run_fight
+from engine.jade_rose.battle.planning import heal_front
+from engine.jade_rose.battle.runtime import BattleState, Group
+from engine.jade_rose.battle.stats import Area
+from engine.rng import Dice
+from tests.jade_rose.battle_kit import (
     CONST,
     UNITS,
     assert_mean,
     duel,
     expected,
-    fight,
     fights,
-    first_round,
     groups,
     make,
     one_round,
@@ -27,17 +33,6 @@ from test_jade_rose_battle_rules import (
     synth,
     units_with,
 )
-
-from engine.jade_rose.battle import BattleSpecError, fight_once
-from engine.jade_rose.battle.abilities import area_targets, incoming_pct, outgoing_pct
-from engine.jade_rose.battle.fight import FightSetup, run_fight
-from engine.jade_rose.battle.planning import heal_front
-from engine.jade_rose.battle.runtime import BattleState, Group
-from engine.jade_rose.battle.stats import Area
-from engine.rng import Dice
-
-__all__ = ["fight", "first_round"]     # the fixtures, imported for pytest
-
 
 # -- armour piercing ------------------------------------------------------------------------------
 

@@ -5,11 +5,9 @@ import copy
 import random
 import tomllib
 from collections import Counter
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from jr_fixtures import resolve_orders
 
 from engine.jade_rose import turn
 from engine.jade_rose.actions.runner import run_economy
@@ -19,8 +17,10 @@ from engine.jade_rose.names import building_names, unit_names
 from engine.jade_rose.setup import new_game
 from engine.ruleset import Row
 from engine.state import canonical_json
+from tests.jade_rose.small_games import resolve_orders
+from tests.paths import JADE_ROSE_DEMO
 
-DEMO = Path(__file__).resolve().parents[1] / "templates" / "jade_rose" / "scenarios" / "demo.toml"
+DEMO = JADE_ROSE_DEMO
 FACTIONS = ("empire", "vampires", "dwarves", "jade")
 RESOURCES = ("gold", "honor", "jade", "slaves", "runes", "corruption")
 

@@ -9,141 +9,35 @@ implies.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 import pytest
 
 from engine.jade_rose.battle import (
     BattleSpecError,
-    Manoeuvre,
-    Position,
-    SideSetup,
-    SquadSetup,
-    UnitStats,
-    battle_constants,
-    build_battle,
-    fight_once,
     parse_spec,
-    unit_stats,
 )
-from engine.jade_rose.battle.abilities import incoming_pct, outgoing_pct, roll_damage, round_half_up, scale
-from engine.jade_rose.battle.fast_compiled import fight_compiled
-from engine.jade_rose.battle.fight import FightSetup, run_fight
+from engine.jade_rose.battle.abilities import incoming_pct, outgoing_pct, round_half_up
 from engine.jade_rose.battle.planning import run_planning
 from engine.jade_rose.battle.runtime import BattleState, Group
-from engine.rng import Dice, sub_seed
-
-UNITS = unit_stats()
-CONST = battle_constants()
-CENTRE_STREAM = 2       # the stream of the clash in the centre (reference.py): one_round fights with it
-
-
-def on_kernel(battle, seed: int):
-    """The battle on the compiled kernel, which must be the reference's battle of that seed, field for field."""
-    result = fight_compiled(battle, seed)
-    assert result == fight_once(battle, seed)
-    return result
-
-
-@pytest.fixture(params=["reference", "kernel"])
-def fight(request):
-    """`fight_once` of each implementation: the rule tests run on both."""
-    return fight_once if request.param == "reference" else on_kernel
-
-
-@pytest.fixture(params=["reference", "kernel"])
-def first_round(request):
-    """The first round of a centre-vanguard duel: the reference's `one_round`, or the kernel's battle with a
-    one-round limit (whose centre clash uses the same stream, so it must give the same round)."""
-    def kernel(battle, seed: int = 1):
-        short = replace(battle, constants=replace(battle.constants, max_rounds=1))
-        rnd = fights(on_kernel(short, seed), "clash", "center")[0].rounds[0]
-        assert rnd == one_round(battle, seed)[1]
-        return rnd
-    return (lambda battle, seed=1: one_round(battle, seed)[1]) if request.param == "reference" else kernel
-
-
-# -- set-up helpers ------------------------------------------------------------------------
-
-def pos(flank: str, line: str = "vanguard") -> Position:
-    return Position(flank, line)
-
-
-def sq(where: Position, units: dict, kind: str = "none", target: Position | None = None,
-       free: Position | None = None, garrison: bool = False) -> SquadSetup:
-    return SquadSetup(where, tuple(units.items()), Manoeuvre(kind, target, free), garrison)
-
-
-def side(faction: str, *squads: SquadSetup, **kw) -> SideSetup:
-    return SideSetup(faction, tuple(squads), **kw)
-
-
-def synth(key: str, faction: str = "empire", attack: int = 1, hp: int = 1000, defense: int = 0, **kw) -> UnitStats:
-    """A made-up unit that isolates one mechanic (attack 1 always rolls 1)."""
-    return UnitStats(key=key, faction=faction, name=key, attack=attack, hp=hp, defense=defense, **kw)
-
-
-def units_with(*extra: UnitStats) -> dict:
-    table = dict(UNITS)
-    table.update({u.key: u for u in extra})
-    return table
-
-
-def make(att: SideSetup, dfd: SideSetup, units=None, constants=CONST, **kw):
-    return build_battle(att, dfd, units or UNITS, constants=constants, **kw)
-
-
-def duel(att_units: dict, dfd_units: dict, att_faction="empire", dfd_faction="vampires", units=None, **kw):
-    """A battle of one attacker squad against one defender squad, both in the centre vanguard."""
-    return make(side(att_faction, sq(pos("center"), att_units), **kw.pop("att_kw", {})),
-                side(dfd_faction, sq(pos("center"), dfd_units), **kw.pop("dfd_kw", {})), units=units, **kw)
-
-
-def groups(battle):
-    """The battle state and the first squads of both sides as fighting groups."""
-    state = BattleState(battle)
-    a = state.sides["attacker"].squads[0]
-    d = state.sides["defender"].squads[0]
-    return state, Group(state.sides["attacker"], a.units, a), Group(state.sides["defender"], d.units, d)
-
-
-def samples(battle, n: int = 20000, seed: int = 7, ranged: bool = False, charge_round: bool = False,
-            bombard: bool = False, setup=None, attacker_index: int = 0, target_index: int = 0) -> list[int]:
-    """Damage of many attacks of one attacker unit on one target unit of the other squad."""
-    state, own, enemy = groups(battle)
-    if setup:
-        setup(own, enemy)
-    rng = Dice(seed)
-    att, tgt = own.units[attacker_index], enemy.units[target_index]
-    return [roll_damage(rng, att, own, tgt, enemy, CONST, ranged=ranged, charge_round=charge_round,
-                        bombard=bombard) for _ in range(n)]
-
-
-def expected(top: int, defense: int, out: int = 0, inn: int = 0, pierce: int = 0) -> float:
-    """Mean damage the rule book's formula gives: uniform roll 1..top, minus defence, then percentages."""
-    return sum(scale(max(max(0, r - defense), pierce), out, inn) for r in range(1, top + 1)) / top
-
-
-def assert_mean(values: list[int], target: float) -> None:
-    n = len(values)
-    mean = sum(values) / n
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / n) or 1e-9
-    assert abs(mean - target) <= 4 * sd / math.sqrt(n), (mean, target)
-
-
-def one_round(battle, seed: int = 1, **setup_kw):
-    """Run a single round of a centre-vanguard fight; returns (groups by role, round summary)."""
-    state, own, enemy = groups(battle)
-    setup = FightSetup("clash", "center", {"attacker": own, "defender": enemy}, ("a", "d"), holder="defender",
-                       **setup_kw)
-    summary = run_fight(Dice(sub_seed(seed, CENTRE_STREAM)), setup, replace(CONST, max_rounds=1))
-    return {"attacker": own, "defender": enemy}, summary.rounds[0]
-
-
-def fights(result, phase: str, flank: str | None = None):
-    return [f for f in result.fights if f.phase == phase and (flank is None or f.flank == flank)]
-
+from engine.rng import Dice
+from tests.jade_rose.battle_kit import (
+    CONST,
+    UNITS,
+    assert_mean,
+    duel,
+    expected,
+    fights,
+    groups,
+    make,
+    one_round,
+    pos,
+    samples,
+    side,
+    sq,
+    synth,
+    units_with,
+)
 
 # -- 1.1 unit attributes ----------------------------------------------------------------------
 

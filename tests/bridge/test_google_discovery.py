@@ -9,14 +9,13 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from sheets_bridge.testing import FakeGoogle, discovery, fake_backend, fake_client, gm_created_books
 from sheets_bridge.testing.discovery import DiscoveryViolation, check
+from tests.paths import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 SHEETS = "https://sheets.googleapis.com/v4/spreadsheets/abc"
 DRIVE = "https://www.googleapis.com/drive/v3/files"
 GM = "gm@example.com"
@@ -131,8 +130,8 @@ def test_every_request_of_the_gsheets_test_suite_matches_the_discovery_documents
     """The gsheets and fake tests run again in a child pytest whose plugin collects every request
     the bridge sent to any fake; each is checked here (about 20 s)."""
     report = tmp_path / "report.json"
-    files = sorted(str(p.relative_to(REPO)) for p in (REPO / "tests").glob("test_gsheets_*.py")) + sorted(
-        str(p.relative_to(REPO)) for p in (REPO / "tests").glob("test_fake_google_*.py"))
+    files = sorted(str(p.relative_to(REPO)) for p in (REPO / "tests" / "bridge").glob("test_gsheets_*.py")) + sorted(
+        str(p.relative_to(REPO)) for p in (REPO / "tests" / "bridge").glob("test_fake_google_*.py"))
     env = {**os.environ, "FORUMWAR_DISCOVERY_REPORT": str(report), "FORUMWAR_CACHE_DIR": str(tmp_path / "cache")}
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
                           "-p", "sheets_bridge.testing.discovery_plugin", *files],

@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from jr_fixtures import make_game, rows
 
 from engine.jade_rose import income, turn
 from engine.jade_rose.actions.runner import run_economy
 from engine.jade_rose.economy_orders import parse_economy_rows
+from tests.jade_rose.small_games import make_game, rows
 
 
 def run(state: dict, faction: str, *cells: tuple, seed: int = 7, plan: dict | None = None):

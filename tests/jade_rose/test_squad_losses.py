@@ -12,8 +12,6 @@ instead of sharing a unit type's dead over garrison and army in proportion to th
 from __future__ import annotations
 
 import pytest
-from test_jade_rose_battle_rules import on_kernel
-from test_jade_rose_war import attack, battle_events, make_game, plan_of
 
 from engine.jade_rose import war
 from engine.jade_rose.battle import (
@@ -26,6 +24,8 @@ from engine.jade_rose.battle import (
     unit_stats,
 )
 from engine.jade_rose.battle.abilities import round_half_up
+from tests.jade_rose.battle_kit import on_kernel
+from tests.jade_rose.war_kit import attack, battle_events, make_game, plan_of
 
 UNITS = unit_stats()
 CONSTANTS = battle_constants()

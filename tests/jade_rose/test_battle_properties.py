@@ -5,56 +5,22 @@ from __future__ import annotations
 
 from unittest import mock
 
-from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.jade_rose.battle import (
-    BattleSpecError,
-    Manoeuvre,
-    SideSetup,
-    SquadSetup,
     battle_constants,
-    build_battle,
     fight_once,
     unit_stats,
 )
 from engine.jade_rose.battle import fight as fight_mod
-from engine.jade_rose.battle.model import ALL_POSITIONS
 from engine.jade_rose.battle.simulate import kernel_runs, run_seeds
+from tests.jade_rose.battle_strategies import battles
 
 UNITS = unit_stats()
 CONST = battle_constants()
-FACTIONS = ("empire", "vampires", "dwarves", "jade")
-BY_FACTION = {f: sorted(k for k, u in UNITS.items() if u.faction == f) for f in FACTIONS}
-KINDS = ["none"] * 4 + ["cover", "change_position", "defend", "charge", "bombard", "long_range_bombard"]
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
                                                                            HealthCheck.too_slow])
-
-
-@st.composite
-def battles(draw):
-    sides = []
-    for _ in range(2):
-        faction = draw(st.sampled_from(FACTIONS))
-        positions = draw(st.lists(st.sampled_from(ALL_POSITIONS), min_size=1, max_size=4, unique=True))
-        squads = []
-        for where in positions:
-            keys = draw(st.lists(st.sampled_from(BY_FACTION[faction]), min_size=1, max_size=3, unique=True))
-            units = tuple((k, 1 if UNITS[k].one_per_squad or UNITS[k].faction_limit else draw(st.integers(1, 6)))
-                          for k in keys)
-            kind = draw(st.sampled_from(KINDS))
-            target = draw(st.sampled_from(ALL_POSITIONS)) if kind not in ("none", "cover") else None
-            squads.append(SquadSetup(where, units, Manoeuvre(kind, target), garrison=draw(st.booleans())))
-        extra = {}
-        if faction == "dwarves":
-            extra = {"grudges": draw(st.integers(0, 10)), "runes": draw(st.integers(0, 10))}
-        elif faction == "jade":
-            extra = {"forge_distance": draw(st.one_of(st.none(), st.integers(0, 5))), "plague": draw(st.booleans())}
-        sides.append(SideSetup(faction, tuple(squads), **extra))
-    try:
-        return build_battle(sides[0], sides[1], UNITS, constants=CONST, skip_planning=draw(st.booleans()))
-    except BattleSpecError:
-        reject()
 
 
 def _instrumented():

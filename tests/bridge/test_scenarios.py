@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import tomllib
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -15,9 +14,10 @@ from engine import find_ruleset
 from sheets_bridge.cli import main
 from sheets_bridge.create import create_game
 from sheets_bridge.scenarios import ScenarioError, check_scenario, load_scenario, packaged_scenarios
+from tests.paths import JADE_ROSE_DEMO
 
 RS = find_ruleset("jade_rose")
-DEMO_FILE = Path(__file__).resolve().parents[1] / "templates" / "jade_rose" / "scenarios" / "demo.toml"
+DEMO_FILE = JADE_ROSE_DEMO
 DEMO_TEXT = DEMO_FILE.read_text(encoding="utf-8")
 DEMO = tomllib.loads(DEMO_TEXT)
 

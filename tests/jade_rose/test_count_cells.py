@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import openpyxl
 import pytest
-from jr_fixtures import make_game, rows
 
 from engine.errors import OrderError
 from engine.jade_rose.economy_orders import parse_economy_rows
@@ -20,6 +19,7 @@ from sheets_bridge.create import create_game
 from sheets_bridge.demo import fill_orders
 from sheets_bridge.stage import check
 from sheets_bridge.xlsx_backend import cell_text
+from tests.jade_rose.small_games import make_game, rows
 
 ACCEPTED = [("7", 7), ("10", 10), ("05", 5), ("1 200", 1200), ("1\u00a0200", 1200), ("1\u2009200", 1200),
             ("1\u202f200", 1200), ("12 345 678", 12345678), (" 42 ", 42)]

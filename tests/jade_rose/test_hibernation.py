@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import json
 
-from jr_fixtures import make_game, rows
-
 from engine.jade_rose import turn
 from engine.jade_rose.actions.runner import run_economy
 from engine.state import canonical_json
+from tests.jade_rose.small_games import make_game, rows
 
 HIRE = ("Нанять", "", "Чернокнижник", "5")
 

@@ -1,10 +1,11 @@
 """The engine is pure: no I/O packages, no printing, no clock, no global random state."""
 import ast
-from pathlib import Path
 
 import pytest
 
-ENGINE = Path(__file__).resolve().parents[1] / "engine"
+from tests.paths import REPO
+
+ENGINE = REPO / "engine"
 FORBIDDEN_MODULES = {"sheets_bridge", "gspread", "openpyxl", "pandas", "click", "requests", "google",
                      "socket", "urllib", "http", "subprocess", "time", "datetime", "secrets", "os"}
 FORBIDDEN_RANDOM = {"random", "randint", "choice", "shuffle", "seed", "uniform", "sample", "choices", "randrange"}

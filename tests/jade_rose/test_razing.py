@@ -13,10 +13,9 @@ raze gives, and its army does not stay in them.
 """
 from __future__ import annotations
 
-from test_jade_rose_war import ORDER_KEYS, STRONG, attack, battle_events, make_game, plan_of, rows
-
 from engine.jade_rose import consequences, war
 from engine.jade_rose.war.words import parse_capture
+from tests.jade_rose.war_kit import ORDER_KEYS, STRONG, attack, battle_events, make_game, plan_of, rows
 
 
 def raze_and_leave_qinghe(state: dict, seed: int = 3, extra_plans=None) -> list[dict]:

@@ -5,7 +5,6 @@ import copy
 import random
 
 import pytest
-from jr_fixtures import CITIES, make_game, resolve_orders, rows
 
 from engine.jade_rose import income, turn
 from engine.jade_rose.actions.runner import run_economy
@@ -15,6 +14,7 @@ from engine.jade_rose.setup import ScenarioError, new_game
 from engine.jade_rose.turn import validate_economy
 from engine.ruleset import Row
 from engine.state import canonical_json
+from tests.jade_rose.small_games import CITIES, make_game, resolve_orders, rows
 
 
 def run(state: dict, faction: str, *cells: tuple, seed: int = 7):

@@ -4,13 +4,14 @@ engine emits them, after it has moved the cities), expected state. Each docstrin
 from __future__ import annotations
 
 import pytest
-from jr_fixtures import CITIES, make_game
 
 from engine.jade_rose import consequences, holdings, turn, victory
 from engine.jade_rose.actions.runner import run_economy
 from engine.jade_rose.factions import jade_court
 from engine.jade_rose.garrison import garrison_of
 from engine.jade_rose.setup import new_game
+from tests.jade_rose.small_games import CITIES, make_game
+from tests.paths import JADE_ROSE_DEMO, REPO
 
 
 def add_cities(state: dict, faction: str, n: int, level: int = 1) -> None:
@@ -392,9 +393,8 @@ def test_a_peaceful_demo_game_ends_at_midnight_after_turn_9():
     """«Полночь (9 ход)»: nine turns of the whole turn sequence (start, economy, war events, end of turn, victory
     checks) on the demo map; the game is over after turn 9 and not before, with the Midnight survivors as winners."""
     import tomllib
-    from pathlib import Path
 
-    with (Path(__file__).resolve().parents[1] / "templates/jade_rose/scenarios/demo.toml").open("rb") as fh:
+    with JADE_ROSE_DEMO.open("rb") as fh:
         state = new_game(tomllib.load(fh))
     for number in range(1, 10):
         assert not victory.game_over(state) and state["turn"] == number
@@ -419,7 +419,7 @@ def test_every_faction_of_the_data_has_its_rules_and_owns_its_actions():
 
 
 def test_ledger_change_records_every_balance_change_and_nothing_for_zero():
-    from engine.jade_rose import ledger
+    from engine import ledger
 
     state = make_game(gold=100)
     state["ledger"] = []
@@ -436,9 +436,8 @@ def test_only_the_ledger_module_appends_to_the_ledger_journal_and_chronicle():
     """The records have one writer each (engine/jade_rose/ledger.py): no other Jade Rose module appends to
     them directly, so every balance change carries its reason."""
     import re
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1] / "engine" / "jade_rose"
+    root = REPO / "engine" / "jade_rose"
     pattern = re.compile(r"""\[\s*["'](ledger|log|chronicle)["']\s*\]\s*\.append"""
                          r"""|setdefault\(\s*["'](ledger|log|chronicle)["'][^)]*\)\s*\.append""")
     writers = sorted(str(p.relative_to(root)) for p in root.rglob("*.py")

@@ -13,8 +13,8 @@ from sheets_bridge.backend import BookRef, TabWrite
 from sheets_bridge.google_auth import CredentialsError, load_service_account
 from sheets_bridge.gsheets_backend import open_gsheets_backend
 from sheets_bridge.testing import FakeGoogle, gm_created_books, mount
+from tests.paths import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 BOT = "bot@forumwar-test.iam.gserviceaccount.com"
 GM = "gm@example.com"
 

@@ -13,19 +13,19 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_jade_rose_battle_properties import battles
 
 from engine.jade_rose.battle import BattleSpecError, fight_once, parse_spec, simulate
 from engine.jade_rose.battle import fast_kernel as k
 from engine.jade_rose.battle.fast_compiled import fight_compiled
 from engine.jade_rose.battle.simulate import CHUNK, kernel_runs, run_seeds, simulate_battle
 from engine.rng import Dice, sub_seed
+from tests.jade_rose.battle_strategies import battles
+from tests.paths import SHARED
 
 MIXED_EMPIRE_VAMPIRES = {
     "attacker": {"faction": "empire", "squads": [
@@ -124,7 +124,7 @@ ROUND_LIMIT = {
 }
 FEATURES = {"breath_and_healers": BREATH_AND_HEALERS, "runes_and_golems": RUNES_AND_GOLEMS,
             "round_limit": ROUND_LIMIT}
-PUBLIC_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "battles"
+PUBLIC_DIR = SHARED / "conformance" / "battles"
 PUBLIC = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in sorted(PUBLIC_DIR.glob("p*.json"))}
 ALL = sorted(BATTLES) + sorted(FEATURES) + sorted(PUBLIC)
 

@@ -1,5 +1,5 @@
-"""The Jade Rose records: the ledger (the one way to change a balance and record why), the factions'
-journals and the public chronicle.
+"""The records every rule set keeps: the ledger (the one way to change a balance and record why), the
+factions' journals and the public chronicle.
 
 A faction's balance after a stage equals its balance before plus the sum of its ledger lines. A line is
 {"faction", "resource", "amount", "reason"} plus optional "city", "against" (grudges: the faction they
@@ -20,7 +20,7 @@ def line(faction: str, resource: str, amount: int, reason: str, city: str | None
     return out
 
 
-def change(state: dict, faction: str, resource: str, amount: int, reason: str, city: str | None = None,
+def change(state: dict[str, Any], faction: str, resource: str, amount: int, reason: str, city: str | None = None,
            *, against: str | None = None, **tags: Any) -> None:
     """Change a balance by `amount` and itemise it in the ledger; a zero amount changes and records nothing.
 
@@ -37,12 +37,12 @@ def change(state: dict, faction: str, resource: str, amount: int, reason: str, c
         state.setdefault("ledger", []).append(line(faction, resource, amount, reason, city, against=against, **tags))
 
 
-def note(state: dict, faction: str, text: str) -> None:
+def note(state: dict[str, Any], faction: str, text: str) -> None:
     """A line of the faction's journal of the turn (no balance changes)."""
     state.setdefault("log", []).append({"faction": faction, "text": text})
 
 
-def chronicle(state: dict, kind: str, text: str, turn: int | None = None) -> None:
+def chronicle(state: dict[str, Any], kind: str, text: str, turn: int | None = None) -> None:
     """An entry of the public chronicle, dated the state's turn unless `turn` is given."""
     state.setdefault("chronicle", []).append(
         {"turn": int(state["turn"]) if turn is None else turn, "kind": kind, "text": text})

@@ -5,15 +5,15 @@ import copy
 import json
 import re
 import tomllib
-from pathlib import Path
 
 import pytest
 
 from engine.jade_rose.data import DataError, build_data, dump_data, load_data, read_raw, validate_data
 from engine.jade_rose.names import building_names, faction_id, find_building, find_unit, find_units, unit_names
+from tests.paths import REPO, SHARED
 
-SEED = Path(__file__).resolve().parents[1].parent / "shared" / "seeds" / "000_d4955973ee03e561.txt"
-DATA_DIR = Path(__file__).resolve().parents[1] / "engine" / "jade_rose" / "data"
+SEED = SHARED / "seeds" / "000_d4955973ee03e561.txt"
+DATA_DIR = REPO / "engine" / "jade_rose" / "data"
 FACTION_ORDER = ("empire", "vampires", "dwarves", "jade")   # order of the faction blocks in the seed
 DEFAULT_MARK = "# default: not in the rule book"
 

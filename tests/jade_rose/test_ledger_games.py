@@ -8,15 +8,15 @@ before plus the sum of the turn's ledger lines.
 """
 import random
 import tomllib
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import find_ruleset
 from engine.ruleset import Row
+from tests.paths import JADE_ROSE_DEMO
 
-SCENARIO = Path(__file__).resolve().parents[1] / "templates" / "jade_rose" / "scenarios" / "demo.toml"
+SCENARIO = JADE_ROSE_DEMO
 RESOURCES = ("gold", "honor", "corruption", "slaves", "eternal_servants", "runes", "jade")
 
 

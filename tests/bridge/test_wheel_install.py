@@ -23,7 +23,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.paths import REPO
+
+ROOT = REPO
 SKIP = shutil.ignore_patterns(".git", ".venv", "venv", "games", "build", "dist", "*.egg-info", "__pycache__",
                               ".pytest_cache", ".hypothesis", ".mypy_cache", "credentials.json")
 
