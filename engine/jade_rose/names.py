@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import functools
 
-from engine.jade_rose.data import FACTIONS, load_data, normalize_name
+from engine.jade_rose.data import load_data, normalize_name
+from engine.jade_rose.data_schema import FACTIONS
 
 _FACTION_ALIASES = {
     "empire": "empire", "империя": "empire", "имперцы": "empire",

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypeGuard
 
-from engine.jade_rose.data import FACTIONS, LEVELS, load_data
+from engine.jade_rose.data import load_data
+from engine.jade_rose.data_schema import FACTIONS, LEVELS
 from engine.jade_rose.names import faction_id, find_building, find_unit
 from engine.state import SCHEMA_VERSION
 

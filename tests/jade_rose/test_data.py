@@ -8,7 +8,9 @@ import tomllib
 
 import pytest
 
-from engine.jade_rose.data import DataError, build_data, dump_data, load_data, read_raw, validate_data
+from engine.datafiles import DataError
+from engine.jade_rose.data import build_data, dump_data, load_data, read_raw
+from engine.jade_rose.data_schema import validate_data
 from engine.jade_rose.names import building_names, faction_id, find_building, find_unit, find_units, unit_names
 from tests.paths import REPO, SHARED
 
@@ -285,8 +287,9 @@ def test_hire_buildings_follow_the_buildings_unlock_rules():
 # -- validating loader ----------------------------------------------------------------
 
 def test_loader_reports_every_problem_at_once():
-    """Unknown ability key, unknown building reference, tier 4, a negative number, a missing field and a
-    duplicate name, all in one broken data set: every one is listed."""
+    """Unknown ability key, unknown building reference, tier 4, a negative number, a missing field, a
+    duplicate name, an unknown garrison unit and a one-sided hiring link, all in one broken data set:
+    every one is listed, in Russian, each starting with the path of the value."""
     raw = copy.deepcopy(read_raw())
     raw["units"]["empire_knight"]["abilities"]["teleport"] = True
     raw["units"]["empire_archer"]["hire_buildings"].append("empire_wizard_tower")
@@ -297,19 +300,22 @@ def test_loader_reports_every_problem_at_once():
     raw["garrisons"]["empire"]["level_2"]["empire_dragon"] = 1
     raw["buildings"]["empire_chapel"]["effects"]["unlocks_units"] = []
     problems = validate_data(raw)
-    expected = ["units.empire_knight.abilities: unknown ability key 'teleport'",
-                "units.empire_archer.hire_buildings: unknown building 'empire_wizard_tower'",
-                "units.empire_hero: tier must be 1, 2 or 3, got 4",
-                "units.vampires_ghoul.attack: negative number -3",
-                "units.dwarves_thane: missing field 'hp'",
-                "duplicates buildings.jade_rice_fields",
-                "garrisons.empire.level_2: unknown unit 'empire_dragon'",
-                "buildings.empire_chapel.effects.unlocks_units does not list 'empire_healer'"]
-    for text in expected:
-        assert any(text in p for p in problems), (text, problems)
+    expected = [
+        "units.empire_knight.abilities: неизвестная способность 'teleport' "
+        "(список способностей — в engine/jade_rose/data/SCHEMA.md)",
+        "units.empire_archer.hire_buildings: нет такой постройки 'empire_wizard_tower'",
+        "units.empire_hero.tier: уровень может быть только 1, 2 или 3, а не 4",
+        "units.vampires_ghoul.attack: отрицательное число -3",
+        "units.dwarves_thane: нет поля 'hp'",
+        "buildings.jade_estates: название «Рисовые поля» уже есть у buildings.jade_rice_fields (фракция jade)",
+        "garrisons.empire.level_2: нет такого юнита 'empire_dragon'",
+        "units.empire_healer.hire_buildings: указана постройка 'empire_chapel', "
+        "но в buildings.empire_chapel.effects.unlocks_units нет 'empire_healer'"]
+    assert sorted(problems) == sorted(expected)
     with pytest.raises(DataError) as err:
         build_data(raw)
     assert err.value.problems == problems
+    assert "ошибок — 8" in str(err.value)
 
 
 def test_loader_checks_ability_value_types():
@@ -318,10 +324,57 @@ def test_loader_checks_ability_value_types():
     raw["units"]["empire_archer"]["abilities"]["ranged"] = {"damage": 6, "long_range": False}
     raw["units"]["jade_zhuge_crossbows"]["abilities"]["pierce_scope"] = "melee"
     raw["units"]["empire_horseman"]["abilities"]["can_charge"] = "yes"
+    assert sorted(validate_data(raw)) == [
+        "units.empire_archer.abilities.ranged: нет поля 'shots'",
+        "units.empire_horseman.abilities.can_charge: ожидается true или false, а не 'yes'",
+        "units.jade_zhuge_crossbows.abilities.pierce_scope: 'melee' не подходит; допустимо: 'all', 'ranged'"]
+
+
+def test_loader_checks_effects_garrisons_eras_factions_and_economy_at_once():
+    """Unknown effect, a foreign unit in a garrison, a missing garrison level, a gap between eras, a missing
+    faction, an economy table without «large», a corruption row without its threshold: all listed."""
+    raw = copy.deepcopy(read_raw())
+    raw["buildings"]["empire_barrack"]["effects"]["teleport_gate"] = 1
+    raw["buildings"]["empire_barrack"]["effects"]["slave_escape_fraction"] = [1, 0]
+    raw["garrisons"]["empire"]["level_1"]["vampires_ghoul"] = 2
+    del raw["garrisons"]["dwarves"]["level_3"]
+    raw["eras"]["dawn"]["first_turn"] = 4
+    del raw["factions"]["jade"]
+    del raw["economy"]["slots"]["large"]
+    del raw["economy"]["corruption"]["roll"][0]["min_cities"]
+    raw["garrison_large_multiplier"] = 0
+    assert sorted(validate_data(raw)) == sorted([
+        "buildings.empire_barrack.effects: неизвестный эффект 'teleport_gate' "
+        "(список эффектов — в engine/jade_rose/data/SCHEMA.md)",
+        "buildings.empire_barrack.effects.slave_escape_fraction: ожидается дробь [числитель, знаменатель] "
+        "со знаменателем больше 0, а не [1, 0]",
+        "garrisons.large_multiplier: должно быть не меньше 1, а не 0",
+        "garrisons.empire.level_1: юнит 'vampires_ghoul' — из фракции vampires, а здесь нужна фракция empire",
+        "garrisons.dwarves: нет таблицы 'level_3'",
+        "eras.dawn: начинается с хода 4, а должна с хода 3 (эпохи идут подряд, без пропусков и наложений)",
+        "factions: нет фракции 'jade'",
+        "economy.slots: нет поля 'large'",
+        "economy.corruption.roll[0]: нет поля 'min_cities'"])
+
+
+def test_loader_reports_garbage_shapes_without_crashing():
+    """Tables where lists belong and the reverse, a list inside a key list: reported, never a crash."""
+    raw = copy.deepcopy(read_raw())
+    raw["units"]["empire_knight"]["hire_buildings"] = "empire_hall_of_knights"
+    raw["units"]["empire_spearman"]["names"] = "Копейщики"
+    raw["units"]["empire_archer"]["cost"] = 15
+    raw["buildings"]["empire_barrack"]["replaces"] = [["empire_barracks"]]
+    raw["economy"]["corruption"] = "сильная"
+    raw["eras"] = []
     problems = validate_data(raw)
-    assert any("empire_archer.abilities.ranged: missing key 'shots'" in p for p in problems)
-    assert any("pierce_scope" in p and "'melee'" in p for p in problems)
-    assert any("empire_horseman.abilities.can_charge: expected true/false" in p for p in problems)
+    for text in ("units.empire_knight.hire_buildings: ожидается список ключей построек, "
+                 "а не 'empire_hall_of_knights'",
+                 "units.empire_spearman.names: ожидается список названий, а не 'Копейщики'",
+                 "units.empire_archer.cost: ожидается таблица, а не 15",
+                 "buildings.empire_barrack.replaces: нет такой постройки ['empire_barracks']",
+                 "economy.corruption: ожидается таблица, а не 'сильная'",
+                 "eras: нет данных или это не таблица (файл eras.toml)"):
+        assert text in problems, (text, problems)
 
 
 def test_shipped_data_is_valid_and_battle_toml_is_optional():
