@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 GAME ?= games/demo
 
-.PHONY: install test lint demo turn check bench clean
+.PHONY: install test test-crash-full lint demo turn check bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -17,6 +17,10 @@ install: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# The crash sweep before every single write and request (the default suite crashes once per distinct step)
+test-crash-full: $(STAMP)
+	FORUMWAR_FULL_CRASH_SWEEP=1 $(BIN)/python -m pytest -o addopts=-q -s tests/bridge/test_crash_sweep.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check . && $(BIN)/mypy

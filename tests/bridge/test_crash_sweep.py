@@ -7,6 +7,13 @@ os.open for writing, os.replace, os.rename) and, on Google Sheets, before every 
 protections, and the archive must equal an uninterrupted run: 0 mismatches, 0 double resolutions.
 The crashing runs are forked children; the fake Google server's state outlives them as a real
 server's would (the child dumps it just before dying).
+
+Every crash point has a label: the operation and the game-folder path with digits folded and, for
+the per-book files of books/ and archive/, only the folder and the extension (on Google: the HTTP
+verb and the API method). A step is a label after the label before it. By default the sweep crashes
+at the first occurrence of every step and at the last point — every distinct step of `turn` once (a
+crash after the first book's push stands for one after the fifth) — which keeps the suite quick;
+`FORUMWAR_FULL_CRASH_SWEEP=1` (`make test-crash-full`, run by CI) crashes before every single point.
 """
 from __future__ import annotations
 
@@ -16,6 +23,7 @@ import io
 import json
 import os
 import pickle
+import re
 import shutil
 import threading
 import traceback
@@ -43,6 +51,7 @@ CRASHED = 99
 FIGURES: dict[str, dict[str, int]] = {}
 _RLOCK = type(threading.RLock())
 _LOCK = type(threading.Lock())
+FULL_SWEEP = os.environ.get("FORUMWAR_FULL_CRASH_SWEEP") == "1"
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 
 
@@ -73,6 +82,7 @@ class CrashPoints:
         self.crash_at = crash_at
         self.on_crash = on_crash
         self.count = 0
+        self.labels: list[str] = []
         self._lock = threading.Lock()
         self.real_open, self.real_io_open, self.real_os_open = builtins.open, io.open, os.open
         self.real_replace, self.real_rename = os.replace, os.rename
@@ -83,9 +93,21 @@ class CrashPoints:
         return any(isinstance(p, (str, os.PathLike)) and os.path.abspath(p).startswith(self.root)
                    for p in paths)
 
-    def reach(self) -> None:
+    def label(self, op: str, path: Any) -> str:
+        """`op` and the path in the game folder, digits folded; in books/ and archive/ (one file per
+        book or faction) only the folder and the extension count."""
+        rel = re.sub(r"\d+", "N", os.path.relpath(os.path.abspath(path), self.root))
+        folder, name = os.path.split(rel)
+        if name.endswith(".tmp"):
+            name = ".tmp"
+        elif folder.split("/")[0] in ("books", "archive"):
+            name = "*" + os.path.splitext(name)[1]
+        return f"{op} {folder}/{name}"
+
+    def reach(self, label: str) -> None:
         with self._lock:
             self.count += 1
+            self.labels.append(label)
             if self.count == self.crash_at:
                 self.on_crash()
                 os._exit(CRASHED)
@@ -95,26 +117,27 @@ class CrashPoints:
 
         def open_(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
             if any(ch in mode for ch in "wax+") and points.inside(file):
-                points.reach()
+                points.reach(points.label("open", file))
             return points.real_io_open(file, mode, *args, **kwargs)
 
         def os_open(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
             if flags & WRITE_FLAGS and points.inside(path):
-                points.reach()
+                points.reach(points.label("os.open", path))
             return points.real_os_open(path, flags, *args, **kwargs)
 
         def replace(src: Any, dst: Any, *args: Any, **kwargs: Any) -> None:
             if points.inside(src, dst):
-                points.reach()
+                points.reach(points.label("replace", dst))
             points.real_replace(src, dst, *args, **kwargs)
 
         def rename(src: Any, dst: Any, *args: Any, **kwargs: Any) -> None:
             if points.inside(src, dst):
-                points.reach()
+                points.reach(points.label("rename", dst))
             points.real_rename(src, dst, *args, **kwargs)
 
         def send(adapter: Any, request: Any, *args: Any, **kwargs: Any) -> Any:
-            points.reach()
+            url = re.sub(r"/spreadsheets/[^/:?]+|/files/[^/:?]+", "/ID", request.url.split("?")[0])
+            points.reach(f"{request.method} {url}")
             return points.real_send(adapter, request, *args, **kwargs)
 
         builtins.open = io.open = open_  # type: ignore[assignment]
@@ -234,8 +257,8 @@ def demo_orders(game: Game, gd: GameDir) -> None:
             game.type_rows(gd, fid, titles[key], [list(r) for r in rows])
 
 
-def run_child(game: Game, crash_at: int | None) -> tuple[int, int]:
-    """Run `turn` in a forked child, crashing at point `crash_at`; return (exit code, points seen).
+def run_child(game: Game, crash_at: int | None) -> tuple[int, list[str]]:
+    """Run `turn` in a forked child, crashing at point `crash_at`; return (exit code, labels of the points).
     The child leaves the fake server's state in `<game>/../<name>.fake`."""
     fake_path = game.path.parent / f"{game.path.name}.fake"
     count_path = game.path.parent / f"{game.path.name}.count"
@@ -258,7 +281,7 @@ def run_child(game: Game, crash_at: int | None) -> tuple[int, int]:
             points.install()
             run_turn(gd, be=be)
             with points.real_io_open(count_path, "w") as fh:
-                fh.write(str(points.count))
+                fh.write(json.dumps(points.labels))
             leave_fake_state()
         except BaseException:
             with open(error_path, "w") as fh:
@@ -272,9 +295,9 @@ def run_child(game: Game, crash_at: int | None) -> tuple[int, int]:
     if fake_path.exists() and isinstance(game, GoogleGame):
         game.fake_blob = fake_path.read_bytes()
         fake_path.unlink()
-    count = int(count_path.read_text()) if count_path.exists() else 0
+    labels = json.loads(count_path.read_text()) if count_path.exists() else []
     count_path.unlink(missing_ok=True)
-    return code, count
+    return code, labels
 
 
 def crash_and_rerun(start: Game, workdir: Path, label: str, n: int) -> dict[str, Any]:
@@ -320,15 +343,32 @@ def in_workers(jobs: list[Callable[[], dict[str, Any]]], out: Path, workers: int
     return sorted(results, key=lambda r: r["n"])
 
 
+def sample(labels: list[str]) -> list[int]:
+    """Crash points (1-based) at the first occurrence of every step (a label after the label before
+    it), and the last point."""
+    steps = list(zip(["start", *labels], labels, strict=False))
+    first = {step: i for i, step in reversed(list(enumerate(steps)))}
+    return sorted({i + 1 for i in first.values()} | {len(labels)})
+
+
+def test_the_sample_keeps_the_first_occurrence_of_each_step_and_the_last_point():
+    assert sample(["a", "b", "a", "b", "a", "c"]) == [1, 2, 3, 6]
+    assert sample(["a", "a", "a"]) == [1, 2, 3]
+    assert sample(["x"]) == [1]
+
+
 def sweep(start: Game, workdir: Path, label: str) -> Game:
-    """Crash `turn` at every point of the stage that `start` is at; return the uninterrupted run."""
+    """Crash `turn` at every point (or the sample) of the stage that `start` is at; return the
+    uninterrupted run."""
     reference = start.copy(workdir / f"{label}-reference")
-    code, points = run_child(reference, None)
+    code, labels = run_child(reference, None)
+    points = len(labels)
     assert code == 0 and points > 10
+    chosen = list(range(1, points + 1)) if FULL_SWEEP else sample(labels)
     expected = fingerprint(reference, reference.fake() if isinstance(reference, GoogleGame) else None)
     out = workdir / f"{label}-results"
     out.mkdir()
-    jobs = [lambda n=n: crash_and_rerun(start, workdir, label, n) for n in range(1, points + 1)]
+    jobs = [lambda n=n: crash_and_rerun(start, workdir, label, n) for n in chosen]
     mismatches, doubles = [], 0
     for result in in_workers(jobs, out):
         n, got = result["n"], result["fingerprint"]
@@ -339,13 +379,15 @@ def sweep(start: Game, workdir: Path, label: str) -> Game:
                           if got[part].get(k) != expected[part].get(k))
             if keys:
                 mismatches.append(f"crash before point {n}: {part} differs in {keys[:5]}")
-    FIGURES[label] = {"crash_points": points, "mismatches": len(mismatches), "double_resolutions": doubles}
-    print(f"\ncrash sweep {label}: {points} crash points, {len(mismatches)} mismatches, "
-          f"{doubles} double resolutions")
+    FIGURES[label] = {"crash_points": points, "crashed_at": len(chosen), "distinct_steps": len(set(labels)),
+                      "mismatches": len(mismatches), "double_resolutions": doubles}
+    print(f"\ncrash sweep {label}: crashed at {len(chosen)} of {points} crash points "
+          f"({len(set(labels))} distinct steps), {len(mismatches)} mismatches, {doubles} double resolutions")
     assert mismatches == [] and doubles == 0, "\n".join(mismatches[:10])
     return reference
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game_type", [XlsxGame, GoogleGame], ids=["xlsx", "gsheets"])
 def test_a_crash_before_any_write_or_request_of_either_stage_is_finished_identically(tmp_path, game_type):
     """«A crash after the new snapshot is written but before the journal records it skips a whole

@@ -8,6 +8,8 @@ from click.testing import CliRunner
 from sheets_bridge.cli import main
 from sheets_bridge.demo import run_demo
 
+pytestmark = pytest.mark.long
+
 ACTIONS = ["Построить", "Продать", "Улучшить город", "Восстановить руины", "Нанять", "Купить нефрит",
            "Чистка генералов", "Чистка чиновников", "Показательная казнь", "Слежка", "Террор",
            "Ритуал вечных слуг", "Обратить в рабов", "Мстительный поход", "Вложить", "Записывать обиды"]

@@ -126,6 +126,7 @@ def test_every_request_of_a_whole_game_matches_the_discovery_documents(tmp_path)
             "drive.files.export"} <= called
 
 
+@pytest.mark.long
 def test_every_request_of_the_gsheets_test_suite_matches_the_discovery_documents(tmp_path):
     """The gsheets and fake tests run again in a child pytest whose plugin collects every request
     the bridge sent to any fake; each is checked here (about 20 s)."""
@@ -133,7 +134,7 @@ def test_every_request_of_the_gsheets_test_suite_matches_the_discovery_documents
     files = sorted(str(p.relative_to(REPO)) for p in (REPO / "tests" / "bridge").glob("test_gsheets_*.py")) + sorted(
         str(p.relative_to(REPO)) for p in (REPO / "tests" / "bridge").glob("test_fake_google_*.py"))
     env = {**os.environ, "FORUMWAR_DISCOVERY_REPORT": str(report), "FORUMWAR_CACHE_DIR": str(tmp_path / "cache")}
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-o", "addopts=", "-p", "no:cacheprovider",
                           "-p", "sheets_bridge.testing.discovery_plugin", *files],
                          cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]

@@ -25,6 +25,8 @@ import pytest
 
 from tests.paths import REPO
 
+pytestmark = pytest.mark.long
+
 ROOT = REPO
 SKIP = shutil.ignore_patterns(".git", ".venv", "venv", "games", "build", "dist", "*.egg-info", "__pycache__",
                               ".pytest_cache", ".hypothesis", ".mypy_cache", "credentials.json")
