@@ -181,7 +181,7 @@ def share(game_dir, notify, revoke, credentials):
                    "(общую книгу — всем, книгу мастера — никому).")
         return
     from sheets_bridge.create import share_books
-    from sheets_bridge.gsheets_backend import backend_for_game
+    from sheets_bridge.gsheets_game import backend_for_game
     warnings = share_books(gd, backend_for_game(gd, credentials), notify=notify, revoke=revoke)
     for warning in warnings:
         click.echo(f"предупреждение: {warning}")

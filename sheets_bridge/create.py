@@ -96,7 +96,7 @@ def share_books(gd: GameDir, be: GSheetsBackend, *, notify: bool = False, revoke
     """`forumwar share`: give each book to exactly the people of game.toml, then set every tab's
     protections as the next push would (the same rendering), so that each faction's players and
     the GMs can type in exactly their open order tabs at once. Returns the warnings."""
-    from sheets_bridge.gsheets_backend import share_game
+    from sheets_bridge.gsheets_game import share_game
     from sheets_bridge.render import render_books
     with gd.lock():
         require_complete_books(gd)

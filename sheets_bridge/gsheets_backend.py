@@ -1,36 +1,25 @@
 """The gsheets backend: books are Google spreadsheets, reached through gspread.
 
-Per book and stage it sends one `values:batchGet` (read) and one `spreadsheets:batchUpdate`
-(write: tabs, values as stringValue/numberValue, formats, dropdowns, protections). Sheet ids
-and protected-range ids are derived from tab titles, so a repeated write never duplicates
-anything. Spreadsheet metadata is cached (in memory, optionally in a JSON file) and refreshed
-from every write's answer; a 400 caused by stale metadata triggers one refresh and one retry.
+One class, over 400 lines, because its methods share one metadata cache, its lock and file,
+and one translation of Google's errors; the requests it sends are built in `gsheets_requests`,
+its HTTP layer is `gsheets_http` and opening it for a game directory is `gsheets_game`.
 
-The HTTP layer (`ResilientHTTPClient`) adds a timeout, bounded jittered retries on 429/5xx,
-connection errors and Google's rate-limit 403s (Retry-After honoured; other 400/403/404 never
-retried) and client-side pacing under the per-minute quota. The pacing budget of a real game is
-kept in a small locked file per service account, so every forumwar command of the machine and
-every thread shares it. Every write is idempotent: grids are sized absolutely, and a spreadsheet
-create carries a marker (Drive appProperties) by which a retry finds the file it already made.
+Per book and stage it sends one `values:batchGet` (read) and one `spreadsheets:batchUpdate`
+(write). Spreadsheet metadata is cached (in memory, optionally in a JSON file) and refreshed
+from every write's answer; a 400 caused by stale metadata triggers one refresh and one retry.
+Every write is idempotent: grids are sized absolutely, and a spreadsheet create carries a
+marker (Drive appProperties) by which a retry finds the file it already made.
 """
 from __future__ import annotations
 
-import collections
 import contextlib
-import email.utils
-import fcntl
 import functools
-import hashlib
 import json
-import math
 import os
-import random
 import secrets
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -47,594 +36,26 @@ from gspread.urls import (
 from gspread.utils import ExportFormat, extract_id_from_url
 
 from sheets_bridge.backend import BackendError, BookRef, TabWrite
-from sheets_bridge.google_auth import (
-    ApiUnavailableError,
-    BookRejected,
-    ServiceAccount,
-    book_url,
-    explain,
-    explain_refresh,
-    load_service_account,
+from sheets_bridge.google_auth import ApiUnavailableError, book_url, explain, explain_refresh
+from sheets_bridge.gsheets_http import RequestStats, ResilientHTTPClient
+from sheets_bridge.gsheets_requests import (
+    DEFAULT_SHEET_TITLES,
+    META_FIELDS,
+    BookMeta,
+    grid_size,
+    lock_requests,
+    plan_write,
+    protection_requests,
+    quote_title,
+    tab_width,
+    text_rows,
+    user_entered,
 )
 
-PROTECTION_TAG = "forumwar"
-RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
-# 403s that mean "slow down", not "forbidden" (Drive): retried like a 429.
-RETRY_REASONS = frozenset({"rateLimitExceeded", "userRateLimitExceeded", "sharingRateLimitExceeded"})
 CREATE_MARKER = "forumwarCreate"       # Drive appProperties key carrying the create's token
-HEADER_FORMAT = {"textFormat": {"bold": True}, "wrapStrategy": "WRAP", "verticalAlignment": "MIDDLE",
-                 "backgroundColorStyle": {"rgbColor": {"red": 0.85, "green": 0.89, "blue": 0.95}}}
-LOCKED_FORMAT = {"backgroundColorStyle": {"rgbColor": {"red": 0.94, "green": 0.94, "blue": 0.94}}}
-DEFAULT_SHEET_TITLES = ("Sheet1", "Лист1", "Лист 1")
 _ROLE_RU = {"reader": "чтение", "writer": "редактирование", "commenter": "комментирование", "owner": "владелец",
             "fileOrganizer": "упорядочивание", "organizer": "управление"}
-_META_FIELDS = ("properties.title,sheets(properties(sheetId,title,index,gridProperties),"
-                "protectedRanges(protectedRangeId,description))")
-Formulas = Mapping[tuple[int, int], str]       # (0-based row, column) -> a formula's text
 
-
-# -- HTTP: pacing and retries --------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """How hard to try one request: `attempts` in all, exponential jittered delays between them."""
-
-    attempts: int = 7
-    base_delay: float = 1.0
-    max_delay: float = 32.0
-    max_retry_after: float = 120.0
-    timeout: tuple[float, float] = (10.0, 60.0)
-
-    def delay(self, attempt: int, rng: random.Random, retry_after: float | None = None) -> float:
-        """Seconds to wait after failed attempt number `attempt` (0-based): "equal jitter", at least
-        the server's Retry-After (capped)."""
-        cap = min(self.max_delay, self.base_delay * 2 ** attempt)
-        wait = cap / 2 + rng.uniform(0, cap / 2)
-        if retry_after is not None:
-            wait = max(wait, min(retry_after, self.max_retry_after))
-        return wait
-
-
-class RequestPacer:
-    """At most `reads` GETs and `writes` other requests in any `window` seconds, across threads.
-
-    With `path` the budget lives in that small JSON file under an exclusive fcntl lock, so every
-    process using the same file (every forumwar command of the machine) shares it; without, it
-    is this process's own. Send times from another clock epoch (after a reboot) are dropped.
-    """
-
-    def __init__(self, reads: int = 55, writes: int = 55, window: float = 60.0,
-                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
-                 path: str | Path | None = None):
-        self.limits = {"read": reads, "write": writes}
-        self.window = window
-        self.clock = clock
-        self.sleep = sleep
-        self.path = Path(path) if path is not None else None
-        self._sent: dict[str, list[float]] = {"read": [], "write": []}
-        self._lock = threading.Lock()
-        self.waited = 0.0
-
-    def acquire(self, kind: str) -> None:
-        """Wait until one more request of `kind` fits in the window, and count it."""
-        while True:
-            with self._lock, self._budget() as sent:
-                now = self.clock()
-                times = sorted(t for t in sent.get(kind, []) if now - self.window < t <= now)
-                if len(times) < self.limits[kind]:
-                    sent[kind] = [*times, now]
-                    return
-                sent[kind] = times
-                wait = times[0] + self.window - now
-                self.waited += wait
-            self.sleep(wait)
-
-    @contextlib.contextmanager
-    def _budget(self) -> Iterator[dict[str, list[float]]]:
-        if self.path is None:
-            yield self._sent
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            with os.fdopen(os.dup(fd), "r+", encoding="utf-8") as fh:
-                try:
-                    data = json.loads(fh.read() or "{}")
-                    sent = {k: [float(t) for t in data.get(k, [])] for k in self.limits}
-                except (ValueError, TypeError, AttributeError):
-                    sent = {k: [] for k in self.limits}
-                yield sent
-                fh.seek(0)
-                fh.truncate()
-                fh.write(json.dumps(sent))
-        finally:
-            os.close(fd)        # closing the last descriptor releases the lock
-
-
-def quota_file(service_email: str) -> Path:
-    """The shared pacing budget of one service account: $FORUMWAR_CACHE_DIR, else the user cache
-    dir ($XDG_CACHE_HOME or ~/.cache)/forumwar, one small file per account."""
-    base = os.environ.get("FORUMWAR_CACHE_DIR") or Path(
-        os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "forumwar"
-    digest = hashlib.sha256(service_email.lower().encode("utf-8")).hexdigest()[:16]
-    return Path(base) / f"sheets-quota-{digest}.json"
-
-
-@dataclass
-class RequestStats:
-    """Requests sent (by "METHOD kind"), retries made and seconds slept; thread-safe."""
-
-    sent: collections.Counter = field(default_factory=collections.Counter)
-    retries: int = 0
-    slept: float = 0.0
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-
-    def total(self) -> int:
-        with self.lock:
-            return sum(self.sent.values())
-
-
-def _retry_after(response: requests.Response) -> float | None:
-    value = response.headers.get("Retry-After")
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        parsed = email.utils.parsedate_to_datetime(value)
-        return max(0.0, parsed.timestamp() - time.time()) if parsed else None
-
-
-def error_reasons(response: requests.Response) -> set[str]:
-    """The `reason`s of a Google error answer (Drive: error.errors[].reason; Sheets: details[].reason)."""
-    try:
-        error = response.json().get("error", {})
-    except ValueError:
-        return set()
-    if not isinstance(error, dict):
-        return set()
-    items = [*(error.get("errors") or []), *(error.get("details") or [])]
-    return {str(i["reason"]) for i in items if isinstance(i, dict) and i.get("reason")}
-
-
-def _retryable(response: requests.Response) -> bool:
-    if response.status_code in RETRY_STATUSES:
-        return True
-    return response.status_code == 403 and bool(error_reasons(response) & RETRY_REASONS)
-
-
-class ResilientHTTPClient(HTTPClient):
-    """gspread's HTTPClient with timeout, pacing and bounded retries. Build it with `http_client_factory`."""
-
-    policy: RetryPolicy = RetryPolicy()
-    pacer: RequestPacer | None = None
-    sleep: Callable[[float], None] = staticmethod(time.sleep)
-    rng: random.Random = random.Random()
-    stats: RequestStats | None = None
-
-    def __init__(self, auth: Any, session: requests.Session | None = None):
-        super().__init__(auth, session)
-        self.timeout = self.policy.timeout
-
-    def request(self, method: str, endpoint: str, params: Any = None, data: Any = None, json: Any = None,
-                files: Any = None, headers: Any = None, *,
-                recover: Callable[[], requests.Response | None] | None = None) -> requests.Response:
-        """Send with pacing and bounded retries. Before re-sending a request that may have been applied
-        (lost answer, 5xx), `recover()` is asked first: a Response it returns is taken as the answer."""
-        kind = "read" if method.lower() == "get" else "write"
-        maybe_applied = False
-        for attempt in range(self.policy.attempts):
-            last = attempt == self.policy.attempts - 1
-            if maybe_applied and recover is not None:
-                found = recover()
-                if found is not None:
-                    return found
-            if self.pacer is not None:
-                self.pacer.acquire(kind)
-            self._count(f"{method.upper()} {kind}")
-            try:
-                response = self.session.request(method=method, url=endpoint, json=json, params=params, data=data,
-                                                files=files, headers=headers, timeout=self.timeout)
-            except (requests.ConnectionError, requests.Timeout):
-                if last:
-                    raise
-                maybe_applied = True
-                self._wait(self.policy.delay(attempt, self.rng))
-                continue
-            if response.ok:
-                return response
-            if not _retryable(response) or last:
-                raise APIError(response)
-            maybe_applied = response.status_code >= 500
-            self._wait(self.policy.delay(attempt, self.rng, _retry_after(response)))
-        raise AssertionError("unreachable")
-
-    def _count(self, key: str) -> None:
-        if self.stats is not None:
-            with self.stats.lock:
-                self.stats.sent[key] += 1
-
-    def _wait(self, seconds: float) -> None:
-        if self.stats is not None:
-            with self.stats.lock:
-                self.stats.retries += 1
-                self.stats.slept += seconds
-        self.sleep(seconds)
-
-
-def http_client_factory(policy: RetryPolicy = RetryPolicy(), pacer: RequestPacer | None = None,
-                        sleep: Callable[[float], None] = time.sleep, rng: random.Random | None = None,
-                        stats: RequestStats | None = None) -> type[ResilientHTTPClient]:
-    """A ResilientHTTPClient subclass bound to these settings, for `gspread.Client(http_client=...)`."""
-    return type("BoundResilientHTTPClient", (ResilientHTTPClient,), {
-        "policy": policy, "pacer": pacer if pacer is not None else RequestPacer(),
-        "sleep": staticmethod(sleep), "rng": rng or random.Random(), "stats": stats or RequestStats()})
-
-
-# -- metadata -------------------------------------------------------------------------------------
-
-@dataclass
-class SheetMeta:
-    sheet_id: int
-    title: str
-    index: int
-    row_count: int
-    column_count: int
-    frozen_rows: int = 0
-    protections: dict[int, str] = field(default_factory=dict)
-
-
-@dataclass
-class BookMeta:
-    """What the backend remembers of a spreadsheet so it never fetches metadata per tab."""
-
-    title: str
-    sheets: dict[str, SheetMeta]
-
-    @classmethod
-    def from_resource(cls, resource: Mapping[str, Any]) -> BookMeta:
-        sheets = {}
-        for entry in resource.get("sheets", []):
-            props = entry.get("properties", {})
-            grid = props.get("gridProperties", {})
-            sheets[props["title"]] = SheetMeta(
-                sheet_id=int(props.get("sheetId", 0)), title=props["title"], index=int(props.get("index", 0)),
-                row_count=int(grid.get("rowCount", 0)), column_count=int(grid.get("columnCount", 0)),
-                frozen_rows=int(grid.get("frozenRowCount", 0)),
-                protections={int(p["protectedRangeId"]): str(p.get("description", ""))
-                             for p in entry.get("protectedRanges", [])})
-        return cls(str(resource.get("properties", {}).get("title", "")), sheets)
-
-    def to_json(self) -> dict:
-        return {"title": self.title, "sheets": [
-            {"sheet_id": s.sheet_id, "title": s.title, "index": s.index, "row_count": s.row_count,
-             "column_count": s.column_count, "frozen_rows": s.frozen_rows,
-             "protections": {str(k): v for k, v in s.protections.items()}} for s in self.sheets.values()]}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> BookMeta:
-        sheets = {}
-        for s in data.get("sheets", []):
-            sheets[s["title"]] = SheetMeta(s["sheet_id"], s["title"], s["index"], s["row_count"], s["column_count"],
-                                           s.get("frozen_rows", 0),
-                                           {int(k): v for k, v in s.get("protections", {}).items()})
-        return cls(data.get("title", ""), sheets)
-
-
-# -- building the one batchUpdate of a book --------------------------------------------------------
-
-def stable_id(*parts: object) -> int:
-    """A positive 31-bit id derived from `parts` (Google's sheet and protected-range ids are int32)."""
-    digest = hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).digest()
-    return int.from_bytes(digest[:4], "big") % (2**31 - 2) + 1
-
-
-def stable_sheet_id(title: str, taken: set[int]) -> int:
-    salt = 0
-    while True:
-        sheet_id = stable_id("sheet", title, salt)
-        if sheet_id not in taken:
-            return sheet_id
-        salt += 1
-
-
-def cell_data(value: Any) -> dict:
-    """A value as CellData: text is always stringValue (never a formula), numbers numberValue."""
-    if value is None or value == "":
-        return {}
-    if isinstance(value, bool):
-        return {"userEnteredValue": {"boolValue": value}}
-    if isinstance(value, (int, float)) and math.isfinite(value):
-        return {"userEnteredValue": {"numberValue": value}}
-    return {"userEnteredValue": {"stringValue": str(value)}}
-
-
-def _runs(rows: Iterable[int]) -> list[list[int]]:
-    runs: list[list[int]] = []
-    for row in sorted(rows):
-        if runs and row == runs[-1][-1] + 1:
-            runs[-1].append(row)
-        else:
-            runs.append([row])
-    return runs
-
-
-def _open_intervals(width: int, locked: Iterable[int]) -> list[tuple[int, int]]:
-    closed = set(locked)
-    intervals: list[tuple[int, int]] = []
-    for col in range(width):
-        if col in closed:
-            continue
-        if intervals and intervals[-1][1] == col:
-            intervals[-1] = (intervals[-1][0], col + 1)
-        else:
-            intervals.append((col, col + 1))
-    return intervals
-
-
-def _dropdown_rule(values: Iterable[str]) -> dict | None:
-    items = list(dict.fromkeys(str(v) for v in values if str(v).strip()))
-    # Google parses a list item that starts with "=" or "+" as a formula: such items are left out.
-    safe = [v for v in items if not v.startswith(("=", "+"))]
-    if not safe:
-        return None
-    return {"condition": {"type": "ONE_OF_LIST", "values": [{"userEnteredValue": v} for v in safe]},
-            "strict": len(safe) == len(items), "showCustomUi": True}
-
-
-def _width(tab: TabWrite) -> int:
-    widths = [len(tab.header or ()), *(len(r) for r in tab.rows or ()),
-              *(c + 1 for c in (tab.column_updates or {})), *(c + 1 for c in tab.dropdowns),
-              *(c + 1 for c in tab.locked_columns), *(c + 1 for c in tab.column_widths)]
-    return max(widths + [1])
-
-
-def _height(tab: TabWrite) -> int:
-    heights = [tab.frozen_rows + 1, 1 + len(tab.rows or ())]
-    for rows in (tab.column_updates or {}).values():
-        heights.extend(rows)
-    if tab.kind == "orders":
-        heights.append(tab.order_rows + 1)
-    return max(heights)
-
-
-def plan_write(meta: BookMeta, tabs: Iterable[TabWrite], staff: Iterable[str],
-               drop_default_sheet: bool = False, formulas: Mapping[str, Formulas] | None = None) -> list[dict]:
-    """The requests of the one batchUpdate that writes `tabs` to a book described by `meta`.
-
-    `staff` (service account and GM) edit everything; a tab's `editors` also edit the open cells
-    of an unlocked order tab. `formulas` (tab title -> formula cells last read there) are written
-    back as their text wherever a tab with a layout keeps its cells, as the xlsx backend does, so
-    a player's formula in a standing order tab never reaches a later book or the archive.
-    Pure: the same inputs give the same requests.
-    """
-    staff = sorted(set(staff))
-    tabs = list(tabs)
-    requests_: list[dict] = []
-    taken = {s.sheet_id for s in meta.sheets.values()}
-    for position, tab in enumerate(tabs):
-        existing = meta.sheets.get(tab.title)
-        width, height = _width(tab), _height(tab)
-        if existing is not None and tab.header is None and tab.rows is None:
-            # A values-only update (e.g. the statuses of `check`) leaves layout and protection alone.
-            cells = tab.column_updates or {}
-            requests_.extend(_grow(existing, max([c + 1 for c in cells] + [1]),
-                                   max([r for rows in cells.values() for r in rows] + [1])))
-            requests_.extend(_cell_requests(tab, existing.sheet_id, 0, 0, values_only=True))
-            continue
-        if existing is None:
-            sheet_id = stable_sheet_id(tab.title, taken)
-            taken.add(sheet_id)
-            rows, cols = max(height, 100), max(width, 26)
-            requests_.append({"addSheet": {"properties": {
-                "sheetId": sheet_id, "title": tab.title, "index": position,
-                "gridProperties": {"rowCount": rows, "columnCount": cols, "frozenRowCount": tab.frozen_rows}}}})
-            protections: dict[int, str] = {}
-        else:
-            sheet_id = existing.sheet_id
-            rows, cols = max(height, existing.row_count), max(width, existing.column_count)
-            requests_.extend(_grow(existing, width, height, tab.frozen_rows))
-            protections = existing.protections
-            if tab.rows is None:        # kept cells: the header and status writes below still win
-                requests_.extend(_formulas_as_text(sheet_id, (formulas or {}).get(tab.title, {})))
-        requests_.extend(_cell_requests(tab, sheet_id, rows, cols))
-        requests_.extend(_protection_requests(tab, sheet_id, width, protections, staff))
-    default = meta.sheets.get(next((t for t in DEFAULT_SHEET_TITLES if t in meta.sheets), ""))
-    if drop_default_sheet and default is not None and default.title not in {t.title for t in tabs} and tabs:
-        requests_.append({"deleteSheet": {"sheetId": default.sheet_id}})
-    return requests_
-
-
-def _grow(sheet: SheetMeta, width: int, height: int, frozen_rows: int | None = None) -> list[dict]:
-    """One updateSheetProperties setting the grid's absolute size (grown, never shrunk, so the
-    writes fit) and, if given, its frozen rows. Absolute sizes make a repeated request harmless
-    (appendDimension applied twice after a lost answer would grow the grid twice)."""
-    grid: dict[str, int] = {}
-    if frozen_rows is not None:
-        grid["frozenRowCount"] = frozen_rows
-    if height > sheet.row_count:
-        grid["rowCount"] = height
-    if width > sheet.column_count:
-        grid["columnCount"] = width
-    if not grid:
-        return []
-    return [{"updateSheetProperties": {"properties": {"sheetId": sheet.sheet_id, "gridProperties": grid},
-                                       "fields": ",".join(f"gridProperties.{k}" for k in grid)}}]
-
-
-def _formulas_as_text(sheet_id: int, cells: Formulas) -> list[dict]:
-    """updateCells rewriting formula cells below the header as stringValue, one per run of a row."""
-    by_row: dict[int, dict[int, str]] = {}
-    for (row, col), text in cells.items():
-        if row >= 1:            # the header row is rewritten whole anyway
-            by_row.setdefault(row, {})[col] = text
-    out = []
-    for row, cols in sorted(by_row.items()):
-        for run in _runs(cols):
-            out.append({"updateCells": {
-                "start": {"sheetId": sheet_id, "rowIndex": row, "columnIndex": run[0]},
-                "rows": [{"values": [{"userEnteredValue": {"stringValue": cols[c]}} for c in run]}],
-                "fields": "userEnteredValue"}})
-    return out
-
-
-def _cell_requests(tab: TabWrite, sheet_id: int, rows: int, cols: int, values_only: bool = False) -> list[dict]:
-    out: list[dict] = []
-    if tab.header is not None:
-        header = [{**cell_data(v), "userEnteredFormat": HEADER_FORMAT} for v in tab.header]
-        out.append({"updateCells": {
-            "range": {"sheetId": sheet_id, "startRowIndex": 0, "endRowIndex": 1, "startColumnIndex": 0},
-            "rows": [{"values": header}], "fields": "userEnteredValue,userEnteredFormat"}})
-    if tab.rows is not None:
-        out.append({"updateCells": {
-            "range": {"sheetId": sheet_id, "startRowIndex": 1, "startColumnIndex": 0},
-            "rows": [{"values": [cell_data(v) for v in row]} for row in tab.rows], "fields": "userEnteredValue"}})
-    for col, cells in sorted((tab.column_updates or {}).items()):
-        for run in _runs(cells):
-            out.append({"updateCells": {
-                "start": {"sheetId": sheet_id, "rowIndex": run[0] - 1, "columnIndex": col},
-                "rows": [{"values": [cell_data(cells[row])]} for row in run], "fields": "userEnteredValue"}})
-    if values_only:
-        return out
-    if tab.kind == "orders" or tab.dropdowns:
-        end = max(tab.order_rows if tab.kind == "orders" else 0, len(tab.rows or ())) + 1
-        out.append({"setDataValidation": {"range": {"sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": rows,
-                                                    "startColumnIndex": 0, "endColumnIndex": cols}}})
-        for col, values in sorted(tab.dropdowns.items()):
-            rule = _dropdown_rule(values)
-            if rule is not None:
-                out.append({"setDataValidation": {"range": {
-                    "sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": end,
-                    "startColumnIndex": col, "endColumnIndex": col + 1}, "rule": rule}})
-        for col in tab.locked_columns:
-            out.append({"repeatCell": {"range": {"sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": end,
-                                                 "startColumnIndex": col, "endColumnIndex": col + 1},
-                                       "cell": {"userEnteredFormat": LOCKED_FORMAT},
-                                       "fields": "userEnteredFormat.backgroundColorStyle"}})
-        if tab.kind == "orders":
-            # Plain-text cells, as the xlsx backend's "@": what a player types stays text ("05", "=1+1").
-            for a, b in _open_intervals(_width(tab), tab.locked_columns):
-                out.append({"repeatCell": {"range": {"sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": end,
-                                                     "startColumnIndex": a, "endColumnIndex": b},
-                                           "cell": {"userEnteredFormat": {"numberFormat": {"type": "TEXT"}}},
-                                           "fields": "userEnteredFormat.numberFormat"}})
-    for col, chars in sorted(tab.column_widths.items()):
-        out.append({"updateDimensionProperties": {
-            "range": {"sheetId": sheet_id, "dimension": "COLUMNS", "startIndex": col, "endIndex": col + 1},
-            "properties": {"pixelSize": int(chars * 7 + 12)}, "fields": "pixelSize"}})
-    return out
-
-
-def _protection_requests(tab: TabWrite, sheet_id: int, width: int, existing: Mapping[int, str],
-                         staff: list[str]) -> list[dict[str, Any]]:
-    sheet_pid = stable_id("protect", sheet_id)
-    first_open_row, end_row = max(1, tab.frozen_rows), tab.order_rows + 1   # header + the order rows
-    open_tab = tab.kind == "orders" and not tab.locked and end_row > first_open_row
-    intervals = _open_intervals(width, tab.locked_columns) if open_tab else []
-    if tab.kind != "orders":
-        note = f"{PROTECTION_TAG}: лист заполняет мастер, изменять его нельзя"
-    elif tab.locked:
-        note = f"{PROTECTION_TAG}: приём приказов закрыт, идёт обработка хода"
-    else:
-        note = f"{PROTECTION_TAG}: заголовок и статусы заполняет мастер"
-    holes = [{"sheetId": sheet_id, "startRowIndex": first_open_row, "endRowIndex": end_row,
-              "startColumnIndex": a, "endColumnIndex": b} for a, b in intervals]
-    desired: list[dict[str, Any]] = [{"protectedRangeId": sheet_pid, "range": {"sheetId": sheet_id},
-                                      "description": note, "warningOnly": False, "editors": {"users": staff},
-                                      "unprotectedRanges": holes}]
-    players = sorted(set(staff) | set(tab.editors))
-    for k, hole in enumerate(holes):
-        desired.append({"protectedRangeId": stable_id("open", sheet_id, k), "range": hole,
-                        "description": f"{PROTECTION_TAG}: приказы фракции", "warningOnly": False,
-                        "editors": {"users": players}})
-    out: list[dict[str, Any]] = []
-    for prot in desired:
-        if prot["protectedRangeId"] in existing:
-            out.append({"updateProtectedRange": {
-                "protectedRange": prot, "fields": "range,description,warningOnly,editors,unprotectedRanges"}})
-        else:
-            out.append({"addProtectedRange": {"protectedRange": prot}})
-    wanted = {p["protectedRangeId"] for p in desired}
-    for pid, description in sorted(existing.items()):
-        if description.startswith(PROTECTION_TAG) and pid not in wanted:
-            out.append({"deleteProtectedRange": {"protectedRangeId": pid}})
-    return out
-
-
-def lock_requests(sheet: SheetMeta, staff: list[str]) -> list[dict]:
-    """Close an order tab: its sheet protection loses its holes, the players' open ranges go."""
-    pid = stable_id("protect", sheet.sheet_id)
-    prot = {"protectedRangeId": pid, "range": {"sheetId": sheet.sheet_id}, "unprotectedRanges": [],
-            "description": f"{PROTECTION_TAG}: приём приказов закрыт, идёт обработка хода",
-            "warningOnly": False, "editors": {"users": staff}}
-    out: list[dict] = [{"updateProtectedRange": {"protectedRange": prot,
-                                                 "fields": "unprotectedRanges,description,warningOnly,editors"}}
-                       if pid in sheet.protections else {"addProtectedRange": {"protectedRange": prot}}]
-    for other, description in sorted(sheet.protections.items()):
-        if other != pid and description.startswith(PROTECTION_TAG):
-            out.append({"deleteProtectedRange": {"protectedRangeId": other}})
-    return out
-
-
-# -- reading ----------------------------------------------------------------------------------------
-
-def _user_entered(value: dict | None) -> Any:
-    """A userEnteredValue as the values API renders it with valueRenderOption=FORMULA."""
-    if not value:
-        return ""
-    if "formulaValue" in value:
-        return value["formulaValue"]
-    if "numberValue" in value:
-        return value["numberValue"]
-    if "boolValue" in value:
-        return value["boolValue"]
-    return value.get("stringValue", value.get("errorValue", ""))
-
-
-def _text(value: Any) -> str:
-    """A cell value as text, exactly as the xlsx backend renders it (5.0 -> "5", 2.5 -> "2.5")."""
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, float):
-        exact = math.isfinite(value) and value.is_integer() and abs(value) < 2 ** 53   # 1e308 -> "1e+308"
-        return str(int(value)) if exact else repr(value)
-    return str(value)
-
-
-def text_rows(values: list[list[Any]]) -> list[list[str]]:
-    """A ValueRange's rows as text; like the xlsx backend, blank cells at a row's end and blank
-    rows at the end are left out (Google already trims them)."""
-    rows = [[_text(v) for v in row] for row in values]
-    for row in rows:
-        while row and row[-1] == "":
-            row.pop()
-    while rows and not rows[-1]:
-        rows.pop()
-    return rows
-
-
-def quote_title(title: str) -> str:
-    return "'" + title.replace("'", "''") + "'"
-
-
-def _grid_size(a1: str) -> tuple[int, int] | None:
-    """(rows, cols) from an echoed whole-sheet range such as "'Армии'!A1:Z1000"."""
-    cells = a1.rpartition("!")[2]
-    if not cells.startswith("A1:"):
-        return None
-    end = cells[3:]
-    letters = "".join(ch for ch in end if ch.isalpha())
-    digits = "".join(ch for ch in end if ch.isdigit())
-    if not letters or not digits:
-        return None
-    col = 0
-    for ch in letters.upper():
-        col = col * 26 + ord(ch) - 64
-    return int(digits), col
-
-
-# -- the backend ---------------------------------------------------------------------------------------
 
 class GSheetsBackend:
     """Books are Google spreadsheets opened by key; see the module docstring for the guarantees."""
@@ -723,7 +144,7 @@ class GSheetsBackend:
 
     def _fetch_meta(self, book_id: str) -> BookMeta:
         response = self.http.request("get", SPREADSHEET_URL % book_id,
-                                     params={"includeGridData": "false", "fields": _META_FIELDS})
+                                     params={"includeGridData": "false", "fields": META_FIELDS})
         return self._store(book_id, BookMeta.from_resource(response.json()))
 
     def metadata(self, book_id: str, refresh: bool = False) -> BookMeta:
@@ -870,7 +291,7 @@ class GSheetsBackend:
             if meta is None:
                 return
             for title, vr in zip(titles, value_ranges, strict=True):
-                size = _grid_size(vr.get("range", ""))
+                size = grid_size(vr.get("range", ""))
                 if size and title in meta.sheets:
                     meta.sheets[title].row_count, meta.sheets[title].column_count = size
 
@@ -884,7 +305,7 @@ class GSheetsBackend:
         answer = self._batch_update(book_id, "write", lambda meta: {
             "requests": plan_write(meta, tabs, staff, drop_default_sheet=book_id in self._fresh, formulas=formulas),
             "includeSpreadsheetInResponse": True, "responseIncludeGridData": False},
-            fields=f"updatedSpreadsheet({_META_FIELDS})")
+            fields=f"updatedSpreadsheet({META_FIELDS})")
         with self._lock:
             self._fresh.discard(book_id)
             known = self._formulas.get(book_id, {})
@@ -901,13 +322,13 @@ class GSheetsBackend:
 
         def build(meta: BookMeta) -> dict:
             requests_ = [r for tab in tabs if tab.title in meta.sheets
-                         for r in _protection_requests(tab, meta.sheets[tab.title].sheet_id, _width(tab),
-                                                       meta.sheets[tab.title].protections, staff)]
+                         for r in protection_requests(tab, meta.sheets[tab.title].sheet_id, tab_width(tab),
+                                                      meta.sheets[tab.title].protections, staff)]
             return {"requests": requests_, "includeSpreadsheetInResponse": True, "responseIncludeGridData": False}
 
         if not any(tab.title in self.metadata(book_id).sheets for tab in tabs):
             return
-        answer = self._batch_update(book_id, "protect", build, fields=f"updatedSpreadsheet({_META_FIELDS})")
+        answer = self._batch_update(book_id, "protect", build, fields=f"updatedSpreadsheet({META_FIELDS})")
         self._store(book_id, BookMeta.from_resource(answer.get("updatedSpreadsheet", {})))
 
     def lock_and_read(self, book_id: str, titles: list[str]) -> dict[str, list[list[str]]]:
@@ -943,7 +364,7 @@ class GSheetsBackend:
                 title = entry["properties"]["title"]
                 rows = ((entry.get("data") or [{}])[0]).get("rowData", [])
                 values = [[cell.get("userEnteredValue") or {} for cell in row.get("values", [])] for row in rows]
-                out[title] = text_rows([[_user_entered(v) for v in row] for row in values])
+                out[title] = text_rows([[user_entered(v) for v in row] for row in values])
                 found = {(r, c): str(v["formulaValue"]) for r, row in enumerate(values)
                          for c, v in enumerate(row) if "formulaValue" in v}
                 if found:
@@ -1090,80 +511,4 @@ class _Stale(Exception):
     """A 400 that one metadata refresh may cure."""
 
 
-def open_gsheets_backend(credentials_path: str | Path, *, gm_emails: Iterable[str] = (),
-                         folder_id: str | None = None, books: Iterable[BookRef] = (),
-                         metadata_path: str | Path | None = None, policy: RetryPolicy = RetryPolicy(),
-                         max_workers: int = 8) -> GSheetsBackend:
-    """The backend for a real game: credentials from a service-account key file (see google_auth)."""
-    account: ServiceAccount = load_service_account(credentials_path)
-    pacer = RequestPacer(path=quota_file(account.email))      # one budget for every command of the machine
-    client = gspread.Client(auth=account.credentials, http_client=http_client_factory(policy, pacer))
-    return GSheetsBackend(client, account.email, gm_emails=gm_emails, folder_id=folder_id, books=books,
-                          metadata_path=metadata_path, max_workers=max_workers)
-
-
-CREDENTIALS_ENV = "FORUMWAR_CREDENTIALS"
-FOLDER_ENV = "FORUMWAR_DRIVE_FOLDER"
-METADATA_FILE = "gsheets-meta.json"
-
-
-def credentials_path(game_path: str | Path | None = None, given: str | Path | None = None) -> Path:
-    """Where the key is: `given`, else $FORUMWAR_CREDENTIALS, else credentials.json in the game
-    directory, else credentials.json in the current directory (the one named in errors)."""
-    candidates = [Path(p) for p in (given, os.environ.get(CREDENTIALS_ENV)) if p]
-    if candidates:
-        return candidates[0]
-    local = [Path(game_path) / "credentials.json"] if game_path else []
-    for path in (*local, Path("credentials.json")):
-        if path.is_file():
-            return path
-    return Path("credentials.json")
-
-
-def book_label(config: Any, key: str) -> str:
-    """How errors name a book: the faction's name, "public" or "GM"."""
-    factions = getattr(config, "factions", {}) or {}
-    if key in factions:
-        return f"{factions[key].name}"
-    return {"gm": "GM", "public": "public"}.get(key, key)
-
-
-def backend_for_game(gd: Any, credentials: str | Path | None = None, *,
-                     folder_id: str | None = None) -> GSheetsBackend:
-    """The gsheets backend of a game directory: books and GMs from game.toml, metadata cached in
-    state/gsheets-meta.json, new books created in `folder_id` (or $FORUMWAR_DRIVE_FOLDER)."""
-    config = gd.config
-    books = [BookRef(key, book_id, book_label(config, key)) for key, book_id in config.books.items()]
-    return open_gsheets_backend(credentials_path(gd.path, credentials), gm_emails=config.gm_emails,
-                                folder_id=folder_id or os.environ.get(FOLDER_ENV) or None, books=books,
-                                metadata_path=Path(gd.state_dir) / METADATA_FILE)
-
-
-def share_plan(config: Any) -> dict[str, tuple[list[str], list[str]]]:
-    """Who gets each book (key -> (readers, writers)) from game.toml: a faction book its players
-    (writers), the public book every player (readers), the GM book nobody else; GMs are writers of all."""
-    gms = list(config.gm_emails)
-    everyone = sorted({p for f in config.factions.values() for p in f.players})
-    plan: dict[str, tuple[list[str], list[str]]] = {}
-    for key in config.books:
-        if key in config.factions:
-            plan[key] = ([], [*config.factions[key].players, *gms])
-        elif key == "public":
-            plan[key] = ([p for p in everyone if p not in gms], gms)
-        else:
-            plan[key] = ([], gms)
-    return plan
-
-
-def share_game(backend: Any, config: Any, *, notify: bool = False, revoke: bool = False) -> list[str]:
-    """`forumwar share`: share every book of game.toml with exactly its people; all warnings."""
-    warnings: list[str] = []
-    for key, (readers, writers) in share_plan(config).items():
-        extra = {"revoke": True} if revoke else {}
-        warnings.extend(backend.share(config.books[key], readers, writers, notify=notify, **extra))
-    return warnings
-
-
-__all__ = ["GSheetsBackend", "backend_for_game", "open_gsheets_backend", "credentials_path", "share_game",
-           "share_plan", "RetryPolicy", "RequestPacer", "RequestStats", "ResilientHTTPClient", "http_client_factory",
-           "plan_write", "lock_requests", "stable_id", "BookMeta", "BookRejected", "quota_file", "error_reasons"]
+__all__ = ["GSheetsBackend", "CREATE_MARKER"]

@@ -23,6 +23,6 @@ def open_backend(gd: GameDir, credentials: str | None = None, folder_id: str | N
         from sheets_bridge.xlsx_backend import XlsxBackend
         return XlsxBackend(gd.path)
     if name == "gsheets":
-        from sheets_bridge import gsheets_backend
-        return gsheets_backend.backend_for_game(gd, credentials, folder_id=folder_id)
+        from sheets_bridge import gsheets_game
+        return gsheets_game.backend_for_game(gd, credentials, folder_id=folder_id)
     raise StageError(f"unknown backend {name!r} in game.toml (use 'xlsx' or 'gsheets')")

@@ -11,7 +11,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from sheets_bridge.backend import BookRef, TabWrite
 from sheets_bridge.google_auth import CredentialsError, load_service_account
-from sheets_bridge.gsheets_backend import open_gsheets_backend
+from sheets_bridge.gsheets_game import open_gsheets_backend
 from sheets_bridge.testing import FakeGoogle, gm_created_books, mount
 from tests.paths import REPO
 

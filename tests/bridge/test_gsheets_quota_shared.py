@@ -13,7 +13,8 @@ import pytest
 
 from sheets_bridge.backend import BookRef, TabWrite
 from sheets_bridge.google_auth import ApiUnavailableError
-from sheets_bridge.gsheets_backend import RequestPacer, open_gsheets_backend, quota_file
+from sheets_bridge.gsheets_game import open_gsheets_backend
+from sheets_bridge.gsheets_http import RequestPacer, quota_file
 from sheets_bridge.testing import FakeClock, FakeGoogle, fake_backend, gm_created_books
 
 GM = "gm@example.com"

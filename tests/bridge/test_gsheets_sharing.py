@@ -91,7 +91,7 @@ def test_owner_outside_game_toml_is_reported(fake, book):
 def test_share_game_gives_each_book_to_exactly_its_people(fake):
     from types import SimpleNamespace
 
-    from sheets_bridge.gsheets_backend import share_game
+    from sheets_bridge.gsheets_game import share_game
     books = gm_created_books(fake, GM, BOT, {"empire": [], "dwarves": [], "public": [], "gm": []})
     config = SimpleNamespace(
         gm_emails=[GM], books=books,

@@ -1,0 +1,100 @@
+"""The gsheets backend of a game: opening it from a service-account key, and sharing a game's books.
+
+`open_gsheets_backend` builds the backend over gspread with the resilient HTTP client, whose
+pacing budget is kept in a small locked file per service account (`gsheets_http.quota_file`),
+so every forumwar command of the machine shares it. `backend_for_game` takes the books, GMs and
+metadata file from a game directory; `share_game` gives each book of game.toml exactly its people.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import gspread
+
+from sheets_bridge.backend import BookRef
+from sheets_bridge.google_auth import ServiceAccount, load_service_account
+from sheets_bridge.gsheets_backend import GSheetsBackend
+from sheets_bridge.gsheets_http import RequestPacer, RetryPolicy, http_client_factory, quota_file
+
+_DEFAULT_POLICY = RetryPolicy()
+
+
+def open_gsheets_backend(credentials_path: str | Path, *, gm_emails: Iterable[str] = (),
+                         folder_id: str | None = None, books: Iterable[BookRef] = (),
+                         metadata_path: str | Path | None = None, policy: RetryPolicy = _DEFAULT_POLICY,
+                         max_workers: int = 8) -> GSheetsBackend:
+    """The backend for a real game: credentials from a service-account key file (see google_auth)."""
+    account: ServiceAccount = load_service_account(credentials_path)
+    pacer = RequestPacer(path=quota_file(account.email))      # one budget for every command of the machine
+    client = gspread.Client(auth=account.credentials, http_client=http_client_factory(policy, pacer))
+    return GSheetsBackend(client, account.email, gm_emails=gm_emails, folder_id=folder_id, books=books,
+                          metadata_path=metadata_path, max_workers=max_workers)
+
+
+CREDENTIALS_ENV = "FORUMWAR_CREDENTIALS"
+FOLDER_ENV = "FORUMWAR_DRIVE_FOLDER"
+METADATA_FILE = "gsheets-meta.json"
+
+
+def credentials_path(game_path: str | Path | None = None, given: str | Path | None = None) -> Path:
+    """Where the key is: `given`, else $FORUMWAR_CREDENTIALS, else credentials.json in the game
+    directory, else credentials.json in the current directory (the one named in errors)."""
+    candidates = [Path(p) for p in (given, os.environ.get(CREDENTIALS_ENV)) if p]
+    if candidates:
+        return candidates[0]
+    local = [Path(game_path) / "credentials.json"] if game_path else []
+    for path in (*local, Path("credentials.json")):
+        if path.is_file():
+            return path
+    return Path("credentials.json")
+
+
+def book_label(config: Any, key: str) -> str:
+    """How errors name a book: the faction's name, "public" or "GM"."""
+    factions = getattr(config, "factions", {}) or {}
+    if key in factions:
+        return f"{factions[key].name}"
+    return {"gm": "GM", "public": "public"}.get(key, key)
+
+
+def backend_for_game(gd: Any, credentials: str | Path | None = None, *,
+                     folder_id: str | None = None) -> GSheetsBackend:
+    """The gsheets backend of a game directory: books and GMs from game.toml, metadata cached in
+    state/gsheets-meta.json, new books created in `folder_id` (or $FORUMWAR_DRIVE_FOLDER)."""
+    config = gd.config
+    books = [BookRef(key, book_id, book_label(config, key)) for key, book_id in config.books.items()]
+    return open_gsheets_backend(credentials_path(gd.path, credentials), gm_emails=config.gm_emails,
+                                folder_id=folder_id or os.environ.get(FOLDER_ENV) or None, books=books,
+                                metadata_path=Path(gd.state_dir) / METADATA_FILE)
+
+
+def share_plan(config: Any) -> dict[str, tuple[list[str], list[str]]]:
+    """Who gets each book (key -> (readers, writers)) from game.toml: a faction book its players
+    (writers), the public book every player (readers), the GM book nobody else; GMs are writers of all."""
+    gms = list(config.gm_emails)
+    everyone = sorted({p for f in config.factions.values() for p in f.players})
+    plan: dict[str, tuple[list[str], list[str]]] = {}
+    for key in config.books:
+        if key in config.factions:
+            plan[key] = ([], [*config.factions[key].players, *gms])
+        elif key == "public":
+            plan[key] = ([p for p in everyone if p not in gms], gms)
+        else:
+            plan[key] = ([], gms)
+    return plan
+
+
+def share_game(backend: Any, config: Any, *, notify: bool = False, revoke: bool = False) -> list[str]:
+    """`forumwar share`: share every book of game.toml with exactly its people; all warnings."""
+    warnings: list[str] = []
+    for key, (readers, writers) in share_plan(config).items():
+        extra = {"revoke": True} if revoke else {}
+        warnings.extend(backend.share(config.books[key], readers, writers, notify=notify, **extra))
+    return warnings
+
+
+__all__ = ["open_gsheets_backend", "backend_for_game", "credentials_path", "book_label", "share_plan", "share_game",
+           "CREDENTIALS_ENV", "FOLDER_ENV", "METADATA_FILE"]

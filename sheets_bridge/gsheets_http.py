@@ -1,0 +1,234 @@
+"""The gsheets backend's HTTP layer: gspread's HTTPClient with a timeout, pacing and retries.
+
+`ResilientHTTPClient` adds a timeout, bounded jittered retries on 429/5xx, connection errors
+and Google's rate-limit 403s (Retry-After honoured; other 400/403/404 never retried) and
+client-side pacing under the per-minute quota. The pacing budget of a real game is kept in a
+small locked file per service account (`quota_file`), so every forumwar command of the machine
+and every thread shares it. Before re-sending a request that may have been applied, a caller's
+`recover()` is asked first (a spreadsheet create finds the file it already made).
+"""
+from __future__ import annotations
+
+import collections
+import contextlib
+import email.utils
+import fcntl
+import hashlib
+import json
+import os
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import requests
+from gspread.exceptions import APIError
+from gspread.http_client import HTTPClient
+
+RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
+# 403s that mean "slow down", not "forbidden" (Drive): retried like a 429.
+RETRY_REASONS = frozenset({"rateLimitExceeded", "userRateLimitExceeded", "sharingRateLimitExceeded"})
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How hard to try one request: `attempts` in all, exponential jittered delays between them."""
+
+    attempts: int = 7
+    base_delay: float = 1.0
+    max_delay: float = 32.0
+    max_retry_after: float = 120.0
+    timeout: tuple[float, float] = (10.0, 60.0)
+
+    def delay(self, attempt: int, rng: random.Random, retry_after: float | None = None) -> float:
+        """Seconds to wait after failed attempt number `attempt` (0-based): "equal jitter", at least
+        the server's Retry-After (capped)."""
+        cap = min(self.max_delay, self.base_delay * 2 ** attempt)
+        wait = cap / 2 + rng.uniform(0, cap / 2)
+        if retry_after is not None:
+            wait = max(wait, min(retry_after, self.max_retry_after))
+        return wait
+
+
+class RequestPacer:
+    """At most `reads` GETs and `writes` other requests in any `window` seconds, across threads.
+
+    With `path` the budget lives in that small JSON file under an exclusive fcntl lock, so every
+    process using the same file (every forumwar command of the machine) shares it; without, it
+    is this process's own. Send times from another clock epoch (after a reboot) are dropped.
+    """
+
+    def __init__(self, reads: int = 55, writes: int = 55, window: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
+                 path: str | Path | None = None):
+        self.limits = {"read": reads, "write": writes}
+        self.window = window
+        self.clock = clock
+        self.sleep = sleep
+        self.path = Path(path) if path is not None else None
+        self._sent: dict[str, list[float]] = {"read": [], "write": []}
+        self._lock = threading.Lock()
+        self.waited = 0.0
+
+    def acquire(self, kind: str) -> None:
+        """Wait until one more request of `kind` fits in the window, and count it."""
+        while True:
+            with self._lock, self._budget() as sent:
+                now = self.clock()
+                times = sorted(t for t in sent.get(kind, []) if now - self.window < t <= now)
+                if len(times) < self.limits[kind]:
+                    sent[kind] = [*times, now]
+                    return
+                sent[kind] = times
+                wait = times[0] + self.window - now
+                self.waited += wait
+            self.sleep(wait)
+
+    @contextlib.contextmanager
+    def _budget(self) -> Iterator[dict[str, list[float]]]:
+        if self.path is None:
+            yield self._sent
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            with os.fdopen(os.dup(fd), "r+", encoding="utf-8") as fh:
+                try:
+                    data = json.loads(fh.read() or "{}")
+                    sent = {k: [float(t) for t in data.get(k, [])] for k in self.limits}
+                except (ValueError, TypeError, AttributeError):
+                    sent = {k: [] for k in self.limits}
+                yield sent
+                fh.seek(0)
+                fh.truncate()
+                fh.write(json.dumps(sent))
+        finally:
+            os.close(fd)        # closing the last descriptor releases the lock
+
+
+def quota_file(service_email: str) -> Path:
+    """The shared pacing budget of one service account: $FORUMWAR_CACHE_DIR, else the user cache
+    dir ($XDG_CACHE_HOME or ~/.cache)/forumwar, one small file per account."""
+    base = os.environ.get("FORUMWAR_CACHE_DIR") or Path(
+        os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "forumwar"
+    digest = hashlib.sha256(service_email.lower().encode("utf-8")).hexdigest()[:16]
+    return Path(base) / f"sheets-quota-{digest}.json"
+
+
+@dataclass
+class RequestStats:
+    """Requests sent (by "METHOD kind"), retries made and seconds slept; thread-safe."""
+
+    sent: collections.Counter = field(default_factory=collections.Counter)
+    retries: int = 0
+    slept: float = 0.0
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def total(self) -> int:
+        with self.lock:
+            return sum(self.sent.values())
+
+
+def _retry_after(response: requests.Response) -> float | None:
+    value = response.headers.get("Retry-After")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        parsed = email.utils.parsedate_to_datetime(value)
+        return max(0.0, parsed.timestamp() - time.time()) if parsed else None
+
+
+def error_reasons(response: requests.Response) -> set[str]:
+    """The `reason`s of a Google error answer (Drive: error.errors[].reason; Sheets: details[].reason)."""
+    try:
+        error = response.json().get("error", {})
+    except ValueError:
+        return set()
+    if not isinstance(error, dict):
+        return set()
+    items = [*(error.get("errors") or []), *(error.get("details") or [])]
+    return {str(i["reason"]) for i in items if isinstance(i, dict) and i.get("reason")}
+
+
+def _retryable(response: requests.Response) -> bool:
+    if response.status_code in RETRY_STATUSES:
+        return True
+    return response.status_code == 403 and bool(error_reasons(response) & RETRY_REASONS)
+
+
+class ResilientHTTPClient(HTTPClient):
+    """gspread's HTTPClient with timeout, pacing and bounded retries. Build it with `http_client_factory`."""
+
+    policy: RetryPolicy = RetryPolicy()
+    pacer: RequestPacer | None = None
+    sleep: Callable[[float], None] = staticmethod(time.sleep)
+    rng: random.Random = random.Random()
+    stats: RequestStats | None = None
+
+    def __init__(self, auth: Any, session: requests.Session | None = None):
+        super().__init__(auth, session)
+        self.timeout = self.policy.timeout
+
+    def request(self, method: str, endpoint: str, params: Any = None, data: Any = None, json: Any = None,
+                files: Any = None, headers: Any = None, *,
+                recover: Callable[[], requests.Response | None] | None = None) -> requests.Response:
+        """Send with pacing and bounded retries. Before re-sending a request that may have been applied
+        (lost answer, 5xx), `recover()` is asked first: a Response it returns is taken as the answer."""
+        kind = "read" if method.lower() == "get" else "write"
+        maybe_applied = False
+        for attempt in range(self.policy.attempts):
+            last = attempt == self.policy.attempts - 1
+            if maybe_applied and recover is not None:
+                found = recover()
+                if found is not None:
+                    return found
+            if self.pacer is not None:
+                self.pacer.acquire(kind)
+            self._count(f"{method.upper()} {kind}")
+            try:
+                response = self.session.request(method=method, url=endpoint, json=json, params=params, data=data,
+                                                files=files, headers=headers, timeout=self.timeout)
+            except (requests.ConnectionError, requests.Timeout):
+                if last:
+                    raise
+                maybe_applied = True
+                self._wait(self.policy.delay(attempt, self.rng))
+                continue
+            if response.ok:
+                return response
+            if not _retryable(response) or last:
+                raise APIError(response)
+            maybe_applied = response.status_code >= 500
+            self._wait(self.policy.delay(attempt, self.rng, _retry_after(response)))
+        raise AssertionError("unreachable")
+
+    def _count(self, key: str) -> None:
+        if self.stats is not None:
+            with self.stats.lock:
+                self.stats.sent[key] += 1
+
+    def _wait(self, seconds: float) -> None:
+        if self.stats is not None:
+            with self.stats.lock:
+                self.stats.retries += 1
+                self.stats.slept += seconds
+        self.sleep(seconds)
+
+
+def http_client_factory(policy: RetryPolicy = RetryPolicy(), pacer: RequestPacer | None = None,
+                        sleep: Callable[[float], None] = time.sleep, rng: random.Random | None = None,
+                        stats: RequestStats | None = None) -> type[ResilientHTTPClient]:
+    """A ResilientHTTPClient subclass bound to these settings, for `gspread.Client(http_client=...)`."""
+    return type("BoundResilientHTTPClient", (ResilientHTTPClient,), {
+        "policy": policy, "pacer": pacer if pacer is not None else RequestPacer(),
+        "sleep": staticmethod(sleep), "rng": rng or random.Random(), "stats": stats or RequestStats()})
+
+
+__all__ = ["RetryPolicy", "RequestPacer", "RequestStats", "ResilientHTTPClient", "http_client_factory",
+           "quota_file", "error_reasons", "RETRY_STATUSES", "RETRY_REASONS"]

@@ -1,0 +1,397 @@
+"""What the gsheets backend sends and reads: spreadsheet metadata, the one batchUpdate of a book,
+and the text of the cells it reads back.
+
+Per book and stage the backend sends one `values:batchGet` (read) and one
+`spreadsheets:batchUpdate` (write: tabs, values as stringValue/numberValue, formats, dropdowns,
+protections), built here from cached metadata (`BookMeta`) by pure functions. Sheet ids and
+protected-range ids are derived from tab titles (`stable_id`), so a repeated write never
+duplicates anything, and grids are sized absolutely, so a repeated request is harmless.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sheets_bridge.backend import TabWrite
+
+PROTECTION_TAG = "forumwar"
+HEADER_FORMAT = {"textFormat": {"bold": True}, "wrapStrategy": "WRAP", "verticalAlignment": "MIDDLE",
+                 "backgroundColorStyle": {"rgbColor": {"red": 0.85, "green": 0.89, "blue": 0.95}}}
+LOCKED_FORMAT = {"backgroundColorStyle": {"rgbColor": {"red": 0.94, "green": 0.94, "blue": 0.94}}}
+DEFAULT_SHEET_TITLES = ("Sheet1", "Лист1", "Лист 1")
+META_FIELDS = ("properties.title,sheets(properties(sheetId,title,index,gridProperties),"
+               "protectedRanges(protectedRangeId,description))")
+Formulas = Mapping[tuple[int, int], str]       # (0-based row, column) -> a formula's text
+
+
+# -- metadata -------------------------------------------------------------------------------------
+
+@dataclass
+class SheetMeta:
+    sheet_id: int
+    title: str
+    index: int
+    row_count: int
+    column_count: int
+    frozen_rows: int = 0
+    protections: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass
+class BookMeta:
+    """What the backend remembers of a spreadsheet so it never fetches metadata per tab."""
+
+    title: str
+    sheets: dict[str, SheetMeta]
+
+    @classmethod
+    def from_resource(cls, resource: Mapping[str, Any]) -> BookMeta:
+        sheets = {}
+        for entry in resource.get("sheets", []):
+            props = entry.get("properties", {})
+            grid = props.get("gridProperties", {})
+            sheets[props["title"]] = SheetMeta(
+                sheet_id=int(props.get("sheetId", 0)), title=props["title"], index=int(props.get("index", 0)),
+                row_count=int(grid.get("rowCount", 0)), column_count=int(grid.get("columnCount", 0)),
+                frozen_rows=int(grid.get("frozenRowCount", 0)),
+                protections={int(p["protectedRangeId"]): str(p.get("description", ""))
+                             for p in entry.get("protectedRanges", [])})
+        return cls(str(resource.get("properties", {}).get("title", "")), sheets)
+
+    def to_json(self) -> dict:
+        return {"title": self.title, "sheets": [
+            {"sheet_id": s.sheet_id, "title": s.title, "index": s.index, "row_count": s.row_count,
+             "column_count": s.column_count, "frozen_rows": s.frozen_rows,
+             "protections": {str(k): v for k, v in s.protections.items()}} for s in self.sheets.values()]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BookMeta:
+        sheets = {}
+        for s in data.get("sheets", []):
+            sheets[s["title"]] = SheetMeta(s["sheet_id"], s["title"], s["index"], s["row_count"], s["column_count"],
+                                           s.get("frozen_rows", 0),
+                                           {int(k): v for k, v in s.get("protections", {}).items()})
+        return cls(data.get("title", ""), sheets)
+
+
+# -- building the one batchUpdate of a book --------------------------------------------------------
+
+def stable_id(*parts: object) -> int:
+    """A positive 31-bit id derived from `parts` (Google's sheet and protected-range ids are int32)."""
+    digest = hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).digest()
+    return int.from_bytes(digest[:4], "big") % (2**31 - 2) + 1
+
+
+def stable_sheet_id(title: str, taken: set[int]) -> int:
+    salt = 0
+    while True:
+        sheet_id = stable_id("sheet", title, salt)
+        if sheet_id not in taken:
+            return sheet_id
+        salt += 1
+
+
+def cell_data(value: Any) -> dict:
+    """A value as CellData: text is always stringValue (never a formula), numbers numberValue."""
+    if value is None or value == "":
+        return {}
+    if isinstance(value, bool):
+        return {"userEnteredValue": {"boolValue": value}}
+    if isinstance(value, (int, float)) and math.isfinite(value):
+        return {"userEnteredValue": {"numberValue": value}}
+    return {"userEnteredValue": {"stringValue": str(value)}}
+
+
+def _runs(rows: Iterable[int]) -> list[list[int]]:
+    runs: list[list[int]] = []
+    for row in sorted(rows):
+        if runs and row == runs[-1][-1] + 1:
+            runs[-1].append(row)
+        else:
+            runs.append([row])
+    return runs
+
+
+def _open_intervals(width: int, locked: Iterable[int]) -> list[tuple[int, int]]:
+    closed = set(locked)
+    intervals: list[tuple[int, int]] = []
+    for col in range(width):
+        if col in closed:
+            continue
+        if intervals and intervals[-1][1] == col:
+            intervals[-1] = (intervals[-1][0], col + 1)
+        else:
+            intervals.append((col, col + 1))
+    return intervals
+
+
+def _dropdown_rule(values: Iterable[str]) -> dict | None:
+    items = list(dict.fromkeys(str(v) for v in values if str(v).strip()))
+    # Google parses a list item that starts with "=" or "+" as a formula: such items are left out.
+    safe = [v for v in items if not v.startswith(("=", "+"))]
+    if not safe:
+        return None
+    return {"condition": {"type": "ONE_OF_LIST", "values": [{"userEnteredValue": v} for v in safe]},
+            "strict": len(safe) == len(items), "showCustomUi": True}
+
+
+def tab_width(tab: TabWrite) -> int:
+    """How many columns a write of `tab` spans (at least 1)."""
+    widths = [len(tab.header or ()), *(len(r) for r in tab.rows or ()),
+              *(c + 1 for c in (tab.column_updates or {})), *(c + 1 for c in tab.dropdowns),
+              *(c + 1 for c in tab.locked_columns), *(c + 1 for c in tab.column_widths)]
+    return max(widths + [1])
+
+
+def _height(tab: TabWrite) -> int:
+    heights = [tab.frozen_rows + 1, 1 + len(tab.rows or ())]
+    for rows in (tab.column_updates or {}).values():
+        heights.extend(rows)
+    if tab.kind == "orders":
+        heights.append(tab.order_rows + 1)
+    return max(heights)
+
+
+def plan_write(meta: BookMeta, tabs: Iterable[TabWrite], staff: Iterable[str],
+               drop_default_sheet: bool = False, formulas: Mapping[str, Formulas] | None = None) -> list[dict]:
+    """The requests of the one batchUpdate that writes `tabs` to a book described by `meta`.
+
+    `staff` (service account and GM) edit everything; a tab's `editors` also edit the open cells
+    of an unlocked order tab. `formulas` (tab title -> formula cells last read there) are written
+    back as their text wherever a tab with a layout keeps its cells, as the xlsx backend does, so
+    a player's formula in a standing order tab never reaches a later book or the archive.
+    Pure: the same inputs give the same requests.
+    """
+    staff = sorted(set(staff))
+    tabs = list(tabs)
+    requests_: list[dict] = []
+    taken = {s.sheet_id for s in meta.sheets.values()}
+    for position, tab in enumerate(tabs):
+        existing = meta.sheets.get(tab.title)
+        width, height = tab_width(tab), _height(tab)
+        if existing is not None and tab.header is None and tab.rows is None:
+            # A values-only update (e.g. the statuses of `check`) leaves layout and protection alone.
+            cells = tab.column_updates or {}
+            requests_.extend(_grow(existing, max([c + 1 for c in cells] + [1]),
+                                   max([r for rows in cells.values() for r in rows] + [1])))
+            requests_.extend(_cell_requests(tab, existing.sheet_id, 0, 0, values_only=True))
+            continue
+        if existing is None:
+            sheet_id = stable_sheet_id(tab.title, taken)
+            taken.add(sheet_id)
+            rows, cols = max(height, 100), max(width, 26)
+            requests_.append({"addSheet": {"properties": {
+                "sheetId": sheet_id, "title": tab.title, "index": position,
+                "gridProperties": {"rowCount": rows, "columnCount": cols, "frozenRowCount": tab.frozen_rows}}}})
+            protections: dict[int, str] = {}
+        else:
+            sheet_id = existing.sheet_id
+            rows, cols = max(height, existing.row_count), max(width, existing.column_count)
+            requests_.extend(_grow(existing, width, height, tab.frozen_rows))
+            protections = existing.protections
+            if tab.rows is None:        # kept cells: the header and status writes below still win
+                requests_.extend(_formulas_as_text(sheet_id, (formulas or {}).get(tab.title, {})))
+        requests_.extend(_cell_requests(tab, sheet_id, rows, cols))
+        requests_.extend(protection_requests(tab, sheet_id, width, protections, staff))
+    default = meta.sheets.get(next((t for t in DEFAULT_SHEET_TITLES if t in meta.sheets), ""))
+    if drop_default_sheet and default is not None and default.title not in {t.title for t in tabs} and tabs:
+        requests_.append({"deleteSheet": {"sheetId": default.sheet_id}})
+    return requests_
+
+
+def _grow(sheet: SheetMeta, width: int, height: int, frozen_rows: int | None = None) -> list[dict]:
+    """One updateSheetProperties setting the grid's absolute size (grown, never shrunk, so the
+    writes fit) and, if given, its frozen rows. Absolute sizes make a repeated request harmless
+    (appendDimension applied twice after a lost answer would grow the grid twice)."""
+    grid: dict[str, int] = {}
+    if frozen_rows is not None:
+        grid["frozenRowCount"] = frozen_rows
+    if height > sheet.row_count:
+        grid["rowCount"] = height
+    if width > sheet.column_count:
+        grid["columnCount"] = width
+    if not grid:
+        return []
+    return [{"updateSheetProperties": {"properties": {"sheetId": sheet.sheet_id, "gridProperties": grid},
+                                       "fields": ",".join(f"gridProperties.{k}" for k in grid)}}]
+
+
+def _formulas_as_text(sheet_id: int, cells: Formulas) -> list[dict]:
+    """updateCells rewriting formula cells below the header as stringValue, one per run of a row."""
+    by_row: dict[int, dict[int, str]] = {}
+    for (row, col), text in cells.items():
+        if row >= 1:            # the header row is rewritten whole anyway
+            by_row.setdefault(row, {})[col] = text
+    out = []
+    for row, cols in sorted(by_row.items()):
+        for run in _runs(cols):
+            out.append({"updateCells": {
+                "start": {"sheetId": sheet_id, "rowIndex": row, "columnIndex": run[0]},
+                "rows": [{"values": [{"userEnteredValue": {"stringValue": cols[c]}} for c in run]}],
+                "fields": "userEnteredValue"}})
+    return out
+
+
+def _cell_requests(tab: TabWrite, sheet_id: int, rows: int, cols: int, values_only: bool = False) -> list[dict]:
+    out: list[dict] = []
+    if tab.header is not None:
+        header = [{**cell_data(v), "userEnteredFormat": HEADER_FORMAT} for v in tab.header]
+        out.append({"updateCells": {
+            "range": {"sheetId": sheet_id, "startRowIndex": 0, "endRowIndex": 1, "startColumnIndex": 0},
+            "rows": [{"values": header}], "fields": "userEnteredValue,userEnteredFormat"}})
+    if tab.rows is not None:
+        out.append({"updateCells": {
+            "range": {"sheetId": sheet_id, "startRowIndex": 1, "startColumnIndex": 0},
+            "rows": [{"values": [cell_data(v) for v in row]} for row in tab.rows], "fields": "userEnteredValue"}})
+    for col, cells in sorted((tab.column_updates or {}).items()):
+        for run in _runs(cells):
+            out.append({"updateCells": {
+                "start": {"sheetId": sheet_id, "rowIndex": run[0] - 1, "columnIndex": col},
+                "rows": [{"values": [cell_data(cells[row])]} for row in run], "fields": "userEnteredValue"}})
+    if values_only:
+        return out
+    if tab.kind == "orders" or tab.dropdowns:
+        end = max(tab.order_rows if tab.kind == "orders" else 0, len(tab.rows or ())) + 1
+        out.append({"setDataValidation": {"range": {"sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": rows,
+                                                    "startColumnIndex": 0, "endColumnIndex": cols}}})
+        for col, values in sorted(tab.dropdowns.items()):
+            rule = _dropdown_rule(values)
+            if rule is not None:
+                out.append({"setDataValidation": {"range": {
+                    "sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": end,
+                    "startColumnIndex": col, "endColumnIndex": col + 1}, "rule": rule}})
+        for col in tab.locked_columns:
+            out.append({"repeatCell": {"range": {"sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": end,
+                                                 "startColumnIndex": col, "endColumnIndex": col + 1},
+                                       "cell": {"userEnteredFormat": LOCKED_FORMAT},
+                                       "fields": "userEnteredFormat.backgroundColorStyle"}})
+        if tab.kind == "orders":
+            # Plain-text cells, as the xlsx backend's "@": what a player types stays text ("05", "=1+1").
+            for a, b in _open_intervals(tab_width(tab), tab.locked_columns):
+                out.append({"repeatCell": {"range": {"sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": end,
+                                                     "startColumnIndex": a, "endColumnIndex": b},
+                                           "cell": {"userEnteredFormat": {"numberFormat": {"type": "TEXT"}}},
+                                           "fields": "userEnteredFormat.numberFormat"}})
+    for col, chars in sorted(tab.column_widths.items()):
+        out.append({"updateDimensionProperties": {
+            "range": {"sheetId": sheet_id, "dimension": "COLUMNS", "startIndex": col, "endIndex": col + 1},
+            "properties": {"pixelSize": int(chars * 7 + 12)}, "fields": "pixelSize"}})
+    return out
+
+
+def protection_requests(tab: TabWrite, sheet_id: int, width: int, existing: Mapping[int, str],
+                        staff: list[str]) -> list[dict[str, Any]]:
+    """The tab's protections: the sheet for `staff` (with the order cells as holes, unless the tab
+    is locked), each hole for staff and the tab's editors; stale forumwar protections deleted."""
+    sheet_pid = stable_id("protect", sheet_id)
+    first_open_row, end_row = max(1, tab.frozen_rows), tab.order_rows + 1   # header + the order rows
+    open_tab = tab.kind == "orders" and not tab.locked and end_row > first_open_row
+    intervals = _open_intervals(width, tab.locked_columns) if open_tab else []
+    if tab.kind != "orders":
+        note = f"{PROTECTION_TAG}: лист заполняет мастер, изменять его нельзя"
+    elif tab.locked:
+        note = f"{PROTECTION_TAG}: приём приказов закрыт, идёт обработка хода"
+    else:
+        note = f"{PROTECTION_TAG}: заголовок и статусы заполняет мастер"
+    holes = [{"sheetId": sheet_id, "startRowIndex": first_open_row, "endRowIndex": end_row,
+              "startColumnIndex": a, "endColumnIndex": b} for a, b in intervals]
+    desired: list[dict[str, Any]] = [{"protectedRangeId": sheet_pid, "range": {"sheetId": sheet_id},
+                                      "description": note, "warningOnly": False, "editors": {"users": staff},
+                                      "unprotectedRanges": holes}]
+    players = sorted(set(staff) | set(tab.editors))
+    for k, hole in enumerate(holes):
+        desired.append({"protectedRangeId": stable_id("open", sheet_id, k), "range": hole,
+                        "description": f"{PROTECTION_TAG}: приказы фракции", "warningOnly": False,
+                        "editors": {"users": players}})
+    out: list[dict[str, Any]] = []
+    for prot in desired:
+        if prot["protectedRangeId"] in existing:
+            out.append({"updateProtectedRange": {
+                "protectedRange": prot, "fields": "range,description,warningOnly,editors,unprotectedRanges"}})
+        else:
+            out.append({"addProtectedRange": {"protectedRange": prot}})
+    wanted = {p["protectedRangeId"] for p in desired}
+    for pid, description in sorted(existing.items()):
+        if description.startswith(PROTECTION_TAG) and pid not in wanted:
+            out.append({"deleteProtectedRange": {"protectedRangeId": pid}})
+    return out
+
+
+def lock_requests(sheet: SheetMeta, staff: list[str]) -> list[dict]:
+    """Close an order tab: its sheet protection loses its holes, the players' open ranges go."""
+    pid = stable_id("protect", sheet.sheet_id)
+    prot = {"protectedRangeId": pid, "range": {"sheetId": sheet.sheet_id}, "unprotectedRanges": [],
+            "description": f"{PROTECTION_TAG}: приём приказов закрыт, идёт обработка хода",
+            "warningOnly": False, "editors": {"users": staff}}
+    out: list[dict] = [{"updateProtectedRange": {"protectedRange": prot,
+                                                 "fields": "unprotectedRanges,description,warningOnly,editors"}}
+                       if pid in sheet.protections else {"addProtectedRange": {"protectedRange": prot}}]
+    for other, description in sorted(sheet.protections.items()):
+        if other != pid and description.startswith(PROTECTION_TAG):
+            out.append({"deleteProtectedRange": {"protectedRangeId": other}})
+    return out
+
+
+# -- reading ----------------------------------------------------------------------------------------
+
+def user_entered(value: dict | None) -> Any:
+    """A userEnteredValue as the values API renders it with valueRenderOption=FORMULA."""
+    if not value:
+        return ""
+    if "formulaValue" in value:
+        return value["formulaValue"]
+    if "numberValue" in value:
+        return value["numberValue"]
+    if "boolValue" in value:
+        return value["boolValue"]
+    return value.get("stringValue", value.get("errorValue", ""))
+
+
+def _text(value: Any) -> str:
+    """A cell value as text, exactly as the xlsx backend renders it (5.0 -> "5", 2.5 -> "2.5")."""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float):
+        exact = math.isfinite(value) and value.is_integer() and abs(value) < 2 ** 53   # 1e308 -> "1e+308"
+        return str(int(value)) if exact else repr(value)
+    return str(value)
+
+
+def text_rows(values: list[list[Any]]) -> list[list[str]]:
+    """A ValueRange's rows as text; like the xlsx backend, blank cells at a row's end and blank
+    rows at the end are left out (Google already trims them)."""
+    rows = [[_text(v) for v in row] for row in values]
+    for row in rows:
+        while row and row[-1] == "":
+            row.pop()
+    while rows and not rows[-1]:
+        rows.pop()
+    return rows
+
+
+def quote_title(title: str) -> str:
+    return "'" + title.replace("'", "''") + "'"
+
+
+def grid_size(a1: str) -> tuple[int, int] | None:
+    """(rows, cols) from an echoed whole-sheet range such as "'Армии'!A1:Z1000"."""
+    cells = a1.rpartition("!")[2]
+    if not cells.startswith("A1:"):
+        return None
+    end = cells[3:]
+    letters = "".join(ch for ch in end if ch.isalpha())
+    digits = "".join(ch for ch in end if ch.isdigit())
+    if not letters or not digits:
+        return None
+    col = 0
+    for ch in letters.upper():
+        col = col * 26 + ord(ch) - 64
+    return int(digits), col
+
+
+__all__ = ["SheetMeta", "BookMeta", "Formulas", "stable_id", "stable_sheet_id", "cell_data", "plan_write",
+           "protection_requests", "lock_requests", "tab_width", "user_entered", "text_rows", "quote_title",
+           "grid_size", "PROTECTION_TAG", "DEFAULT_SHEET_TITLES", "META_FIELDS"]
