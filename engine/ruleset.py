@@ -6,7 +6,7 @@ rows in, orders and per-row statuses out; state in, tables for each book out.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
@@ -125,13 +125,94 @@ class DemoPlayers(Protocol):
                book: Mapping[str, list[list[str]]]) -> dict[str, list[tuple[Any, ...]]]: ...
 
 
+@dataclass(frozen=True)
+class Adjudication:
+    """The answer to one situation file: the rule set's JSON output (None when the file was refused),
+    the problems of a refused file (Russian), and the Russian report of the outcome."""
+
+    output: dict[str, Any] | None
+    problems: tuple[str, ...] = ()
+    report: str = ""
+
+
+@runtime_checkable
+class Adjudicator(Protocol):
+    """Optional capability: settle one situation described in a file (its own schema) without a game —
+    conformance cases and a GM's disputes (`forumwar adjudicate`)."""
+
+    schema: str        # the schema id a situation file names in its "schema" key
+
+    def adjudicate(self, situation: Mapping[str, Any], seed: int | str) -> Adjudication: ...
+
+
+@dataclass(frozen=True)
+class MapPlace:
+    """A city or province of the map as one book may show it. `x`, `y` come from the scenario (None:
+    the drawer lays the place out); `owner` is a faction id or None; `label` a short size/level note."""
+
+    key: str
+    name: str
+    kind: str                      # "city", "land" or "sea"
+    owner: str | None = None
+    label: str = ""
+    x: float | None = None
+    y: float | None = None
+    ruined: bool = False
+
+
+@dataclass(frozen=True)
+class MapLink:
+    a: str
+    b: str
+    kind: str = "road"             # "road", "land" or "sea"
+
+
+@dataclass(frozen=True)
+class MapMarker:
+    place: str
+    kind: str                      # "battle"
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class MapArrow:
+    """One of the viewing faction's own orders: from a place to a place."""
+
+    source: str
+    target: str
+    kind: str                      # "attack", "move" or "support"
+    faction: str
+
+
+@dataclass(frozen=True)
+class MapPicture:
+    """Everything a map drawing needs, already filtered to what the viewer may see."""
+
+    places: tuple[MapPlace, ...]
+    links: tuple[MapLink, ...]
+    factions: Mapping[str, str]                  # faction id -> display name
+    markers: tuple[MapMarker, ...] = ()
+    arrows: tuple[MapArrow, ...] = ()
+
+
+@runtime_checkable
+class MapData(Protocol):
+    """Optional capability: the map of a state as the public (faction None) or one faction may see it,
+    with that faction's own orders as arrows (`orders`: its parsed orders of the open stage, if any) and
+    the last resolution's `events` (StageResult.events) as markers."""
+
+    def picture(self, state: Mapping[str, Any], faction: str | None, orders: Mapping[str, Any] | None = None,
+                events: Sequence[Mapping[str, Any]] = ()) -> MapPicture: ...
+
+
 class Ruleset(ABC):
     """The rule-set contract: everything the bridge may rely on, and nothing more.
 
     Declarative data (name, title, stages and their Russian titles and messages) plus hooks.
     The state a rule set returns is its own, except the envelope (`engine.state.Envelope`) every
     state carries at its top level. Book keys used by `views`: each faction id, "public" and "gm".
-    Optional capabilities (a battle simulator, scripted demo players, …) are None unless declared.
+    Optional capabilities (a battle simulator, scripted demo players, a situation-file adjudicator, map
+    data for drawing) are None unless declared.
     """
 
     name: ClassVar[str] = ""
@@ -212,4 +293,10 @@ class Ruleset(ABC):
         return None
 
     def demo_players(self) -> DemoPlayers | None:
+        return None
+
+    def adjudicator(self) -> Adjudicator | None:
+        return None
+
+    def map_data(self) -> MapData | None:
         return None

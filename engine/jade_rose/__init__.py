@@ -13,6 +13,7 @@ from engine.ruleset import (
     BattleSimulator,
     DemoPlayers,
     FactionSummary,
+    MapData,
     ParsedOrders,
     Row,
     Ruleset,
@@ -98,6 +99,10 @@ class JadeRose(Ruleset):
     def demo_players(self) -> DemoPlayers:
         from engine.jade_rose.demo_players import JadeRoseDemoPlayers
         return JadeRoseDemoPlayers()
+
+    def map_data(self) -> MapData:
+        from engine.jade_rose.map_picture import JadeRoseMap
+        return JadeRoseMap()
 
     def summary(self, state: Mapping[str, Any]) -> Summary:
         facts = self.figures(state)

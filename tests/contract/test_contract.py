@@ -151,3 +151,34 @@ def test_the_toy_rule_set_plays_a_whole_game_through_xlsx_books(tmp_path):
     assert out.exit_code == 0 and "Монетки: ход 4, этап «игра окончена»" in out.output and "Север" in out.output
     assert verify(gd, be=XlsxBackend(gd.path)).ok
     assert CliRunner().invoke(main, ["verify", str(gd.path)]).exit_code == 0
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_map_picture_shows_known_places_and_only_the_viewer_s_own_orders(name):
+    """The map capability: links join places of the picture, owners are factions of the game, the
+    public map has no arrows and a faction's arrows are its own; display names, never ids."""
+    rs, state = _start(name)
+    maps = rs.map_data()
+    if maps is None:
+        pytest.skip(f"{name} draws no map")
+    for viewer in (None, *rs.factions(state)):
+        picture = maps.picture(state, viewer)
+        keys = {p.key for p in picture.places}
+        assert keys and all(link.a in keys and link.b in keys for link in picture.links)
+        assert all(p.owner is None or p.owner in picture.factions for p in picture.places)
+        assert all(p.name and p.name != p.key for p in picture.places)
+        assert all(m.place in keys for m in picture.markers)
+        assert all(a.faction == viewer and a.source in keys and a.target in keys for a in picture.arrows)
+        assert set(picture.factions) == set(rs.factions(state))
+        assert all(name_ != fid for fid, name_ in picture.factions.items())
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_an_adjudicator_refuses_garbage_with_problems_and_never_raises(name):
+    adjudicator = find_ruleset(name).adjudicator()
+    if adjudicator is None:
+        pytest.skip(f"{name} settles no situation files")
+    assert adjudicator.schema
+    for garbage in ({}, {"schema": adjudicator.schema}, {"schema": adjudicator.schema, "map": 5}):
+        answer = adjudicator.adjudicate(garbage, 0)
+        assert answer.output is None and answer.problems and all(isinstance(p, str) for p in answer.problems)

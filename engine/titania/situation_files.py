@@ -1,0 +1,23 @@
+"""The `adjudicator` capability of Titania: one situation file (`titania.adjudicate.v1`, SCHEMA.md) in,
+the JSON outcome, the problems of a refused file and the Russian report out."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.ruleset import Adjudication
+from engine.titania.adjudicate import adjudicate
+from engine.titania.report import render
+
+SCHEMA = "titania.adjudicate.v1"
+
+
+class TitaniaSituations:
+    """`forumwar adjudicate FILE.json` for Titania (conformance cases, a GM's disputes)."""
+
+    schema = SCHEMA
+
+    def adjudicate(self, situation: Mapping[str, Any], seed: int | str) -> Adjudication:
+        answer = adjudicate(situation, seed)
+        output = None if answer.output is None else dict(answer.output)
+        return Adjudication(output, tuple(answer.problems), render(answer, seed))
