@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from openpyxl.writer.excel import ExcelWriter
 
 from sheets_bridge.backend import BackendError, BookNotFound, TabWrite
-from sheets_bridge.xlsx_backend import LISTS_SHEET, XlsxBackend, cell_text
+from sheets_bridge.xlsx_backend import XlsxBackend, cell_text
+from sheets_bridge.xlsx_tabs import LISTS_SHEET
 
 ARMY_HEADER = ("Армия", "Юнит", "Количество", "Статус")
 CITIES = tuple(f"Город номер {i}" for i in range(40))       # > 255 characters inline
