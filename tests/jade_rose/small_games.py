@@ -1,7 +1,10 @@
 """Small hand-built Jade Rose games shared by the rule tests."""
+import random
 from collections.abc import Mapping
 
 from engine.jade_rose import holdings, turn
+from engine.jade_rose.actions.runner import run_economy
+from engine.jade_rose.economy_orders import parse_economy_rows
 from engine.jade_rose.setup import new_game
 from engine.ruleset import ParsedOrders, Row, RowStatus
 
@@ -42,3 +45,15 @@ def resolve_orders(state: dict, orders_by_faction: Mapping[str, list[dict]],
     parsed = {fid: ParsedOrders(fid, "orders", tuple(orders), ()) for fid, orders in orders_by_faction.items()}
     result = turn.resolve_orders_stage(state, parsed, seed)
     return result.state, {fid: list(result.statuses.get(fid, ())) for fid in orders_by_faction}
+
+
+def run_rows(state: dict, faction: str, *cells: tuple, seed: int = 7):
+    """Parse and apply rows to `state` directly (no income/upkeep); return the statuses by row."""
+    orders, parsed = parse_economy_rows(state, faction, rows(*cells))
+    assert all(s.ok for s in parsed), [s.text() for s in parsed]
+    statuses = run_economy(state, faction, orders, random.Random(seed))
+    return statuses
+
+
+def gold_lines(state: dict, faction: str, resource: str = "gold") -> list[dict]:
+    return [line for line in state["ledger"] if line["faction"] == faction and line["resource"] == resource]
