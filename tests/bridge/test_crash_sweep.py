@@ -1,4 +1,5 @@
 """Issue 8 item 2: a crash anywhere in `turn` is finished by the next `turn`, identically.
+(One module: the sweep's harness — crash points, the two games, fingerprints — serves only this test.)
 
 For both stages of a Jade Rose turn (orders with battles needing planning, then planning) and on
 both backends, `turn` is crashed with os._exit before every file write (open for writing,

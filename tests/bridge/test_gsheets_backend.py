@@ -1,4 +1,6 @@
-"""GSheetsBackend against the fake: TabWrite semantics, request counts, repeat-safety, protections."""
+"""GSheetsBackend against the fake: TabWrite semantics, request counts, repeat-safety, protections.
+
+One module for the one class: each test writes and reads through the same fake-backed backend fixtures."""
 from __future__ import annotations
 
 import copy

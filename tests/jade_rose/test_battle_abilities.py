@@ -1,7 +1,8 @@
 """Every unit ability of the four factions (rule book §4) and the side-level modifiers.
 
-DATC style as in test_jade_rose_battle_rules.py: named after the ability, quoting the rule book; tests that
+DATC style as in test_battle_rules.py: named after the ability, quoting the rule book; tests that
 fight a battle run on the reference and on the compiled kernel (the `fight` and `first_round` fixtures).
+One module for the whole ability list of §4, in the book's order, so an ability's test is found by its name.
 """
 from __future__ import annotations
 

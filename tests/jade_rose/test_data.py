@@ -1,4 +1,6 @@
-"""Jade Rose data files against the rule book's own text, the validating loader, the dump, name lookup."""
+"""Jade Rose data files against the rule book's own text, the validating loader, the dump, name lookup.
+
+One module: every number of the data files is checked against the rule book's sentence in one table per file."""
 from __future__ import annotations
 
 import copy

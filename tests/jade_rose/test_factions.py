@@ -1,6 +1,7 @@
 """Jade Rose faction consequences of the war, victory and Midnight, DATC style: setup, war events (as the war
 engine emits them, after it has moved the cities), expected state. Each docstring quotes the rule book
-(seeds/000_d4955973ee03e561.txt) and says what is checked."""
+(seeds/000_d4955973ee03e561.txt) and says what is checked. One module: the faction rules share the war-event
+builders above the first section, and each section is one faction's chapter of the book."""
 from __future__ import annotations
 
 import pytest
