@@ -5,6 +5,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.titania import events, quests
+from engine.titania.effects import battle_bonus
+from engine.titania.research import grant_knowledge
 from engine.titania.supports import Counted, collect
 from engine.titania.world import NATIVES, Army, World
 
@@ -182,7 +185,11 @@ def _boss_reward(w: World, faction: str, province: str) -> None:
         n = got.get(res)
         reward[res] = n if isinstance(n, int) and not isinstance(n, bool) else rng.randint(lo, hi)
         w.resources[faction][res] += reward[res]
-    w.rewards.append({"kind": "boss", "faction": faction, "province": province, **reward})
+    # «случайное заклинание (кроме уже изученных) или случайную технологию (кроме уже изученных)»
+    knowledge = grant_knowledge(w, faction, ("boss", province), got)
+    w.rewards.append({"kind": "boss", "faction": faction, "province": province, **reward, **knowledge})
+    quests.boss_killed(w, faction, province)
+    events.boss_killed(w, faction)
 
 
 def battle(w: World, army: Army, province: str, origin: str) -> tuple[str, str]:
@@ -203,14 +210,15 @@ def battle(w: World, army: Army, province: str, origin: str) -> tuple[str, str]:
         [{"faction": NATIVES, "strength": side.natives}]
     a_race = w.race(f)
     d_races = [w.race(x) for x in side.factions if x != NATIVES]
-    a_mod = army.bonus
+    a_mod = army.bonus + battle_bonus(w.faction_effects(f), "attack")  # technologies, debuffs
     if a_race.attack_bonus_unsupported and not att_sup and not vs_natives:
         a_mod += a_race.attack_bonus_unsupported
     if home is not None and owner_before != f:
         a_mod -= home.attacker_penalty_on_own_land
     if def_sup:
         a_mod += a_race.bonus_against_support
-    d_mod = sum(a.bonus for a in side.armies) + sum(s.bonus for s in def_sup)
+    d_mod = sum(a.bonus + battle_bonus(w.faction_effects(a.faction), "defence") for a in side.armies) \
+        + sum(s.bonus for s in def_sup)
     if att_sup and d_races:
         d_mod += max(r.bonus_against_support for r in d_races)
     a_total = army.strength + sum(s.value for s in att_sup) + a_mod

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.titania import quests
 from engine.titania.battle import battle, capture_owner
 from engine.titania.orders import Record
+from engine.titania.reveal import reveal_near_armies
 from engine.titania.supports import mark_empty_entry
 from engine.titania.world import Army, Task, World
 
@@ -183,6 +185,8 @@ def run(w: World) -> None:
                        key=lambda t: (t.seq, t.index, t.part or 0))
         for task in moves:
             run_move(w, task)
+            reveal_near_armies(w)  # «войско … подходит на смежную дистанцию»
+            quests.entered(w)
 
 
 def settle(w: World, records: list[Record]) -> None:

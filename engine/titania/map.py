@@ -18,6 +18,7 @@ class Province:
     shrine: bool = False
     capital: bool = False
     deposits: frozenset[str] | None = None  # None: any building is allowed
+    hidden: bool = False  # resources not generated yet: revealed on approach (SCHEMA_EXTENSIONS §3)
 
 
 @dataclass(frozen=True)

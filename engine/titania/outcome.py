@@ -51,6 +51,8 @@ def armies_json(w: World) -> list[dict[str, Any]]:
 def to_json(w: World, records: list[Record], planning: dict[str, Any] | None,
             allocation: dict[str, dict[str, str]]) -> dict[str, Any]:
     out: dict[str, Any] = {"schema": SCHEMA_ID, "might": dict(w.might), "turn_order": list(w.turn_order)}
+    if w.turn is not None:
+        out["turn"] = w.turn
     if planning is not None:
         out["planning"] = planning
     out.update({
@@ -64,10 +66,17 @@ def to_json(w: World, records: list[Record], planning: dict[str, Any] | None,
                           "building_list": list(w.buildings[p])} for p in w.map.provinces},
         "bosses": {p: {"health": h} for p, h in w.bosses.items()},
         "factions": {f: {"resources": dict(w.resources[f]), "food": w.food(f), "squads": w.squads(f),
-                         "might_next": w.shrines(f)} for f in w.factions},
+                         "might_next": w.shrines(f), "technologies": list(w.known_techs[f]),
+                         "spells": list(w.known_spells[f]), "items": list(w.items[f]),
+                         "limits": {"max_strength": w.limit(f), "hire": w.hire_cap(f),
+                                    "replenish": w.replenish_cap(f)}} for f in w.factions},
         "rewards": w.rewards,
         "events": w.events,
         "protected_next": w.protected_next,
         "stolen_next": w.stolen_next,
+        "spells": w.spell_results,
+        "revealed": w.revealed,
+        "active_events": w.active_events,
+        "quests": w.quests,
     })
     return out

@@ -14,8 +14,11 @@ RESOURCES = ("gold", "wood", "influence", "stone", "mana")
 
 _INTS = ("capital_food", "farm_food", "skaven_food", "province_influence", "capital_influence",
          "yield_per_building", "influence_per_strength", "caravan_duty", "boss_damage", "boss_health",
-         "keeper_trigger_strength", "max_strength", "keeper_max_strength", "hire", "replenish")
-_RANGES = ("boss_reward_gold", "boss_reward_wood", "keeper_trigger_amount", "keeper_reinforce")
+         "keeper_trigger_strength", "max_strength", "keeper_max_strength", "hire", "replenish",
+         "minor_event_every", "major_event_every", "major_event_turns", "debuff_turns")
+_RANGES = ("boss_reward_gold", "boss_reward_wood", "keeper_trigger_amount", "keeper_reinforce",
+           "quest_reward_gold", "quest_reward_wood")
+REVEALS = ("fertile", "stone", "mana", "shrine")
 _TABLES = ("produces", "needs_deposit")
 
 
@@ -43,6 +46,13 @@ class Params:
     keeper_max_strength: int = 10
     hire: int = 3
     replenish: int = 3
+    minor_event_every: int = 5
+    major_event_every: int = 10
+    major_event_turns: int = 5
+    debuff_turns: int = 5
+    quest_reward_gold: tuple[int, int] = (1, 10)
+    quest_reward_wood: tuple[int, int] = (1, 10)
+    reveal_weights: Mapping[str, int] = field(default_factory=lambda: {r: 1 for r in REVEALS})
     produces: Mapping[str, str] = field(default_factory=dict)
     needs_deposit: Mapping[str, str] = field(default_factory=dict)
     building_costs: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
@@ -82,13 +92,21 @@ def _check(data: Mapping[str, Any], where: str, problems: list[str]) -> dict[str
                 problems.append(f"{path}: нужна таблица «постройка = ресурс».")
             else:
                 out[key] = dict(value)
+        elif key == "reveal_weights":
+            if (not isinstance(value, dict) or set(value) - set(REVEALS) or not all(_is_int(v) and v >= 0
+                                                                                   for v in value.values())
+                    or not any(value.values())):
+                problems.append(f"{path}: нужна таблица весов из {', '.join(REVEALS)} (целые не меньше 0, "
+                                "хотя бы один больше 0).")
+            else:
+                out[key] = dict(value)
         elif key == "building_costs":
             costs = _check_costs(value, path, problems)
             if costs is not None:
                 out[key] = costs
         else:
-            problems.append(f"{path}: неизвестный параметр (известны: "
-                            f"{', '.join((*_INTS, 'raid_chance', *_RANGES, *_TABLES, 'building_costs'))}).")
+            known = (*_INTS, "raid_chance", *_RANGES, *_TABLES, "reveal_weights", "building_costs")
+            problems.append(f"{path}: неизвестный параметр (известны: {', '.join(known)}).")
     return out
 
 

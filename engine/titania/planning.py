@@ -4,6 +4,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypeGuard
 
+from engine.titania import events, quests, research
+from engine.titania.effects import production
 from engine.titania.params import RESOURCES
 from engine.titania.world import World
 
@@ -34,6 +36,7 @@ class Planning:
         self.replenished: dict[str, int] = {}  # province -> Strength added to existing squads (cap)
         self.free_used: set[str] = set()
         self.in_transit: list[dict[str, Any]] = []
+        self.pending_techs: dict[str, list[str]] = {f: [] for f in w.factions}
         stolen = spec.get("stolen", [])
         w.stolen = {p for p in stolen if isinstance(p, str)} if isinstance(stolen, list) else set()
 
@@ -43,10 +46,16 @@ class Planning:
         for item in arrivals if isinstance(arrivals, list) else []:
             cargo = _cargo(item.get("resources")) if isinstance(item, dict) else None
             to = item.get("to") if isinstance(item, dict) else None
-            if cargo is not None and isinstance(to, str) and to in w.resources:
-                for r, n in cargo.items():
+            items = item.get("items", []) if isinstance(item, dict) else []
+            items = [x for x in items if isinstance(x, str)] if isinstance(items, list) else []
+            if isinstance(to, str) and to in w.resources and (cargo is not None or items):
+                for r, n in (cargo or {}).items():
                     if r in RESOURCES:
                         w.resources[to][r] += n
+                if w.factions[to].is_keeper:  # a Keeper quest is handed over at its Market
+                    quests.arrival(w, to, item.get("from"), cargo or {}, items)
+                else:
+                    w.items[to].extend(items)
         if spec.get("production", True) is not False:  # SCHEMA §1.4: on unless turned off
             self.produce()
         self.keeper_reinforce(spec.get("keeper_reinforce"))
@@ -55,6 +64,10 @@ class Planning:
             self.results.append(self.one(index, order))
         for province, building in self.pending_builds:  # P1.1: effective at the start of the Campaign
             w.buildings[province].append(building)
+        for faction, techs in self.pending_techs.items():  # P1.1: researched technologies too
+            w.known_techs[faction].extend(techs)
+            w.active_techs[faction].extend(techs)
+        w.effects_changed()
         return {"orders": self.results,
                 "resources": {f: dict(res) for f, res in w.resources.items()},
                 "food": {f: w.food(f) for f in w.factions}}
@@ -71,6 +84,10 @@ class Planning:
                 res = p.produces.get(b)
                 if res in RESOURCES:
                     w.resources[owner][res] += p.yield_per_building
+        for faction in w.factions:  # technologies and debuffs of type `production`
+            owned = [b for prov in w.owned(faction) for b in w.buildings[prov]]
+            for res, n in production(w.faction_effects(faction), owned).items():
+                w.resources[faction][res] = max(0, w.resources[faction][res] + n)
 
     def keeper_reinforce(self, raw: object) -> None:
         """Keepers replenish or hire 1-4 in their provinces (G43 a); amounts given in the file."""
@@ -98,13 +115,23 @@ class Planning:
         if not isinstance(faction, str) or faction not in self.w.factions:
             return {**base, "outcome": "void", "reason": "bad_order"}
         handler = {"build": self.build, "hire": self.hire, "skaven_free": self.free,
-                   "caravan": self.caravan}.get(str(kind))
+                   "caravan": self.caravan, "research": self.research, "learn": self.learn,
+                   "contribute": self.contribute}.get(str(kind))
         if handler is None:
             return {**base, "outcome": "void", "reason": "bad_order"}
         extra: dict[str, Any] = {}
         reason = handler(faction, order, extra)
-        ok = reason in ("built", "hired", "sent")
+        ok = reason in ("built", "hired", "sent", "researched", "learned", "contributed")
         return {**base, "outcome": "succeeded" if ok else "void", "reason": reason, **extra}
+
+    def research(self, faction: str, order: Mapping[str, Any], extra: dict[str, Any]) -> str:
+        return research.research(self.w, faction, order, self.pending_techs[faction], extra)
+
+    def learn(self, faction: str, order: Mapping[str, Any], extra: dict[str, Any]) -> str:
+        return research.learn(self.w, faction, order, extra)
+
+    def contribute(self, faction: str, order: Mapping[str, Any], extra: dict[str, Any]) -> str:
+        return events.contribute(self.w, faction, order, extra)
 
     def _own_land(self, faction: str, province: object) -> bool:
         w = self.w
@@ -119,7 +146,7 @@ class Planning:
             return "not_own"
         if b in w.buildings[prov] or (prov, b) in self.pending_builds:
             return "duplicate"
-        deposits = w.map.provinces[prov].deposits
+        deposits = w.deposits(prov)
         need = w.params.needs_deposit.get(b)
         if deposits is not None and need is not None and need not in deposits:
             return "no_deposit"
@@ -165,9 +192,8 @@ class Planning:
         reason, new = self._room(faction, prov, n)
         if reason is not None:
             return reason
-        spec = w.factions[faction]
         used = self.new_squads if new or prov in self.new_squads else self.replenished
-        cap = spec.hire if used is self.new_squads else spec.replenish
+        cap = w.hire_cap(faction) if used is self.new_squads else w.replenish_cap(faction)
         if used.get(prov, 0) + n > cap:
             return "over_limit"
         cost = ({"gold": n, "wood": n} if pay == "gold_wood"
@@ -209,8 +235,15 @@ class Planning:
         w = self.w
         to, route, cargo = order.get("to"), order.get("route"), _cargo(order.get("resources"))
         cid = order.get("id", f"caravan{len(self.results)}")
+        items = order.get("items", [])
+        if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
+            return "bad_order"
+        if cargo is None and items:
+            cargo = {}
         if not isinstance(to, str) or to not in w.factions or to == faction or cargo is None:
             return "bad_order"
+        if any(items.count(x) > w.items[faction].count(x) for x in items):
+            return "unknown_item"
         if any(r not in PRODUCIBLE for r in cargo):
             return "not_transferable" if all(r in RESOURCES or r == "might" for r in cargo) else "bad_order"
         if (not isinstance(route, list) or len(route) < 2 or not all(isinstance(p, str) and p in w.map.provinces
@@ -220,6 +253,8 @@ class Planning:
             return "bad_route"
         if any(not w.map.adjacent(a, b) for a, b in zip(route, route[1:], strict=False)):
             return "bad_route"
+        if w.factions[to].is_keeper and "market" not in w.buildings[route[-1]]:
+            return "no_market"  # Keepers: «используя Рынок по обычным правилам передачи ресурсов»
         between = route[1:-1]
         war = w.factions[faction].at_war | w.factions[to].at_war
         if any(w.owners.get(p) in war for p in between):
@@ -255,6 +290,10 @@ class Planning:
                 goods[lost] -= 1
         transit[to] = {r: n for r, n in goods.items() if n > 0}
         extra.update(raided=raided, lost=lost, in_transit=transit)
+        if items:
+            for x in items:
+                w.items[faction].remove(x)
+            extra["items"] = list(items)
         self.in_transit.append({"id": cid, "from": faction, "to": transit})
         return "sent"
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeGuard
 
+from engine.titania.extensions import Extensions, parse_extensions
 from engine.titania.map import DEPOSITS, Province, TitaniaMap
 from engine.titania.params import RESOURCES, Params, default_params, override
 from engine.titania.races import RACES
@@ -63,6 +64,7 @@ class Situation:
     dice: Mapping[str, Any]
     choices: Mapping[str, Any]
     params: Params
+    ext: Extensions = field(default_factory=Extensions)
 
     def faction(self, fid: str) -> FactionSpec:
         return next(f for f in self.factions if f.id == fid)
@@ -117,7 +119,7 @@ def _parse_map(raw: object, pr: _Problems) -> TitaniaMap:
             pr.add(f"{where}.name", "название должно быть непустой строкой.")
             name = pid
         flags = {}
-        for flag in ("sea", "island", "shrine", "capital"):
+        for flag in ("sea", "island", "shrine", "capital", "hidden"):
             v = p.get(flag, False)
             if not isinstance(v, bool):
                 pr.add(f"{where}.{flag}", f"нужно true или false, а указано {v!r}.")
@@ -131,7 +133,7 @@ def _parse_map(raw: object, pr: _Problems) -> TitaniaMap:
             else:
                 deposits = frozenset(d)
         provinces[pid] = Province(pid, name, flags["sea"], flags["island"], flags["shrine"], flags["capital"],
-                                  deposits)
+                                  deposits, flags["hidden"] and not flags["sea"])
         adjacency[pid] = set()
     alist = raw.get("adjacency", [])
     if not isinstance(alist, list):
@@ -363,9 +365,10 @@ def parse_situation(data: object) -> tuple[Situation | None, list[str]]:
         orders = []
     mapping_keys = ("might_allocation", "abilities", "dice", "choices")
     maps = {k: _obj(data, k, pr, "") for k in mapping_keys}
+    ext = parse_extensions(data, state_raw, tmap, factions, pr.items)
     if pr.items:
         return None, pr.items
     return Situation(tmap, factions, state["owners"], state["buildings"], state["armies"], state["natives"],
                      state["bosses"], state["protected"], state["keeper_trigger_used"], planning,
                      maps["might_allocation"], maps["abilities"], tuple(orders), maps["dice"], maps["choices"],
-                     params), []
+                     params, ext), []

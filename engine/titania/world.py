@@ -5,11 +5,13 @@ so one `World` is built from the situation, changed step by step, and then turne
 """
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.rng import Random, stream
+from engine.titania.effects import Effect, total
 from engine.titania.params import RESOURCES
 from engine.titania.races import RACES, Race
 from engine.titania.situation import FactionSpec, Situation
@@ -125,6 +127,22 @@ class World:
         self.tasks: list[Task] = []
         self.might: dict[str, int] = {}
         self.turn_order: list[str] = []
+        # SCHEMA_EXTENSIONS: technologies (active = in effect), spells, items, events, quests, reveals
+        ext = sit.ext
+        self.data = ext.data
+        self.turn = ext.turn
+        self.known_techs: dict[str, list[str]] = {
+            f.id: list(dict.fromkeys([*(self.data.keeper_set if f.is_keeper else ()),
+                                      *ext.technologies.get(f.id, ())])) for f in sit.factions}
+        self.active_techs: dict[str, list[str]] = {f: list(v) for f, v in self.known_techs.items()}
+        self.known_spells: dict[str, list[str]] = {f.id: list(ext.spells.get(f.id, ())) for f in sit.factions}
+        self.items: dict[str, list[str]] = {f.id: list(ext.items.get(f.id, ())) for f in sit.factions}
+        self.active_events: list[dict[str, Any]] = [copy.deepcopy(dict(e)) for e in ext.events]
+        self.quests: dict[str, dict[str, Any]] = {k: copy.deepcopy(dict(q)) for k, q in ext.quests.items()}
+        self.spell_results: dict[str, list[dict[str, Any]]] = {}
+        self.revealed: dict[str, dict[str, Any]] = {}
+        self._fx_cache: dict[str, list[Effect]] = {}
+        self.hidden_left: set[str] = {p for p, info in self.map.provinces.items() if info.hidden}
 
     # -- randomness: one stream per purpose and stable id (DESIGN: adding a battle changes no other dice)
     def rng(self, *stable_id: object) -> Random:
@@ -141,9 +159,50 @@ class World:
         spec = self.factions.get(f)
         return spec is not None and g in spec.allies
 
+    def faction_effects(self, faction: str) -> list[Effect]:
+        """Permanent effects in force: technologies in effect and event debuffs on the faction."""
+        cached = self._fx_cache.get(faction)
+        if cached is not None:
+            return cached
+        out: list[Effect] = []
+        techs = self.data.technologies
+        for t in self.active_techs.get(faction, ()):
+            out.extend(techs[t].effects)
+        for e in self.active_events:
+            if e.get("status") == "debuff" and faction in e.get("debuffed", ()) and \
+                    (self.turn is None or e.get("from", 0) <= self.turn):
+                out.extend(self.data.events[e["class"]][e["id"]].debuff)
+        self._fx_cache[faction] = out
+        return out
+
+    def effects_changed(self) -> None:
+        """Technologies in effect or events in force changed: recompute the effects on demand."""
+        self._fx_cache.clear()
+
     def limit(self, faction: str) -> int:
         spec = self.factions.get(faction)
-        return spec.max_strength if spec is not None else 10 ** 6
+        if spec is None:
+            return 10 ** 6
+        return max(1, spec.max_strength + total(self.faction_effects(faction), "max_strength"))
+
+    def hire_cap(self, faction: str) -> int:
+        return max(0, self.factions[faction].hire + total(self.faction_effects(faction), "hire"))
+
+    def replenish_cap(self, faction: str) -> int:
+        return max(0, self.factions[faction].replenish + total(self.faction_effects(faction), "replenish"))
+
+    def deposits(self, province: str) -> frozenset[str] | None:
+        """The province's deposits: revealed this turn, none while hidden, else the map's (None: any)."""
+        if province in self.revealed:
+            return frozenset(self.revealed[province]["deposits"])
+        info = self.map.provinces[province]
+        return frozenset() if info.hidden else info.deposits
+
+    def is_shrine(self, province: str) -> bool:
+        if province in self.revealed:
+            return bool(self.revealed[province]["shrine"])
+        info = self.map.provinces[province]
+        return info.shrine and not info.hidden
 
     def owned(self, faction: str) -> list[str]:
         return [p for p, o in self.owners.items() if o == faction]
@@ -162,19 +221,20 @@ class World:
     def food(self, faction: str) -> int:
         """Food capacity (G35 a): fixed in the file, or capitals + farms + the racial extra."""
         spec = self.factions[faction]
+        bonus = total(self.faction_effects(faction), "food")
         if spec.food is not None:
-            return spec.food
+            return max(0, spec.food + bonus)
         p = self.params
-        total = 0
+        food = 0
         for prov in self.owned(faction):
             if self.map.provinces[prov].capital:
-                total += p.capital_food
+                food += p.capital_food
             if "farm" in self.buildings[prov]:
-                total += p.farm_food
-        return total + self.race(faction).extra_food * p.skaven_food
+                food += p.farm_food
+        return max(0, food + self.race(faction).extra_food * p.skaven_food + bonus)
 
     def shrines(self, faction: str) -> int:
-        return sum(1 for p in self.owned(faction) if self.map.provinces[p].shrine)
+        return sum(1 for p in self.owned(faction) if self.is_shrine(p))
 
     # -- armies
     def add_army(self, faction: str, province: str, strength: int, naval: bool = False) -> Army:

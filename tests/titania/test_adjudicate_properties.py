@@ -60,12 +60,13 @@ def test_input_dict_is_not_changed() -> None:
 
 def test_fixed_dice_override_the_seed() -> None:
     data = _situation()
-    data["dice"] = {"building_loss": {"bp": "mine"}, "boss_reward": {"bx": {"gold": 2, "wood": 3}}}
+    data["dice"] = {"building_loss": {"bp": "mine"}, "boss_reward": {"bx": {"gold": 2, "wood": 3, "spell": "fireball"}}}
     for seed in (1, 2, 3):
         out = adjudicate(data, seed=seed).output
         assert out is not None
         assert out["provinces"]["bp"]["building_list"] == ["farm", "sawmill"]
-        assert out["rewards"] == [{"kind": "boss", "faction": "red", "province": "bx", "gold": 2, "wood": 3}]
+        assert out["rewards"] == [{"kind": "boss", "faction": "red", "province": "bx", "gold": 2, "wood": 3,
+                                   "spell": "fireball"}]
 
 
 json_values = st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.text(max_size=4)

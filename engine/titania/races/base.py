@@ -25,6 +25,10 @@ class Race:
     extra_food: ClassVar[int] = 0  # Skaven, We are legion (times params.skaven_food)
     free_hire: ClassVar[int] = 0  # Skaven, Rat swarm (G60 a)
     building_discount: ClassVar[Mapping[str, int]] = {}  # building -> Influence off (G70 a, floor 0)
+    # research and spell discounts: (resources to choose from, amount off, floor) (G48 a)
+    tech_discounts: ClassVar[tuple[tuple[tuple[str, ...], int, int], ...]] = ()
+    spell_discounts: ClassVar[tuple[tuple[tuple[str, ...], int, int], ...]] = ()
+    tech_needs_might: ClassVar[bool] = True  # Chaos dwarfs, Dark technologies: False
 
     # -- battle totals (G22 a: modifiers, never damage)
     attack_bonus_unsupported: ClassVar[int] = 0  # Beastmen, Brutality (not vs natives)

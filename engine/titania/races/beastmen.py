@@ -16,6 +16,7 @@ class Beastmen(Race):
     name = "зверолюды"
     ability = "Дикий набег"
     attack_bonus_unsupported = 3
+    tech_discounts = ((("stone",), 1, 0),)  # Simple dwellings: «1 камень … бесплатна по камню»
 
     def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
         p = any_province(w, spec)

@@ -16,6 +16,7 @@ class ChaosDwarfs(Race):
     name = "гномы хаоса"
     ability = "Огни артиллерии"
     bonus_against_support = 1
+    tech_needs_might = False  # Dark technologies: «не требуется Могущество для изучения технологий»
 
     def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
         return None if own_army(w, faction, spec) is not None else "bad_target"

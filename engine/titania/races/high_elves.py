@@ -15,6 +15,7 @@ class HighElves(Race):
     key = "high_elves"
     name = "высшие эльфы"
     ability = "Охранные чары"
+    spell_discounts = ((("mana",), 1, 1),)  # Affinity for magic: «на 1 ману, но не меньше 1»
     defence_support_bonus = 1
 
     def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:

@@ -15,6 +15,7 @@ class Humans(Race):
     name = "люди"
     ability = "Тактика"
     adaptability = 1
+    tech_discounts = ((("influence",), 1, 1),)  # Prosperity: «скидкой 1 влияния, но не менее одного»
 
     def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
         return None if own_army(w, faction, spec) is not None else "bad_target"

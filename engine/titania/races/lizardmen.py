@@ -24,6 +24,7 @@ class Lizardmen(Race):
     ability = "Устрашение"
     is_trigger = False
     damage_reduction = 1
+    tech_discounts = ((("gold", "wood"), 1, 1),)  # Gifts of the Gods: «1 золота или 1 дерева по выбору»
 
     def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
         army = _target(w, spec)
