@@ -7,8 +7,8 @@
 Nothing here reaches the network: every Google URL of the session is answered by the fake.
 """
 from sheets_bridge.testing.adapter import FakeGoogleAdapter, mount
+from sheets_bridge.testing.fake_errors import PROTECTED_MESSAGE, ApiError
 from sheets_bridge.testing.fake_google import Call, FakeGoogle, Fault, Identity
-from sheets_bridge.testing.fake_sheets import PROTECTED_MESSAGE, ApiError
 from sheets_bridge.testing.harness import FakeClock, fake_backend, fake_client, fake_session, gm_created_books
 
 __all__ = ["FakeGoogle", "FakeGoogleAdapter", "Fault", "Call", "Identity", "ApiError", "PROTECTED_MESSAGE",

@@ -8,7 +8,8 @@ from openpyxl.cell.cell import TYPE_STRING
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from sheets_bridge.testing.fake_sheets import Spreadsheet, effective
+from sheets_bridge.testing.fake_sheets import Spreadsheet
+from sheets_bridge.testing.fake_values import effective
 
 
 def spreadsheet_to_xlsx(book: Spreadsheet) -> bytes:

@@ -12,7 +12,7 @@ from sheets_bridge.google_auth import ApiUnavailableError
 from sheets_bridge.stage import check, run_turn
 from sheets_bridge.stage_common import StageError
 from sheets_bridge.testing import FakeGoogle, fake_backend
-from sheets_bridge.testing.fake_google import SPREADSHEET_MIME
+from sheets_bridge.testing.fake_drive import SPREADSHEET_MIME
 
 GM = "gm@example.com"
 BOT = "forumwar@resume.iam.gserviceaccount.com"
