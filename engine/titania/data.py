@@ -74,6 +74,11 @@ class TitaniaData:
         return self.items.get(item, item)
 
 
+def _record(pr: Problems, where: str, raw: Any, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> bool:
+    """A table with every required field (each missing one and each unknown one reported)."""
+    return pr.fields(where, raw, required, optional) and all(k in raw for k in required)
+
+
 def _cost(pr: Problems, where: str, value: Any) -> dict[str, int]:
     out: dict[str, int] = {}
     if not pr.table(where, value):
@@ -91,7 +96,7 @@ def _effects(pr: Problems, where: str, value: Any, allowed: tuple[str, ...]) -> 
     out: list[Effect] = []
     for i, raw in enumerate(value):
         at = f"{where}[{i}]"
-        if not pr.fields(at, raw, ("type",), ("value", "resource", "building", "when")):
+        if not _record(pr, at, raw, ("type",), ("value", "resource", "building", "when")):
             continue
         kind = raw["type"]
         if not pr.choice(f"{at}.type", kind, allowed):
@@ -124,7 +129,7 @@ def _technologies(pr: Problems, doc: Mapping[str, Any]) -> tuple[dict[str, Techn
         table = {}
     for tid, raw in table.items():
         at = f"{where}: technology.{tid}"
-        if not pr.fields(at, raw, ("name", "cost", "effects"), ("might", "requires")):
+        if not _record(pr, at, raw, ("name", "cost", "effects"), ("might", "requires")):
             continue
         pr.text(f"{at}.name", raw["name"])
         might = raw.get("might", 0)
@@ -162,7 +167,7 @@ def _spells(pr: Problems, doc: Mapping[str, Any]) -> dict[str, Spell]:
         pr.add(f"{where}: {key}", "неизвестный раздел (известен: spell)")
     for sid, raw in table.items():
         at = f"{where}: spell.{sid}"
-        if not pr.fields(at, raw, ("name", "learn", "cast", "target", "effects"), ("range",)):
+        if not _record(pr, at, raw, ("name", "learn", "cast", "target", "effects"), ("range",)):
             continue
         pr.text(f"{at}.name", raw["name"])
         target = raw["target"]
@@ -192,12 +197,12 @@ def _events(pr: Problems, doc: Mapping[str, Any]) -> dict[str, dict[str, EventDe
             continue
         for eid, raw in table.items():
             at = f"{where}: {cls}.{eid}"
-            if not pr.fields(at, raw, ("name", "task", "goal", "debuff")):
+            if not _record(pr, at, raw, ("name", "task", "goal", "debuff")):
                 continue
             pr.text(f"{at}.name", raw["name"])
             pr.text(f"{at}.task", raw["task"])
             goal = raw["goal"]
-            if pr.fields(f"{at}.goal", goal, ("type",), ("resource", "amount")) \
+            if _record(pr, f"{at}.goal", goal, ("type",), ("resource", "amount")) \
                     and pr.choice(f"{at}.goal.type", goal["type"], GOALS) and goal["type"] == "contribute":
                 pr.choice(f"{at}.goal.resource", goal.get("resource"), RESOURCES)
                 pr.integer(f"{at}.goal.amount", goal.get("amount"), 1)
@@ -223,7 +228,7 @@ def _quests(pr: Problems, doc: Mapping[str, Any]) -> tuple[dict[str, QuestDef], 
     itable = doc.get("item", {})
     if pr.table(f"{where}: item", itable):
         for iid, raw in itable.items():
-            if pr.fields(f"{where}: item.{iid}", raw, ("name",)) and pr.text(f"{where}: item.{iid}.name",
+            if _record(pr, f"{where}: item.{iid}", raw, ("name",)) and pr.text(f"{where}: item.{iid}.name",
                                                                              raw["name"]):
                 items[iid] = raw["name"]
     out: dict[str, QuestDef] = {}
@@ -232,7 +237,7 @@ def _quests(pr: Problems, doc: Mapping[str, Any]) -> tuple[dict[str, QuestDef], 
         table = {}
     for qid, raw in table.items():
         at = f"{where}: quest.{qid}"
-        if not pr.fields(at, raw, ("name", "kind"), ("resource", "amount", "item")):
+        if not _record(pr, at, raw, ("name", "kind"), ("resource", "amount", "item")):
             continue
         pr.text(f"{at}.name", raw["name"])
         kind = raw["kind"]

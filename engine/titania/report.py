@@ -10,6 +10,7 @@ from typing import Any
 from engine.titania.outcome import Adjudication
 from engine.titania.races import RACES
 from engine.titania.reasons import OUTCOMES, explain
+from engine.titania.report_extras import reward_line, spell_lines, world_lines
 from engine.titania.situation import Situation
 
 BUILDINGS = {"mine": "рудник", "sawmill": "лесопилка", "farm": "ферма", "quarry": "каменоломня",
@@ -17,7 +18,8 @@ BUILDINGS = {"mine": "рудник", "sawmill": "лесопилка", "farm": "�
 RESOURCES_RU = {"gold": "золото", "wood": "дерево", "influence": "влияние", "stone": "камень", "mana": "мана"}
 ORDER_TYPES = {"hold": "стоять", "move": "идти / атаковать", "support": "поддержать", "split": "разделить"}
 PLANNING_KINDS = {"build": "построить", "hire": "нанять / пополнить", "skaven_free": "Нашествие крыс",
-                  "caravan": "караван"}
+                  "caravan": "караван", "research": "изучить технологию", "learn": "изучить заклинание",
+                  "contribute": "вклад в задачу события"}
 RESULTS = {"attacker": "победил нападающий", "defender": "победила оборона", "draw": "ничья"}
 ADJUSTED = {"grove": "Хранители рощи: ничья на земле лесных эльфов — победа обороны",
             "protection": "Защита предков: первое поражение засчитано как победа",
@@ -122,6 +124,7 @@ def render(adj: Adjudication, seed: int | str = 0) -> str:
             name = RACES[race].ability if race else "?"
             fired = "; сработала" if a.get("fired") else ""
             lines.append(f"  {n.f(f)}: «{name}» — {_verdict(a)}{fired}.")
+    lines += spell_lines(out, n.f, adj.situation.ext.data)
     if out["might_allocation"]:
         lines += ["", "Распределение Могущества:"]
         lines += [f"  {n.f(f)}: {_verdict(a)}." for f, a in out["might_allocation"].items()]
@@ -148,9 +151,8 @@ def render(adj: Adjudication, seed: int | str = 0) -> str:
         res = ", ".join(f"{RESOURCES_RU[r]} {v}" for r, v in info["resources"].items())
         lines.append(f"  {n.f(f)}: {res}; пища {info['food']}, отрядов {info['squads']}, "
                      f"Могущество на следующий ход {info['might_next']}")
-    for r in out["rewards"]:
-        lines.append(f"Награда: {n.f(r['faction'])} за Босса в {n.p(r['province'])}: золото {r['gold']}, "
-                     f"дерево {r['wood']}.")
+    lines += [reward_line(r, n.f, n.p, adj.situation.ext.data) for r in out["rewards"]]
+    lines += world_lines(out, n.f, n.p, adj.situation.ext.data)
     for p, f in out["protected_next"].items():
         lines.append(f"Дикий набег: {n.p(p)} нельзя атаковать в следующем Походе (кроме {n.f(f)}).")
     for p in out["stolen_next"]:

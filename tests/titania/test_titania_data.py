@@ -1,0 +1,134 @@
+"""Titania data files (technologies, spells, events, quests): the shipped defaults load and are marked as
+defaults; a broken set is reported with every problem at once, in Russian, path first."""
+from __future__ import annotations
+
+import copy
+import importlib.resources
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.datafiles import DataError
+from engine.titania.adjudicate import adjudicate
+from engine.titania.data import FILES, default_data, validate
+from engine.titania.effects import discounted
+from engine.titania.params import parse_params
+from engine.titania.reveal import reveal_around
+
+CASES = Path(__file__).resolve().parent / "cases"
+
+
+def _shipped() -> dict[str, dict[str, Any]]:
+    folder = importlib.resources.files("templates").joinpath("titania", "data")
+    return {name: tomllib.loads(folder.joinpath(f"{name}.toml").read_text("utf-8")) for name in FILES}
+
+
+def test_shipped_data_loads_with_every_kind_of_record() -> None:
+    data = default_data()
+    assert data.technologies and data.spells and data.events["minor"] and data.events["major"]
+    assert {q.kind for q in data.quests.values()} == {"deliver", "boss_item", "find_item"}
+    effects = {e.type for t in data.technologies.values() for e in t.effects}
+    assert effects == {"max_strength", "hire", "replenish", "food", "production", "battle_modifier"}
+    assert {e.type for s in data.spells.values() for e in s.effects} == {
+        "battle_modifier", "damage", "stop", "reinforce", "gain", "ward"}
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_every_shipped_record_is_marked_as_a_default(name: str) -> None:
+    text = importlib.resources.files("templates").joinpath("titania", "data", f"{name}.toml").read_text("utf-8")
+    headers = [line for line in text.splitlines() if line.startswith("[")]
+    assert headers and all("# default: not in the rule book" in h for h in headers)
+
+
+def test_broken_data_reports_every_problem_at_once_in_russian() -> None:
+    docs = copy.deepcopy(_shipped())
+    docs["technologies"]["technology"]["drill"]["effects"][0]["type"] = "teleport"
+    docs["technologies"]["technology"]["masonry"]["requires"] = ["nothing"]
+    docs["technologies"]["technology"]["recruiting"]["cost"]["gold"] = -1
+    docs["spells"]["spell"]["fireball"]["target"] = "moon"
+    del docs["spells"]["spell"]["blessing"]["cast"]
+    docs["events"]["minor"]["tribute"]["goal"]["amount"] = 0
+    docs["events"]["weather"] = {}
+    docs["quests"]["quest"]["relic"]["item"] = "grail"
+    docs["quests"]["quest"]["stone"]["resource"] = "gold"
+    with pytest.raises(DataError) as err:
+        validate(docs)
+    problems = err.value.problems
+    assert len(problems) == 9, problems
+    expected = ["technologies.toml: technology.drill.effects[0].type", "technologies.toml: technology.masonry.requires",
+                "technologies.toml: technology.recruiting.cost.gold", "spells.toml: spell.fireball.target",
+                "spells.toml: spell.blessing", "events.toml: minor.tribute.goal.amount", "events.toml: weather",
+                "quests.toml: quest.relic.item", "quests.toml: quest.stone.resource"]
+    for prefix in expected:
+        assert any(p.startswith(prefix) for p in problems), prefix
+    assert "нет поля 'cast'" in " ".join(problems)
+    assert "ошибок — 9" in str(err.value)
+
+
+def test_spell_effect_must_fit_its_target() -> None:
+    docs = copy.deepcopy(_shipped())
+    docs["spells"]["spell"]["transmutation"]["effects"] = [{"type": "damage", "value": 1}]
+    with pytest.raises(DataError) as err:
+        validate(docs)
+    assert err.value.problems == ["spells.toml: spell.transmutation.effects: заклинание без цели может иметь "
+                                  "только эффект «gain»"]
+
+
+def test_params_reveal_weights_and_event_numbers_are_checked() -> None:
+    _, problems = parse_params("minor_event_every = -1\nquest_reward_gold = [3]\n[reveal_weights]\nlava = 1\n")
+    assert len(problems) == 3
+    assert all(p.startswith("params.toml.") for p in problems)
+
+
+def test_racial_discounts_never_below_the_floor() -> None:
+    assert discounted({"influence": 1, "gold": 2}, ("influence",), 1, 1) == {"influence": 1, "gold": 2}
+    assert discounted({"influence": 3}, ("influence",), 1, 1) == {"influence": 2}
+    assert discounted({"stone": 1}, ("stone",), 1, 0) == {"stone": 0}
+    assert discounted({"gold": 2, "wood": 2}, ("gold", "wood"), 1, 1, "wood") == {"gold": 2, "wood": 1}
+    assert discounted({"wood": 2}, ("gold", "wood"), 1, 1, "gold") == {"wood": 1}
+    assert discounted({"gold": 2}, ("stone",), 1, 0) == {"gold": 2}
+
+
+def _hidden_case() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((CASES / "reveal_on_approach_gold_wood_and_one_more.json").read_text("utf-8"))
+    del data["dice"]
+    return data
+
+
+def test_reveal_is_seeded_a_replay_reveals_the_same() -> None:
+    first = [adjudicate(_hidden_case(), seed=s).output for s in range(8)]
+    again = [adjudicate(_hidden_case(), seed=s).output for s in range(8)]
+    assert [o["revealed"] for o in first if o] == [o["revealed"] for o in again if o]
+    assert len({json.dumps(o["revealed"], sort_keys=True) for o in first if o}) > 1
+
+
+def test_reveal_on_a_game_state_uses_the_same_stream() -> None:
+    situation = _hidden_case()
+    situation["orders"] = []
+    out = adjudicate(situation, seed=5).output
+    assert out is not None
+    state: dict[str, Any] = {
+        "map": {"provinces": {p["id"]: {"sea": False, "capital": p.get("capital", False), "shrine": False,
+                                         "deposits": None if p.get("hidden") else ["gold", "wood"]}
+                              for p in situation["map"]["provinces"]},
+                "adjacency": situation["map"]["adjacency"]},
+        "owners": {}, "factions": {"red": {}}, "armies": [{"faction": "red", "province": "r1"}]}
+    revealed = reveal_around(state, 5)
+    assert set(revealed) == set(out["revealed"]) == {"h1"}
+    assert state["map"]["provinces"]["h1"]["deposits"] == out["revealed"]["h1"]["deposits"]
+
+
+def test_events_fire_only_on_their_turns() -> None:
+    base = json.loads((CASES / "event_minor_on_the_fifth_turn_won_by_the_first.json").read_text("utf-8"))
+    base.pop("dice")
+    base["planning"]["orders"] = []
+    started = {}
+    for turn in (4, 5, 9, 10, 15, 20):
+        base["state"]["turn"] = turn
+        out = adjudicate(base, seed=1).output
+        assert out is not None
+        started[turn] = sorted(e["class"] for e in out["events"] if e["kind"] == "event_started")
+    assert started == {4: [], 5: ["minor"], 9: [], 10: ["major", "minor"], 15: ["minor"], 20: ["major", "minor"]}
