@@ -205,6 +205,26 @@ class MapData(Protocol):
                 events: Sequence[Mapping[str, Any]] = ()) -> MapPicture: ...
 
 
+@dataclass(frozen=True)
+class ForumPost:
+    """One forum-ready post (BBCode, Russian). `battle`: the battle it reports; `faction`: the faction
+    whose own post it is (empty for the public ones)."""
+
+    key: str                       # stable within the stage (with `battle`/`faction`): "chronicle", a battle id, …
+    title: str
+    bbcode: str
+    battle: str = ""
+    faction: str = ""
+
+
+@runtime_checkable
+class ForumPosts(Protocol):
+    """Optional capability: the posts a GM puts in the forum thread after a stage resolved from
+    `before` into `result` (the public chronicle of the stage first, then one full report per battle)."""
+
+    def posts(self, before: Mapping[str, Any], result: StageResult) -> tuple[ForumPost, ...]: ...
+
+
 class Ruleset(ABC):
     """The rule-set contract: everything the bridge may rely on, and nothing more.
 
@@ -212,7 +232,7 @@ class Ruleset(ABC):
     The state a rule set returns is its own, except the envelope (`engine.state.Envelope`) every
     state carries at its top level. Book keys used by `views`: each faction id, "public" and "gm".
     Optional capabilities (a battle simulator, scripted demo players, a situation-file adjudicator, map
-    data for drawing) are None unless declared.
+    data for drawing, forum posts) are None unless declared.
     """
 
     name: ClassVar[str] = ""
@@ -299,4 +319,7 @@ class Ruleset(ABC):
         return None
 
     def map_data(self) -> MapData | None:
+        return None
+
+    def forum_posts(self) -> ForumPosts | None:
         return None

@@ -9,8 +9,8 @@ Layout:
     state/seeds.json           stage seeds and salts with their commitments, drawn when a stage opens
     state/chain.json           the hash-chain head after each resolved stage
     state/rolled-back/         snapshots set aside by a rollback
-    archive/turn-NNNN/         exports of every book, orders as read, statuses, reports (rolled-back-N/:
-                               a rolled-back resolution's)
+    archive/turn-NNNN/         exports of every book, orders as read, statuses, reports, forum posts
+                               (post-STAGE-NN-KEY.bbcode; rolled-back-N/: a rolled-back resolution's)
     journal.jsonl              one JSON line per step: openings and pushed books per (snapshot, epoch),
                                rollbacks
     .lock                      held by the running forumwar command (shared by read-only ones)
@@ -215,13 +215,14 @@ class GameDir:
 
     def stage_archive_files(self, turn: int, stage: str) -> list[Path]:
         """The archive files one resolution of (turn, stage) wrote: orders as read, statuses,
-        reports and the books' exports."""
+        reports, forum posts and the books' exports."""
         folder = self.archive_path(turn)
         if not folder.is_dir():
             return []
         exports = {f"{key}-{stage}.xlsx" for key in self.config.books}
         return sorted(p for p in folder.iterdir() if p.is_file() and (
-            p.name.startswith((f"orders-{stage}-", f"report-{stage}-")) or p.name == f"statuses-{stage}.json"
+            p.name.startswith((f"orders-{stage}-", f"report-{stage}-", f"post-{stage}-"))
+            or p.name == f"statuses-{stage}.json"
             or p.name in exports))
 
     def set_aside_archive(self, stages: Sequence[tuple[int, str]], epoch: int) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from engine import find_ruleset
 from engine.ruleset import RowStatus
 from engine.state import canonical_json
-from sheets_bridge import opening
+from sheets_bridge import opening, posts
 from sheets_bridge.backend import Backend
 from sheets_bridge.create import require_complete_books
 from sheets_bridge.gamedir import GameDir
@@ -112,8 +112,11 @@ def run_turn(gd: GameDir, be: Backend | None = None, progress: Progress = noop) 
             for f, ss in statuses.items()} | {"_problems": problems})
         for name, text in result.reports.items():
             opening.write_archive(archive / f"report-{stage}-{name}.txt", text)
+        following = None
         if new["stage"] != "finished":
-            gd.open_seed(new["turn"], new["stage"])   # drawn before the commit: published with it
+            following = gd.open_seed(new["turn"], new["stage"])   # drawn before the commit: published with it
+        for n, post in enumerate(posts.stage_posts(rs, state, result, seed, following), 1):
+            opening.write_archive(archive / posts.file_name(stage, n, post), post.bbcode)
         gd.write_snapshot(new, new["turn"], new["stage"])   # the commit
         gd.append_journal({"event": "resolved", "turn": turn, "stage": stage,
                            "next": [new["turn"], new["stage"]], "epoch": gd.epoch()})

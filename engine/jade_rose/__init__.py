@@ -13,6 +13,7 @@ from engine.ruleset import (
     BattleSimulator,
     DemoPlayers,
     FactionSummary,
+    ForumPosts,
     MapData,
     ParsedOrders,
     Row,
@@ -103,6 +104,10 @@ class JadeRose(Ruleset):
     def map_data(self) -> MapData:
         from engine.jade_rose.map_picture import JadeRoseMap
         return JadeRoseMap()
+
+    def forum_posts(self) -> ForumPosts:
+        from engine.jade_rose.forum_posts import JadeRosePosts
+        return JadeRosePosts()
 
     def summary(self, state: Mapping[str, Any]) -> Summary:
         facts = self.figures(state)

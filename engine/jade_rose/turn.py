@@ -106,7 +106,7 @@ def validate_manoeuvres(state: Mapping[str, Any], faction: str, tabs: Mapping[st
 
 def resolve_orders_stage(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
     new = clone(dict(state))
-    new["ledger"], new["log"], new["reports"] = [], [], {}
+    new["ledger"], new["log"], new["reports"], new["battle_posts"] = [], [], {}, []
     for rec in new["factions"].values():
         rec.pop("armies_blocked", None)
     begin_turn(new, seed)

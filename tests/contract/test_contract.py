@@ -182,3 +182,21 @@ def test_an_adjudicator_refuses_garbage_with_problems_and_never_raises(name):
     for garbage in ({}, {"schema": adjudicator.schema}, {"schema": adjudicator.schema, "map": 5}):
         answer = adjudicator.adjudicate(garbage, 0)
         assert answer.output is None and answer.problems and all(isinstance(p, str) for p in answer.problems)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_forum_posts_of_a_stage_are_russian_bbcode_with_distinct_keys(name):
+    """The forum-posts capability: after a resolution, posts with text, distinct archive keys, the
+    public ones first; the same resolution gives the same posts."""
+    rs, state = _start(name)
+    maker = rs.forum_posts()
+    if maker is None:
+        pytest.skip(f"{name} writes no forum posts")
+    result = rs.resolve(state, state["stage"], _garbage_orders(rs, state), 42)
+    posts = maker.posts(state, result)
+    assert posts and posts == maker.posts(copy.deepcopy(state), rs.resolve(state, state["stage"],
+                                                                              _garbage_orders(rs, state), 42))
+    keys = [(p.faction, p.battle, p.key) for p in posts]
+    assert len(set(keys)) == len(keys) and not posts[0].faction
+    assert all(p.title and p.bbcode.strip() and any("а" <= ch <= "я" for ch in p.bbcode.lower()) for p in posts)
+    assert all(p.faction in rs.factions(state) for p in posts if p.faction)

@@ -18,6 +18,7 @@ from engine.jade_rose.war import captures
 from engine.jade_rose.war import squads as sq
 from engine.jade_rose.war.battles import battle_kit, side_modifiers
 from engine.jade_rose.war.manoeuvres import side_manoeuvres
+from engine.jade_rose.war.posts import fight_post
 from engine.jade_rose.war.reports import chronicle_fight, chronicle_unopposed, fight_report
 from engine.rng import derive_seed, stream
 
@@ -129,6 +130,8 @@ def _fight(turn: _Turn, battle: dict, att: dict, n: int, defence: dict, planned:
         return False, {"defender": defence["squads"]}
     seed = derive_seed(turn.seed, battle["id"]) if n == 0 else derive_seed(turn.seed, battle["id"], n + 1)
     result = fight_once(fight, seed)
+    labels = {"attacker": "армия", "defender": defence["label"]}
+    state.setdefault("battle_posts", []).append(fight_post(state, cid, att["fight"], fight, result, factions, labels))
     sides: dict[str, dict] = {}
     survivors: dict[str, list[dict]] = {}
     for role in ("attacker", "defender"):
