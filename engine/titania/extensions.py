@@ -28,6 +28,7 @@ class Extensions:
     events: tuple[Mapping[str, Any], ...] = ()
     quests: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     casts: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    keeper_home: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
 def _known(raw: object, where: str, fids: set[str], catalogue: Mapping[str, Any], what: str,
@@ -84,9 +85,19 @@ def parse_extensions(data: Mapping[str, Any], state: Mapping[str, Any], tmap: Ti
         elif q.get("province") is not None and q.get("province") not in tmap.provinces:
             problems.append(f"state.quests.{k}.province: нет такой провинции.")
             quests.pop(k)
+    home: dict[str, frozenset[str]] = {}
+    raw_home = state.get("keeper_home", {})
+    if not isinstance(raw_home, dict):
+        problems.append("state.keeper_home: нужен объект «Хранитель: [его провинции]».")
+        raw_home = {}
+    for k, lst in raw_home.items():
+        if k not in keepers or not isinstance(lst, list) or not all(p in tmap.provinces for p in lst):
+            problems.append(f"state.keeper_home.{k}: нужен Хранитель и список его провинций.")
+        else:
+            home[k] = frozenset(lst)
     casts = data.get("spells", {})
     if not isinstance(casts, dict) or not all(isinstance(v, list) for v in casts.values()):
         problems.append("spells: нужен объект «фракция: [заклинания]».")
         casts = {}
     return Extensions(tdata, turn, techs, spells, items, tuple(events), quests,
-                      {str(f): tuple(v) for f, v in casts.items()})
+                      {str(f): tuple(v) for f, v in casts.items()}, home)

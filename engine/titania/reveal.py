@@ -69,8 +69,9 @@ def reveal_near_armies(w: World) -> None:
         return
     for army in w.alive():
         spec = w.factions.get(army.faction)
-        if spec is None or spec.is_keeper:
+        if spec is None or spec.is_keeper or w.reveal_seen.get(army.uid) == army.province:
             continue
+        w.reveal_seen[army.uid] = army.province
         for p in sorted({army.province, *w.map.neighbours(army.province)}):
             if p in w.hidden_left:
                 reveal(w, p, army.faction)

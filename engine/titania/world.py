@@ -142,6 +142,7 @@ class World:
         self.spell_results: dict[str, list[dict[str, Any]]] = {}
         self.revealed: dict[str, dict[str, Any]] = {}
         self._fx_cache: dict[str, list[Effect]] = {}
+        self.reveal_seen: dict[int, str] = {}  # army uid -> province already looked around from
         self.hidden_left: set[str] = {p for p, info in self.map.provinces.items() if info.hidden}
 
     # -- randomness: one stream per purpose and stable id (DESIGN: adding a battle changes no other dice)
