@@ -93,8 +93,8 @@ def execute_move(w: World, task: Task, army: Army, target: str) -> tuple[str, st
         return "cancelled", "ally_captured"
     if not w.map.adjacent(origin, target):
         return "void", "not_adjacent"
-    home = w.sit.ext.keeper_home.get(f)
-    if home is not None and target not in home:  # Keepers «лишь отвоевывают свои собственные провинции»
+    keeper_home = w.sit.ext.keeper_home.get(f)
+    if keeper_home is not None and target not in keeper_home:  # Keepers «лишь отвоевывают свои собственные провинции»
         return "void", "keeper_home"
     if w.map.is_sea(target) and not army.naval:
         return "void", "sea"
