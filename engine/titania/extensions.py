@@ -52,6 +52,47 @@ def _known(raw: object, where: str, fids: set[str], catalogue: Mapping[str, Any]
     return out
 
 
+def _ints(raw: object, fids: set[str]) -> dict[str, int]:
+    if not isinstance(raw, dict):
+        return {}
+    return {f: n for f, n in raw.items() if f in fids and is_int(n) and n >= 0}
+
+
+def _event(e: Mapping[str, Any], fids: set[str]) -> dict[str, Any]:
+    """A well-formed event record (unknown or malformed fields dropped)."""
+    out: dict[str, Any] = {"id": e["id"], "class": e["class"],
+                           "status": e.get("status") if e.get("status") in ("open", "debuff") else "open",
+                           "progress": _ints(e.get("progress"), fids),
+                           "winner": e.get("winner") if e.get("winner") in fids else None,
+                           "debuffed": [f for f in e.get("debuffed", []) if f in fids]
+                           if isinstance(e.get("debuffed"), list) else []}
+    for key in ("started", "ends", "from", "until"):
+        if is_int(e.get(key)):
+            out[key] = e[key]
+    return out
+
+
+def _quest(q: Mapping[str, Any], tdata: TitaniaData, tmap: TitaniaMap, fids: set[str], where: str,
+           problems: list[str]) -> dict[str, Any] | None:
+    d = tdata.quests[q["id"]]
+    out: dict[str, Any] = {"id": d.id, "kind": d.kind, "name": d.name, "progress": _ints(q.get("progress"), fids),
+                           "done_by": q.get("done_by") if q.get("done_by") in fids else None}
+    if d.kind == "deliver":
+        amount = q.get("amount")
+        if not is_int(amount) or amount < 1:
+            problems.append(f"{where}.amount: нужно целое число не меньше 1 (указано {amount!r}).")
+            return None
+        out.update(resource=d.resource, amount=amount)
+        return out
+    province = q.get("province")
+    if province not in tmap.provinces:
+        problems.append(f"{where}.province: нужна провинция карты (указано {province!r}).")
+        return None
+    out.update(item=d.item, province=province,
+               item_holder=q.get("item_holder") if q.get("item_holder") in fids else None)
+    return out
+
+
 def parse_extensions(data: Mapping[str, Any], state: Mapping[str, Any], tmap: TitaniaMap,
                      factions: Sequence[FactionSpec], problems: list[str]) -> Extensions:
     tdata = default_data()
@@ -72,19 +113,21 @@ def parse_extensions(data: Mapping[str, Any], state: Mapping[str, Any], tmap: Ti
         cls, eid = e.get("class"), e.get("id")
         if cls not in tdata.events or eid not in tdata.events[cls]:
             problems.append(f"state.events[{i}]: нет события {cls!r}/{eid!r} в events.toml.")
-    events = [e for e in events if e.get("class") in tdata.events and e.get("id") in tdata.events[e["class"]]]
+    events = [_event(e, fids) for e in events
+              if e.get("class") in tdata.events and e.get("id") in tdata.events[e["class"]]]
     quests = state.get("quests", {})
     keepers = {f.id for f in factions if f.is_keeper}
     if not isinstance(quests, dict):
         problems.append("state.quests: нужен объект «Хранитель: квест».")
         quests = {}
-    for k, q in list(quests.items()):
+    parsed: dict[str, dict[str, Any]] = {}
+    for k, q in quests.items():
         if k not in keepers or not isinstance(q, dict) or q.get("id") not in tdata.quests:
             problems.append(f"state.quests.{k}: нужен Хранитель и квест из quests.toml.")
-            quests.pop(k)
-        elif q.get("province") is not None and q.get("province") not in tmap.provinces:
-            problems.append(f"state.quests.{k}.province: нет такой провинции.")
-            quests.pop(k)
+            continue
+        one = _quest(q, tdata, tmap, fids, f"state.quests.{k}", problems)
+        if one is not None:
+            parsed[k] = one
     home: dict[str, frozenset[str]] = {}
     raw_home = state.get("keeper_home", {})
     if not isinstance(raw_home, dict):
@@ -99,5 +142,5 @@ def parse_extensions(data: Mapping[str, Any], state: Mapping[str, Any], tmap: Ti
     if not isinstance(casts, dict) or not all(isinstance(v, list) for v in casts.values()):
         problems.append("spells: нужен объект «фракция: [заклинания]».")
         casts = {}
-    return Extensions(tdata, turn, techs, spells, items, tuple(events), quests,
+    return Extensions(tdata, turn, techs, spells, items, tuple(events), parsed,
                       {str(f): tuple(v) for f, v in casts.items()}, home)

@@ -132,3 +132,37 @@ def test_events_fire_only_on_their_turns() -> None:
         assert out is not None
         started[turn] = sorted(e["class"] for e in out["events"] if e["kind"] == "event_started")
     assert started == {4: [], 5: ["minor"], 9: [], 10: ["major", "minor"], 15: ["minor"], 20: ["major", "minor"]}
+
+
+GARBAGE: list[tuple[str, Any]] = [
+    ("state.turn", 0), ("state.technologies", {"red": ["teleport"]}), ("state.spells", []),
+    ("state.events", [{"id": "plague"}]), ("state.quests", {"red": {"id": "stone"}}), ("state.items", {"red": "relic"}),
+    ("state.keeper_home", {"kp": "k1"}), ("spells", {"red": "fireball"}),
+]
+
+
+@pytest.mark.parametrize(("key", "value"), GARBAGE, ids=[g[0] for g in GARBAGE])
+def test_malformed_extension_keys_are_problems_in_russian(key: str, value: Any) -> None:
+    data = json.loads((CASES / "quest_deliver_stone_through_the_market.json").read_text("utf-8"))
+    where, _, name = key.rpartition(".")
+    (data[where] if where else data)[name] = value
+    result = adjudicate(data)
+    assert result.output is None
+    assert any(p.startswith(key) for p in result.problems), result.problems
+
+
+def test_malformed_records_inside_valid_keys_never_crash() -> None:
+    data = json.loads((CASES / "quest_deliver_stone_through_the_market.json").read_text("utf-8"))
+    data["state"]["turn"] = 10
+    data["state"]["events"] = [{"id": "plague", "class": "major", "status": 7, "progress": "x", "ends": "soon"}]
+    data["state"]["quests"]["kp"]["progress"] = ["red"]
+    data["planning"]["orders"] += [{"kind": "research", "faction": "red", "technology": 5},
+                                   {"kind": "learn", "faction": "red"},
+                                   {"kind": "contribute", "faction": "red", "event": "plague", "resources": "all"},
+                                   {"kind": "caravan", "faction": "red", "to": "kp", "items": "relic"}]
+    data["spells"] = {"red": [None, {"spell": "fireball", "target": "blue"}, {"spell": 3}],
+                      "kp": [{"spell": "blessing"}], "ghost": [{}]}
+    out = adjudicate(data).output
+    assert out is not None
+    assert [o["reason"] for o in out["planning"]["orders"][1:]] == ["bad_order", "bad_order", "bad_order", "bad_order"]
+    assert [c["reason"] for c in out["spells"]["red"]] == ["bad_order", "not_known", "bad_order"]
