@@ -225,6 +225,19 @@ class ForumPosts(Protocol):
     def posts(self, before: Mapping[str, Any], result: StageResult) -> tuple[ForumPost, ...]: ...
 
 
+@runtime_checkable
+class OddsCalculator(Protocol):
+    """Optional capability: a faction describes a hypothetical battle in the rows of tab `tab` (a layout
+    tab of kind "simulator": read at every check, never locked or cleared); the answer is a status per
+    row and the table for the read-only tab `result_tab` (the odds, the totals, the expected losses)."""
+
+    tab: str
+    result_tab: str
+
+    def odds(self, state: Mapping[str, Any], faction: str,
+             rows: Sequence[Row]) -> tuple[tuple[RowStatus, ...], Table]: ...
+
+
 class Ruleset(ABC):
     """The rule-set contract: everything the bridge may rely on, and nothing more.
 
@@ -232,7 +245,7 @@ class Ruleset(ABC):
     The state a rule set returns is its own, except the envelope (`engine.state.Envelope`) every
     state carries at its top level. Book keys used by `views`: each faction id, "public" and "gm".
     Optional capabilities (a battle simulator, scripted demo players, a situation-file adjudicator, map
-    data for drawing, forum posts) are None unless declared.
+    data for drawing, forum posts, the odds of a hypothetical battle) are None unless declared.
     """
 
     name: ClassVar[str] = ""
@@ -322,4 +335,7 @@ class Ruleset(ABC):
         return None
 
     def forum_posts(self) -> ForumPosts | None:
+        return None
+
+    def odds_calculator(self) -> OddsCalculator | None:
         return None

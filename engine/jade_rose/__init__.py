@@ -15,6 +15,7 @@ from engine.ruleset import (
     FactionSummary,
     ForumPosts,
     MapData,
+    OddsCalculator,
     ParsedOrders,
     Row,
     Ruleset,
@@ -108,6 +109,10 @@ class JadeRose(Ruleset):
     def forum_posts(self) -> ForumPosts:
         from engine.jade_rose.forum_posts import JadeRosePosts
         return JadeRosePosts()
+
+    def odds_calculator(self) -> OddsCalculator:
+        from engine.jade_rose.odds import JadeRoseOdds
+        return JadeRoseOdds()
 
     def summary(self, state: Mapping[str, Any]) -> Summary:
         facts = self.figures(state)
