@@ -137,35 +137,36 @@ def turn(game_dir):
 
 @main.command()
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--json", "as_json", is_flag=True, help="Для скриптов: то же в JSON (ключи прежние, новые добавлены).")
 @_errors_to_click
 def status(game_dir, as_json):
-    """Turn, stage, era, and per faction balances, resources, cities and units."""
-    from engine.state import Envelope
-    gd = _game(game_dir)
-    state = gd.latest_state()
-    rs = find_ruleset(state["ruleset"])
-    env = Envelope.of(state)
-    summary = rs.summary(state)
-    awaiting = rs.awaiting(state)
+    """Ход, этап, срок и сколько до него осталось; по фракциям — поданы ли приказы, ошибки, казна."""
+    from sheets_bridge.status_view import status as status_output
+    out = status_output(_game(game_dir), as_json)
     if as_json:
-        info = {"ruleset": rs.name, "title": rs.title, "turn": env.turn, "stage": env.stage,
-                "stage_title": rs.stage_title(env.stage), "lines": list(summary.lines), **summary.extras,
-                "factions": {f.id: {"name": f.name, "eliminated": f.eliminated, "won": f.won,
-                                    "lines": list(f.lines), **f.extras} for f in summary.factions},
-                "awaiting": awaiting, "books": dict(gd.config.books), "fair_dice": gd.config.seed is None}
-        _echo_json(info)
-        return
-    click.echo(f"{rs.title}: ход {env.turn}, этап «{rs.stage_title(env.stage)}»")
-    for line in summary.lines:
-        click.echo(line)
-    if gd.config.seed is not None:
-        click.echo(UNFAIR_NOTICE)
-    for f in summary.factions:
-        flag = " (выбыла)" if f.eliminated else (" (победа)" if f.won else "")
-        click.echo(f"- {f.name}{flag}: " + "; ".join(f.lines))
-        for note in awaiting.get(f.id, []):
-            click.echo(f"    ждём: {note}")
+        _echo_json(out)
+    else:
+        click.echo(out)
+
+
+@main.command()
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--force", is_flag=True, help="Закрыть и до срока.")
+@_errors_to_click
+def lock(game_dir, force):
+    """Закрыть вкладки приказов всех фракций в срок: правки после этого не читаются (ни check, ни turn)."""
+    from sheets_bridge.tab_lock import lock as run_lock
+    click.echo(run_lock(_game(game_dir), force=force, progress=_progress).message)
+
+
+@main.command("schedule")
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--cron", is_flag=True, help="Вывести строки для crontab: check каждый час, lock в срок.")
+@_errors_to_click
+def schedule_cmd(game_dir, cron):
+    """Расписание этапов из game.toml ([schedule]) и срок открытого этапа."""
+    from sheets_bridge.schedule_cli import schedule_text
+    click.echo(schedule_text(_game(game_dir), cron))
 
 
 @main.command()

@@ -98,6 +98,7 @@ def share_books(gd: GameDir, be: GSheetsBackend, *, notify: bool = False, revoke
     the GMs can type in exactly their open order tabs at once. Returns the warnings."""
     from sheets_bridge.gsheets_game import share_game
     from sheets_bridge.render import render_books
+    from sheets_bridge.tab_lock import lock_record
     with gd.lock():
         require_complete_books(gd)
         warnings = share_game(be, gd.config, notify=notify, revoke=revoke)
@@ -108,6 +109,7 @@ def share_books(gd: GameDir, be: GSheetsBackend, *, notify: bool = False, revoke
         state = gd.read_snapshot(latest.turn, latest.stage)
         rs = find_ruleset(state["ruleset"])
         closed = latest.kind == "rollback" and not (latest.rollback or {}).get("reopen", False)
+        closed = closed or lock_record(gd, latest.turn, latest.stage) is not None   # `forumwar lock` closed it
         books = render_books(gd, rs, Layout.load(rs.name), state, saved={}, cleared=set(), lock_stage=closed)
         for key, tabs in books.items():
             be.update_protections(gd.config.books[key], tabs)

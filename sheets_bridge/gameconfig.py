@@ -9,6 +9,8 @@ import zoneinfo
 from dataclasses import dataclass, field
 from typing import Any
 
+from sheets_bridge.schedule import ScheduleError, parse_rule
+
 BACKENDS = ("xlsx", "gsheets")
 SHARED_BOOKS = ("public", "gm")
 CONFIG_FILE = "game.toml"
@@ -47,6 +49,7 @@ class GameConfig:
     books: dict[str, str] = field(default_factory=dict)       # book key -> backend book id
     deadlines: dict[str, str] = field(default_factory=dict)   # stage -> ISO datetime or ""
     timezone: str = "Europe/Moscow"
+    schedule: dict[str, str | int] = field(default_factory=dict)   # stage -> rule (sheets_bridge.schedule)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"ruleset": self.ruleset, "scenario": self.scenario,
@@ -59,6 +62,8 @@ class GameConfig:
                             for fid, f in self.factions.items()}
         data["books"] = dict(self.books)
         data["deadlines"] = dict(self.deadlines)
+        if self.schedule:
+            data["schedule"] = dict(self.schedule)
         return data
 
     def to_toml(self) -> str:
@@ -81,6 +86,7 @@ class GameConfig:
             books=dict(data.get("books", {})),
             deadlines=dict(data.get("deadlines", {})),
             timezone=data.get("timezone", "Europe/Moscow"),
+            schedule=dict(data.get("schedule", {})),
         )
 
     @classmethod
@@ -96,7 +102,7 @@ class GameConfig:
 
 
 _KNOWN_KEYS = {"ruleset", "scenario", "backend", "seed", "title", "factions", "gm_emails",
-               "books", "deadlines", "timezone"}
+               "books", "deadlines", "timezone", "schedule"}
 
 
 def config_problems(data: Any) -> list[str]:
@@ -166,9 +172,40 @@ def config_problems(data: Any) -> list[str]:
             try:
                 dt.datetime.fromisoformat(when.strip())
             except ValueError:
-                problems.append(f"deadlines.{stage} = {when!r} is not an ISO date-time "
-                                f"such as '2025-03-01T20:00'")
+                problems.append(f"deadlines.{stage} = {when!r}: не дата и время; пишите, например, "
+                                f"«2025-03-16T20:00» (время в поясе игры) или «2025-03-16T20:00+03:00»")
+    problems += schedule_problems(data.get("schedule", {}), data.get("ruleset"))
     return problems
+
+
+def schedule_problems(schedule: Any, ruleset: Any) -> list[str]:
+    """The problems of `[schedule]` (stage = rule), in Russian: unreadable rules and unknown stages."""
+    if not isinstance(schedule, dict):
+        return [f"[schedule] должна быть таблицей «этап = правило», например orders = \"Sunday 20:00\" "
+                f"и planning = \"+48h\", а не {schedule!r}"]
+    stages = _ruleset_stages(ruleset)
+    problems = []
+    for stage, rule in schedule.items():
+        if stages and stage not in stages:
+            known = ", ".join(f"{s} ({title})" for s, title in stages.items())
+            problems.append(f"schedule.{stage}: у этих правил нет этапа «{stage}»; этапы: {known}")
+        try:
+            parse_rule(rule)
+        except ScheduleError as exc:
+            problems.append(f"schedule.{stage}: {exc}")
+    return problems
+
+
+def _ruleset_stages(name: Any) -> dict[str, str]:
+    """The rule set's stages and their titles; empty if the rule set is unknown (reported elsewhere)."""
+    if not isinstance(name, str):
+        return {}
+    try:
+        from engine.registry import find_ruleset
+        rs = find_ruleset(name)
+    except KeyError:
+        return {}
+    return {s: rs.stage_title(s) for s in rs.stages}
 
 
 def _email_list_problems(where: str, emails: Any) -> list[str]:

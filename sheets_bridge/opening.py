@@ -18,6 +18,7 @@ from engine import find_ruleset
 from engine.state import canonical_json
 from sheets_bridge import fairness
 from sheets_bridge.backend import Backend
+from sheets_bridge.deadlines import stamp
 from sheets_bridge.gamedir import GameDir, atomic_write_text
 from sheets_bridge.layouts import Layout
 from sheets_bridge.render import push
@@ -144,7 +145,7 @@ def open_latest(gd: GameDir, be: Backend, progress: Progress = noop) -> tuple[Op
     else:
         pushed = push(gd, be, rs, layout, state, statuses={}, cleared=set(), progress=progress,
                       opens=opening.key)
-    gd.append_journal({"event": "opened", "opens": opening.key, "epoch": gd.epoch()})
+    gd.append_journal({"event": "opened", "opens": opening.key, "epoch": gd.epoch(), "at": stamp()})
     return opening, pushed, saved
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from engine import find_ruleset
 from engine.ruleset import RowStatus
 from engine.state import canonical_json
-from sheets_bridge import opening, posts
+from sheets_bridge import deadlines, opening, posts, submissions, tab_lock
 from sheets_bridge.backend import Backend
 from sheets_bridge.create import require_complete_books
 from sheets_bridge.gamedir import GameDir
@@ -53,7 +53,7 @@ def check(gd: GameDir, be: Backend | None = None, progress: Progress = noop) -> 
         rs = find_ruleset(state["ruleset"])
         layout = Layout.load(rs.name)
         stage = state["stage"]
-        parsed, raw_books, problems = pull(gd, be, rs, layout, state, stage)
+        parsed, raw_books, problems = pull(gd, tab_lock.frozen(gd, be, state), rs, layout, state, stage)
         report = StageReport(state["turn"], stage, state["turn"], stage, problems=problems)
         for fid, raw in raw_books.items():
             writes = []
@@ -73,7 +73,8 @@ def check(gd: GameDir, be: Backend | None = None, progress: Progress = noop) -> 
                                     for s in statuses]
             report.pushed.append(fid)
             progress(f"checked {fid}: {sum(s.ok for s in statuses)} ok, {sum(not s.ok for s in statuses)} with errors")
-        gd.append_journal({"event": "checked", "turn": state["turn"], "stage": stage})
+        counts = submissions.count(rs, layout, state, stage, raw_books, parsed)
+        gd.append_journal(submissions.checked_entry(state["turn"], stage, gd.epoch(), deadlines.stamp(), counts))
         return report
 
 
@@ -98,7 +99,7 @@ def run_turn(gd: GameDir, be: Backend | None = None, progress: Progress = noop) 
             raise StageError("игра окончена: рассчитывать больше нечего")
         seed = gd.stage_seed(turn, stage)
         progress(f"ход {turn}, этап «{stage}»: читаю приказы")
-        parsed, raw_books, problems = pull(gd, be, rs, layout, state, stage, lock=True)
+        parsed, raw_books, problems = pull(gd, tab_lock.frozen(gd, be, state), rs, layout, state, stage, lock=True)
         archive = gd.archive_dir(turn)
         for fid, raw in raw_books.items():
             opening.write_archive(archive / f"orders-{stage}-{fid}.json", raw)

@@ -1,0 +1,169 @@
+"""`forumwar lock`: at the deadline, close every faction's order tabs and keep the orders as they were.
+
+Locking reads each faction book's open-stage order tabs once (on Google Sheets the same request
+closes them: `lock_and_read`; xlsx books get their order cells locked in one write), keeps the rows
+read in archive/turn-NNNN/locked-STAGE-eEPOCH.json, then journals «locked». From then on, `check` and
+`turn` of that stage read the kept rows instead of the books (`frozen`), so an edit made after the
+deadline is never read, whatever a player does to a file. The GM book is never locked: the GM's
+corrections are read as usual. Idempotent: a stage is locked once per epoch (a rollback reopens).
+"""
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+from engine import find_ruleset
+from engine.ruleset import GM_BOOK, Ruleset
+from engine.state import canonical_json
+from sheets_bridge import deadlines, opening
+from sheets_bridge.backend import Backend, TabWrite
+from sheets_bridge.create import require_complete_books
+from sheets_bridge.gamedir import GameDir, atomic_write_text
+from sheets_bridge.layouts import Layout
+from sheets_bridge.pull import book_name, pull, stage_tabs
+from sheets_bridge.render import render_books
+from sheets_bridge.stage_common import Progress, StageError, noop, open_backend
+
+RawBooks = dict[str, dict[str, list[list[str]]]]
+
+
+@dataclass(frozen=True)
+class LockReport:
+    """What `lock` did: `done` False when it changed nothing (before the deadline, or already locked)."""
+
+    done: bool
+    message: str
+    books: tuple[str, ...] = ()
+
+
+def locked_path(gd: GameDir, turn: int, stage: str, epoch: int) -> Path:
+    return gd.archive_path(turn) / f"locked-{stage}-e{epoch}.json"
+
+
+def lock_record(gd: GameDir, turn: int, stage: str) -> dict[str, Any] | None:
+    """The journal record of (turn, stage) being locked in the current epoch, if it was."""
+    epoch = gd.epoch()
+    found = [e for e in gd.journal() if e.get("event") == "locked" and e.get("turn") == turn
+             and e.get("stage") == stage and e.get("epoch") == epoch]
+    return found[-1] if found else None
+
+
+def locked_books(gd: GameDir, state: Mapping[str, Any]) -> RawBooks | None:
+    """The faction books' order tabs as read when the open stage was locked; None if it is not locked."""
+    turn, stage = int(state["turn"]), str(state["stage"])
+    record = lock_record(gd, turn, stage)
+    if record is None:
+        return None
+    books: RawBooks = json.loads(locked_path(gd, turn, stage, int(record["epoch"])).read_text(encoding="utf-8"))
+    return books
+
+
+class FrozenReads:
+    """A backend whose reads of the locked books return the rows kept at the lock (others go through)."""
+
+    def __init__(self, be: Backend, kept: Mapping[str, Mapping[str, list[list[str]]]]):
+        self._be: Any = be     # any backend, with or without the optional lock_and_read and tab_titles
+        self._kept = kept
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._be, name)
+
+    def read_tabs(self, book_id: str, titles: list[str]) -> dict[str, list[list[str]]]:
+        if book_id in self._kept:
+            return {t: list(self._kept[book_id][t]) for t in titles if t in self._kept[book_id]}
+        read: dict[str, list[list[str]]] = self._be.read_tabs(book_id, titles)
+        return read
+
+    def lock_and_read(self, book_id: str, titles: list[str]) -> dict[str, list[list[str]]]:
+        if book_id in self._kept:
+            return self.read_tabs(book_id, titles)
+        read = getattr(self._be, "lock_and_read", None) or self._be.read_tabs
+        result: dict[str, list[list[str]]] = read(book_id, titles)
+        return result
+
+    def tab_titles(self, book_id: str) -> list[str]:
+        if book_id in self._kept:
+            return list(self._kept[book_id])
+        titles: list[str] = self._be.tab_titles(book_id)    # asked only of a backend that has it
+        return titles
+
+
+def frozen(gd: GameDir, be: Backend, state: Mapping[str, Any]) -> Backend:
+    """`be`, or, once the open stage is locked, `be` reading the kept rows of the locked books."""
+    kept = locked_books(gd, state)
+    if kept is None:
+        return be
+    by_id = {gd.config.books[key]: tabs for key, tabs in kept.items() if key in gd.config.books}
+    return cast(Backend, FrozenReads(be, by_id))
+
+
+def lock(gd: GameDir, be: Backend | None = None, force: bool = False, now: dt.datetime | None = None,
+         progress: Progress = noop) -> LockReport:
+    """Close the open stage's order tabs of every faction at or after its deadline (any time with `force`)."""
+    with gd.lock():
+        require_complete_books(gd)
+        if opening.pending(gd) is not None:
+            raise StageError("прошлый этап не дозавершён (книги обновлены не все): сначала запустите "
+                             "forumwar turn, он закончит обновление")
+        state = gd.latest_state()
+        rs = find_ruleset(state["ruleset"])
+        turn, stage = int(state["turn"]), str(state["stage"])
+        if stage == "finished":
+            raise StageError("игра окончена: закрывать нечего")
+        title = rs.stage_title(stage)
+        record = lock_record(gd, turn, stage)
+        if record is not None:
+            return LockReport(False, f"Ход {turn}, этап «{title}»: вкладки приказов уже закрыты "
+                                     f"({_local(gd, record.get('at'))}); ничего не изменено.")
+        now = now or deadlines.now_utc()
+        clock = deadlines.clock(gd, state, tuple(rs.stages))
+        if not force and not clock.passed(now):
+            if clock.deadline is None:
+                why = ("у этапа нет срока (в game.toml нет [schedule] или [deadlines] для него). Вкладки "
+                       "приказов не закрыты; закрыть их всё равно — forumwar lock --force")
+            else:
+                why = (f"срок — {clock.deadline_text()}, {clock.left_text(now)}. Вкладки приказов не закрыты; "
+                       f"закрыть раньше срока — forumwar lock --force")
+            return LockReport(False, f"Ход {turn}, этап «{title}»: {why}.")
+        be = be or open_backend(gd)
+        layout = Layout.load(rs.name)
+        _, raw_books, _ = pull(gd, be, rs, layout, state, stage, lock=True)
+        kept = {key: raw for key, raw in raw_books.items() if key != GM_BOOK}
+        if getattr(be, "lock_and_read", None) is None:      # xlsx: lock the order cells in one write per book
+            tabs = _locked_tabs(gd, rs, layout, state, stage, kept)
+            for key, writes in tabs.items():
+                be.write_book(gd.config.books[key], writes)
+                progress(f"закрыты вкладки приказов: {book_name(state, key)}")
+        epoch = gd.epoch()
+        atomic_write_text(locked_path(gd, turn, stage, epoch), canonical_json(kept))
+        gd.append_journal({"event": "locked", "turn": turn, "stage": stage, "epoch": epoch,
+                           "at": deadlines.stamp(), "forced": bool(force and not clock.passed(now)),
+                           "deadline": None if clock.deadline is None else clock.deadline.isoformat(),
+                           "books": sorted(kept)})
+        early = " раньше срока (--force)" if force and not clock.passed(now) else ""
+        return LockReport(True, f"Ход {turn}, этап «{title}»: вкладки приказов закрыты{early} у фракций: "
+                                f"{len(kept)}. Правки после этого не будут прочитаны; forumwar turn рассчитает "
+                                f"приказы, какими они были сейчас.", tuple(sorted(kept)))
+
+
+def _locked_tabs(gd: GameDir, rs: Ruleset, layout: Layout, state: Mapping[str, Any], stage: str,
+                 read: RawBooks) -> dict[str, list[TabWrite]]:
+    """The open stage's order tabs the books have, closed, their players' rows left as they are."""
+    books = render_books(gd, rs, layout, dict(state), saved={}, cleared=set(), lock_stage=True)
+    out: dict[str, list[TabWrite]] = {}
+    for key in sorted(read):
+        titles = {t.title for t in stage_tabs(rs, layout, stage, key)} & set(read[key])
+        out[key] = [dataclasses.replace(w, rows=None) for w in books.get(key, []) if w.title in titles]
+    return out
+
+
+def _local(gd: GameDir, at: Any) -> str:
+    if not isinstance(at, str):
+        return "время не записано"
+    from sheets_bridge.schedule import when_text
+    return when_text(dt.datetime.fromisoformat(at), deadlines.zone(gd))
