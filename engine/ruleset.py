@@ -82,7 +82,9 @@ class StageResult:
 
 @dataclass(frozen=True)
 class FactionSummary:
-    """One faction in `status`: Russian lines to print, flags, and JSON-able extras."""
+    """One faction in `status`: Russian lines to print, flags, and JSON-able extras. `numbers` are the
+    figures the bridge charts turn by turn (Russian title -> number, in display order): a rule set gives
+    the faction's income, balance, army size and cities or provinces under the titles its books use."""
 
     id: str
     name: str
@@ -90,6 +92,7 @@ class FactionSummary:
     eliminated: bool = False
     won: bool = False
     extras: Mapping[str, Any] = field(default_factory=dict)
+    numbers: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

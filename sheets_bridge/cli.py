@@ -10,6 +10,7 @@ import click
 from engine import find_ruleset, ruleset_names
 from sheets_bridge.adjudicate_cli import adjudicate as adjudicate_command
 from sheets_bridge.fairness import UNFAIR_NOTICE
+from sheets_bridge.map_cli import charts_command, map_command
 from sheets_bridge.post_cli import post as post_command
 
 
@@ -406,6 +407,8 @@ def battle(file, ruleset_name, runs, seed, as_json, report, bbcode, example):
 # Titania: one turn from a situation file (the command lives in adjudicate_cli.py)
 main.add_command(adjudicate_command)
 main.add_command(post_command)        # the turn's forum posts (post_cli.py)
+main.add_command(map_command)         # the map picture and the charts' table (map_cli.py)
+main.add_command(charts_command)
 
 
 if __name__ == "__main__":

@@ -44,7 +44,8 @@ from sheets_bridge.gameconfig import (
 )
 
 __all__ = ["BACKENDS", "CONFIG_FILE", "SHARED_BOOKS", "FactionConfig", "GameConfig", "GameConfigError", "GameDir",
-           "GameDirError", "GameLocked", "MissingSeed", "SnapshotConflict", "atomic_write_text", "config_problems"]
+           "GameDirError", "GameLocked", "MissingSeed", "SnapshotConflict", "atomic_write_bytes", "atomic_write_text",
+           "config_problems"]
 
 JOURNAL_FILE = "journal.jsonl"
 LOCK_FILE = ".lock"
@@ -221,8 +222,8 @@ class GameDir:
             return []
         exports = {f"{key}-{stage}.xlsx" for key in self.config.books}
         return sorted(p for p in folder.iterdir() if p.is_file() and (
-            p.name.startswith((f"orders-{stage}-", f"report-{stage}-", f"post-{stage}-"))
-            or p.name == f"statuses-{stage}.json"
+            p.name.startswith((f"orders-{stage}-", f"report-{stage}-", f"post-{stage}-", f"charts-{stage}-"))
+            or p.name in (f"statuses-{stage}.json", f"events-{stage}.json", f"map-{stage}.png")
             or p.name in exports))
 
     def set_aside_archive(self, stages: Sequence[tuple[int, str]], epoch: int) -> None:
@@ -430,11 +431,16 @@ class GameDir:
 # -- atomic files --------------------------------------------------------------------------
 def atomic_write_text(path: Path, text: str) -> None:
     """Replace `path` with `text` so that a reader sees the old or the new file, never a mix."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Replace `path` with `data` (e.g. a PNG) so that a reader sees the old or the new file, never a mix."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, 0o644)

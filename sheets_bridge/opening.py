@@ -16,7 +16,7 @@ from typing import Any
 
 from engine import find_ruleset
 from engine.state import canonical_json
-from sheets_bridge import fairness
+from sheets_bridge import fairness, pictures
 from sheets_bridge.backend import Backend
 from sheets_bridge.deadlines import stamp
 from sheets_bridge.gamedir import GameDir, atomic_write_text
@@ -130,6 +130,7 @@ def open_latest(gd: GameDir, be: Backend, progress: Progress = noop) -> tuple[Op
         cleared = {t.key for t in layout.order_tabs(stage) if not t.keep}
         pushed = push(gd, be, rs, layout, state, statuses=saved, cleared=cleared, progress=progress,
                       opens=opening.key, problems=problems, orders_turn=turn)
+        pictures.publish(gd, be, opening.key, archive, stage, progress)   # the map and charts, before exports
         for key, book_id in gd.config.books.items():
             be.export_xlsx(book_id, str(archive / f"{key}-{stage}.xlsx"))
         saved["_problems"] = problems
@@ -142,9 +143,11 @@ def open_latest(gd: GameDir, be: Backend, progress: Progress = noop) -> tuple[Op
         pushed = push(gd, be, rs, layout, state, statuses=view, cleared=others, progress=progress,
                       opens=opening.key, problems=problems, orders_turn=orders_turn, restore=restore,
                       lock_stage=not opening.rollback.get("reopen", False))
+        pictures.publish(gd, be, opening.key, None, None, progress)
     else:
         pushed = push(gd, be, rs, layout, state, statuses={}, cleared=set(), progress=progress,
                       opens=opening.key)
+        pictures.publish(gd, be, opening.key, gd.archive_dir(opening.turn), "start", progress)
     gd.append_journal({"event": "opened", "opens": opening.key, "epoch": gd.epoch(), "at": stamp()})
     return opening, pushed, saved
 

@@ -113,6 +113,7 @@ def run_turn(gd: GameDir, be: Backend | None = None, progress: Progress = noop) 
             for f, ss in statuses.items()} | {"_problems": problems})
         for name, text in result.reports.items():
             opening.write_archive(archive / f"report-{stage}-{name}.txt", text)
+        opening.write_archive(archive / f"events-{stage}.json", list(result.events))   # the map's markers
         following = None
         if new["stage"] != "finished":
             following = gd.open_seed(new["turn"], new["stage"])   # drawn before the commit: published with it

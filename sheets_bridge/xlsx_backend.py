@@ -24,6 +24,7 @@ from openpyxl import Workbook, load_workbook
 from openpyxl.utils.exceptions import InvalidFileException
 
 from sheets_bridge.backend import BackendError, BookForbidden, BookNotFound, TabWrite
+from sheets_bridge.xlsx_pictures import put_pictures
 from sheets_bridge.xlsx_tabs import LISTS_SHEET, PLACEHOLDER_SHEET, apply_tab, collect_unused_lists, tidy_sheets
 
 BOOKS_DIR = "books"
@@ -86,6 +87,12 @@ class XlsxBackend:
             apply_tab(wb, tab)
         collect_unused_lists(wb)
         tidy_sheets(wb, {tab.title for tab in tabs})
+        _save_atomically(wb, self.book_path(book_id))
+
+    def put_pictures(self, book_id: str, title: str, pictures: list[bytes], note: str) -> None:
+        """Make `title` a picture tab of the book (after its first tab) holding these PNGs (`xlsx_pictures`)."""
+        wb = self._load(book_id, read_only=False)
+        put_pictures(wb, title, pictures, note, after=wb.sheetnames[0])
         _save_atomically(wb, self.book_path(book_id))
 
     def share(self, book_id: str, readers: list[str], writers: list[str],

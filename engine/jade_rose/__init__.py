@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine import ledger
-from engine.jade_rose import adjustments, battle, economy_orders, factions, setup, turn, victory, views, war
+from engine.jade_rose import adjustments, battle, economy_orders, factions, income, setup, turn, victory, views, war
 from engine.jade_rose.data import dump_data, load_data
 from engine.registry import register
 from engine.ruleset import (
@@ -127,7 +127,9 @@ class JadeRose(Ruleset):
             res = "".join(f", {views.RESOURCES.get(k, k)} {v}" for k, v in f["resources"].items())
             line = (f"золото {f['gold']}{res}; городов {len(f['cities'])}; "
                     f"юнитов {sum(f['units'].values())}")
-            factions_out.append(FactionSummary(fid, f["name"], (line,), f["eliminated"], f["won"], f))
+            numbers = {"Доход": income.faction_income(state, fid), "Казна": f["gold"],
+                       "Армия (юнитов)": sum(f["units"].values()), "Города": len(f["cities"])}
+            factions_out.append(FactionSummary(fid, f["name"], (line,), f["eliminated"], f["won"], f, numbers))
         extras = {k: v for k, v in facts.items() if k != "factions"}
         return Summary(tuple(lines), tuple(factions_out), extras)
 

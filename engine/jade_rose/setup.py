@@ -6,7 +6,8 @@ Scenario shape:
     [factions.<id>]  gold = 1000, optional units = {<name or key> = n}, optional resource overrides
                      (honor, corruption, slaves, eternal_servants, runes, jade), optional name
     [cities.<id>]    name, owner (faction id or absent for a neutral city), large, level, capital,
-                     optional buildings = [<name or key>], optional ruins
+                     optional buildings = [<name or key>], optional ruins, optional x, y (the map
+                     picture's coordinates: x east, y north; numbers)
 All problems are reported at once (ScenarioError.problems, Russian, one per problem).
 """
 from __future__ import annotations
@@ -22,7 +23,7 @@ from engine.state import SCHEMA_VERSION
 RESOURCE_KEYS = {"empire": ("honor", "corruption"), "vampires": ("slaves", "eternal_servants"),
                  "dwarves": ("runes",), "jade": ("jade",)}
 _FACTION_KEYS = {"gold", "units", "name"}
-_CITY_KEYS = {"name", "owner", "large", "level", "capital", "buildings", "ruins"}
+_CITY_KEYS = {"name", "owner", "large", "level", "capital", "buildings", "ruins", "x", "y"}
 
 
 class ScenarioError(ValueError):
@@ -136,8 +137,13 @@ def _city_record(cid: str, spec: Any, factions: set[str], problems: list[str]) -
             problems.append(f"{where}: постройка «{data.buildings[key].name}» указана дважды.")
         else:
             buildings.append(key)
+    place = {axis: spec[axis] for axis in ("x", "y") if axis in spec}
+    for axis, value in place.items():
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            problems.append(f"{where}: координата {axis} должна быть числом, а не {value!r}.")
     return {"name": name.strip(), "owner": owner, "large": large is True, "level": level,
-            "buildings": buildings, "capital": capital is True, "ruins": ruins is True, "no_income_turns": 0}
+            "buildings": buildings, "capital": capital is True, "ruins": ruins is True, "no_income_turns": 0,
+            **place}
 
 
 def new_game(scenario: Mapping[str, Any]) -> dict:

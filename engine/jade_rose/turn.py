@@ -123,21 +123,23 @@ def resolve_orders_stage(state: Mapping[str, Any], orders: Mapping[str, ParsedOr
     active = {f: p for f, p in plans.items() if not new["factions"][f].get("armies_blocked")}
     for fid, extra in war.form_battles(new, active, seed).items():
         statuses.setdefault(fid, []).extend(extra)
+    events: list[dict] = []
     if war.needs_planning(new):
         new["stage"] = "planning"
     else:
-        _finish_turn(new, {}, seed)
-    return StageResult(state=new, statuses={f: tuple(s) for f, s in statuses.items()})
+        events = _finish_turn(new, {}, seed)
+    return StageResult(state=new, statuses={f: tuple(s) for f, s in statuses.items()}, events=tuple(events))
 
 
 def resolve_planning_stage(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
     new = clone(dict(state))
     manoeuvres = {f: split_orders(p)[1] for f, p in orders.items() if f in new["factions"]}
-    _finish_turn(new, {f: m for f, m in manoeuvres.items() if m is not None}, seed)
-    return StageResult(state=new, statuses={})
+    events = _finish_turn(new, {f: m for f, m in manoeuvres.items() if m is not None}, seed)
+    return StageResult(state=new, statuses={}, events=tuple(events))
 
 
-def _finish_turn(state: dict, manoeuvres: Mapping[str, dict], seed: int) -> None:
+def _finish_turn(state: dict, manoeuvres: Mapping[str, dict], seed: int) -> list[dict]:
+    """Battles, their consequences and the end of the turn; returns the war's events (war/__init__.py)."""
     events = war.resolve_battles(state, manoeuvres, seed)
     consequences.apply_war_events(state, events)
     end_of_turn(state)
@@ -147,3 +149,4 @@ def _finish_turn(state: dict, manoeuvres: Mapping[str, dict], seed: int) -> None
     if not over:
         state["era"] = era_of(state).key
     state["stage"] = "finished" if over else "orders"
+    return list(events)

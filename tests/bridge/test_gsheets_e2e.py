@@ -21,7 +21,7 @@ from sheets_bridge.xlsx_backend import XlsxBackend
 SEED = "parity-seed"
 GM = "gm@example.com"
 BOT = "forumwar@parity.iam.gserviceaccount.com"
-HELPER_TABS = ("Списки",)
+HELPER_TABS = ("Списки", "Рисунок карты", "Графики")   # the lists, and the pictures only xlsx books embed
 
 
 def _economy_title() -> str:

@@ -1,0 +1,127 @@
+"""`forumwar map GAME [--turn N] [--faction F] -o map.png` and `forumwar charts GAME [--csv FILE]`.
+
+The map of a turn is drawn from the turn's last snapshot (the latest one without --turn), with the
+markers of the stage that resolved into it (its archived events) and, for a faction's map, the orders
+that faction gave in that snapshot's stage when they are archived (passed to `MapData.picture` as
+{"faction", "stage", "orders": ParsedOrders.orders}).
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import click
+
+from engine import find_ruleset
+from engine.ruleset import Ruleset
+from sheets_bridge.gamedir import GameDir, GameDirError, atomic_write_bytes
+
+
+def _game(path: str) -> GameDir:
+    if not (Path(path) / "game.toml").is_file():
+        raise click.ClickException(f"{path} — не каталог игры forumwar (нет game.toml); создайте игру командой "
+                                   "forumwar new")
+    return GameDir(path)
+
+
+def _snapshot(gd: GameDir, turn: int | None) -> Path:
+    """The last snapshot of `turn` (the latest snapshot when None)."""
+    snapshots = gd.snapshots()
+    if not snapshots:
+        raise click.ClickException("в игре нет ни одного снимка состояния: она не начата")
+    if turn is None:
+        return snapshots[-1]
+    of_turn = [p for p in snapshots if int(p.stem.split("-")[1]) == turn]
+    if not of_turn:
+        turns = sorted({int(p.stem.split("-")[1]) for p in snapshots})
+        raise click.BadParameter(f"хода {turn} в игре нет; есть ходы {turns[0]}–{turns[-1]}", param_hint="--turn")
+    return of_turn[-1]
+
+
+def _faction(rs: Ruleset, state: Mapping[str, Any], given: str) -> str:
+    """A faction id from its display name or id (case and «ё» ignored)."""
+    names = {f.id: f.name for f in rs.summary(state).factions}
+
+    def norm(text: str) -> str:
+        return text.strip().lower().replace("ё", "е")
+
+    for fid, name in names.items():
+        if norm(given) in (norm(fid), norm(name)):
+            return fid
+    raise click.BadParameter(f"нет фракции «{given}»; фракции игры: {', '.join(names.values())}",
+                             param_hint="--faction")
+
+
+def _orders(gd: GameDir, rs: Ruleset, state: dict[str, Any], faction: str) -> dict[str, Any] | None:
+    """The faction's orders of the snapshot's stage, if that stage resolved and its orders are archived."""
+    from sheets_bridge.layouts import Layout
+    from sheets_bridge.opening import archived_orders
+    from sheets_bridge.pull import parse_books
+    turn, stage = int(state["turn"]), str(state["stage"])
+    raw = archived_orders(gd.archive_path(turn), stage)
+    if faction not in raw:
+        return None
+    parsed, _ = parse_books(rs, Layout.load(rs.name), state, stage, {faction: raw[faction]})
+    return {"faction": faction, "stage": stage, "orders": list(parsed[faction].orders)}
+
+
+@click.command("map")
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--turn", "turn_no", type=click.IntRange(0), default=None,
+              help="Ход, чью карту рисовать (по умолчанию — текущий).")
+@click.option("--faction", default=None,
+              help="Фракция (название или идентификатор): её карта с её приказами стрелками; без него — общая карта.")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Куда сохранить рисунок PNG.")
+def map_command(game_dir: str, turn_no: int | None, faction: str | None, output: str) -> None:
+    """Нарисовать карту игры в PNG: владельцы городов или провинций цветом, размер и уровень, дороги и
+    море, руины, бои этого хода, легенда.
+
+    Карта фракции показывает только то, что видно в её книге, и её собственные приказы стрелками."""
+    from sheets_bridge.map_drawing import draw_map
+    from sheets_bridge.pictures import events_into, map_title
+    gd = _game(game_dir)
+    try:
+        with gd.lock(shared=True):
+            path = _snapshot(gd, turn_no)
+            state = json.loads(path.read_text(encoding="utf-8"))
+            rs = find_ruleset(str(state["ruleset"]))
+            maps = rs.map_data()
+            if maps is None:
+                raise click.ClickException(f"правила «{rs.title}» не рисуют карту")
+            fid = _faction(rs, state, faction) if faction is not None else None
+            orders = _orders(gd, rs, state, fid) if fid is not None else None
+            picture = maps.picture(state, fid, orders=orders, events=events_into(gd, path.stem))
+            drawing = draw_map(picture, map_title(rs, state, fid), viewer=fid)
+    except GameDirError as exc:
+        raise click.ClickException(str(exc)) from exc
+    atomic_write_bytes(Path(output), drawing.png)
+    whose = "общая" if fid is None else f"фракции {picture.factions.get(fid, fid)}"
+    click.echo(f"Карта ({whose}) хода {state['turn']}, этапа «{rs.stage_title(str(state['stage']))}» "
+               f"сохранена в {output}: мест {len(picture.places)}, боёв {len(picture.markers)}, "
+               f"стрелок-приказов {len([a for a in picture.arrows if a.faction == fid])}.")
+
+
+@click.command("charts")
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--csv", "csv_file", default=None, type=click.Path(dir_okay=False),
+              help="Сохранить таблицу в CSV (UTF-8, открывается в Excel и LibreOffice).")
+def charts_command(game_dir: str, csv_file: str | None) -> None:
+    """Таблица фракций ход за ходом: доход, казна, армия, города или провинции.
+
+    Без --csv печатает таблицу; графики каждой фракции (PNG) лежат в архиве хода и в книге мастера."""
+    from sheets_bridge.charts import turn_table
+    gd = _game(game_dir)
+    try:
+        with gd.lock(shared=True):
+            table = turn_table(gd)
+    except GameDirError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if csv_file is None:
+        click.echo(table.to_string(index=False))
+        return
+    Path(csv_file).parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(Path(csv_file), table.to_csv(index=False).encode("utf-8-sig"))
+    click.echo(f"Таблица сохранена в {csv_file}: строк {len(table)} (ходов {table['Ход'].nunique()}, "
+               f"фракций {table['Фракция'].nunique()}).")
