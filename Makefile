@@ -26,7 +26,8 @@ lint: $(STAMP)
 	$(BIN)/ruff check . && $(BIN)/mypy
 
 demo: $(STAMP)
-	$(BIN)/forumwar demo games/demo
+	$(BIN)/forumwar demo --ruleset jade_rose games/demo
+	$(BIN)/forumwar demo --ruleset titania games/demo-titania
 
 turn: $(STAMP)
 	$(BIN)/forumwar turn $(GAME)
@@ -38,4 +39,4 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
 clean:
-	rm -rf $(VENV) games/demo
+	rm -rf $(VENV) games/demo games/demo-titania

@@ -23,7 +23,7 @@ BUILDINGS = ["Штаб тайной полиции", "Штаб инквизиц�
 def demo(tmp_path_factory):
     path = tmp_path_factory.mktemp("demo") / "game"
     lines = []
-    gd = run_demo(path, echo=lines.append)
+    gd = run_demo(path, echo=lines.append, ruleset="jade_rose")
     return gd, lines
 
 

@@ -25,7 +25,7 @@ from sheets_bridge.stage import check, run_turn
 from sheets_bridge.verify import verify
 from sheets_bridge.xlsx_backend import XlsxBackend
 
-NAMES = ["jade_rose", "coins"]
+NAMES = ["jade_rose", "coins", "titania"]
 
 
 def _start(name: str) -> tuple[Ruleset, dict[str, Any]]:

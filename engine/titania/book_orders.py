@@ -1,0 +1,669 @@
+"""Order rows of a Titania faction book -> the adjudicator's order dicts (SCHEMA §1.4, §1.5), each row with
+its Russian status.
+
+Three order tabs, all in the one stage (G11 a: Planning and Campaign orders go to the Master together):
+«Планирование» (build, hire, caravan, Rat swarm), «Поход» (one row per army, or per part of a split army,
+run in the faction's own order «№», A12.1) and «Мощь и магия» (the Might allocation and the racial
+ability). Names are read as people type them (engine.cells); what depends on the dice, the resources at the
+moment of payment or other factions' moves is left to the adjudicator, whose verdict becomes the row's
+final status. Nothing here raises on bad input.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine.titania.codes  # noqa: F401  (defines the T_* codes)
+from engine.cells import normalize_name
+from engine.errors import OrderError, allowed_list
+from engine.numbers import echo, read_count, whole_number
+from engine.ruleset import ParsedOrders, Row, RowStatus
+from engine.titania.data import TitaniaData, load_data
+from engine.titania.names import BUILDING_NAMES, RESOURCE_NAMES, ability_name
+
+PLANNING, CAMPAIGN, MIGHT = "planning", "campaign", "might"
+TABS = (PLANNING, CAMPAIGN, MIGHT)
+
+BUILD, HIRE, CARAVAN, RATS = "Построить", "Нанять", "Отправить караван", "Нашествие крыс"
+RESEARCH, LEARN, CONTRIBUTE = "Исследовать", "Изучить заклинание", "Вклад в событие"
+SPELL_ROW = "Заклинание"
+HOLD, MOVE, SUPPORT = "Стоять", "Идти / атаковать", "Поддержать"
+ORDER_WORDS = {HOLD: "hold", "стоять": "hold", "держать": "hold", "оборона": "hold",
+               MOVE: "move", "идти": "move", "атаковать": "move", "атака": "move", "идти/атаковать": "move",
+               "напасть": "move", "идти атаковать": "move",
+               SUPPORT: "support", "подмога": "support", "поддержка": "support"}
+PAY_GOLD, PAY_INFLUENCE = "Золото и дерево", "Влияние"
+MIGHT_ROW = "Могущество"
+PLAYER_BUILDINGS = ("mine", "sawmill", "farm", "quarry", "tower", "port", "fort")
+CARGO = ("gold", "wood", "stone", "mana")
+NEEDS_DEPOSIT = {"mine": "gold", "sawmill": "wood", "farm": "fertile", "quarry": "stone", "tower": "mana"}
+DEPOSIT_TEXT = {"gold": "нет месторождения золота", "wood": "нет леса", "fertile": "нет плодородных земель",
+                "stone": "нет месторождения камня", "mana": "нет места силы"}
+# What each race's active ability needs from the row (SCHEMA §1.5 `abilities`): the ability's form.
+ABILITY_FORM = {"humans": "army", "skaven": "army", "undead": "army", "chaos_dwarfs": "army",
+                "high_elves": "own_province", "fauns": "own_province", "dark_elves": "province",
+                "beastmen": "province", "goblins": "province", "orcs": "army_two", "lizardmen": "enemy_army",
+                "dwarfs": "allocation", "wood_elves": "path"}
+FORM_NEEDS = {"army": "«Войско» (ваш отряд)", "own_province": "«Провинция 1» (ваша провинция)",
+              "province": "«Провинция 1»", "army_two": "«Войско», «Провинция 1» и «Провинция 2»",
+              "enemy_army": "«Провинция 1» (где стоит чужое войско) и, если там несколько, «Фракция»",
+              "allocation": "«Войско» и «Очки» (по строке на отряд)",
+              "path": "«Войско» и «Провинция 1» (и, если нужно, «Провинция 2») — путь по своим провинциям"}
+
+
+@dataclass
+class Book:
+    """What the parser knows of the game for one faction: names and who owns what at the start."""
+
+    state: Mapping[str, Any]
+    faction: str
+    names: dict[str, str] = field(default_factory=dict)  # normalised name -> province id
+    planned: dict[str, int] = field(default_factory=dict)  # province -> Strength hired there this Planning
+    factions: dict[str, str] = field(default_factory=dict)  # normalised name -> faction id
+
+    def __post_init__(self) -> None:
+        for pid, info in self.state["map"]["provinces"].items():
+            self.names[normalize_name(info["name"])] = pid
+            self.names.setdefault(normalize_name(pid), pid)
+        for fid, f in self.state["factions"].items():
+            self.factions[normalize_name(f["name"])] = fid
+            self.factions.setdefault(normalize_name(fid), fid)
+
+    # -- facts
+    def pname(self, pid: str) -> str:
+        return str(self.state["map"]["provinces"][pid]["name"])
+
+    def fname(self, fid: str) -> str:
+        return str(self.state["factions"][fid]["name"])
+
+    @property
+    def race(self) -> str:
+        return str(self.state["factions"][self.faction]["race"])
+
+    def owned(self) -> list[str]:
+        return sorted((p for p, o in self.state["owners"].items() if o == self.faction), key=self.pname)
+
+    def own_land(self) -> list[str]:
+        return [p for p in self.owned() if not self.state["map"]["provinces"][p]["sea"]]
+
+    def armies(self) -> dict[str, dict[str, Any]]:
+        return {a["province"]: a for a in self.state["armies"] if a["faction"] == self.faction}
+
+    def order_armies(self) -> dict[str, int]:
+        """The Strength each army will have when the Campaign starts: at the start of the turn plus what
+        this book hires there (P4.1: hired troops take orders the same turn)."""
+        out = {p: int(a["strength"]) for p, a in self.armies().items()}
+        for p, n in self.planned.items():
+            out[p] = out.get(p, 0) + n
+        return out
+
+    def neighbours(self, pid: str) -> list[str]:
+        out = {b if a == pid else a for a, b in self.state["map"]["adjacency"] if pid in (a, b)}
+        return sorted(out, key=self.pname)
+
+    def naval(self, pid: str) -> bool:
+        """An army at sea, or in an own province with a port, may put to sea (G20: our reading)."""
+        provinces = self.state["map"]["provinces"]
+        return bool(provinces[pid]["sea"]) or (self.state["owners"].get(pid) == self.faction
+                                               and "port" in self.state["buildings"].get(pid, []))
+
+    def might(self) -> int:
+        provinces = self.state["map"]["provinces"]
+        return sum(1 for p in self.owned() if provinces[p]["shrine"])
+
+    # -- reading cells
+    def province(self, text: str, column: str, among: list[str] | None = None) -> str | OrderError:
+        allowed = allowed_list(self.pname(p) for p in (among if among is not None else self.own_land()))
+        if not text:
+            return OrderError("T_NEED_PROVINCE", {"column": column, "allowed": allowed})
+        pid = self.names.get(normalize_name(text))
+        if pid is None:
+            return OrderError("T_UNKNOWN_PROVINCE", {"column": column, "value": echo(text), "allowed": allowed})
+        return pid
+
+    def other_faction(self, text: str, column: str) -> str | OrderError:
+        fid = self.factions.get(normalize_name(text))
+        others = [f for f in self.state["factions"] if f != self.faction]
+        if fid is None:
+            return OrderError("T_UNKNOWN_FACTION", {"column": column, "value": echo(text),
+                                                    "allowed": allowed_list(self.fname(f) for f in others)})
+        return fid
+
+    def army(self, text: str) -> str | OrderError:
+        armies = self.order_armies()
+        allowed = allowed_list(self.pname(p) for p in sorted(armies, key=self.pname))
+        if not text:
+            return OrderError("T_NEED_ARMY", {"allowed": allowed})
+        pid = self.names.get(normalize_name(text))
+        if pid is None or pid not in armies:
+            return OrderError("T_NO_ARMY", {"value": echo(text), "allowed": allowed})
+        return pid
+
+
+def _ok(tab: str, row: Row, note: str) -> RowStatus:
+    return RowStatus(tab, row.number, note=note)
+
+
+def _bad(tab: str, row: Row, err: OrderError) -> RowStatus:
+    return RowStatus(tab, row.number, (err,))
+
+
+def _lookup(text: str, table: Mapping[str, str]) -> str | None:
+    want = normalize_name(text)
+    return next((k for k, v in table.items() if normalize_name(v) == want or normalize_name(k) == want), None)
+
+
+# -- «Планирование» -------------------------------------------------------------------------------------
+
+def planning_actions(race_free_hire: bool) -> list[str]:
+    return [BUILD, HIRE, CARAVAN, RESEARCH, LEARN, CONTRIBUTE, *([RATS] if race_free_hire else [])]
+
+
+def data() -> TitaniaData:
+    return load_data()
+
+
+def open_events(state: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(id, Russian name) of the events open for contributions."""
+    events = data().events
+    return [(str(e["id"]), events[e["class"]][e["id"]].name) for e in state.get("active_events", [])
+            if e.get("status") == "open" and e.get("class") in events and e.get("id") in events[e["class"]]]
+
+
+def _knowledge(b: Book, row: Row, action: str) -> tuple[dict[str, Any] | None, RowStatus]:
+    """«Исследовать» a technology, «Изучить заклинание» a spell or «Вклад в событие» (SCHEMA_EXTENSIONS §2)."""
+    d = data()
+    if action == normalize_name(CONTRIBUTE):
+        res = _lookup(row.get("what"), {k: RESOURCE_NAMES[k] for k in CARGO})
+        if res is None:
+            return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_RESOURCE", {
+                "value": echo(row.get("what")), "allowed": allowed_list(RESOURCE_NAMES[k] for k in CARGO)}))
+        n = read_count(row.get("count"), "Количество", maximum=9999)
+        if isinstance(n, OrderError):
+            return None, _bad(PLANNING, row, n)
+        events = open_events(b.state)
+        chosen = _lookup(row.get("to"), dict(events)) if row.get("to") else (events[0][0] if len(events) == 1 else None)
+        if chosen is None:
+            return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_EVENT", {
+                "value": echo(row.get("to")), "allowed": allowed_list(name for _, name in events)}))
+        return ({"kind": "contribute", "faction": b.faction, "event": chosen, "resources": {res: n}},
+                _ok(PLANNING, row, f"вклад в событие: {RESOURCE_NAMES[res]} {n}"))
+    if action == normalize_name(RESEARCH):
+        known = set(b.state["factions"][b.faction].get("techs", []))
+        table = {k: t.name for k, t in d.technologies.items() if k not in known}
+        tech = _lookup(row.get("what"), table)
+        if tech is None:
+            return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_TECH", {
+                "value": echo(row.get("what")), "allowed": allowed_list(table.values())}))
+        return ({"kind": "research", "faction": b.faction, "technology": tech},
+                _ok(PLANNING, row, f"исследовать «{table[tech]}»"))
+    known = set(b.state["factions"][b.faction].get("spells", []))
+    table = {k: sp.name for k, sp in d.spells.items() if k not in known}
+    spell = _lookup(row.get("what"), table)
+    if spell is None:
+        return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_SPELL", {
+            "value": echo(row.get("what")), "allowed": allowed_list(table.values())}))
+    return ({"kind": "learn", "faction": b.faction, "spell": spell}, _ok(PLANNING, row, f"изучить «{table[spell]}»"))
+
+
+def _planning_row(b: Book, row: Row, builds: set[tuple[str, str]], free_hire: bool
+                  ) -> tuple[dict[str, Any] | None, RowStatus]:
+    action = normalize_name(row.get("action"))
+    actions = planning_actions(free_hire)
+    if action not in {normalize_name(a) for a in (*actions, RATS)}:
+        return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_ACTION", {"value": echo(row.get("action")),
+                                                                          "allowed": allowed_list(actions)}))
+    if action in {normalize_name(a) for a in (RESEARCH, LEARN, CONTRIBUTE)}:
+        return _knowledge(b, row, action)
+    where = b.province(row.get("province"), "Провинция")
+    if isinstance(where, OrderError):
+        return None, _bad(PLANNING, row, where)
+    if b.state["owners"].get(where) != b.faction:
+        return None, _bad(PLANNING, row, OrderError("T_NOT_OWN_PROVINCE", {
+            "column": "Провинция", "value": b.pname(where), "allowed": allowed_list(b.pname(p) for p in b.own_land())}))
+    if b.state["map"]["provinces"][where]["sea"]:
+        return None, _bad(PLANNING, row, OrderError("T_SEA_PROVINCE", {
+            "value": b.pname(where), "allowed": allowed_list(b.pname(p) for p in b.own_land())}))
+    stolen = where in b.state.get("stolen", [])
+    if action == normalize_name(BUILD):
+        return _build(b, row, where, builds)
+    if action == normalize_name(RATS):
+        if not free_hire:
+            return None, _bad(PLANNING, row, OrderError("T_NOT_SKAVEN", {"allowed": allowed_list(actions)}))
+        if stolen:
+            return None, _bad(PLANNING, row, OrderError("T_STOLEN", {"province": b.pname(where)}))
+        return ({"kind": "skaven_free", "faction": b.faction, "province": where},
+                _ok(PLANNING, row, f"Нашествие крыс: +1 к силе в «{b.pname(where)}» бесплатно"))
+    if action == normalize_name(HIRE):
+        if stolen:
+            return None, _bad(PLANNING, row, OrderError("T_STOLEN", {"province": b.pname(where)}))
+        n = read_count(row.get("count"), "Количество", maximum=99)
+        if isinstance(n, OrderError):
+            return None, _bad(PLANNING, row, n)
+        pay_text = row.get("what")
+        pay = "gold_wood"
+        if pay_text and normalize_name(pay_text) not in (normalize_name(PAY_GOLD), "золото", "золото дерево"):
+            if normalize_name(pay_text) != normalize_name(PAY_INFLUENCE):
+                return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_PAYMENT", {
+                    "value": echo(pay_text), "allowed": allowed_list((PAY_GOLD, PAY_INFLUENCE))}))
+            pay = "influence"
+        cost = f"{n} золота и {n} дерева" if pay == "gold_wood" else f"{10 * n} влияния"
+        return ({"kind": "hire", "faction": b.faction, "province": where, "strength": n, "pay": pay},
+                _ok(PLANNING, row, f"нанять силу {n} в «{b.pname(where)}» за {cost}"))
+    return _caravan(b, row, where)
+
+
+def _build(b: Book, row: Row, where: str, builds: set[tuple[str, str]]) -> tuple[dict[str, Any] | None, RowStatus]:
+    names = {k: BUILDING_NAMES[k] for k in PLAYER_BUILDINGS}
+    building = _lookup(row.get("what"), names)
+    if building is None:
+        return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_BUILDING", {
+            "value": echo(row.get("what")), "allowed": allowed_list(names.values())}))
+    have = b.state["buildings"].get(where, [])
+    if building in have or (where, building) in builds:
+        free = [names[k] for k in PLAYER_BUILDINGS if k not in have and (where, k) not in builds]
+        return None, _bad(PLANNING, row, OrderError("T_BUILDING_THERE", {
+            "province": b.pname(where), "building": names[building], "allowed": allowed_list(free)}))
+    deposits = b.state["map"]["provinces"][where]["deposits"]
+    need = NEEDS_DEPOSIT.get(building)
+    if need is not None and need not in (deposits or []):
+        detail = DEPOSIT_TEXT[need] if deposits is not None else "ресурсы провинции ещё не разведаны"
+        return None, _bad(PLANNING, row, OrderError("T_NO_DEPOSIT", {
+            "building": names[building].capitalize(), "province": b.pname(where), "detail": detail}))
+    if building == "port" and not any(b.state["map"]["provinces"][n]["sea"] for n in b.neighbours(where)):
+        return None, _bad(PLANNING, row, OrderError("T_NO_DEPOSIT", {
+            "building": "Порт", "province": b.pname(where), "detail": "провинция не граничит с морем"}))
+    builds.add((where, building))
+    return ({"kind": "build", "faction": b.faction, "province": where, "building": building},
+            _ok(PLANNING, row, f"построить: {names[building]} в «{b.pname(where)}»"))
+
+
+def _route(text: str) -> list[str]:
+    for sep in (";", "→", "->", ">", "—", "–"):
+        text = text.replace(sep, ",")
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _caravan(b: Book, row: Row, start: str) -> tuple[dict[str, Any] | None, RowStatus]:
+    res = _lookup(row.get("what"), {k: RESOURCE_NAMES[k] for k in CARGO})
+    if res is None:
+        return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_RESOURCE", {
+            "value": echo(row.get("what")), "allowed": allowed_list(RESOURCE_NAMES[k] for k in CARGO)}))
+    n = read_count(row.get("count"), "Количество", maximum=9999)
+    if isinstance(n, OrderError):
+        return None, _bad(PLANNING, row, n)
+    to = b.other_faction(row.get("to"), "Кому")
+    if isinstance(to, OrderError):
+        return None, _bad(PLANNING, row, to)
+    if to == b.faction:
+        others = [b.fname(f) for f in b.state["factions"] if f != b.faction]
+        return None, _bad(PLANNING, row, OrderError("T_SELF_CARAVAN", {"allowed": allowed_list(others)}))
+    route = [start]
+    for part in _route(row.get("route")):
+        pid = b.names.get(normalize_name(part))
+        if pid is None:
+            return None, _bad(PLANNING, row, OrderError("T_BAD_ROUTE", {"detail": f"провинции «{echo(part)}» нет"}))
+        if pid not in b.neighbours(route[-1]):
+            return None, _bad(PLANNING, row, OrderError("T_BAD_ROUTE", {
+                "detail": f"«{b.pname(pid)}» не граничит с «{b.pname(route[-1])}»"}))
+        route.append(pid)
+    if len(route) < 2 or b.state["owners"].get(route[-1]) != to:
+        return None, _bad(PLANNING, row, OrderError("T_BAD_ROUTE", {
+            "detail": f"путь должен закончиться в провинции получателя ({b.fname(to)})"}))
+    order = {"kind": "caravan", "id": f"{b.faction}-{b.state['turn']}-{row.number}", "faction": b.faction,
+             "to": to, "resources": {res: n}, "route": route}
+    return order, _ok(PLANNING, row, f"караван: {RESOURCE_NAMES[res]} {n} для «{b.fname(to)}» "
+                                     f"через {len(route) - 2} пров.")
+
+
+# -- «Поход» ------------------------------------------------------------------------------------------------
+
+@dataclass
+class _Line:
+    row: Row
+    army: str
+    type: str
+    target: str | None
+    support_faction: str | None
+    strength: int | None
+    seq: float
+
+
+def _campaign_line(b: Book, row: Row) -> _Line | RowStatus:
+    army = b.army(row.get("army"))
+    if isinstance(army, OrderError):
+        return _bad(CAMPAIGN, row, army)
+    word = normalize_name(row.get("order"))
+    kind = next((v for k, v in ORDER_WORDS.items() if normalize_name(k) == word), None)
+    if kind is None:
+        return _bad(CAMPAIGN, row, OrderError("T_UNKNOWN_ORDER", {"value": echo(row.get("order")),
+                                                                 "allowed": allowed_list((HOLD, MOVE, SUPPORT))}))
+    seq_text = row.get("seq")
+    seq: float = 10_000 + row.number
+    if seq_text:
+        value = whole_number(seq_text)
+        if value is None:
+            return _bad(CAMPAIGN, row, OrderError("T_BAD_SEQ", {"value": echo(seq_text)}))
+        seq = value
+    strength: int | None = None
+    if row.get("strength"):
+        n = read_count(row.get("strength"), "Сила", maximum=999)
+        if isinstance(n, OrderError):
+            return _bad(CAMPAIGN, row, n)
+        strength = n
+    target: str | None = None
+    support_faction: str | None = None
+    nb = b.neighbours(army)
+    if kind in ("move", "support"):
+        t = b.province(row.get("target"), "Куда", among=nb)
+        if isinstance(t, OrderError):
+            return _bad(CAMPAIGN, row, t)
+        target = t
+        anywhere = (kind == "move" and ABILITY_FORM.get(b.race) == "path") or \
+                   (kind == "support" and b.race == "chaos_dwarfs")  # Paths / Artillery may lift adjacency
+        if t not in nb and not anywhere:
+            return _bad(CAMPAIGN, row, OrderError("T_NOT_ADJACENT", {
+                "value": b.pname(t), "origin": b.pname(army), "allowed": allowed_list(b.pname(p) for p in nb)}))
+        sea = b.state["map"]["provinces"][t]["sea"]
+        if kind == "move" and sea and not b.naval(army):
+            land = [b.pname(p) for p in nb if not b.state["map"]["provinces"][p]["sea"]]
+            return _bad(CAMPAIGN, row, OrderError("T_LAND_TO_SEA", {"value": b.pname(t),
+                                                                   "allowed": allowed_list(land)}))
+    if kind == "support":
+        who = row.get("for_whom")
+        if who:
+            fid = b.factions.get(normalize_name(who))
+            if fid is None:
+                return _bad(CAMPAIGN, row, OrderError("T_SUPPORT_NOBODY", {
+                    "value": echo(who), "allowed": allowed_list(f["name"] for f in b.state["factions"].values())}))
+            support_faction = fid
+        else:
+            support_faction = b.faction
+    return _Line(row, army, kind, target, support_faction, strength, seq)
+
+
+def _spec(line: _Line, strength: int | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": line.type, "seq": line.seq}
+    if strength is not None:
+        out["strength"] = strength
+    if line.target is not None:
+        out["target"] = line.target
+    if line.support_faction is not None:
+        out["support_faction"] = line.support_faction
+    return out
+
+
+def _describe(b: Book, line: _Line) -> str:
+    if line.type == "hold":
+        return "стоять"
+    assert line.target is not None
+    if line.type == "move":
+        return f"идти / атаковать «{b.pname(line.target)}»"
+    who = "себя" if line.support_faction == b.faction else f"«{b.fname(line.support_faction or '')}»"
+    return f"поддержать {who} в «{b.pname(line.target)}»"
+
+
+def parse_campaign(b: Book, rows: list[Row]) -> tuple[list[dict[str, Any]], list[RowStatus]]:
+    """One order per army; several rows for one army with «Сила» split it (the rest stays, G16 a); the human
+    Tactics squad may have two support rows (G49 a). Returns (orders with their rows, statuses)."""
+    statuses: list[RowStatus] = []
+    by_army: dict[str, list[_Line]] = {}
+    for row in rows:
+        got = _campaign_line(b, row)
+        if isinstance(got, RowStatus):
+            statuses.append(got)
+        else:
+            by_army.setdefault(got.army, []).append(got)
+    orders: list[dict[str, Any]] = []
+    armies = b.order_armies()
+    for army, lines in by_army.items():
+        strength = armies[army]
+        parts = [ln for ln in lines if ln.strength is not None and ln.strength < strength]
+        whole = [ln for ln in lines if ln not in parts]
+        if not parts:
+            first = whole[0]
+            order: dict[str, Any] = {"faction": b.faction, "army": army, **_spec(first)}
+            rows_used = [first.row.number]
+            rest = whole[1:]
+            if (b.race == "humans" and first.type == "support" and rest and rest[0].type == "support"
+                    and rest[0].target is not None):
+                order["second"] = {"target": rest[0].target, "support_faction": rest[0].support_faction}
+                rows_used.append(rest[0].row.number)
+                statuses.append(_ok(CAMPAIGN, rest[0].row, "второй бой для отряда Тактики: " + _describe(b, rest[0])))
+                rest = rest[1:]
+            statuses.append(_ok(CAMPAIGN, first.row, _describe(b, first)))
+            for ln in rest:
+                statuses.append(_bad(CAMPAIGN, ln.row, OrderError("T_DUPLICATE_ORDER", {
+                    "value": b.pname(army), "row": first.row.number})))
+            orders.append({"rows": rows_used, "order": order})
+            continue
+        total = sum(ln.strength or 0 for ln in parts)
+        if total > strength or (total == strength and whole):
+            for ln in lines:
+                statuses.append(_bad(CAMPAIGN, ln.row, OrderError("T_SPLIT_TOO_BIG", {
+                    "value": b.pname(army), "strength": strength, "total": total + (strength if whole else 0)})))
+            continue
+        if len(whole) > 1:
+            for ln in whole[1:]:
+                statuses.append(_bad(CAMPAIGN, ln.row, OrderError("T_SPLIT_NEEDS_STRENGTH", {"value": b.pname(army)})))
+        specs = [_spec(ln, ln.strength) for ln in parts]
+        used = list(parts)
+        rest_strength = strength - total
+        if rest_strength > 0:
+            if whole:
+                specs.append(_spec(whole[0], rest_strength))
+                used.append(whole[0])
+            else:
+                specs.append({"type": "hold", "strength": rest_strength})
+        if len(specs) == 1:
+            specs.append({"type": "hold", "strength": 0})  # unreachable: parts are smaller than the army
+        order = {"faction": b.faction, "army": army, "type": "split", "parts": specs}
+        for ln, spec in zip(used, specs, strict=False):
+            statuses.append(_ok(CAMPAIGN, ln.row, f"часть силой {spec['strength']}: {_describe(b, ln)}"))
+        orders.append({"rows": [ln.row.number for ln in used], "order": order})
+    return orders, statuses
+
+
+# -- «Мощь и магия» ----------------------------------------------------------------------------------------
+
+def might_actions(race: str) -> list[str]:
+    return [MIGHT_ROW, ability_name(race), SPELL_ROW]
+
+
+def _spell(b: Book, row: Row, used: set[str]) -> tuple[dict[str, Any], str] | OrderError:
+    """A cast of a known spell (SCHEMA_EXTENSIONS §2 `spells`), its target from the row."""
+    d = data()
+    known = {k: d.spells[k].name for k in b.state["factions"][b.faction].get("spells", []) if k in d.spells}
+    sid = _lookup(row.get("spell"), known)
+    if sid is None:
+        return OrderError("T_SPELL_UNKNOWN", {"value": echo(row.get("spell")),
+                                             "allowed": allowed_list(known.values())})
+    if sid in used:
+        return OrderError("T_SPELL_TWICE", {"value": known[sid]})
+    spell = d.spells[sid]
+    cast: dict[str, Any] = {"spell": sid}
+    note = f"«{known[sid]}»"
+    if spell.target == "own_army":
+        army = b.army(row.get("army"))
+        if isinstance(army, OrderError):
+            return army
+        cast["army"] = army
+        note += f" на войско в «{b.pname(army)}»"
+    elif spell.target in ("enemy_army", "own_province"):
+        every = sorted(b.state["map"]["provinces"], key=b.pname)
+        p1 = b.province(row.get("province1"), "Провинция 1", among=every)
+        if isinstance(p1, OrderError):
+            return p1
+        if spell.target == "own_province":
+            cast["province"] = p1
+        else:
+            foreign = sorted({a["faction"] for a in b.state["armies"] if a["province"] == p1
+                              and a["faction"] != b.faction})
+            target = b.other_faction(row.get("faction"), "Фракция") if row.get("faction") else \
+                (foreign[0] if len(foreign) == 1 else OrderError("T_ABILITY_NEEDS", {
+                    "ability": known[sid], "need": FORM_NEEDS["enemy_army"]}))
+            if isinstance(target, OrderError):
+                return target
+            cast["target"] = {"faction": target, "army": p1}
+        note += f" на «{b.pname(p1)}»"
+    used.add(sid)
+    return cast, note
+
+
+def parse_might(b: Book, rows: list[Row]) -> tuple[list[dict[str, Any]], list[RowStatus]]:
+    """The Might allocation (its total within Might, G8 a) and the one racial ability of the turn."""
+    statuses: list[RowStatus] = []
+    out: list[dict[str, Any]] = []
+    allocation: dict[str, int] = {}
+    alloc_rows: list[int] = []
+    might = b.might()
+    ability = ability_name(b.race)
+    ability_row: int | None = None
+    spec: dict[str, Any] = {}
+    dwarf_alloc: dict[str, int] = {}
+    spells_used: set[str] = set()
+    for row in rows:
+        word = normalize_name(row.get("action"))
+        if word == normalize_name(SPELL_ROW):
+            cast = _spell(b, row, spells_used)
+            if isinstance(cast, OrderError):
+                statuses.append(_bad(MIGHT, row, cast))
+            else:
+                out.append({"kind": "spell", "rows": [row.number], "cast": cast[0]})
+                statuses.append(_ok(MIGHT, row, f"заклинание {cast[1]}"))
+            continue
+        if word == normalize_name(MIGHT_ROW):
+            army = b.army(row.get("army"))
+            if isinstance(army, OrderError):
+                statuses.append(_bad(MIGHT, row, army))
+                continue
+            n = read_count(row.get("points"), "Очки", maximum=max(might, 1))
+            if isinstance(n, OrderError):
+                statuses.append(_bad(MIGHT, row, n))
+                continue
+            total = sum(allocation.values()) + n
+            if total > might:
+                statuses.append(_bad(MIGHT, row, OrderError("T_MIGHT_OVER", {
+                    "total": total, "might": might, "extra": f"{total - might} очк."})))
+                continue
+            allocation[army] = allocation.get(army, 0) + n
+            alloc_rows.append(row.number)
+            statuses.append(_ok(MIGHT, row, f"+{n} к силе войска в «{b.pname(army)}» на этот Поход"))
+            continue
+        if word in (normalize_name(ability), "способность"):
+            form = ABILITY_FORM.get(b.race, "army")
+            if ability_row is not None and form != "allocation":
+                statuses.append(_bad(MIGHT, row, OrderError("T_ABILITY_TWICE", {"row": ability_row})))
+                continue
+            got = _ability(b, row, form, dwarf_alloc)
+            if isinstance(got, OrderError):
+                statuses.append(_bad(MIGHT, row, got))
+                continue
+            spec, note = got
+            ability_row = ability_row or row.number
+            statuses.append(_ok(MIGHT, row, f"«{ability}» (1 влияние): {note}"))
+            continue
+        known = [normalize_name(a) for a in might_actions(b.race)]
+        other = next((r for r in ABILITY_FORM if normalize_name(ability_name(r)) == word), None)
+        if other is not None and word not in known:
+            statuses.append(_bad(MIGHT, row, OrderError("T_ABILITY_NOT_YOURS", {"value": ability_name(other),
+                                                                              "allowed": ability})))
+        else:
+            statuses.append(_bad(MIGHT, row, OrderError("T_UNKNOWN_ACTION", {
+                "value": echo(row.get("action")), "allowed": allowed_list(might_actions(b.race))})))
+    if allocation:
+        out.append({"kind": "might", "rows": alloc_rows, "allocation": allocation})
+    if ability_row is not None:
+        out.append({"kind": "ability", "rows": [ability_row], "spec": spec})
+    return out, statuses
+
+
+def _ability(b: Book, row: Row, form: str, dwarf_alloc: dict[str, int]
+             ) -> tuple[dict[str, Any], str] | OrderError:
+    ability = ability_name(b.race)
+    need = OrderError("T_ABILITY_NEEDS", {"ability": ability, "need": FORM_NEEDS[form]})
+    army: str | OrderError = ""
+    if form in ("army", "army_two", "allocation", "path"):
+        army = b.army(row.get("army"))
+        if isinstance(army, OrderError):
+            return army
+    every = sorted(b.state["map"]["provinces"], key=b.pname)
+    p1 = b.province(row.get("province1"), "Провинция 1", among=every) if row.get("province1") else None
+    p2 = b.province(row.get("province2"), "Провинция 2", among=every) if row.get("province2") else None
+    for p in (p1, p2):
+        if isinstance(p, OrderError):
+            return p
+    assert not isinstance(p1, OrderError) and not isinstance(p2, OrderError)
+    if form == "army":
+        return {"army": army}, f"отряд в «{b.pname(str(army))}»"
+    if form in ("own_province", "province"):
+        if p1 is None:
+            return need
+        if form == "own_province" and b.state["owners"].get(p1) != b.faction:
+            return OrderError("T_NOT_OWN_PROVINCE", {"column": "Провинция 1", "value": b.pname(p1),
+                                                     "allowed": allowed_list(b.pname(p) for p in b.owned())})
+        return {"province": p1}, f"провинция «{b.pname(p1)}»"
+    if form == "army_two":
+        if p1 is None or p2 is None:
+            return need
+        return ({"army": army, "provinces": [p1, p2]},
+                f"отряд в «{b.pname(str(army))}», провинции «{b.pname(p1)}» и «{b.pname(p2)}»")
+    if form == "path":
+        if p1 is None:
+            return need
+        path = [p1] + ([p2] if p2 is not None else [])
+        return {"army": army, "path": path}, f"отряд из «{b.pname(str(army))}» пройдёт до «{b.pname(path[-1])}»"
+    if form == "allocation":
+        n = read_count(row.get("points"), "Очки", maximum=3)
+        if isinstance(n, OrderError):
+            return n
+        dwarf_alloc[str(army)] = dwarf_alloc.get(str(army), 0) + n
+        return {"allocation": dict(dwarf_alloc)}, f"+{n} отряду в «{b.pname(str(army))}»"
+    # enemy_army (Intimidation)
+    if p1 is None:
+        return need
+    foreign = sorted({a["faction"] for a in b.state["armies"] if a["province"] == p1 and a["faction"] != b.faction
+                      and a["faction"] in b.state["factions"]})
+    target: str | None = None
+    if row.get("faction"):
+        got = b.other_faction(row.get("faction"), "Фракция")
+        if isinstance(got, OrderError):
+            return got
+        target = got
+    elif len(foreign) == 1:
+        target = foreign[0]
+    if target is None:
+        return need
+    return {"target": {"faction": target, "army": p1}}, f"войско «{b.fname(target)}» в «{b.pname(p1)}»"
+
+
+# -- the whole book -----------------------------------------------------------------------------------------
+
+def validate(state: Mapping[str, Any], faction: str, stage: str, tabs: Mapping[str, list[Row]],
+             free_hire: bool) -> ParsedOrders:
+    """Every order tab of one faction's book; a row that cannot be read gets its message, the rest count."""
+    b = Book(state, faction)
+    orders: list[dict[str, Any]] = []
+    statuses: list[RowStatus] = []
+    builds: set[tuple[str, str]] = set()
+    for row in tabs.get(PLANNING, []):
+        if row.is_blank():
+            continue
+        try:
+            order, status = _planning_row(b, row, builds, free_hire)
+        except (KeyError, TypeError, ValueError) as exc:  # a safety net: a row never stops the others
+            order, status = None, _bad(PLANNING, row, OrderError("E_INTERNAL", {"detail": type(exc).__name__}))
+        statuses.append(status)
+        if order is not None:
+            orders.append({"kind": "planning", "rows": [row.number], "order": order})
+            if order["kind"] in ("hire", "skaven_free"):
+                b.planned[order["province"]] = b.planned.get(order["province"], 0) + int(order.get("strength", 1))
+    rows = [r for r in tabs.get(CAMPAIGN, []) if not r.is_blank()]
+    campaign, st_campaign = parse_campaign(b, rows)
+    orders += [{"kind": "campaign", **item} for item in campaign]
+    statuses += st_campaign
+    got, st = parse_might(b, [r for r in tabs.get(MIGHT, []) if not r.is_blank()])
+    orders += got
+    statuses += st
+    return ParsedOrders(faction, stage, tuple(orders), tuple(statuses))

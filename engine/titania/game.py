@@ -1,0 +1,145 @@
+"""«Титания» as a game on the rule-set contract (engine.ruleset.Ruleset).
+
+One input stage per turn, «orders»: the rule book splits a turn into Planning and Campaign, but it does not
+say that Planning results are published before Campaign orders are written (G11), and hired troops «могут
+получать приказы … в фазе Похода этого же хода» (P4.1), so, with reading G11 (a), every faction sends its
+Planning orders, its Campaign orders in its own sequence, its Might allocation and its racial ability
+together, and the turn resolves Planning, then the Campaign, at once (the adjudicator, engine.titania.adjudicate).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine import ledger
+from engine.registry import register
+from engine.ruleset import DemoPlayers, FactionSummary, ParsedOrders, Row, Ruleset, StageResult, Summary, Table
+from engine.state import Envelope
+from engine.titania import book_orders, game_turn, setup, views
+from engine.titania.book_orders import (
+    HOLD,
+    MOVE,
+    PAY_GOLD,
+    PAY_INFLUENCE,
+    PLAYER_BUILDINGS,
+    SUPPORT,
+    might_actions,
+    planning_actions,
+)
+from engine.titania.names import BUILDING_NAMES, RESOURCE_NAMES, ability_name, race_name
+from engine.titania.params import default_params
+from engine.titania.races import RACES
+from engine.titania.setup import RESOURCE_KEYS
+from engine.titania.victory import settings, standing
+
+
+@register
+class Titania(Ruleset):
+    """Titania: provinces, Strength, support, thirteen races (seed 002; titania.md §10, (a) readings)."""
+
+    name = "titania"
+    aliases = ("титания", "titania_1_1")
+    title = "Титания"
+    stages = ("orders",)
+    secret_fields = ("gold", "wood", "stone", "mana", "influence")
+    stage_titles = {"orders": "приказы (Планирование и Поход)", "finished": "игра окончена"}
+    stage_messages = {
+        "orders": "Открыт новый ход: фракции заполняют «Планирование», «Поход» (в своём порядке «№») и "
+                  "«Мощь и магию»; в дедлайн запустите forumwar turn.",
+        "finished": "Игра окончена: победителей покажет forumwar status."}
+
+    def dump_data(self) -> dict[str, Any]:
+        p = default_params()
+        return {"params": {k: getattr(p, k) for k in p.__dataclass_fields__},
+                "races": {k: {"name": r.name, "ability": r.ability} for k, r in RACES.items()},
+                "victory": settings({})}
+
+    def new_game(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
+        state = setup.new_game(scenario, self.name)
+        names = ", ".join(f"{f['name']} ({race_name(f['race'])})" for f in state["factions"].values())
+        ledger.chronicle(state, "Начало", f"На Титании основаны государства: {names}.", turn=1)
+        return state
+
+    def order_tabs(self, stage: str) -> tuple[str, ...]:
+        return book_orders.TABS if stage == "orders" else ()
+
+    def vocabularies(self, state: Mapping[str, Any], faction: str | None) -> dict[str, list[str]]:
+        if faction is None or faction not in state["factions"]:
+            return {}
+        b = book_orders.Book(state, faction)
+        race = RACES[b.race]
+        d = book_orders.data()
+        rec = state["factions"][faction]
+        armies = sorted(b.armies(), key=b.pname)
+        near = sorted({n for p in armies for n in b.neighbours(p)} | set(armies), key=b.pname)
+        land = sorted((p for p, i in state["map"]["provinces"].items() if not i["sea"]), key=b.pname)
+        return {
+            "planning_actions": planning_actions(race.free_hire > 0),
+            "own_provinces": [b.pname(p) for p in b.own_land()],
+            "planning_what": [BUILDING_NAMES[k] for k in PLAYER_BUILDINGS] + [PAY_GOLD, PAY_INFLUENCE]
+                             + [RESOURCE_NAMES[r] for r in ("gold", "wood", "stone", "mana")]
+                             + [t.name for k, t in d.technologies.items() if k not in rec.get("techs", [])]
+                             + [sp.name for k, sp in d.spells.items() if k not in rec.get("spells", [])],
+            "known_spells": [d.spells[k].name for k in rec.get("spells", []) if k in d.spells],
+            "other_factions": [f["name"] for fid, f in state["factions"].items() if fid != faction]
+                              + [name for _, name in book_orders.open_events(state)],
+            "all_factions": [f["name"] for f in state["factions"].values()],
+            "army_provinces": [b.pname(p) for p in armies],
+            "campaign_orders": [HOLD, MOVE, SUPPORT],
+            "targets": [b.pname(p) for p in near],
+            "might_actions": might_actions(b.race),
+            "land_provinces": [b.pname(p) for p in land],
+        }
+
+    def validate(self, state: Mapping[str, Any], faction: str, stage: str,
+                 tabs: Mapping[str, list[Row]]) -> ParsedOrders:
+        if faction not in state["factions"] or state["factions"][faction].get("eliminated"):
+            return ParsedOrders(faction, stage, (), ())
+        free = RACES[state["factions"][faction]["race"]].free_hire > 0
+        return book_orders.validate(state, faction, stage, tabs, free)
+
+    def resolve(self, state: Mapping[str, Any], stage: str, orders: Mapping[str, ParsedOrders],
+                seed: int) -> StageResult:
+        return game_turn.resolve(state, orders, seed)
+
+    def views(self, state: Mapping[str, Any], result: StageResult | None = None) -> dict[str, dict[str, Table]]:
+        return views.all_views(state)
+
+    def summary(self, state: Mapping[str, Any]) -> Summary:
+        env = Envelope.of(state)
+        conf = settings(state)
+        lines = [f"Ход {env.turn} из {conf['last_turn']}; фракций в игре: "
+                 f"{sum(1 for f in env.factions if not f.eliminated)}"]
+        winners = [f.name for f in env.factions if f.won]
+        if winners:
+            lines.append("Победа: " + ", ".join(winners))
+        factions_out = []
+        standings: dict[str, Any] = {}
+        for fid, f in state["factions"].items():
+            shrines, provinces, strength = standing(state, fid)
+            res = ", ".join(f"{RESOURCE_NAMES[r]} {f.get(r, 0)}" for r in RESOURCE_KEYS if r != "influence")
+            line = (f"{race_name(f['race'])}; Святилищ {shrines}, провинций {provinces}, сила войск {strength}; {res}")
+            extras = {"race": f["race"], "shrines": shrines, "provinces": provinces, "strength": strength,
+                      "resources": {r: f.get(r, 0) for r in RESOURCE_KEYS}, "ability": ability_name(f["race"])}
+            standings[fid] = extras
+            factions_out.append(FactionSummary(fid, f["name"], (line,), bool(f.get("eliminated")), bool(f.get("won")),
+                                               extras))
+        ranking = sorted(standings, key=lambda fid: (standing(state, fid), fid), reverse=True)
+        extras_all = {"game_over": state["stage"] == "finished", "winners": [f.id for f in env.factions if f.won],
+                      "standings": [{"faction": fid, "name": state["factions"][fid]["name"], **standings[fid]}
+                                    for fid in ranking],
+                      "battles": len(state.get("battles", [])), "last_turn": conf["last_turn"]}
+        return Summary(tuple(lines), tuple(factions_out), extras_all)
+
+    def awaiting(self, state: Mapping[str, Any]) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for fid, f in state["factions"].items():
+            if state["stage"] == "finished" or f.get("eliminated"):
+                out[fid] = []
+            else:
+                out[fid] = ["приказы во вкладках «Планирование», «Поход», «Мощь и магия»"]
+        return out
+
+    def demo_players(self) -> DemoPlayers:
+        from engine.titania.demo_players import TitaniaDemoPlayers
+        return TitaniaDemoPlayers()

@@ -1,0 +1,423 @@
+"""One Titania turn of a game: the adjudicator's input built from the game state and the books' orders, the
+adjudicator called, and its output folded back into the next state, journal, chronicle and row statuses.
+
+The game state keeps what SCHEMA §1 needs from turn to turn (map with revealed deposits, factions and
+Keepers, owners, buildings, armies, natives, Bosses, caravans in transit, the Wild-raid and stolen queues);
+everything random comes from streams of the stage seed (engine.rng).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine import ledger
+from engine.errors import OrderError
+from engine.rng import derive_seed, stream
+from engine.ruleset import ParsedOrders, RowStatus, StageResult
+from engine.state import clone
+from engine.titania.adjudicate import adjudicate
+from engine.titania.book_orders import CAMPAIGN, MIGHT, PLANNING
+from engine.titania.names import BUILDING_NAMES, DEPOSIT_NAMES, RESOURCE_NAMES
+from engine.titania.params import Params, default_params, override
+from engine.titania.reasons import OUTCOMES, explain
+from engine.titania.report import render
+from engine.titania.reveal import reveal_around
+from engine.titania.setup import RESOURCE_KEYS, neighbours
+from engine.titania.victory import check_victory
+
+RESULT_RU = {"attacker": "победа нападающих", "defender": "оборона устояла", "draw": "ничья"}
+
+
+def params_of(state: Mapping[str, Any]) -> Params:
+    return override(default_params(), state.get("params") or None, [])
+
+
+def playing(state: Mapping[str, Any]) -> list[str]:
+    return [f for f, rec in state["factions"].items() if not rec.get("eliminated")]
+
+
+def _armies(state: Mapping[str, Any]) -> list[dict[str, Any]]:
+    provinces = state["map"]["provinces"]
+    out = []
+    for a in state["armies"]:
+        p = a["province"]
+        port = state["owners"].get(p) == a["faction"] and "port" in state["buildings"].get(p, [])
+        out.append({"faction": a["faction"], "province": p, "strength": a["strength"],
+                    "naval": bool(provinces[p]["sea"]) or port})
+    return out
+
+
+def _keeper_orders(state: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """10.4.4: Keepers only recapture their own provinces, with an adjacent army of Strength 2 or more;
+    «В бою Хранители используют подмогу»: every other Keeper army stands ready to support a neighbouring
+    province of its own."""
+    nb = neighbours(state)
+    orders = []
+    for kid, k in sorted(state["keepers"].items()):
+        used: set[str] = set()
+        for a in state["armies"]:
+            if a["faction"] != kid:
+                continue
+            guard = next((p for p in k["home"] if p in nb[a["province"]] and state["owners"].get(p) == kid
+                          and any(b["faction"] == kid and b["province"] == p for b in state["armies"])), None)
+            if guard is not None:
+                used.add(a["province"])
+                orders.append({"faction": kid, "army": a["province"], "type": "support", "target": guard,
+                               "support_faction": kid})
+        for home in k["home"]:
+            if state["owners"].get(home) == kid:
+                continue
+            for a in state["armies"]:
+                if a["faction"] == kid and a["province"] in nb[home] and a["province"] not in used \
+                        and a["strength"] >= 2:
+                    used.add(a["province"])
+                    orders.append({"faction": kid, "army": a["province"], "type": "move", "target": home, "seq": 1})
+                    break
+    return orders
+
+
+def _keeper_reinforce(state: Mapping[str, Any], params: Params, seed: int | str) -> dict[str, dict[str, int]]:
+    """G43 a: a Keeper at war replenishes or hires 1-4 in each of its provinces every turn."""
+    out: dict[str, dict[str, int]] = {}
+    lo, hi = params.keeper_reinforce
+    for kid, k in sorted(state["keepers"].items()):
+        if not k.get("at_war"):
+            continue
+        for p in k["home"]:
+            if state["owners"].get(p) == kid:
+                out.setdefault(kid, {})[p] = stream(seed, "titania", "keeper", kid, p, state["turn"]).randint(lo, hi)
+    return out
+
+
+def situation(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: int | str
+              ) -> tuple[dict[str, Any], list[tuple[str, str, list[int]]], list[tuple[str, str, list[int]]]]:
+    """The titania.adjudicate.v1 input, and which faction's rows each planning / campaign order came from."""
+    provinces = state["map"]["provinces"]
+    players = playing(state)
+    factions: list[dict[str, Any]] = []
+    for fid in players:
+        f = state["factions"][fid]
+        factions.append({"id": fid, "name": f["name"], "race": f["race"], "kind": "player",
+                         "allies": [a for a in f.get("allies", []) if a in players],
+                         "at_war": [a for a in f.get("at_war", []) if a in players],
+                         "resources": {r: int(f.get(r, 0)) for r in RESOURCE_KEYS}})
+    for kid, k in sorted(state["keepers"].items()):
+        factions.append({"id": kid, "name": k["name"], "race": k["race"], "kind": "keeper"})
+    planning: list[dict[str, Any]] = []
+    planning_rows: list[tuple[str, str, list[int]]] = []
+    campaign: list[dict[str, Any]] = []
+    campaign_rows: list[tuple[str, str, list[int]]] = []
+    might: dict[str, Any] = {}
+    abilities: dict[str, Any] = {}
+    spells: dict[str, list[dict[str, Any]]] = {}
+    for fid in players:
+        parsed = orders.get(fid)
+        for item in parsed.orders if parsed is not None else ():
+            kind = item.get("kind")
+            if kind == "planning":
+                planning.append(item["order"])
+                planning_rows.append((fid, PLANNING, list(item["rows"])))
+            elif kind == "campaign":
+                campaign.append(item["order"])
+                campaign_rows.append((fid, CAMPAIGN, list(item["rows"])))
+            elif kind == "might":
+                might[fid] = item["allocation"]
+            elif kind == "ability":
+                abilities[fid] = item["spec"]
+            elif kind == "spell":
+                spells.setdefault(fid, []).append(item["cast"])
+    campaign += _keeper_orders(state)
+    data = {
+        "schema": "titania.adjudicate.v1",
+        "params": dict(state.get("params") or {}),
+        "map": {"provinces": [{"id": p, "name": info["name"], "sea": info["sea"], "island": info["island"],
+                               "shrine": info["shrine"], "capital": info["capital"],
+                               **({} if info["sea"] else {"deposits": list(info["deposits"] or []),
+                                                          "hidden": info["deposits"] is None})}
+                              for p, info in sorted(provinces.items())],
+                "adjacency": [list(pair) for pair in state["map"]["adjacency"]]},
+        "factions": factions,
+        "state": {"owners": {p: o for p, o in state["owners"].items() if o is not None},
+                  "buildings": {p: list(b) for p, b in state["buildings"].items() if b},
+                  "armies": _armies(state), "natives": dict(state["natives"]), "bosses": dict(state["bosses"]),
+                  "protected": dict(state["protected"]), "keeper_trigger_used": list(state["keeper_trigger_used"]),
+                  "turn": int(state["turn"]),
+                  "technologies": {f: list(state["factions"][f].get("techs", [])) for f in players},
+                  "spells": {f: list(state["factions"][f].get("spells", [])) for f in players},
+                  "items": {f: list(state["factions"][f].get("items", [])) for f in players},
+                  "events": list(state.get("active_events", [])), "quests": dict(state.get("quests", {}))},
+        "planning": {"production": True, "arrivals": list(state["in_transit"]),
+                     "keeper_reinforce": _keeper_reinforce(state, params_of(state), seed),
+                     "stolen": list(state["stolen"]), "orders": planning},
+        "might_allocation": might, "abilities": abilities, "orders": campaign, "spells": spells,
+    }
+    return data, planning_rows, campaign_rows
+
+
+def _verdict(item: Mapping[str, Any]) -> tuple[bool, str]:
+    """(is it void, Russian text) of an adjudicated order."""
+    outcome = str(item.get("outcome"))
+    return outcome == "void", f"{OUTCOMES.get(outcome, outcome)}: {explain(item.get('reason'))}"
+
+
+def _status(tab: str, row: int, item: Mapping[str, Any], extra: str = "") -> RowStatus:
+    void, text = _verdict(item)
+    if item.get("reason") == "no_battle":  # a standing support offer that no battle needed: not a mistake
+        return RowStatus(tab, row, note="подмога не понадобилась: в этой провинции не было боя (C3.2)")
+    if void:
+        return RowStatus(tab, row, (OrderError("T_REJECTED", {"reason": explain(item.get("reason"))}),))
+    return RowStatus(tab, row, note=text + extra)
+
+
+def _statuses(out: Mapping[str, Any], orders: Mapping[str, ParsedOrders],
+              planning_rows: list[tuple[str, str, list[int]]], campaign_rows: list[tuple[str, str, list[int]]]
+              ) -> dict[str, list[RowStatus]]:
+    result: dict[str, list[RowStatus]] = {f: [] for f in orders}
+    for item in out.get("planning", {}).get("orders", []):
+        i = item["index"]
+        if i < len(planning_rows):
+            fid, tab, rows = planning_rows[i]
+            extra = ""
+            if item.get("raided"):
+                extra = f"; на караван напали, потеряна 1 ед. ({RESOURCE_NAMES.get(item.get('lost') or '', '')})"
+            result[fid] += [_status(tab, r, item, extra) for r in rows]
+    for item in out.get("orders", []):
+        i = item["index"]
+        if i < len(campaign_rows):
+            fid, tab, rows = campaign_rows[i]
+            parts = item.get("parts")
+            if parts and len(parts) >= len(rows):
+                result[fid] += [_status(tab, r, p) for r, p in zip(rows, parts, strict=False)]
+            else:
+                result[fid] += [_status(tab, r, item) for r in rows]
+    for fid, parsed in orders.items():
+        cast = [item for item in parsed.orders if item.get("kind") == "spell"]
+        for item, got in zip(cast, out.get("spells", {}).get(fid, []), strict=False):
+            result.setdefault(fid, []).extend(_status(MIGHT, r, got) for r in item["rows"])
+        for item in parsed.orders:
+            if item.get("kind") == "might" and fid in out.get("might_allocation", {}):
+                result.setdefault(fid, []).extend(_status(MIGHT, r, out["might_allocation"][fid])
+                                                  for r in item["rows"])
+            if item.get("kind") == "ability" and fid in out.get("abilities", {}):
+                got = out["abilities"][fid]
+                fired = "; сработала" if got.get("fired") else ""
+                result.setdefault(fid, []).extend(_status(MIGHT, r, got, fired) for r in item["rows"])
+    return result
+
+
+def _production(state: Mapping[str, Any], fid: str, params: Params) -> dict[str, int]:
+    """P5.1: what the faction's provinces yield at the start of Planning (for the ledger)."""
+    out = {r: 0 for r in RESOURCE_KEYS}
+    for p, owner in state["owners"].items():
+        if owner != fid:
+            continue
+        info = state["map"]["provinces"][p]
+        out["influence"] += params.capital_influence if info["capital"] else params.province_influence
+        for b in state["buildings"].get(p, []):
+            res = params.produces.get(b)
+            if res in out:
+                out[res] += params.yield_per_building
+    return out
+
+
+def _money(new: dict[str, Any], old: Mapping[str, Any], out: Mapping[str, Any], params: Params) -> None:
+    """The ledger of the turn: production, caravans received, rewards and plunder, the rest as spending."""
+    for fid, info in out["factions"].items():
+        if fid not in new["factions"]:
+            continue
+        after = info["resources"]
+        expected = {r: 0 for r in RESOURCE_KEYS}
+        lines: list[tuple[str, dict[str, int]]] = [("производство провинций (P5.1)", _production(old, fid, params))]
+        arrived = {r: 0 for r in RESOURCE_KEYS}
+        for item in old["in_transit"]:
+            if item["to"] == fid:
+                for r, n in item["resources"].items():
+                    arrived[r] = arrived.get(r, 0) + n
+        lines.append(("прибыли караваны (P2.1)", arrived))
+        rewards = {r: 0 for r in RESOURCE_KEYS}
+        for rw in out["rewards"]:
+            if rw.get("faction") == fid:
+                for r in ("gold", "wood"):
+                    rewards[r] += int(rw.get(r, 0))
+        lines.append(("награда за Босса", rewards))
+        plunder = {r: 0 for r in RESOURCE_KEYS}
+        for ev in out["events"]:
+            if ev.get("kind") == "plunder" and ev.get("faction") == fid:
+                plunder[ev["resource"]] += int(ev["amount"])
+        lines.append(("Грабёж (орки)", plunder))
+        for reason, amounts in lines:
+            for r, n in amounts.items():
+                if n:
+                    ledger.change(new, fid, r, n, reason)
+                    expected[r] += n
+        for r in RESOURCE_KEYS:
+            rest = int(after.get(r, 0)) - int(old["factions"][fid].get(r, 0)) - expected[r]
+            ledger.change(new, fid, r, rest, "сгорело в конце хода" if r == "influence" else
+                          "потрачено: постройки, найм, караваны, пошлины")
+
+
+def _chronicle(new: dict[str, Any], out: Mapping[str, Any], turn: int) -> None:
+    provinces = new["map"]["provinces"]
+
+    def who(fid: str) -> str:
+        if fid == "natives":
+            return "туземцы"
+        if fid in new["factions"]:
+            return str(new["factions"][fid]["name"])
+        keeper = new["keepers"].get(fid)
+        return f"Хранители «{keeper['name']}»" if keeper else fid
+
+    for b in out["battles"]:
+        place = provinces[b["province"]]["name"]
+        a = b["attacker"]
+        if b["kind"] == "boss":
+            d = b["damage"]
+            text = (f"{who(a['faction'])} (сила {a['strength']}) напали на Босса в «{place}»: урон Боссу "
+                    f"{d['to_boss']}, потери {d['to_attacker']}; "
+                    + ("Босс повержен." if b["result"] == "attacker" else "Босс жив."))
+        else:
+            d = b["defender"]
+            owner = b.get("owner_after")
+            text = (f"Бой в «{place}»: {who(a['faction'])} ({a['total']}) против "
+                    f"{', '.join(who(x) for x in d['factions'])} ({d['total']}) — {RESULT_RU[b['result']]}")
+            if b["result"] == "attacker":
+                text += f"; провинция теперь {'ничья' if owner is None else 'у ' + who(owner)}"
+            if b.get("buildings_lost"):
+                text += f"; разрушено построек: {b['buildings_lost']}"
+            text += "."
+        ledger.chronicle(new, "Бой", text, turn=turn)
+        b = {**b, "turn": turn}
+        new["battles"].append(b)
+    event_ru = {"event_solved": "задача решена сообща", "event_won": "победитель определён",
+                "event_failed": "задача не решена — дебаф", "event_ended": "событие завершилось"}
+    for ev in out["events"]:
+        kind = ev.get("kind")
+        if kind == "event_started":
+            ledger.chronicle(new, "Событие", f"Событие «{ev.get('name')}»: {ev.get('task', '')}", turn=turn)
+        elif kind in event_ru:
+            winner = f" ({who(ev['faction'])})" if ev.get("faction") else ""
+            ledger.chronicle(new, "Событие", f"Событие «{ev.get('name')}»: {event_ru[kind]}{winner}.", turn=turn)
+        elif kind == "quest_issued":
+            ledger.chronicle(new, "Задание", f"{who(ev['keeper'])} дают задание «{ev.get('name')}».", turn=turn)
+        elif kind == "quest_done":
+            ledger.chronicle(new, "Задание", f"{who(ev['faction'])} выполнили задание {who(ev['keeper'])}.", turn=turn)
+        elif kind == "keeper_trigger":
+            ledger.chronicle(new, "Хранители", f"{who(ev['keeper'])} усиливают «{provinces[ev['province']]['name']}» "
+                                               f"на {ev['amount']}.", turn=turn)
+    for rw in out["rewards"]:
+        ledger.chronicle(new, "Награда", f"{who(rw['faction'])} повергли Босса в «{provinces[rw['province']]['name']}» "
+                                         f"и получили {rw.get('gold', 0)} золота и {rw.get('wood', 0)} дерева.",
+                         turn=turn)
+
+
+def _journal(new: dict[str, Any], out: Mapping[str, Any], turn: int) -> None:
+    provinces = new["map"]["provinces"]
+    for item in out.get("planning", {}).get("orders", []):
+        fid = item.get("faction")
+        if fid in new["factions"]:
+            kind = {"build": "постройка", "hire": "найм", "skaven_free": "Нашествие крыс", "caravan": "караван"}
+            ledger.note(new, fid, f"Ход {turn}, Планирование, {kind.get(item.get('kind'), 'приказ')}: "
+                                  f"{_verdict(item)[1]}.")
+    for item in out.get("orders", []):
+        fid = item.get("faction")
+        if fid in new["factions"]:
+            where = provinces.get(item.get("army"), {}).get("name", "?")
+            target = provinces.get(item.get("target"), {}).get("name")
+            aim = f" → «{target}»" if target else ""
+            ledger.note(new, fid, f"Ход {turn}, Поход: войско из «{where}»{aim} — {_verdict(item)[1]}.")
+    for fid, got in out.get("abilities", {}).items():
+        if fid in new["factions"]:
+            fired = ", сработала" if got.get("fired") else ""
+            ledger.note(new, fid, f"Ход {turn}, расовая способность: {_verdict(got)[1]}{fired}.")
+    for ev in out["events"]:
+        if ev.get("kind") == "building_lost":
+            owner = new["owners"].get(ev["province"])
+            for fid in {owner} & set(new["factions"]):
+                ledger.note(new, fid, f"Ход {turn}: в «{provinces[ev['province']]['name']}» разрушено: "
+                                      f"{BUILDING_NAMES.get(ev['building'], ev['building'])}.")
+
+
+def _wars(new: dict[str, Any], old: Mapping[str, Any], out: Mapping[str, Any]) -> None:
+    """G46 a: an attack is a declaration of war; a Keeper attacked is at war (G43 a)."""
+    pairs: set[tuple[str, str]] = set()
+    for b in out["battles"]:
+        att = b["attacker"]["faction"]
+        for d in b.get("defender", {}).get("factions", []):
+            pairs.add((att, d))
+    for item in out.get("orders", []):
+        if item.get("reason") == "captured":
+            prev = old["owners"].get(item.get("target"))
+            if prev is not None:
+                pairs.add((str(item.get("faction")), prev))
+    for a, d in pairs:
+        for x, y in ((a, d), (d, a)):
+            if x in new["factions"] and y in new["factions"] and x != y:
+                new["factions"][x]["at_war"] = sorted({*new["factions"][x].get("at_war", []), y})
+            if x in new["keepers"] and y in new["factions"]:
+                new["keepers"][x]["at_war"] = True
+
+
+def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
+    """Close the turn's one stage (pure: `state` is not changed)."""
+    new = clone(dict(state))
+    turn = int(state["turn"])
+    turn_seed = derive_seed(seed, "titania", turn)
+    params = params_of(state)
+    data, planning_rows, campaign_rows = situation(state, orders, turn_seed)
+    adj = adjudicate(data, turn_seed)
+    if adj.output is None:  # a state the adjudicator refuses: nothing changes, the GM is told
+        for problem in adj.problems:
+            ledger.chronicle(new, "Ошибка", f"Ход не рассчитан: {problem}", turn=turn)
+        return StageResult(new, {})
+    out = adj.output
+    new["owners"] = {p: info["owner"] for p, info in out["provinces"].items() if info["owner"] is not None}
+    new["buildings"] = {p: list(info["building_list"]) for p, info in out["provinces"].items() if info["building_list"]}
+    provinces = new["map"]["provinces"]
+    new["armies"] = [{"faction": a["faction"], "province": a["province"], "strength": a["strength"],
+                      "naval": bool(provinces[a["province"]]["sea"])} for a in out["armies"]]
+    new["natives"] = dict(out["natives"])
+    new["bosses"] = {p: dict(b) for p, b in out["bosses"].items()}
+    new["protected"] = dict(out["protected_next"])
+    new["stolen"] = list(out["stolen_next"])
+    new["keeper_trigger_used"] = sorted({*state["keeper_trigger_used"],
+                                         *(e["keeper"] for e in out["events"] if e.get("kind") == "keeper_trigger")})
+    new["in_transit"] = [{"to": to, "resources": goods} for item in out.get("planning", {}).get("orders", [])
+                         for to, goods in (item.get("in_transit") or {}).items() if goods]
+    for p, found in (out.get("revealed") or {}).items():
+        provinces[p].update(deposits=list(found["deposits"]), shrine=bool(found["shrine"]))
+    new["active_events"] = list(out.get("active_events", []))
+    new["quests"] = dict(out.get("quests", {}))
+    for fid, info in out["factions"].items():
+        if fid in new["factions"]:
+            rec = new["factions"][fid]
+            rec.update(techs=list(info.get("technologies", [])), spells=list(info.get("spells", [])),
+                       items=list(info.get("items", [])), limits=dict(info.get("limits", {})))
+    _money(new, state, out, params)
+    for fid, info in out["factions"].items():
+        if fid in new["factions"]:
+            new["factions"][fid]["might"] = info["might_next"]
+    new["last"] = {"turn": turn, "turn_order": out["turn_order"], "might": out["might"],
+                   "abilities": out["abilities"], "rewards": out["rewards"], "events": out["events"],
+                   "food": {f: i["food"] for f, i in out["factions"].items()},
+                   "squads": {f: i["squads"] for f, i in out["factions"].items()}}
+    new["log"] = []
+    _chronicle(new, out, turn)
+    _journal(new, out, turn)
+    _wars(new, state, out)
+    for p in reveal_around(new, turn_seed):
+        info = provinces[p]
+        found = ", ".join([DEPOSIT_NAMES.get(d, d) for d in info["deposits"]]
+                          + (["Святилище Древних"] if info["shrine"] else []))
+        for fid in sorted({a["faction"] for a in new["armies"] if a["faction"] in new["factions"]
+                           and (a["province"] == p or p in neighbours(new)[a["province"]])}):
+            ledger.note(new, fid, f"Ход {turn}: разведана провинция «{info['name']}»: {found}.")
+    for fid, rec in new["factions"].items():
+        alive = any(o == fid for o in new["owners"].values()) or any(a["faction"] == fid for a in new["armies"])
+        if not alive and not rec.get("eliminated"):
+            rec["eliminated"] = True
+            ledger.chronicle(new, "Выбывание", f"{rec['name']} теряют все провинции и войска и выбывают.", turn=turn)
+    new["turn"] = turn + 1
+    check_victory(new, turn)
+    statuses = _statuses(out, orders, planning_rows, campaign_rows)
+    return StageResult(new, {f: tuple(s) for f, s in statuses.items()},
+                       reports={"adjudication": render(adj, turn_seed)})

@@ -1,0 +1,330 @@
+"""What each Titania book shows: per faction, the public book and the GM book.
+
+Fog of war (our reading of the rule book, which reveals resources «когда войско … подходит на смежную
+дистанцию»): a faction sees every army, native squad and Boss standing in a province it owns or holds an
+army in, or next to one; of the rest of the map only owners, Shrines and revealed deposits (the public
+map). Other factions' resources (the `secret_fields`) appear only in their own book and the GM's.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.ruleset import Table
+from engine.titania.book_orders import HOLD, MIGHT_ROW
+from engine.titania.data import load_data
+from engine.titania.names import BUILDING_NAMES, DEPOSIT_NAMES, RESOURCE_NAMES, ability_name, buildings_text, race_name
+from engine.titania.params import default_params, override
+from engine.titania.races import RACES
+from engine.titania.reasons import OUTCOMES, explain
+from engine.titania.setup import RESOURCE_KEYS, neighbours
+from engine.titania.victory import settings, standing
+
+EFFECT_RU = {"max_strength": "макс. сила отряда", "hire": "найм в провинции", "replenish": "пополнение отряда",
+             "food": "пища", "production": "производство", "battle_modifier": "сила в бою"}
+RESULT_RU = {"attacker": "победа нападающих", "defender": "оборона устояла", "draw": "ничья"}
+
+
+def pname(state: Mapping[str, Any], pid: str) -> str:
+    return str(state["map"]["provinces"][pid]["name"])
+
+
+def who(state: Mapping[str, Any], fid: str | None) -> str:
+    if fid is None:
+        return "—"
+    if fid == "natives":
+        return "туземцы"
+    if fid in state["factions"]:
+        return str(state["factions"][fid]["name"])
+    keeper = state.get("keepers", {}).get(fid)
+    return f"Хранители «{keeper['name']}»" if keeper else fid
+
+
+def kind_text(info: Mapping[str, Any]) -> str:
+    parts = ["море" if info["sea"] else "остров" if info["island"] else "суша"]
+    if info.get("capital"):
+        parts.append("столица")
+    if info.get("shrine"):
+        parts.append("Святилище Древних")
+    if info.get("boss"):
+        parts.append("логово Босса")
+    if info.get("keeper"):
+        parts.append("земля Хранителей")
+    return ", ".join(parts)
+
+
+def deposits_text(info: Mapping[str, Any]) -> str:
+    if info["sea"]:
+        return "—"
+    if info["deposits"] is None:
+        return "не разведано"
+    return ", ".join(DEPOSIT_NAMES.get(d, d) for d in info["deposits"]) or "ничего"
+
+
+def sight(state: Mapping[str, Any], fid: str) -> set[str]:
+    """Provinces whose troops the faction sees: own provinces, where its armies stand, and their neighbours."""
+    nb = neighbours(state)
+    base = {p for p, o in state["owners"].items() if o == fid}
+    base |= {a["province"] for a in state["armies"] if a["faction"] == fid}
+    return base | {n for p in base for n in nb[p]}
+
+
+def troops_text(state: Mapping[str, Any], pid: str) -> str:
+    parts = [f"{who(state, a['faction'])} {a['strength']}" for a in state["armies"] if a["province"] == pid]
+    if state["natives"].get(pid):
+        parts.append(f"туземцы {state['natives'][pid]}")
+    if pid in state["bosses"]:
+        parts.append(f"Босс (здоровье {state['bosses'][pid]['health']})")
+    return ", ".join(parts) or "пусто"
+
+
+def _limit(state: Mapping[str, Any]) -> int:
+    return override(default_params(), state.get("params") or None, []).max_strength
+
+
+def food(state: Mapping[str, Any], fid: str) -> int:
+    params = override(default_params(), state.get("params") or None, [])
+    total = 0
+    for p, o in state["owners"].items():
+        if o == fid:
+            if state["map"]["provinces"][p]["capital"]:
+                total += params.capital_food
+            if "farm" in state["buildings"].get(p, []):
+                total += params.farm_food
+    return total + RACES[state["factions"][fid]["race"]].extra_food * params.skaven_food
+
+
+def squads(state: Mapping[str, Any], fid: str) -> int:
+    return len({a["province"] for a in state["armies"] if a["faction"] == fid})
+
+
+def summary(state: Mapping[str, Any], fid: str) -> Table:
+    f = state["factions"][fid]
+    last = state.get("last") or {}
+    order = last.get("turn_order", [])
+    rows: list[tuple[Any, ...]] = [
+        ("Ход", state["turn"], ""),
+        ("Этап", "игра окончена" if state["stage"] == "finished" else "приказы Планирования и Похода", ""),
+        ("Раса", race_name(f["race"]), f"активная способность «{ability_name(f['race'])}» (1 влияние, раз за ход)"),
+        ("Цвет", f["colour"], ""),
+        ("Столица", pname(state, f["capital"]), ""),
+    ]
+    for r in RESOURCE_KEYS:
+        note = "не копится: сгорает в конце хода; приходит в начале Планирования" if r == "influence" else ""
+        rows.append((RESOURCE_NAMES[r].capitalize(), f.get(r, 0), note))
+    rows.append(("Пища (отрядов на карте / можно)", f"{squads(state, fid)} / {food(state, fid)}",
+                 "снабжение пищей: столица 3, ферма +1"))
+    rows.append(("Могущество", standing(state, fid)[0], "по числу Святилищ Древних; +1 к силе за очко"))
+    if order:
+        pos = order.index(fid) + 1 if fid in order else "—"
+        rows.append(("Очерёдность в прошлом Походе", pos, " → ".join(who(state, x) for x in order)))
+    conf = settings(state)
+    rows.append(("Конец игры", f"после хода {conf['last_turn']}",
+                 f"или при {conf['shrines_to_win']} Святилищах" if conf["shrines_to_win"] else ""))
+    if f.get("eliminated"):
+        rows.append(("Статус", "выбыла", "нет ни провинций, ни войск"))
+    if f.get("won"):
+        rows.append(("Статус", "ПОБЕДА", ""))
+    if state.get("stolen"):
+        mine = [pname(state, p) for p in state["stolen"] if state["owners"].get(p) == fid]
+        if mine:
+            rows.append(("Воровство припасов", ", ".join(mine), "здесь в этом Планировании нельзя нанимать"))
+    return Table(("Показатель", "Значение", "Пояснение"), tuple(rows))
+
+
+def provinces(state: Mapping[str, Any], fid: str) -> Table:
+    nb = neighbours(state)
+    limit = _limit(state)
+    rows = []
+    own = sorted((p for p, o in state["owners"].items() if o == fid), key=lambda p: pname(state, p))
+    for p in own:
+        info = state["map"]["provinces"][p]
+        mine = sum(a["strength"] for a in state["armies"] if a["faction"] == fid and a["province"] == p)
+        seen = "; ".join(f"{pname(state, n)}: {troops_text(state, n)}"
+                         for n in sorted(nb[p], key=lambda n: pname(state, n)))
+        rows.append((info["name"], kind_text(info), buildings_text(state["buildings"].get(p, [])),
+                     deposits_text(info), f"{mine} / {limit}" if mine else f"— / {limit}", seen))
+    return Table(("Провинция", "Тип", "Постройки", "Ресурсы", "Своё войско / лимит", "Соседи и что там видно"),
+                 tuple(rows))
+
+
+def armies(state: Mapping[str, Any], fid: str) -> Table:
+    seen = sight(state, fid)
+    nb = neighbours(state)
+    rows = []
+    for a in sorted(state["armies"], key=lambda a: (a["faction"] != fid, pname(state, a["province"]))):
+        if a["faction"] != fid and a["province"] not in seen:
+            continue
+        p = a["province"]
+        rows.append((who(state, a["faction"]), pname(state, p), a["strength"],
+                     "морское" if state["map"]["provinces"][p]["sea"] else "сухопутное",
+                     ", ".join(pname(state, n) for n in sorted(nb[p], key=lambda n: pname(state, n)))))
+    for p, n in sorted(state["natives"].items()):
+        if p in seen:
+            rows.append(("туземцы", pname(state, p), n, "сухопутное", ""))
+    for p, b in sorted(state["bosses"].items()):
+        if p in seen:
+            rows.append((state["map"]["provinces"][p].get("boss_name", "Босс"), pname(state, p),
+                         f"здоровье {b['health']}", "Босс: подмога невозможна", ""))
+    return Table(("Чьё", "Где", "Сила", "Вид", "Соседние провинции"), tuple(rows))
+
+
+def techs(state: Mapping[str, Any], fid: str) -> Table:
+    """Known technologies and spells (none without the tech list, G1/G3), and what can be built and its cost."""
+    f = state["factions"][fid]
+    params = override(default_params(), state.get("params") or None, [])
+    race = RACES[f["race"]]
+    rows: list[tuple[Any, ...]] = []
+    d = load_data()
+
+    def cost_text(cost: Mapping[str, int]) -> str:
+        return ", ".join(f"{RESOURCE_NAMES.get(r, r)} {n}" for r, n in cost.items()) or "бесплатно"
+
+    for tid, tech in d.technologies.items():
+        known = tid in f.get("techs", [])
+        need = f"; нужно Могущество {tech.might}" if tech.might else ""
+        effects = ", ".join(f"{EFFECT_RU.get(e.type, e.type)} {e.value:+d}" for e in tech.effects)
+        rows.append(("Технология", tech.name, "изучена" if known else f"{cost_text(tech.cost)}{need}", effects))
+    for sid, spell in d.spells.items():
+        known = sid in f.get("spells", [])
+        rows.append(("Заклинание", spell.name, "известно: применение " + cost_text(spell.cast) if known
+                     else f"изучение {cost_text(spell.learn)}, применение {cost_text(spell.cast)}", spell.target))
+    limits = f.get("limits") or {}
+    if limits:
+        rows.append(("Лимиты", "сила отряда / найм / пополнение",
+                     f"{limits.get('max_strength')} / {limits.get('hire')} / {limits.get('replenish')}", ""))
+    for b in ("mine", "sawmill", "farm", "quarry", "tower", "port", "fort"):
+        cost = params.cost_of(b)
+        if "influence" in cost:
+            cost["influence"] = max(0, cost["influence"] - race.building_discount.get(b, 0))
+        rows.append(("Постройка", BUILDING_NAMES[b], cost_text(cost), ""))
+    rows.append(("Найм", "1 сила", f"1 золото + 1 дерево или {params.influence_per_strength} влияния", ""))
+    return Table(("Что", "Название", "Стоимость или состояние", "Действие"), tuple(rows))
+
+
+def _battle_row(state: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[Any, ...]:
+    a = b["attacker"]
+    if b["kind"] == "boss":
+        d = b["damage"]
+        return (b["turn"], pname(state, b["province"]), f"{who(state, a['faction'])} из {pname(state, a['from'])}",
+                a["strength"], "Босс", "—", "Босс повержен" if b["result"] == "attacker" else "Босс жив",
+                f"урон Боссу {d['to_boss']}, потери нападающего {d['to_attacker']}")
+    d = b["defender"]
+
+    def sup(items: list[Mapping[str, Any]]) -> str:
+        return ", ".join(f"{who(state, s['faction'])} из {pname(state, s['from'])} +{s['value']}"
+                         for s in items) or "нет"
+
+    dmg = b["damage"]
+    return (b["turn"], pname(state, b["province"]),
+            f"{who(state, a['faction'])} из {pname(state, a['from'])}: сила {a['strength']}, "
+            f"подмога {sup(a['supports'])}, "
+            f"модификаторы {a['modifiers']:+d}", a["total"],
+            f"{', '.join(who(state, x) for x in d['factions'])}: сила {d['strength']}, "
+            f"подмога {sup(d['supports'])}, "
+            f"модификаторы {d['modifiers']:+d}", d["total"], RESULT_RU[b["result"]],
+            f"потери: нападающий {dmg['attacker']}, оборона {dmg['defender']}; разрушено построек "
+            f"{b.get('buildings_lost', 0)}")
+
+
+BATTLE_COLUMNS = ("Ход", "Провинция", "Нападение", "Итого", "Оборона", "Итого обороны", "Итог", "Потери и разрушения")
+
+
+def battles(state: Mapping[str, Any], fid: str | None) -> Table:
+    rows = []
+    for b in state["battles"]:
+        sides = {b["attacker"]["faction"], *b.get("defender", {}).get("factions", []),
+                 *(s["faction"] for s in b["attacker"].get("supports", [])),
+                 *(s["faction"] for s in b.get("defender", {}).get("supports", []))}
+        if fid is None or fid in sides:
+            rows.append(_battle_row(state, b))
+    return Table(BATTLE_COLUMNS, tuple(reversed(rows)))
+
+
+def journal(state: Mapping[str, Any], fid: str) -> Table:
+    rows = [(state["turn"] - 1, e["text"]) for e in state.get("log", []) if e["faction"] == fid]
+    rows += [(e["turn"], e["text"]) for e in reversed(state.get("chronicle", []))]
+    return Table(("Ход", "Запись"), tuple(rows))
+
+
+def campaign_prefill(state: Mapping[str, Any], fid: str) -> Table:
+    """«Поход» pre-filled with one «Стоять» row per own army (players change what they want)."""
+    rows = [("", pname(state, a["province"]), HOLD, "", "", "", "")
+            for a in sorted(state["armies"], key=lambda a: pname(state, a["province"])) if a["faction"] == fid]
+    return Table(("№", "Войско", "Приказ", "Куда", "За кого", "Сила", "Статус"), tuple(rows))
+
+
+def public_map(state: Mapping[str, Any]) -> Table:
+    rows = []
+    for p, info in sorted(state["map"]["provinces"].items(), key=lambda kv: kv[1]["name"]):
+        rows.append((info["name"], info["x"], info["y"], kind_text(info), who(state, state["owners"].get(p)),
+                     deposits_text(info), len(state["buildings"].get(p, []))))
+    return Table(("Провинция", "X", "Y", "Тип", "Владелец", "Ресурсы", "Построек"), tuple(rows))
+
+
+def standings(state: Mapping[str, Any]) -> Table:
+    rows = []
+    for fid, f in state["factions"].items():
+        shrines, provs, _ = standing(state, fid)
+        flag = "ПОБЕДА" if f.get("won") else "выбыла" if f.get("eliminated") else "в игре"
+        rows.append((f["name"], race_name(f["race"]), f["colour"], pname(state, f["capital"]), provs, shrines, flag))
+    return Table(("Фракция", "Раса", "Цвет", "Столица", "Провинций", "Святилищ (Могущество)", "Статус"), tuple(rows))
+
+
+def chronicle(state: Mapping[str, Any]) -> Table:
+    return Table(("Ход", "Событие", "Запись"),
+                 tuple((e["turn"], e["kind"], e["text"]) for e in reversed(state.get("chronicle", []))))
+
+
+def gm_factions(state: Mapping[str, Any]) -> Table:
+    rows = []
+    for fid, f in state["factions"].items():
+        rows.append((f["name"], race_name(f["race"]), *(f.get(r, 0) for r in RESOURCE_KEYS),
+                     f"{squads(state, fid)} / {food(state, fid)}", standing(state, fid)[0],
+                     ", ".join(who(state, x) for x in f.get("at_war", [])) or "—"))
+    for kid, k in state.get("keepers", {}).items():
+        rows.append((who(state, kid), race_name(k["race"]), "", "", "", "", "", "", "",
+                     "воюют" if k.get("at_war") else "мирны"))
+    return Table(("Фракция", "Раса", *(RESOURCE_NAMES[r].capitalize() for r in RESOURCE_KEYS), "Отряды / пища",
+                  "Могущество", "Война с"), tuple(rows))
+
+
+def gm_provinces(state: Mapping[str, Any]) -> Table:
+    rows = []
+    for p, info in sorted(state["map"]["provinces"].items(), key=lambda kv: kv[1]["name"]):
+        rows.append((info["name"], kind_text(info), who(state, state["owners"].get(p)),
+                     buildings_text(state["buildings"].get(p, [])), deposits_text(info), troops_text(state, p)))
+    return Table(("Провинция", "Тип", "Владелец", "Постройки", "Ресурсы", "Войска"), tuple(rows))
+
+
+def gm_ledger(state: Mapping[str, Any]) -> Table:
+    rows = [(who(state, e["faction"]), RESOURCE_NAMES.get(e["resource"], e["resource"]), e["amount"], e["reason"])
+            for e in reversed(state.get("ledger", [])[-400:])]
+    return Table(("Фракция", "Ресурс", "Изменение", "Причина"), tuple(rows))
+
+
+def verdicts(state: Mapping[str, Any]) -> Table:
+    """The last turn's racial abilities as the adjudicator judged them (GM book)."""
+    last = state.get("last") or {}
+    rows = [(who(state, f), ability_name(state["factions"][f]["race"]) if f in state["factions"] else "",
+             f"{OUTCOMES.get(a['outcome'], a['outcome'])}: {explain(a['reason'])}", "да" if a.get("fired") else "нет")
+            for f, a in last.get("abilities", {}).items()]
+    return Table(("Фракция", "Способность", "Итог", "Сработала"), tuple(rows))
+
+
+def all_views(state: Mapping[str, Any]) -> dict[str, dict[str, Table]]:
+    books: dict[str, dict[str, Table]] = {}
+    for fid in state["factions"]:
+        books[fid] = {"summary": summary(state, fid), "provinces": provinces(state, fid), "armies": armies(state, fid),
+                      "techs": techs(state, fid), "battles": battles(state, fid), "journal": journal(state, fid),
+                      "map": public_map(state)}
+        if state["stage"] != "finished" and not state["factions"][fid].get("eliminated"):
+            books[fid]["campaign"] = campaign_prefill(state, fid)
+    books["public"] = {"map": public_map(state), "standings": standings(state), "chronicle": chronicle(state)}
+    books["gm"] = {"factions": gm_factions(state), "gm_provinces": gm_provinces(state),
+                   "gm_battles": battles(state, None),
+                   "ledger": gm_ledger(state), "abilities": verdicts(state), "chronicle": chronicle(state)}
+    return books
+
+
+__all__ = ["all_views", "MIGHT_ROW"]
