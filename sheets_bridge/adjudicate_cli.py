@@ -1,10 +1,28 @@
-"""`forumwar adjudicate FILE.json [--seed S] [--json | --report]`: one Titania turn (SCHEMA.md)."""
+"""`forumwar adjudicate FILE.json [--seed S] [--json | --report]`: one situation file settled by the rule
+set whose `adjudicator()` capability reads the file's schema (Titania: titania.adjudicate.v1, SCHEMA.md)."""
 from __future__ import annotations
 
 import json
 import sys
 
 import click
+
+from engine import find_ruleset, ruleset_names
+from engine.ruleset import Adjudicator
+
+
+def _adjudicator(data: object) -> Adjudicator:
+    """The capability of the rule set whose schema the file names (the only one when it names none)."""
+    able = {rs.name: a for rs in (find_ruleset(n) for n in ruleset_names()) if (a := rs.adjudicator()) is not None}
+    schema = data.get("schema") if isinstance(data, dict) else None
+    for adjudicator in able.values():
+        if adjudicator.schema == schema:
+            return adjudicator
+    if len(able) == 1 and schema is None:
+        return next(iter(able.values()))
+    known = ", ".join(a.schema for a in able.values())
+    click.echo(f"Ошибка: схема файла «{schema}» не знакома ни одному набору правил; известны: {known}.", err=True)
+    sys.exit(1)
 
 
 def _seed(value: str) -> int | str:
@@ -27,8 +45,6 @@ def adjudicate(file: str, seed: str, as_json: bool, as_report: bool) -> None:
     """
     if as_json and as_report:
         raise click.UsageError("укажите --json или --report, но не оба сразу.")
-    from engine.titania.adjudicate import adjudicate as run
-    from engine.titania.report import render
     try:
         with open(file, encoding="utf-8") as fh:
             data = json.load(fh)
@@ -38,7 +54,8 @@ def adjudicate(file: str, seed: str, as_json: bool, as_report: bool) -> None:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         click.echo(f"Ошибка: {file} — это не JSON в UTF-8 ({exc}).", err=True)
         sys.exit(1)
-    result = run(data, _seed(seed))
+    adjudicator = _adjudicator(data)
+    result = adjudicator.adjudicate(data, _seed(seed))
     if result.output is None:
         click.echo(f"Файл {file} не принят:", err=True)
         for problem in result.problems:
@@ -47,4 +64,4 @@ def adjudicate(file: str, seed: str, as_json: bool, as_report: bool) -> None:
     if as_json:
         click.echo(json.dumps(result.output, ensure_ascii=False, indent=1))
     else:
-        click.echo(render(result, seed), nl=False)
+        click.echo(result.report, nl=False)

@@ -13,7 +13,17 @@ from typing import Any
 
 from engine import ledger
 from engine.registry import register
-from engine.ruleset import DemoPlayers, FactionSummary, ParsedOrders, Row, Ruleset, StageResult, Summary, Table
+from engine.ruleset import (
+    Adjudicator,
+    DemoPlayers,
+    FactionSummary,
+    ParsedOrders,
+    Row,
+    Ruleset,
+    StageResult,
+    Summary,
+    Table,
+)
 from engine.state import Envelope
 from engine.titania import book_orders, game_turn, setup, views
 from engine.titania.book_orders import (
@@ -143,3 +153,7 @@ class Titania(Ruleset):
     def demo_players(self) -> DemoPlayers:
         from engine.titania.demo_players import TitaniaDemoPlayers
         return TitaniaDemoPlayers()
+
+    def adjudicator(self) -> Adjudicator:
+        from engine.titania.situation_files import TitaniaSituations
+        return TitaniaSituations()
