@@ -4,6 +4,7 @@ from __future__ import annotations
 import shlex
 import shutil
 import sys
+from pathlib import Path
 
 from engine import find_ruleset
 from sheets_bridge import deadlines, schedule
@@ -11,8 +12,10 @@ from sheets_bridge.gamedir import GameDir
 
 
 def forumwar_command() -> str:
-    """How cron should call forumwar: the installed script, else this Python with the CLI module."""
-    found = shutil.which("forumwar")
+    """How cron should call forumwar: the script beside this Python (a venv's), else the one on PATH,
+    else this Python with the CLI module."""
+    beside = Path(sys.executable).with_name("forumwar")
+    found = str(beside) if beside.is_file() else shutil.which("forumwar")
     return shlex.quote(found) if found else f"{shlex.quote(sys.executable)} -m sheets_bridge.cli"
 
 

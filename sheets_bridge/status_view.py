@@ -105,7 +105,7 @@ def render(gd: GameDir, rs: Ruleset, state: Mapping[str, Any], summary: Summary,
         elif sub is None:
             state_text, count, errors = "неизвестно", "", ""
         else:
-            state_text = "поданы" if sub.submitted else "не поданы"
+            state_text = "поданы" if sub.submitted else ("не поданы" if awaiting.get(f.id) else "не требуются")
             count, errors = str(sub.rows), str(sub.errors)
         rows.append((f.name, state_text, count, errors, "; ".join(f.lines)))
     lines += table(rows, ("Фракция", "Приказы", "Строк", "С ошибками", "Казна и силы"))

@@ -321,6 +321,16 @@ def test_the_planning_stage_deadline_is_48_hours_after_the_orders_deadline(tmp_p
         pytest.skip("the demo orders gave no battle to plan")
     clock = deadlines.clock(gd, state, ("orders", "planning"))
     assert clock.deadline == dt.datetime(2025, 4, 1, 20, 0, tzinfo=MOSCOW)
+    # the pre-filled «Манёвры» rows are not a submission; a faction with no battle owes nothing
+    with freeze_time("2025-03-31 09:00:00"):
+        info = _status_json(gd)
+        text = CliRunner().invoke(main, ["status", str(gd.path)]).output
+    assert "Осталось          до срока 1 д 8 ч" in text      # to Tuesday 20:00 MSK = 17:00 UTC
+    for fid, faction in info["factions"].items():
+        line = next(row for row in text.splitlines() if row.startswith(faction["name"] + " "))
+        assert not faction["submission"]["submitted"], fid
+        assert ("не поданы" if info["awaiting"][fid] else "не требуются") in line, fid
+    assert any(info["awaiting"].values()) and not all(info["awaiting"].values())
 
 
 # -- cron ----------------------------------------------------------------------------------------
@@ -358,3 +368,49 @@ def test_schedule_cron_command_prints_crontab_lines_for_the_game(tmp_path):
     assert any(line.startswith("30 * * * * ") and f" check {game} " in line for line in out.output.splitlines())
     plain = CliRunner().invoke(main, ["schedule", str(gd.path)]).output
     assert "приказы: воскресенье в 20:00" in plain and "планирование боёв: через 48 ч" in plain
+
+
+# -- Google Sheets --------------------------------------------------------------------------------
+
+def test_on_google_sheets_lock_closes_each_book_in_one_request_and_turn_does_not_read_them_again(tmp_path):
+    from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client
+    gm, bot = "gm@example.com", "forumwar@deadlines.iam.gserviceaccount.com"
+    fake = FakeGoogle(quota_per_minute=None)
+    fake.add_user(gm)
+    folder = fake.add_shared_drive("forumwar", {gm: "organizer", bot: "fileOrganizer"})
+    holder = {}
+
+    def factory(g):
+        holder["be"] = fake_backend(fake, bot, gm_emails=[gm], folder_id=folder,
+                                    metadata_path=g.state_dir / "gsheets-meta.json")
+        return holder["be"]
+
+    with freeze_time("2025-03-25 17:05:00"):
+        gd = create_game(tmp_path / "g", "jade_rose", "demo", backend="gsheets", seed="deadlines",
+                         backend_factory=factory)
+    gd.config.schedule = {"orders": "Sunday 20:00", "planning": "+48h"}
+    gd.save_config()
+    be = holder["be"]
+    factions = ("empire", "vampires", "dwarves", "jade")
+    economy = next(t.title for t in Layout.load("jade_rose").order_tabs("orders") if t.key == "economy")
+    fake.calls.clear()
+    with freeze_time("2025-03-30 17:01:00"):
+        assert lock(GameDir(gd.path), be=be).done
+    for key in factions:
+        calls = [c.op for c in fake.calls if c.file_id == gd.config.books[key] and not c.op.startswith("drive.")]
+        assert calls == ["spreadsheets.batchUpdate"], key            # lock_and_read: closed and read at once
+        sheets = fake.spreadsheet(gd.config.books[key]).resource(bot)["sheets"]
+        tab = next(s for s in sheets if s["properties"]["title"] == economy)
+        assert all(not p.get("unprotectedRanges") for p in tab.get("protectedRanges", [])), key
+    # the GM (who may still edit) types into a faction's closed tab after the deadline
+    book = fake_client(fake, gm).open_by_key(gd.config.books["empire"])
+    book.values_update(f"'{economy}'!A2", params={"valueInputOption": "USER_ENTERED"},
+                       body={"values": [["Построить", "Атлантида", "Часовня"]]})
+    fake.calls.clear()
+    with freeze_time("2025-03-30 17:05:00"):
+        run_turn(GameDir(gd.path), be=be)
+    for key in factions:      # one request per book: the push (unlocked, turn would lock and read first)
+        calls = [c.op for c in fake.calls if c.file_id == gd.config.books[key] and not c.op.startswith("drive.")]
+        assert calls == ["spreadsheets.batchUpdate"], key
+    archived = json.loads((gd.archive_path(1) / "orders-orders-empire.json").read_text(encoding="utf-8"))
+    assert not any("Атлантида" in cell for row in archived.get(economy, []) for cell in row)
