@@ -118,8 +118,9 @@ class Titania(Ruleset):
     def summary(self, state: Mapping[str, Any]) -> Summary:
         env = Envelope.of(state)
         conf = settings(state)
-        lines = [f"Ход {env.turn} из {conf['last_turn']}; фракций в игре: "
-                 f"{sum(1 for f in env.factions if not f.eliminated)}"]
+        alive = sum(1 for f in env.factions if not f.eliminated)
+        lines = [f"Игра окончена после хода {env.turn - 1}; фракций в игре: {alive}" if env.stage == "finished"
+                 else f"Ход {env.turn} из {conf['last_turn']}; фракций в игре: {alive}"]
         winners = [f.name for f in env.factions if f.won]
         if winners:
             lines.append("Победа: " + ", ".join(winners))

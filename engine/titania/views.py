@@ -134,7 +134,7 @@ def summary(state: Mapping[str, Any], fid: str) -> Table:
 
 def provinces(state: Mapping[str, Any], fid: str) -> Table:
     nb = neighbours(state)
-    limit = _limit(state)
+    limit = int((state["factions"][fid].get("limits") or {}).get("max_strength", _limit(state)))
     rows = []
     own = sorted((p for p, o in state["owners"].items() if o == fid), key=lambda p: pname(state, p))
     for p in own:
