@@ -36,4 +36,8 @@ def put_pictures(wb: Workbook, title: str, pictures: Sequence[bytes], note: str,
         image.width, image.height = round(image.width * scale), round(image.height * scale)
         ws.add_image(image, f"A{row}")
         row += image.height // ROW_PIXELS + 2
+    ws.page_setup.orientation = "landscape"      # printed or exported to PDF: each picture one page wide
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = len(pictures) or 1
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
     ws.protection.sheet = True
