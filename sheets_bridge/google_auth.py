@@ -1,6 +1,7 @@
 """Service-account credentials for the gsheets backend, and clear errors for Google's failures.
 
-Messages are English (they go to the GM's console) and always say what to do next.
+Messages are Russian (they go to the GM's console), name books as the GM knows them and always
+say what to do next, naming the Cloud console's menus as its Russian version shows them.
 """
 from __future__ import annotations
 
@@ -47,8 +48,32 @@ class ServiceAccount:
     path: str
 
 
+# The Cloud console's menus as its Russian version names them, the English once in brackets.
+KEYS_STEPS = ("«IAM и администрирование → Сервисные аккаунты» (IAM & Admin → Service accounts), ваш аккаунт, "
+              "вкладка «Ключи» (Keys) → «Добавить ключ → Создать новый ключ» (Add key → Create new key) → JSON → "
+              "«Создать» (Create)")
+LIBRARY_STEPS = "«API и сервисы → Библиотека» (APIs & Services → Library)"
+_ACTIONS = {"read": "прочитать её", "open": "открыть её", "write": "обновить её", "create": "создать её",
+            "share": "изменить доступ к ней", "export": "выгрузить её в xlsx",
+            "protect": "обновить защиту её вкладок",
+            "lock and read": "закрыть в ней вкладки приказов и прочитать их"}
+_JSON_KINDS = {"list": "JSON-список", "str": "JSON-строка", "int": "JSON-число", "float": "JSON-число",
+               "bool": "логическое значение JSON", "NoneType": "JSON-значение null"}
+
+
 def book_url(book_id: str) -> str:
     return f"https://docs.google.com/spreadsheets/d/{book_id}/edit"
+
+
+def action_phrase(action: str) -> str:
+    """What forumwar was doing to a book, as Russian words after «пытался» (e.g. "прочитать её")."""
+    return _ACTIONS.get(action, action)
+
+
+def book_place(book: str, book_id: str | None) -> str:
+    """The book as a message starts with it: its name for people, capitalised, and its link if known."""
+    name = book[:1].upper() + book[1:]
+    return f"{name} ({book_url(book_id)})" if book_id else name
 
 
 def load_service_account(path: str | Path) -> ServiceAccount:
@@ -56,55 +81,63 @@ def load_service_account(path: str | Path) -> ServiceAccount:
     path = Path(path)
     if not path.is_file():
         raise CredentialsError(
-            f"No credentials file at {path}. Create a service-account key (JSON) in the Google Cloud console "
-            f"and save it there, as described step by step in {SETUP_DOC}. It must never be committed: "
-            "credentials.json is listed in .gitignore.")
+            f"Нет файла с ключом сервисного аккаунта: {path}. Создайте ключ в Google Cloud Console: "
+            f"{KEYS_STEPS}, и сохраните скачанный файл под этим именем (или укажите путь к нему в переменной "
+            f"FORUMWAR_CREDENTIALS). По шагам это описано в {SETUP_DOC}. Ключ нельзя коммитить и выкладывать: "
+            "credentials.json уже внесён в .gitignore.")
     try:
         info = json.loads(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError:
-        raise CredentialsError(f"{path} is not a text file; download the service-account key (JSON) again.") from None
+        raise CredentialsError(
+            f"{path} — не текстовый файл, а ключ сервисного аккаунта — это текст в формате JSON. Скачайте ключ "
+            f"заново: {KEYS_STEPS}.") from None
     except json.JSONDecodeError as err:
         raise CredentialsError(
-            f"{path} is not valid JSON ({err.msg} at line {err.lineno}, column {err.colno}). Download the "
-            "service-account key again (IAM & Admin > Service accounts > Keys > Add key > JSON).") from None
+            f"{path} — испорченный JSON (ошибка в строке {err.lineno}, столбце {err.colno}). Не правьте ключ "
+            f"вручную, скачайте его заново: {KEYS_STEPS}.") from None
     if not isinstance(info, dict):
-        raise CredentialsError(f"{path} is not a service-account key: it holds a JSON {type(info).__name__}.")
+        what = _JSON_KINDS.get(type(info).__name__, f"JSON типа {type(info).__name__}")
+        raise CredentialsError(
+            f"{path} — не ключ сервисного аккаунта: в файле {what}, а ключ — это JSON-объект. Скачайте ключ "
+            f"заново: {KEYS_STEPS}.")
     kind = info.get("type")
     if kind != "service_account":
         if "installed" in info or "web" in info:
-            what = "an OAuth client id (for apps that ask a person to log in)"
+            what = ("идентификатор клиента OAuth (OAuth client ID) — он для программ, которые просят человека "
+                    "войти в свой аккаунт")
         elif kind == "authorized_user":
-            what = "a person's login token"
+            what = "токен входа человека в его аккаунт (authorized_user)"
         else:
-            what = f'a JSON object whose "type" is {kind!r}'
+            what = f'JSON-объект с полем "type" = {kind!r}'
         raise CredentialsError(
-            f"{path} holds {what}, not a service-account key. forumwar needs the key of a service account: "
-            f"IAM & Admin > Service accounts > (your account) > Keys > Add key > JSON; see {SETUP_DOC}.")
+            f"В файле {path} {what}, а не ключ сервисного аккаунта. forumwar нужен именно ключ сервисного "
+            f"аккаунта; скачайте его: {KEYS_STEPS}. Подробнее — в {SETUP_DOC}, шаги 3 и 4.")
     missing = [key for key in _REQUIRED if not info.get(key)]
     if missing:
+        fields = f"поля {missing[0]}" if len(missing) == 1 else f"полей {', '.join(missing)}"
         raise CredentialsError(
-            f"{path} is a service-account key without {', '.join(missing)}; it was cut or edited. "
-            "Download a new key from the Google Cloud console.")
+            f"В ключе сервисного аккаунта {path} нет {fields}: файл обрезан или исправлен вручную. Скачайте "
+            f"новый ключ в Google Cloud Console: {KEYS_STEPS}.")
     if any(PLACEHOLDER in str(value) for value in info.values()):
         raise CredentialsError(
-            f"{path} still holds the placeholders of credentials.example.json. Replace the whole file with the "
-            f"key you downloaded from the Google Cloud console (see {SETUP_DOC}).")
+            f"{path} — это ещё образец credentials.example.json с заглушками {PLACEHOLDER}, а не настоящий ключ. "
+            f"Замените весь файл ключом, скачанным в Google Cloud Console (см. {SETUP_DOC}, шаг 4).")
     from google.oauth2 import service_account
     try:
         credentials = service_account.Credentials.from_service_account_info(info, scopes=list(SCOPES))
     except (ValueError, TypeError, IndexError) as err:
         raise CredentialsError(
-            f"The private key in {path} cannot be read ({err.__class__.__name__}: {err}). Download a new key "
-            "from the Google Cloud console; do not edit the file by hand.") from None
+            f"Закрытый ключ (private_key) в {path} не читается ({err.__class__.__name__}: {err}). Не правьте "
+            f"файл вручную, скачайте новый ключ в Google Cloud Console: {KEYS_STEPS}.") from None
     return ServiceAccount(info["client_email"], str(info.get("project_id", "")), credentials, str(path))
 
 
 def explain_refresh(err: Exception, service_email: str) -> CredentialsError:
     """A refused token exchange (google.auth RefreshError) as a clear message."""
     return CredentialsError(
-        f"Google refused the key of the service account {service_email} ({err}). The key was probably deleted "
-        "or disabled in the Google Cloud console, or the account was removed, or this computer's clock is wrong. "
-        "Create a new key (IAM & Admin > Service accounts > Keys > Add key > JSON) and replace credentials.json.")
+        f"Google не принял ключ сервисного аккаунта {service_email} ({err}). Скорее всего, ключ удалили или "
+        "отключили в Google Cloud Console, или удалили сам аккаунт, или на этом компьютере неверно выставлены "
+        f"часы. Проверьте часы, создайте новый ключ ({KEYS_STEPS}) и замените им credentials.json.")
 
 
 def _error_body(err: Any) -> dict:
@@ -124,75 +157,89 @@ RATE_LIMIT_REASONS = frozenset({"sharingRateLimitExceeded", "userRateLimitExceed
 
 
 def rate_limit_message(reasons: set[str], where: str, service_email: str, message: str) -> str:
-    """Russian text for a rate-limit 403 that persisted through every retry (not a missing right)."""
+    """Russian text for a rate-limit 403 that persisted through every retry (not a missing right);
+    `where` is the book as `book_place` gives it."""
     if "sharingRateLimitExceeded" in reasons:
-        return (f"Google временно не даёт сервисному аккаунту {service_email} выдавать доступ к таблицам: "
-                f"превышен лимит приглашений (sharingRateLimitExceeded) при работе с {where}. Права Редактора "
-                "здесь ни при чём, менять ничего не нужно. Подождите (лимит снимается со временем, иногда через "
-                "несколько часов) и запустите `forumwar share` снова: он выдаст только недостающие доступы. Письма-"
-                f"приглашения расходуют этот лимит быстрее: не добавляйте --notify без нужды. Google: {message}")
-    return (f"Google просит сервисный аккаунт {service_email} отправлять запросы реже (лимит запросов, "
-            f"{', '.join(sorted(reasons))}) при работе с {where}, и это не прошло после всех повторов. Подождите "
-            "несколько минут и запустите команду снова: она продолжит с того места, где остановилась. "
-            f"Google: {message}")
+        return (f"{where}: Google временно не даёт сервисному аккаунту {service_email} выдавать доступ к таблицам — "
+                "превышен лимит приглашений (sharingRateLimitExceeded). Права Редактора здесь ни при чём, менять "
+                "ничего не нужно. Подождите (лимит снимается со временем, иногда через несколько часов) и "
+                "запустите `forumwar share` снова: он выдаст только недостающие доступы. Письма-приглашения "
+                f"расходуют этот лимит быстрее: не добавляйте --notify без нужды. Ответ Google: {message}")
+    return (f"{where}: Google просит сервисный аккаунт {service_email} отправлять запросы реже (лимит запросов: "
+            f"{', '.join(sorted(reasons))}), и повторы не помогли. Подождите несколько минут и запустите команду "
+            f"снова: она продолжит с того места, где остановилась. Ответ Google: {message}")
 
 
 def explain(err: Any, *, book: str, book_id: str | None, service_email: str, action: str) -> BackendError:
     """A gspread APIError (after retries) as the BackendError that tells the GM what to do.
 
-    `book` names the book for people (e.g. "faction book 'Империя'"), `action` is "read",
-    "write", "share", "create" or "export".
+    `book` names the book for people (e.g. "книга фракции «Империя»"), `action` is "read",
+    "open", "write", "protect", "lock and read", "share", "create" or "export".
     """
     body = _error_body(err)
     code = int(body.get("code") or getattr(err, "code", 0) or 0)
     message = str(body.get("message", err))
     reasons = _reasons(body)
-    where = f"{book} ({book_url(book_id)})" if book_id else book
+    where = book_place(book, book_id)
+    doing = action_phrase(action)
+    share = f"нажмите «Настройки доступа» (Share), добавьте {service_email} с ролью «Редактор» (Editor)"
     if "SERVICE_DISABLED" in reasons or "accessNotConfigured" in reasons or "has not been used in project" in message:
-        api = "Google Drive" if "drive" in message.lower() else "Google Sheets"
+        api = "Google Drive API" if "drive" in message.lower() else "Google Sheets API"
         return ApiDisabledError(
-            f"The {api} API is not enabled in the Cloud project of the service account {service_email}. "
-            f"Enable both the Google Sheets API and the Google Drive API (APIs & Services > Library), wait a "
-            f"minute and run the command again. Google said: {message}")
+            f"В проекте Google Cloud сервисного аккаунта {service_email} не включён {api}. Откройте Google Cloud "
+            f"Console (https://console.cloud.google.com/), выберите этот проект, в меню {LIBRARY_STEPS} найдите "
+            "Google Sheets API и Google Drive API и у каждого нажмите «Включить» (Enable): нужны оба. Подождите "
+            f"минуту и запустите команду снова. Ответ Google: {message}")
     if "storageQuotaExceeded" in reasons:
         return DriveStorageError(
-            f"The service account {service_email} has no Drive storage of its own, so it cannot create "
-            f"{book}. Either create the spreadsheets yourself, share each with {service_email} as Editor and "
-            "give their keys to `forumwar new`; or create a folder in a shared drive, add "
-            f"{service_email} to the shared drive as Content manager, and give the folder id to `forumwar new`. "
-            f"See {SETUP_DOC}.")
+            f"{where}: сервисный аккаунт {service_email} не может её создать — у него нет своего места на "
+            "Google Диске. Выберите один из двух способов (подробно — в "
+            f"{SETUP_DOC}, шаг 5): 1) создайте таблицы сами, в каждой {share} и передайте их ключи команде "
+            "`forumwar new` (--book КНИГА=КЛЮЧ); 2) создайте папку на общем диске, добавьте "
+            f"{service_email} в участники этого общего диска с ролью «Администратор контента» (Content manager) "
+            "и передайте id папки команде `forumwar new --folder ID`.")
     if code == 401:
         return CredentialsError(
-            f"Google did not accept the credentials of {service_email} (401: {message}). Check credentials.json "
-            f"(see {SETUP_DOC}).")
+            f"Google не принял учётные данные сервисного аккаунта {service_email} (401: {message}). Проверьте "
+            f"credentials.json: это должен быть действующий ключ этого аккаунта (см. {SETUP_DOC}, шаг 4); если "
+            f"ключ удалили в Google Cloud Console, создайте новый: {KEYS_STEPS}.")
     if code == 403 and reasons & RATE_LIMIT_REASONS:
         return ApiUnavailableError(rate_limit_message(reasons, where, service_email, message))
     if code == 403:
         if action == "share" and "insufficientFilePermissions" in reasons:
             return BookForbidden(
-                f"The service account {service_email} may not change the sharing of {where}. Make it an Editor "
-                "of the book (Share button), and keep 'Editors can change permissions and share' enabled.")
+                f"{where}: сервисному аккаунту {service_email} не разрешено менять доступ к этой книге. Откройте "
+                f"её в браузере, {share} и в настройках этого окна (значок шестерёнки) оставьте включённым "
+                "«Пользователи с правами редактора смогут изменять разрешения и параметры доступа» (Editors can "
+                "change permissions and share). Затем запустите команду снова.")
         return BookForbidden(
-            f"Google refused to let the service account {service_email} {action} {where}. Open the book in "
-            f"the browser, press Share, add {service_email} as Editor (untick 'Notify people'), then run the "
-            "command again.")
+            f"{where}: Google не даёт сервисному аккаунту {service_email} {doing}: у него нет прав редактора "
+            f"этой книги. Откройте книгу в браузере, {share}, снимите галочку «Уведомить пользователей» "
+            "(Notify people), нажмите «Поделиться» и запустите команду снова.")
     if code == 404:
         if action == "create":
             return BookNotFound(
-                f"The folder for {book} was not found, or it is not shared with the service account "
-                f"{service_email}. Check the folder id, and add {service_email} to the shared drive as "
-                "Content manager.")
+                f"{where}: не удалось её создать — папка из --folder (или FORUMWAR_DRIVE_FOLDER) не найдена или "
+                f"не открыта сервисному аккаунту {service_email}. Проверьте id папки (часть адреса после "
+                f"/folders/) и добавьте {service_email} в участники общего диска с ролью «Администратор контента» "
+                "(Content manager).")
         if action == "share":
             return BookNotFound(
-                f"{where} is not visible to the service account {service_email}: it was deleted, or it is not "
-                f"shared with {service_email}. Share it with {service_email} as Editor and run the command again.")
+                f"{where}: сервисный аккаунт {service_email} её не видит — книгу удалили или не открыли ему "
+                f"доступ. Откройте книгу в браузере, {share} и запустите команду снова.")
         return BookNotFound(
-            f"{where} does not exist: it was deleted, or its key in game.toml is wrong (Google answered 404). "
-            "Restore it from the owner's Drive trash, or create a new spreadsheet, share it with "
-            f"{service_email} as Editor and put its key in game.toml.")
+            f"{where}: таблица не найдена (Google ответил 404) — её удалили, или в game.toml записан неверный "
+            "ключ. Восстановите её из «Корзины» (Trash) Google Диска её владельца или создайте новую таблицу, "
+            f"в ней {share} и запишите её ключ в game.toml, раздел [books].")
     if code == 429 or code >= 500 or code in (0, 408):
+        status = f"код {code}" if code else "нет ответа"
         return ApiUnavailableError(
-            f"Google kept failing while trying to {action} {where} ({code}: {message}), even after retries. "
-            "Nothing was half-written: every book is written in one atomic request. Wait a few minutes and "
-            "run the command again; it resumes where it stopped.")
-    return BookRejected(f"Google refused to {action} {where} ({code}: {message}).")
+            f"{where}: Google так и не ответил как следует, когда forumwar пытался {doing} ({status}: {message}), "
+            "даже после всех повторов. Ничего не записано наполовину: каждая книга пишется одним цельным "
+            "запросом. Подождите несколько минут и запустите ту же команду снова — она продолжит с того места, "
+            "где остановилась.")
+    return BookRejected(
+        f"{where}: Google отклонил запрос, когда forumwar пытался {doing} (код {code}: {message}); из этого запроса "
+        "ничего не применено. Проверьте, не переименовывали и не удаляли ли вручную вкладки или защищённые "
+        "диапазоны этой книги, и запустите команду снова. Если ошибка повторится, сохраните это сообщение для "
+        "разработчиков.")

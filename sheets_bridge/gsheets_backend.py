@@ -36,7 +36,14 @@ from gspread.urls import (
 from gspread.utils import ExportFormat, extract_id_from_url
 
 from sheets_bridge.backend import BackendError, BookRef, TabWrite
-from sheets_bridge.google_auth import ApiUnavailableError, book_url, explain, explain_refresh
+from sheets_bridge.google_auth import (
+    ApiUnavailableError,
+    action_phrase,
+    book_place,
+    book_url,
+    explain,
+    explain_refresh,
+)
 from sheets_bridge.gsheets_http import RequestStats, ResilientHTTPClient
 from sheets_bridge.gsheets_requests import (
     DEFAULT_SHEET_TITLES,
@@ -53,6 +60,7 @@ from sheets_bridge.gsheets_requests import (
 )
 
 CREATE_MARKER = "forumwarCreate"       # Drive appProperties key carrying the create's token
+_BOOK_KINDS = {"public": "общая книга", "gm": "книга мастера"}
 _ROLE_RU = {"reader": "чтение", "writer": "редактирование", "commenter": "комментирование", "owner": "владелец",
             "fileOrganizer": "упорядочивание", "organizer": "управление"}
 
@@ -73,6 +81,7 @@ class GSheetsBackend:
         self.max_workers = max_workers
         self.metadata_path = Path(metadata_path) if metadata_path else None
         self._names = {b.book_id: b.title or b.key for b in books}
+        self._keys = {b.book_id: b.key for b in books}
         self._meta: dict[str, BookMeta] = {}
         self._fresh: set[str] = set()
         self._creating: dict[str, str] = {}          # book key -> token of its spreadsheet create
@@ -98,11 +107,17 @@ class GSheetsBackend:
 
     # -- naming and errors ---------------------------------------------------------------------------
     def name_book(self, book_id: str, name: str) -> None:
-        """Give a book a human name for error messages (e.g. "faction book 'Империя'")."""
+        """Give a book a human name for messages: its title, shown as «книга «title»»."""
         self._names[book_id] = name
 
     def _book_name(self, book_id: str) -> str:
-        name = self._names.get(book_id)
+        """The book as the GM knows it: «книга фракции «Империя»», «общая книга», «книга мастера»,
+        or «книга «title»» for a book known by its title only."""
+        key, name = self._keys.get(book_id), self._names.get(book_id)
+        if key in _BOOK_KINDS:
+            return _BOOK_KINDS[key]
+        if key and name:
+            return f"книга фракции «{name}»"
         return f"книга «{name}»" if name else "книга без названия"
 
     @contextlib.contextmanager
@@ -116,10 +131,11 @@ class GSheetsBackend:
         except RefreshError as err:
             raise explain_refresh(err, self.service_email) from err
         except (requests.RequestException, TransportError) as err:
-            where = f"{name or self._book_name(book_id or '')}" + (f" ({book_url(book_id)})" if book_id else "")
+            where = book_place(name or self._book_name(book_id or ""), book_id)
             raise ApiUnavailableError(
-                f"Could not reach Google to {action} {where}: {err.__class__.__name__}: {err}. Check the network "
-                "and run the command again; nothing was half-written.") from err
+                f"{where}: не удалось связаться с Google, чтобы {action_phrase(action)} ({err.__class__.__name__}: "
+                f"{err}). Проверьте подключение к интернету и запустите команду снова; ничего не записано "
+                "наполовину.") from err
 
     # -- metadata --------------------------------------------------------------------------------------
     def _store(self, book_id: str, meta: BookMeta) -> BookMeta:
@@ -188,7 +204,7 @@ class GSheetsBackend:
             if token is None:
                 token = self._creating[key] = secrets.token_hex(16)
                 self._save()
-        name = f"book '{title}'"
+        name = f"книга «{title}»"
         with self._errors(None, "create", name=name):
             response = self._created(token) if earlier else None
             if response is None:
@@ -229,8 +245,9 @@ class GSheetsBackend:
         if not info.get("capabilities", {}).get("canEdit", False):
             from sheets_bridge.backend import BookForbidden
             raise BookForbidden(
-                f"{self._book_name(book_id).capitalize()} ({book_url(book_id)}) is shared with the service account "
-                f"{self.service_email} as a viewer only. Change its role to Editor in the Share dialog.")
+                f"{book_place(self._book_name(book_id), book_id)}: сервисный аккаунт {self.service_email} может её "
+                "только просматривать. Откройте книгу в браузере, нажмите «Настройки доступа» (Share) и смените "
+                "его роль на «Редактор» (Editor), затем запустите команду снова.")
         if len(meta.sheets) == 1 and next(iter(meta.sheets)) in DEFAULT_SHEET_TITLES:
             with self._lock:
                 self._fresh.add(book_id)  # a blank new spreadsheet: its default tab goes at the first write

@@ -53,11 +53,11 @@ def credentials_path(game_path: str | Path | None = None, given: str | Path | No
 
 
 def book_label(config: Any, key: str) -> str:
-    """How errors name a book: the faction's name, "public" or "GM"."""
+    """A book's label for messages: the faction's name, «общая книга» or «книга мастера»."""
     factions = getattr(config, "factions", {}) or {}
     if key in factions:
         return f"{factions[key].name}"
-    return {"gm": "GM", "public": "public"}.get(key, key)
+    return {"gm": "книга мастера", "public": "общая книга"}.get(key, key)
 
 
 def backend_for_game(gd: Any, credentials: str | Path | None = None, *,

@@ -50,31 +50,32 @@ def test_a_valid_key_loads(tmp_path, key_info):
 def test_missing_file_says_where_to_put_the_key(tmp_path):
     with pytest.raises(CredentialsError) as excinfo:
         load_service_account(tmp_path / "credentials.json")
-    assert "No credentials file at" in str(excinfo.value) and "docs/google_sheets.md" in str(excinfo.value)
+    message = str(excinfo.value)
+    assert "Нет файла с ключом сервисного аккаунта" in message and "docs/google_sheets.md" in message
 
 
 def test_broken_json_says_where(tmp_path):
     with pytest.raises(CredentialsError) as excinfo:
         load_service_account(write(tmp_path, '{"type": "service_account",\n  "client_email": }'))
-    assert "not valid JSON" in str(excinfo.value) and "line 2" in str(excinfo.value)
+    assert "испорченный JSON" in str(excinfo.value) and "в строке 2" in str(excinfo.value)
 
 
 @pytest.mark.parametrize("content, expected", [
-    ({"installed": {"client_id": "x"}}, "OAuth client id"),
-    ({"type": "authorized_user", "refresh_token": "x"}, "a person's login token"),
-    (["not", "a", "key"], "JSON list"),
+    ({"installed": {"client_id": "x"}}, "идентификатор клиента OAuth"),
+    ({"type": "authorized_user", "refresh_token": "x"}, "токен входа человека"),
+    (["not", "a", "key"], "JSON-список"),
 ])
 def test_other_kinds_of_google_json_are_named(tmp_path, content, expected):
     with pytest.raises(CredentialsError) as excinfo:
         load_service_account(write(tmp_path, content))
-    assert expected in str(excinfo.value) and "service-account key" in str(excinfo.value)
+    assert expected in str(excinfo.value) and "не ключ сервисного аккаунта" in str(excinfo.value)
 
 
 def test_cut_key_names_the_missing_fields(tmp_path, key_info):
     cut = {k: v for k, v in key_info.items() if k != "private_key"}
     with pytest.raises(CredentialsError) as excinfo:
         load_service_account(write(tmp_path, cut))
-    assert "without private_key" in str(excinfo.value)
+    assert "нет поля private_key" in str(excinfo.value)
 
 
 def test_the_example_file_is_refused_as_placeholders(tmp_path):
@@ -82,14 +83,14 @@ def test_the_example_file_is_refused_as_placeholders(tmp_path):
     assert json.loads(example)["type"] == "service_account"
     with pytest.raises(CredentialsError) as excinfo:
         load_service_account(write(tmp_path, example))
-    assert "placeholders of credentials.example.json" in str(excinfo.value)
+    assert "образец credentials.example.json с заглушками" in str(excinfo.value)
 
 
 def test_unreadable_private_key(tmp_path, key_info):
     broken = dict(key_info, private_key="-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n")
     with pytest.raises(CredentialsError) as excinfo:
         load_service_account(write(tmp_path, broken))
-    assert "private key" in str(excinfo.value) and "cannot be read" in str(excinfo.value)
+    assert "Закрытый ключ (private_key)" in str(excinfo.value) and "не читается" in str(excinfo.value)
 
 
 def test_credentials_json_is_ignored_by_git():
@@ -126,5 +127,5 @@ def test_revoked_key_is_a_credentials_error(tmp_path, key_info):
     _plug(backend, fake)
     with pytest.raises(CredentialsError) as excinfo:
         backend.read_tabs(book, ["Сводка"])
-    assert f"Google refused the key of the service account {BOT}" in str(excinfo.value)
+    assert f"Google не принял ключ сервисного аккаунта {BOT}" in str(excinfo.value)
     assert "invalid_grant" in str(excinfo.value)

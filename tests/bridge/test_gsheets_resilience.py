@@ -61,7 +61,8 @@ def test_persistent_5xx_gives_up_after_the_policy_attempts(fake, clock, backend,
         backend.write_book(book, TABS)
     assert statuses(fake, "spreadsheets.batchUpdate") == [503] * RetryPolicy().attempts
     assert len(clock.sleeps) == RetryPolicy().attempts - 1
-    assert "Nothing was half-written" in str(excinfo.value) and "Империя" in str(excinfo.value)
+    assert "Ничего не записано наполовину" in str(excinfo.value)
+    assert "Книга фракции «Империя»" in str(excinfo.value)
 
 
 def test_403_fails_fast_naming_the_book_and_the_service_account(fake, clock):
@@ -71,7 +72,7 @@ def test_403_fails_fast_naming_the_book_and_the_service_account(fake, clock):
         backend.write_book(private, TABS)
     message = str(excinfo.value)
     assert "«Империя»" in message and f"https://docs.google.com/spreadsheets/d/{private}" in message
-    assert f"add {BOT} as Editor" in message
+    assert f"добавьте {BOT} с ролью «Редактор»" in message
     assert len(fake.calls) == 1 and clock.sleeps == []
 
 
@@ -79,7 +80,7 @@ def test_deleted_book_is_a_clear_404(fake, clock, backend, book):
     fake.delete_file(book)
     with pytest.raises(BookNotFound) as excinfo:
         backend.read_tabs(book, ["Армии"])
-    assert "does not exist" in str(excinfo.value) and "trash" in str(excinfo.value)
+    assert "таблица не найдена" in str(excinfo.value) and "«Корзины» (Trash)" in str(excinfo.value)
     assert len(fake.calls) == 1 and clock.sleeps == []
 
 
@@ -101,7 +102,7 @@ def test_connection_errors_without_end_give_a_clear_error(fake, clock, backend, 
     fake.inject("reset", times=1000)
     with pytest.raises(ApiUnavailableError) as excinfo:
         backend.read_tabs(book, ["Sheet1"])
-    assert "Could not reach Google" in str(excinfo.value)
+    assert "не удалось связаться с Google" in str(excinfo.value)
     assert fake.count("values.batchGet") == RetryPolicy().attempts
 
 
@@ -162,4 +163,5 @@ def test_disabled_api_says_to_enable_it(fake, clock, backend, book):
                 message="Google Sheets API has not been used in project 123 before or it is disabled.")
     with pytest.raises(ApiDisabledError) as excinfo:
         backend.read_tabs(book, ["Сводка"])
-    assert "Enable both the Google Sheets API and the Google Drive API" in str(excinfo.value)
+    assert "не включён Google Sheets API" in str(excinfo.value)
+    assert "«API и сервисы → Библиотека»" in str(excinfo.value) and "нужны оба" in str(excinfo.value)

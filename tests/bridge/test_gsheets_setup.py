@@ -25,8 +25,8 @@ def test_create_without_a_shared_drive_explains_both_ways_out(fake):
     with pytest.raises(DriveStorageError) as excinfo:
         backend.create_book("empire", "Империя")
     message = str(excinfo.value)
-    assert f"service account {BOT} has no Drive storage" in message
-    assert "share each with" in message and "shared drive" in message and "Content manager" in message
+    assert f"сервисный аккаунт {BOT} не может её создать — у него нет своего места на Google Диске" in message
+    assert "создайте таблицы сами" in message and "общем диске" in message and "(Content manager)" in message
 
 
 def test_create_in_a_shared_drive_folder_and_drop_the_default_tab(fake):
@@ -44,7 +44,7 @@ def test_create_in_a_folder_not_shared_with_the_service_account(fake):
     backend = fake_backend(fake, BOT, folder_id=folder)
     with pytest.raises(BookNotFound) as excinfo:
         backend.create_book("empire", "Империя")
-    assert "Content manager" in str(excinfo.value) and BOT in str(excinfo.value)
+    assert "«Администратор контента» (Content manager)" in str(excinfo.value) and BOT in str(excinfo.value)
 
 
 @pytest.mark.parametrize("form", ["key", "url"])
@@ -70,14 +70,14 @@ def test_adopt_a_book_not_shared_says_with_whom_to_share(fake):
     backend = fake_backend(fake, BOT)
     with pytest.raises(BookForbidden) as excinfo:
         backend.adopt_book(key, name="Империя")
-    assert "книга «Империя»" in str(excinfo.value) and f"add {BOT} as Editor" in str(excinfo.value)
+    assert "Книга «Империя»" in str(excinfo.value) and f"добавьте {BOT} с ролью «Редактор»" in str(excinfo.value)
 
 
 def test_adopt_a_book_shared_read_only(fake):
     key = fake.create_spreadsheet(GM, "Империя", {BOT: "reader"})
     with pytest.raises(BookForbidden) as excinfo:
         fake_backend(fake, BOT).adopt_book(key, name="Империя")
-    assert "viewer only" in str(excinfo.value)
+    assert "может её только просматривать" in str(excinfo.value)
 
 
 def test_adopt_a_deleted_book(fake):

@@ -56,7 +56,7 @@ def test_people_who_should_not_have_access_are_reported_not_removed(fake, backen
     fake.share(book, "spy@example.com", "reader")
     warnings = backend.share(book, readers=[], writers=[ALICE])
     assert len(warnings) == 1
-    assert "книга «Империя»: у spy@example.com доступ «чтение», а в game.toml его нет" in warnings[0]
+    assert "книга фракции «Империя»: у spy@example.com доступ «чтение», а в game.toml его нет" in warnings[0]
     assert "spy@example.com" in roles(fake, book)
 
 
@@ -70,7 +70,7 @@ def test_revoke_removes_them(fake, backend, book):
 def test_link_sharing_is_reported(fake, backend, book):
     fake_client(fake, GM).insert_permission(book, None, perm_type="anyone", role="reader")
     warnings = backend.share(book, readers=[], writers=[ALICE])
-    assert any("книга «Империя»: открыта всем, у кого есть ссылка" in w for w in warnings)
+    assert any("книга фракции «Империя»: открыта всем, у кого есть ссылка" in w for w in warnings)
 
 
 def test_address_without_google_account_needs_a_notification(fake, backend, book):
@@ -85,7 +85,7 @@ def test_address_without_google_account_needs_a_notification(fake, backend, book
 def test_owner_outside_game_toml_is_reported(fake, book):
     backend = fake_backend(fake, BOT, books=[BookRef("empire", book, "Империя")])
     warnings = backend.share(book, readers=[], writers=[ALICE])
-    assert warnings == [f"книга «Империя»: её владелец {GM} не указан в game.toml ни мастером, ни игроком."]
+    assert warnings == [f"книга фракции «Империя»: её владелец {GM} не указан в game.toml ни мастером, ни игроком."]
 
 
 def test_share_game_gives_each_book_to_exactly_its_people(fake):
@@ -104,7 +104,7 @@ def test_share_game_gives_each_book_to_exactly_its_people(fake):
     assert roles(fake, books["dwarves"]) == {GM: "owner", BOT: "writer", BORIS: "writer"}
     assert roles(fake, books["public"]) == {GM: "owner", BOT: "writer", ALICE: "reader", AMIR: "reader",
                                             BORIS: "reader"}
-    assert warnings == [f"книга «GM»: у {ALICE} доступ «чтение», а в game.toml его нет; уберите его в окне "
+    assert warnings == [f"книга мастера: у {ALICE} доступ «чтение», а в game.toml его нет; уберите его в окне "
                         "«Настройки доступа» или запустите forumwar share --revoke."]
     share_game(backend, config, revoke=True)
     assert roles(fake, books["gm"]) == {GM: "owner", BOT: "writer"}
@@ -127,4 +127,4 @@ def test_persistent_sharing_rate_limit_is_explained_as_a_limit_not_a_missing_rig
     message = str(excinfo.value)
     assert "sharingRateLimitExceeded" in message and "лимит приглашений" in message
     assert "forumwar share" in message and "Редактор" in message and "ни при чём" in message
-    assert "as Editor" not in message                      # not the advice for a missing right
+    assert "нет прав редактора" not in message             # not the advice for a missing right
