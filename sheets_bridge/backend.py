@@ -45,6 +45,11 @@ class TabWrite:
     frozen_rows: int = 1
     column_widths: dict[int, int] = field(default_factory=dict)   # 0-based column -> characters
     locked: bool = False                      # order tab closed while a stage resolves
+    notes: dict[int, str] = field(default_factory=dict)           # header notes: what a column is for
+    numbers: dict[int, int | None] = field(default_factory=dict)  # order tabs: whole-number columns -> minimum
+    wrap_columns: tuple[int, ...] = ()        # columns whose long text wraps within the column
+    status_column: int | None = None          # rows saying OK are green there, any other text red
+    landscape: bool = False                   # printed across the page (a wide tab)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from sheets_bridge.layouts import Layout, book_kind
 from sheets_bridge.opening import open_latest
 from sheets_bridge.scenarios import load_scenario
 from sheets_bridge.stage_common import Progress, StageError, noop, open_backend
+from sheets_bridge.xlsx_password import ensure_password, password_path
 
 if TYPE_CHECKING:   # gspread is imported only by the commands that talk to Google
     from sheets_bridge.gsheets_backend import GSheetsBackend
@@ -49,6 +50,9 @@ def create_game(path: Path, ruleset: str, scenario: str, backend: str = "xlsx", 
         raise StageError(f"игра в {path} уже создана и готова; чтобы начать заново, выберите другой каталог")
     be = backend_factory(gd) if backend_factory else open_backend(gd, credentials, folder_id)
     layout = Layout.load(rs.name)
+    if config.backend == "xlsx":
+        ensure_password(gd.path)
+        progress(f"пароль защиты листов в книгах: {password_path(gd.path)} (для мастера; игрокам его не давайте)")
     unknown = set(book_ids or {}) - {*env.faction_ids, "public", "gm"}
     if unknown:
         raise StageError(f"--book называет неизвестные книги {', '.join(sorted(unknown))}; книги игры: "

@@ -48,6 +48,7 @@ from sheets_bridge.gsheets_http import RequestStats, ResilientHTTPClient
 from sheets_bridge.gsheets_requests import (
     DEFAULT_SHEET_TITLES,
     META_FIELDS,
+    SHEET_FIELDS,
     BookMeta,
     grid_size,
     lock_requests,
@@ -369,8 +370,7 @@ class GSheetsBackend:
         if not any(t in self.metadata(book_id).sheets for t in wanted):
             return {}
         answer = self._batch_update(book_id, "lock and read", build, fields=(
-            "updatedSpreadsheet(properties.title,sheets(properties(sheetId,title,index,gridProperties),"
-            "protectedRanges(protectedRangeId,description),data.rowData.values.userEnteredValue))"))
+            f"updatedSpreadsheet(properties.title,sheets({SHEET_FIELDS},data.rowData.values.userEnteredValue))"))
         sheets = answer.get("updatedSpreadsheet", {}).get("sheets", [])
         out = {}
         with self._lock:

@@ -2,10 +2,13 @@
 and the text of the cells it reads back.
 
 Per book and stage the backend sends one `values:batchGet` (read) and one
-`spreadsheets:batchUpdate` (write: tabs, values as stringValue/numberValue, formats, dropdowns,
-protections), built here from cached metadata (`BookMeta`) by pure functions. Sheet ids and
-protected-range ids are derived from tab titles (`stable_id`), so a repeated write never
-duplicates anything, and grids are sized absolutely, so a repeated request is harmless.
+`spreadsheets:batchUpdate` (write: tabs, values as stringValue/numberValue, formats, header
+notes, dropdowns, whole-number validation, OK/error colours, protections), built here from cached
+metadata (`BookMeta`) by pure functions. Sheet ids and protected-range ids are derived from tab
+titles (`stable_id`), and a tab's conditional formats are deleted (as many as the metadata counts)
+before its own are added, so a repeated write never duplicates anything; grids are sized
+absolutely, so a repeated request is harmless. Sheets has no print settings in its API: a book's
+printing is left to Google's print dialog.
 """
 from __future__ import annotations
 
@@ -21,9 +24,17 @@ PROTECTION_TAG = "forumwar"
 HEADER_FORMAT = {"textFormat": {"bold": True}, "wrapStrategy": "WRAP", "verticalAlignment": "MIDDLE",
                  "backgroundColorStyle": {"rgbColor": {"red": 0.85, "green": 0.89, "blue": 0.95}}}
 LOCKED_FORMAT = {"backgroundColorStyle": {"rgbColor": {"red": 0.94, "green": 0.94, "blue": 0.94}}}
+WRAP_FORMAT = {"wrapStrategy": "WRAP", "verticalAlignment": "TOP"}
+OK_FORMAT = {"backgroundColorStyle": {"rgbColor": {"red": 0.85, "green": 0.92, "blue": 0.83}},
+             "textFormat": {"foregroundColorStyle": {"rgbColor": {"red": 0.15, "green": 0.31, "blue": 0.07}}}}
+ERROR_FORMAT = {"backgroundColorStyle": {"rgbColor": {"red": 0.96, "green": 0.8, "blue": 0.8}},
+                "textFormat": {"foregroundColorStyle": {"rgbColor": {"red": 0.6, "green": 0.0, "blue": 0.0}}}}
+NUMBER_FORMAT = {"numberFormat": {"type": "NUMBER", "pattern": "0"}}
+OK_PREFIX = "OK"
 DEFAULT_SHEET_TITLES = ("Sheet1", "Лист1", "Лист 1")
-META_FIELDS = ("properties.title,sheets(properties(sheetId,title,index,gridProperties),"
-               "protectedRanges(protectedRangeId,description))")
+SHEET_FIELDS = ("properties(sheetId,title,index,gridProperties),protectedRanges(protectedRangeId,description),"
+                "conditionalFormats(ranges(sheetId))")
+META_FIELDS = f"properties.title,sheets({SHEET_FIELDS})"
 Formulas = Mapping[tuple[int, int], str]       # (0-based row, column) -> a formula's text
 
 
@@ -38,6 +49,7 @@ class SheetMeta:
     column_count: int
     frozen_rows: int = 0
     protections: dict[int, str] = field(default_factory=dict)
+    conditional_rules: int = 0          # conditional format rules on the sheet (a write replaces them all)
 
 
 @dataclass
@@ -58,14 +70,16 @@ class BookMeta:
                 row_count=int(grid.get("rowCount", 0)), column_count=int(grid.get("columnCount", 0)),
                 frozen_rows=int(grid.get("frozenRowCount", 0)),
                 protections={int(p["protectedRangeId"]): str(p.get("description", ""))
-                             for p in entry.get("protectedRanges", [])})
+                             for p in entry.get("protectedRanges", [])},
+                conditional_rules=len(entry.get("conditionalFormats", [])))
         return cls(str(resource.get("properties", {}).get("title", "")), sheets)
 
     def to_json(self) -> dict:
         return {"title": self.title, "sheets": [
             {"sheet_id": s.sheet_id, "title": s.title, "index": s.index, "row_count": s.row_count,
              "column_count": s.column_count, "frozen_rows": s.frozen_rows,
-             "protections": {str(k): v for k, v in s.protections.items()}} for s in self.sheets.values()]}
+             "protections": {str(k): v for k, v in s.protections.items()},
+             "conditional_rules": s.conditional_rules} for s in self.sheets.values()]}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BookMeta:
@@ -73,7 +87,8 @@ class BookMeta:
         for s in data.get("sheets", []):
             sheets[s["title"]] = SheetMeta(s["sheet_id"], s["title"], s["index"], s["row_count"], s["column_count"],
                                            s.get("frozen_rows", 0),
-                                           {int(k): v for k, v in s.get("protections", {}).items()})
+                                           {int(k): v for k, v in s.get("protections", {}).items()},
+                                           int(s.get("conditional_rules", 0)))
         return cls(data.get("title", ""), sheets)
 
 
@@ -187,14 +202,17 @@ def plan_write(meta: BookMeta, tabs: Iterable[TabWrite], staff: Iterable[str],
                 "sheetId": sheet_id, "title": tab.title, "index": position,
                 "gridProperties": {"rowCount": rows, "columnCount": cols, "frozenRowCount": tab.frozen_rows}}}})
             protections: dict[int, str] = {}
+            old_rules = 0
         else:
             sheet_id = existing.sheet_id
             rows, cols = max(height, existing.row_count), max(width, existing.column_count)
             requests_.extend(_grow(existing, width, height, tab.frozen_rows))
             protections = existing.protections
+            old_rules = existing.conditional_rules
             if tab.rows is None:        # kept cells: the header and status writes below still win
                 requests_.extend(_formulas_as_text(sheet_id, (formulas or {}).get(tab.title, {})))
         requests_.extend(_cell_requests(tab, sheet_id, rows, cols))
+        requests_.extend(status_colour_requests(tab, sheet_id, old_rules))
         requests_.extend(protection_requests(tab, sheet_id, width, protections, staff))
     default = meta.sheets.get(next((t for t in DEFAULT_SHEET_TITLES if t in meta.sheets), ""))
     if drop_default_sheet and default is not None and default.title not in {t.title for t in tabs} and tabs:
@@ -238,10 +256,11 @@ def _formulas_as_text(sheet_id: int, cells: Formulas) -> list[dict]:
 def _cell_requests(tab: TabWrite, sheet_id: int, rows: int, cols: int, values_only: bool = False) -> list[dict]:
     out: list[dict] = []
     if tab.header is not None:
-        header = [{**cell_data(v), "userEnteredFormat": HEADER_FORMAT} for v in tab.header]
+        header = [{**cell_data(v), "userEnteredFormat": HEADER_FORMAT,
+                   **({"note": tab.notes[i]} if tab.notes.get(i) else {})} for i, v in enumerate(tab.header)]
         out.append({"updateCells": {
             "range": {"sheetId": sheet_id, "startRowIndex": 0, "endRowIndex": 1, "startColumnIndex": 0},
-            "rows": [{"values": header}], "fields": "userEnteredValue,userEnteredFormat"}})
+            "rows": [{"values": header}], "fields": "userEnteredValue,userEnteredFormat,note"}})
     if tab.rows is not None:
         out.append({"updateCells": {
             "range": {"sheetId": sheet_id, "startRowIndex": 1, "startColumnIndex": 0},
@@ -263,22 +282,79 @@ def _cell_requests(tab: TabWrite, sheet_id: int, rows: int, cols: int, values_on
                 out.append({"setDataValidation": {"range": {
                     "sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": end,
                     "startColumnIndex": col, "endColumnIndex": col + 1}, "rule": rule}})
+        for col, minimum in sorted(tab.numbers.items()):
+            if col in tab.dropdowns:
+                continue
+            out.append({"setDataValidation": {"range": {
+                "sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": end,
+                "startColumnIndex": col, "endColumnIndex": col + 1}, "rule": whole_number_rule(col, minimum)}})
         for col in tab.locked_columns:
             out.append({"repeatCell": {"range": {"sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": end,
                                                  "startColumnIndex": col, "endColumnIndex": col + 1},
                                        "cell": {"userEnteredFormat": LOCKED_FORMAT},
                                        "fields": "userEnteredFormat.backgroundColorStyle"}})
         if tab.kind == "orders":
-            # Plain-text cells, as the xlsx backend's "@": what a player types stays text ("05", "=1+1").
-            for a, b in _open_intervals(tab_width(tab), tab.locked_columns):
+            # Plain-text cells, as the xlsx backend's "@": what a player types stays text ("05", "=1+1");
+            # whole-number columns are numbers.
+            for a, b in _open_intervals(tab_width(tab), (*tab.locked_columns, *tab.numbers)):
                 out.append({"repeatCell": {"range": {"sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": end,
                                                      "startColumnIndex": a, "endColumnIndex": b},
                                            "cell": {"userEnteredFormat": {"numberFormat": {"type": "TEXT"}}},
                                            "fields": "userEnteredFormat.numberFormat"}})
+            for col in sorted(tab.numbers):
+                out.append({"repeatCell": {"range": {"sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": end,
+                                                     "startColumnIndex": col, "endColumnIndex": col + 1},
+                                           "cell": {"userEnteredFormat": NUMBER_FORMAT},
+                                           "fields": "userEnteredFormat.numberFormat"}})
+    wrap_end = max(tab.order_rows if tab.kind == "orders" else 0, len(tab.rows or ())) + 1
+    for col in sorted(set(tab.wrap_columns)):
+        out.append({"repeatCell": {"range": {"sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": wrap_end,
+                                             "startColumnIndex": col, "endColumnIndex": col + 1},
+                                   "cell": {"userEnteredFormat": WRAP_FORMAT},
+                                   "fields": "userEnteredFormat.wrapStrategy,userEnteredFormat.verticalAlignment"}})
     for col, chars in sorted(tab.column_widths.items()):
         out.append({"updateDimensionProperties": {
             "range": {"sheetId": sheet_id, "dimension": "COLUMNS", "startIndex": col, "endIndex": col + 1},
             "properties": {"pixelSize": int(chars * 7 + 12)}, "fields": "pixelSize"}})
+    return out
+
+
+def whole_number_rule(col: int, minimum: int | None) -> dict[str, Any]:
+    """Validation of a whole-number column (at least `minimum`; None: any sign), from its row 2.
+    The formula has no argument separator, so it reads the same in every spreadsheet locale."""
+    cell = f"{_column_letters(col)}2"
+    formula = f"=INT({cell})={cell}" if minimum is None else f"=(INT({cell})={cell})*({cell}>={minimum})"
+    message = ("Целое число, например 100 или -50." if minimum is None
+               else f"Целое число не меньше {minimum}, например 12.")
+    return {"condition": {"type": "CUSTOM_FORMULA", "values": [{"userEnteredValue": formula}]},
+            "inputMessage": message, "strict": True}
+
+
+def _column_letters(col: int) -> str:
+    """A 0-based column index as A1 letters (0 -> A, 26 -> AA)."""
+    letters = ""
+    col += 1
+    while col:
+        col, rem = divmod(col - 1, 26)
+        letters = chr(65 + rem) + letters
+    return letters
+
+
+def status_colour_requests(tab: TabWrite, sheet_id: int, old_rules: int) -> list[dict[str, Any]]:
+    """Replace the sheet's conditional formats (the `old_rules` the metadata counts) with the tab's
+    own: in its status column, text starting with OK green, any other text red."""
+    out: list[dict[str, Any]] = [{"deleteConditionalFormatRule": {"sheetId": sheet_id, "index": 0}}
+                                 for _ in range(old_rules)]
+    if tab.status_column is None:
+        return out
+    end = max(tab.order_rows if tab.kind == "orders" else 0, len(tab.rows or ())) + 1
+    ranges = [{"sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": max(end, 2),
+               "startColumnIndex": tab.status_column, "endColumnIndex": tab.status_column + 1}]
+    rules = [({"type": "TEXT_STARTS_WITH", "values": [{"userEnteredValue": OK_PREFIX}]}, OK_FORMAT),
+             ({"type": "NOT_BLANK"}, ERROR_FORMAT)]
+    for index, (condition, fmt) in enumerate(rules):
+        out.append({"addConditionalFormatRule": {"index": index, "rule": {
+            "ranges": ranges, "booleanRule": {"condition": condition, "format": fmt}}}})
     return out
 
 
@@ -394,4 +470,5 @@ def grid_size(a1: str) -> tuple[int, int] | None:
 
 __all__ = ["SheetMeta", "BookMeta", "Formulas", "stable_id", "stable_sheet_id", "cell_data", "plan_write",
            "protection_requests", "lock_requests", "tab_width", "user_entered", "text_rows", "quote_title",
-           "grid_size", "PROTECTION_TAG", "DEFAULT_SHEET_TITLES", "META_FIELDS"]
+           "grid_size", "status_colour_requests", "whole_number_rule", "PROTECTION_TAG", "DEFAULT_SHEET_TITLES",
+           "META_FIELDS", "SHEET_FIELDS"]

@@ -1,13 +1,16 @@
 """Tab layouts (templates/<ruleset>/layout.toml): loading and turning them into reads and writes."""
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib.resources import files
 from importlib.resources.abc import Traversable
+from typing import Any
 
 from engine.errors import OrderError
+from engine.numbers import TOO_LARGE, whole_number
 from engine.ruleset import Row, RowStatus, Table
 from sheets_bridge.backend import TabWrite
 
@@ -29,6 +32,10 @@ BOOK_KINDS = ("faction", "public", "gm")
 ORDER_ROWS = 200
 FORMULA_PREFIXES = ("=", "+", "-", "@")   # what a spreadsheet may take for the start of a formula
 PAST_LIMIT_STATUSES = 50    # rows below the limit that get their own status (the tab notice counts them all)
+COLUMN_KINDS = {"": None, "text": None, "count": 1, "integer": None}   # kind -> the default minimum
+WRAP_WIDTH = 30             # a column at least this wide (characters) wraps its text
+PORTRAIT_WIDTH = 100        # a tab whose columns are wider in all (characters) prints in landscape
+HEADER_CHAR = 1.2           # width of a bold header letter, in column-width characters
 
 
 class LayoutError(ValueError):
@@ -45,6 +52,14 @@ class Column:
     values: tuple[str, ...] = ()
     width: int = 0
     status: bool = False
+    help: str = ""              # one line on the header cell (a note): what to write in the column
+    kind: str = ""              # "count" (whole number, at least `minimum`), "integer" (any sign) or text
+    minimum: int | None = None  # a count's smallest value (1 unless the layout says `min`)
+    prefilled: bool = False     # filled by the bridge (e.g. a squad's composition): players cannot edit it
+
+    @property
+    def numeric(self) -> bool:
+        return self.kind in ("count", "integer")
 
 
 @dataclass(frozen=True)
@@ -57,6 +72,8 @@ class TabLayout:
     widths: tuple[int, ...] = ()
     keep: bool = False          # order tab whose rows stay from stage to stage (standing orders)
     rows: int = ORDER_ROWS      # order tab: how many rows below the header carry orders
+    status_title: str = ""      # status tab: the column of row verdicts (OK green, errors red)
+    orientation: str = ""       # "portrait" or "landscape" when printed; empty: by the columns' width
 
     @property
     def last_row(self) -> int:
@@ -129,9 +146,9 @@ class Layout:
                     if "key" not in craw or "title" not in craw:
                         problems.append(f"{where}.columns[{j}]: needs key and title")
                         continue
-                    cols.append(Column(key=craw["key"], title=craw["title"], list=craw.get("list", ""),
-                                       values=tuple(craw.get("values", ())), width=int(craw.get("width", 0)),
-                                       status=bool(craw.get("status", False))))
+                    cols.append(_column(craw, f"{where}.columns[{j}]", problems))
+                if traw.get("orientation", "") not in ("", "portrait", "landscape"):
+                    problems.append(f"{where}: orientation must be 'portrait' or 'landscape'")
                 if traw.get("kind") == "orders":
                     if not cols:
                         problems.append(f"{where}: an order tab needs columns")
@@ -147,7 +164,8 @@ class Layout:
                                       kind=traw.get("kind", ""), stage=traw.get("stage", ""),
                                       columns=tuple(cols), widths=tuple(traw.get("widths", ())),
                                       keep=bool(traw.get("keep", False)),
-                                      rows=n_rows))
+                                      rows=n_rows, status_title=str(traw.get("status_column", "")),
+                                      orientation=str(traw.get("orientation", ""))))
             books[kind] = BookLayout(kind=kind, title=braw.get("title", "{game}"), tabs=tuple(tabs))
         if problems:
             raise LayoutError(problems)
@@ -158,6 +176,31 @@ class Layout:
         kinds = BOOK_KINDS if kind is None else (kind,)
         return [t for k in kinds for t in self.books[k].tabs
                 if t.kind == "orders" and (stage is None or t.stage == stage)]
+
+
+def _column(craw: dict, where: str, problems: list[str]) -> Column:
+    """One column of an order tab from layout.toml; what is wrong with it goes to `problems`."""
+    kind = craw.get("kind", "")
+    if kind not in COLUMN_KINDS:
+        problems.append(f"{where}: kind must be one of {', '.join(repr(k) for k in COLUMN_KINDS if k)}")
+        kind = ""
+    minimum = craw.get("min", COLUMN_KINDS.get(kind))
+    if minimum is not None and (isinstance(minimum, bool) or not isinstance(minimum, int)):
+        problems.append(f"{where}: min must be a whole number")
+        minimum = None
+    if "min" in craw and kind != "count":
+        problems.append(f"{where}: min is for kind = 'count' columns")
+    help_text = craw.get("help", "")
+    if not isinstance(help_text, str) or "\n" in help_text:
+        problems.append(f"{where}: help must be one line of text")
+        help_text = ""
+    status = bool(craw.get("status", False))
+    prefilled = bool(craw.get("prefilled", False))
+    if status and (prefilled or kind):
+        problems.append(f"{where}: the status column cannot be prefilled or numeric")
+    return Column(key=craw["key"], title=craw["title"], list=craw.get("list", ""),
+                  values=tuple(craw.get("values", ())), width=int(craw.get("width", 0)), status=status,
+                  help=help_text, kind=kind, minimum=minimum if kind == "count" else None, prefilled=prefilled)
 
 
 def book_kind(book_key: str) -> str:
@@ -271,15 +314,52 @@ def order_text(tab: TabLayout, raw: list[list[str]], number: int) -> str:
 
 # -- writing ---------------------------------------------------------------------
 
-def _widths(tab: TabLayout) -> dict[int, int]:
-    if tab.columns:
-        return {i: c.width for i, c in enumerate(tab.columns) if c.width}
-    return {i: w for i, w in enumerate(tab.widths) if w}
+def header_width(title: str) -> int:
+    """The narrowest column (characters) whose bold header never breaks inside a word («Уровен|ь»)."""
+    longest = max((len(word) for word in str(title).split()), default=0)
+    return math.ceil(longest * HEADER_CHAR) + 1 if longest else 0
+
+
+def _widths(tab: TabLayout, header: tuple[str, ...]) -> dict[int, int]:
+    """Column widths from the layout, each widened to fit its header's longest word."""
+    given = [c.width for c in tab.columns] if tab.columns else list(tab.widths)
+    widths = {}
+    for i in range(max(len(given), len(header))):
+        width = given[i] if i < len(given) else 0
+        need = header_width(header[i]) if i < len(header) else 0
+        if width or need > DEFAULT_WIDTH:
+            widths[i] = max(width, need)
+    return widths
+
+
+DEFAULT_WIDTH = 8           # what a spreadsheet gives a column without a width (characters, about)
+
+
+def _print_wide(tab: TabLayout, widths: dict[int, int]) -> bool:
+    if tab.orientation:
+        return tab.orientation == "landscape"
+    return sum(widths.values()) > PORTRAIT_WIDTH
 
 
 def status_tab(tab: TabLayout, table: Table) -> TabWrite:
-    return TabWrite(title=tab.title, header=tuple(table.columns), rows=tuple(tuple(r) for r in table.rows),
-                    kind="status", column_widths=_widths(tab))
+    header = tuple(str(c) for c in table.columns)
+    widths = _widths(tab, header)
+    status = header.index(tab.status_title) if tab.status_title in header else None
+    return TabWrite(title=tab.title, header=header, rows=tuple(tuple(r) for r in table.rows),
+                    kind="status", column_widths=widths, landscape=_print_wide(tab, widths),
+                    wrap_columns=tuple(i for i, w in sorted(widths.items()) if w >= WRAP_WIDTH or i == status),
+                    status_column=status)
+
+
+def as_number(value: Any) -> Any:
+    """A whole number written as text ("12", "1 200") as the number, for a numeric column; else as is."""
+    if isinstance(value, str):
+        text = value.strip()
+        sign = -1 if text.startswith("-") else 1
+        number = whole_number(text[1:] if text[:1] in "+-" else text)
+        if number is not None and number < TOO_LARGE:
+            return sign * number
+    return value
 
 
 def order_tab(tab: TabLayout, vocab: dict[str, list[str]], editors: tuple[str, ...],
@@ -291,9 +371,18 @@ def order_tab(tab: TabLayout, vocab: dict[str, list[str]], editors: tuple[str, .
         if values:
             dropdowns[i] = values
     status = tab.status_index
-    return TabWrite(title=tab.title, header=tuple(c.title for c in tab.columns), rows=rows, kind="orders",
-                    dropdowns=dropdowns, locked_columns=(status,) if status is not None else (),
-                    editors=editors, column_widths=_widths(tab), locked=locked, order_rows=tab.rows)
+    header = tuple(c.title for c in tab.columns)
+    widths = _widths(tab, header)
+    numbers = {i: c.minimum for i, c in enumerate(tab.columns) if c.numeric}
+    if rows and numbers:
+        rows = tuple(tuple(as_number(v) if i in numbers else v for i, v in enumerate(row)) for row in rows)
+    closed = tuple(i for i, c in enumerate(tab.columns) if c.status or c.prefilled)
+    return TabWrite(title=tab.title, header=header, rows=rows, kind="orders",
+                    dropdowns=dropdowns, locked_columns=closed,
+                    editors=editors, column_widths=widths, locked=locked, order_rows=tab.rows,
+                    notes={i: c.help for i, c in enumerate(tab.columns) if c.help}, numbers=numbers,
+                    wrap_columns=tuple(i for i, w in sorted(widths.items()) if w >= WRAP_WIDTH or i == status),
+                    status_column=status, landscape=_print_wide(tab, widths))
 
 
 def status_column_update(tab: TabLayout, statuses: list[RowStatus], header_map: list[str],
@@ -303,4 +392,4 @@ def status_column_update(tab: TabLayout, statuses: list[RowStatus], header_map: 
     cells = {n: "" for n in clear_rows if n > 1}
     cells.update({s.number: s.text() for s in statuses if s.number > 1})   # row 1 is the header
     return TabWrite(title=tab.title, column_updates={col: cells}, kind="orders",
-                    locked_columns=(col,), header=None)
+                    locked_columns=(col,), header=None, status_column=col)

@@ -5,7 +5,8 @@ Each `write_book` loads the file once, applies every TabWrite and saves atomical
 (temporary file in the same directory, then `os.replace`), so a crash never leaves a
 half-written book and repeating a write gives the same book. A TabWrite without header and
 rows only sets values; otherwise the tab's layout (header style, frozen rows, widths,
-protection, dropdowns) is applied from it (`xlsx_tabs`).
+protection, dropdowns) is applied from it (`xlsx_tabs`). Protected sheets carry the game's
+password (`xlsx_password`: state/xlsx-password.txt of the game directory that is the root).
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from openpyxl import Workbook, load_workbook
 from openpyxl.utils.exceptions import InvalidFileException
 
 from sheets_bridge.backend import BackendError, BookForbidden, BookNotFound, TabWrite
+from sheets_bridge.xlsx_password import game_password, lock_sheets
 from sheets_bridge.xlsx_pictures import put_pictures
 from sheets_bridge.xlsx_tabs import LISTS_SHEET, PLACEHOLDER_SHEET, apply_tab, collect_unused_lists, tidy_sheets
 
@@ -36,8 +38,16 @@ class XlsxBackend:
 
     name = "xlsx"
 
-    def __init__(self, root: Path | str):
+    def __init__(self, root: Path | str, password: str | None = None):
         self.root = Path(root)
+        self._password = password
+
+    @property
+    def password(self) -> str | None:
+        """The sheets' password: the one given, else the game's (drawn at the first write of a game)."""
+        if self._password is None:
+            self._password = game_password(self.root)
+        return self._password
 
     # -- books ------------------------------------------------------------------
     def book_path(self, book_id: str) -> Path:
@@ -87,12 +97,14 @@ class XlsxBackend:
             apply_tab(wb, tab)
         collect_unused_lists(wb)
         tidy_sheets(wb, {tab.title for tab in tabs})
+        lock_sheets(wb, self.password)
         _save_atomically(wb, self.book_path(book_id))
 
     def put_pictures(self, book_id: str, title: str, pictures: list[bytes], note: str) -> None:
         """Make `title` a picture tab of the book (after its first tab) holding these PNGs (`xlsx_pictures`)."""
         wb = self._load(book_id, read_only=False)
         put_pictures(wb, title, pictures, note, after=wb.sheetnames[0])
+        lock_sheets(wb, self.password)
         _save_atomically(wb, self.book_path(book_id))
 
     def share(self, book_id: str, readers: list[str], writers: list[str],

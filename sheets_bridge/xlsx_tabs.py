@@ -1,5 +1,6 @@
-"""How one TabWrite lands in an openpyxl workbook: values, header style, frozen rows, widths,
-cell protection, dropdowns (inline or from the hidden lists sheet) and the tidying of its tabs.
+"""How one TabWrite lands in an openpyxl workbook: values, header style and notes, frozen rows,
+widths, wrapped text with fitted row heights, cell protection, dropdowns (inline or from the hidden
+lists sheet), whole-number validation, OK/error colours, print settings and the tidying of its tabs.
 
 A string is always stored as text, never as a formula, and a player's formula in an order tab
 becomes its text. The xlsx backend loads a book, applies each tab with `apply_tab`, then calls
@@ -9,19 +10,26 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 from collections.abc import Iterable
 from typing import Any
 
 from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.comments import Comment
+from openpyxl.formatting.formatting import ConditionalFormattingList
+from openpyxl.formatting.rule import FormulaRule
 from openpyxl.styles import Alignment, Font, PatternFill, Protection
 from openpyxl.styles.cell_style import StyleArray
 from openpyxl.styles.numbers import BUILTIN_FORMATS_REVERSE
 from openpyxl.utils import column_index_from_string, get_column_letter, quote_sheetname
 from openpyxl.worksheet.datavalidation import DataValidation, DataValidationList
+from openpyxl.worksheet.page import PageMargins
+from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
 from sheets_bridge.backend import BackendError, TabWrite
+from sheets_bridge.layouts import HEADER_CHAR, as_number
 
 LISTS_SHEET = "Списки"          # hidden sheet holding dropdown lists too long to inline
 PLACEHOLDER_SHEET = "Лист1"     # the only sheet of a freshly created book
@@ -32,13 +40,26 @@ FORMULA_PREFIXES = ("=", "+", "-", "@")
 
 HEADER_FONT = Font(bold=True)
 HEADER_FILL = PatternFill(fill_type="solid", fgColor="D9E1F2")
-HEADER_ALIGNMENT = Alignment(wrap_text=True, vertical="top")
+HEADER_ALIGNMENT = Alignment(wrap_text=True, vertical="center")
+WRAP_ALIGNMENT = Alignment(wrap_text=True, vertical="top")
+TOP_ALIGNMENT = Alignment(vertical="top")        # a row's cells start on its first line beside a wrapped one
+LOCKED_FILL = PatternFill(fill_type="solid", fgColor="F0F0F0")     # cells the bridge fills (as on Google)
+OK_FILL = PatternFill(fill_type="solid", start_color="D9EAD3", end_color="D9EAD3")
+ERROR_FILL = PatternFill(fill_type="solid", start_color="F4CCCC", end_color="F4CCCC")
+OK_FONT, ERROR_FONT = Font(color="274E13"), Font(color="990000")
 OPEN_CELL = Protection(locked=False)
 LOCKED_CELL = Protection(locked=True)
 TEXT_FORMAT = "@"
+GENERAL_FORMAT = 0               # numFmtId of "General": what a player types in a number column is a number
+DEFAULT_WIDTH = 8.43             # Excel's width of a column without one (characters)
+LINE_POINTS = 15                 # height of one line of 11 pt text
+MAX_ROW_LINES = 27               # a row never grows past this (409 points is Excel's limit)
+NOTE_AUTHOR = "forumwar"
+WHOLE_LIMIT = 1_000_000_000      # the bound of an "any whole number" validation
 
 DROPDOWN_ERROR_TITLE = "Недопустимое значение"
 DROPDOWN_ERROR = "Выберите значение из выпадающего списка этой ячейки."
+NUMBER_ERROR_TITLE = "Нужно целое число"
 
 
 def put_value(cell, value: Any) -> None:
@@ -64,7 +85,7 @@ def apply_tab(wb: Workbook, tab: TabWrite) -> None:
     is_new = tab.title not in wb.sheetnames
     ws = _create_sheet(wb, tab.title) if is_new else wb[tab.title]
     if tab.header is not None:
-        _write_header(ws, tab.header)
+        _write_header(ws, tab.header, tab.notes)
     if tab.rows is not None:
         if ws.max_row > 1:
             ws.delete_rows(2, ws.max_row - 1)
@@ -75,16 +96,31 @@ def apply_tab(wb: Workbook, tab: TabWrite) -> None:
         for row_no, value in cells.items():
             put_value(ws.cell(row=int(row_no), column=int(col) + 1), value)
     if tab.header is None and tab.rows is None and not is_new:
-        return      # a values-only update leaves dropdowns, protection and formatting alone
+        # a values-only update leaves dropdowns, protection and formatting alone, but statuses wrap and
+        # their rows' heights follow the text
+        if tab.status_column is not None:
+            wrap_id = _alignment_id(ws, WRAP_ALIGNMENT)
+            for row_no in (tab.column_updates or {}).get(tab.status_column, {}):
+                if int(row_no) > 1:
+                    _style_array(ws.cell(row=int(row_no), column=tab.status_column + 1)).alignmentId = wrap_id
+        fit_rows(ws, {int(r) for cells in (tab.column_updates or {}).values() for r in cells if int(r) > 1})
+        return
     ws.freeze_panes = f"A{tab.frozen_rows + 1}" if tab.frozen_rows > 0 else None
     for col, width in tab.column_widths.items():
         ws.column_dimensions[get_column_letter(int(col) + 1)].width = width
     ws.protection.sheet = True
     ws.protection.formatColumns = False     # players may still resize columns and rows
     ws.protection.formatRows = False
+    last_row = tab.order_rows + 1 if tab.kind == "orders" else max(ws.max_row, 2)
     if tab.kind == "orders":
         _open_order_cells(ws, tab)
         _set_dropdowns(wb, ws, tab)
+    else:
+        _align_cells(ws, tab.wrap_columns, last_row)
+    _set_status_colours(ws, tab.status_column, last_row)
+    _fit_header(ws)
+    fit_rows(ws, range(2, ws.max_row + 1))
+    _set_print(ws, tab)
 
 
 def _create_sheet(wb: Workbook, title: str) -> Worksheet:
@@ -100,15 +136,100 @@ def _create_sheet(wb: Workbook, title: str) -> Worksheet:
     return ws
 
 
-def _write_header(ws: Worksheet, header: tuple[str, ...]) -> None:
+def _write_header(ws: Worksheet, header: tuple[str, ...], notes: dict[int, str]) -> None:
     for c, text in enumerate(header, start=1):
         cell = ws.cell(row=1, column=c)
         put_value(cell, text)
         cell.font, cell.fill, cell.alignment = HEADER_FONT, HEADER_FILL, HEADER_ALIGNMENT
+        note = notes.get(c - 1)
+        cell.comment = _note(note) if note else None
     for cell in _existing_cells(ws):
         if cell.row == 1 and cell.column > len(header):
             cell.value = None
             cell.font, cell.fill, cell.alignment = Font(), PatternFill(), Alignment()
+            cell.comment = None
+
+
+def _note(text: str) -> Comment:
+    """A header note sized to show its line whole (about 40 characters a line, 15 px each)."""
+    lines = len(textwrap.wrap(text, 40)) or 1
+    return Comment(text, NOTE_AUTHOR, height=20 * lines + 16, width=300)
+
+
+def column_width(ws: Worksheet, column: int) -> float:
+    """The width (characters) of a sheet's column, 1-based."""
+    dim = ws.column_dimensions.get(get_column_letter(column))
+    return float(dim.width) if dim is not None and dim.customWidth and dim.width else DEFAULT_WIDTH
+
+
+def text_lines(text: str, width: float, char: float = 1.0) -> int:
+    """How many lines `text` takes wrapped in a column `width` characters wide (letters `char` wide)."""
+    per_line = max(1, math.floor((width - 1) / char))
+    return sum(len(textwrap.wrap(part, per_line)) or 1 for part in str(text).split("\n"))
+
+
+def _fit_header(ws: Worksheet) -> None:
+    """Row 1 tall enough for its wrapped bold titles (spreadsheets do not grow it on opening a file)."""
+    lines = max([text_lines(str(c.value), column_width(ws, c.column), HEADER_CHAR)
+                 for c in _existing_cells(ws) if c.row == 1 and c.value not in (None, "")] + [1])
+    ws.row_dimensions[1].height = LINE_POINTS * min(lines, MAX_ROW_LINES) + 3 if lines > 1 else None
+
+
+def fit_rows(ws: Worksheet, rows: Iterable[int]) -> None:
+    """Give each of these rows the height its wrapped cells need (one line: the default height);
+    LibreOffice and Excel keep a file's row heights as they are, so a long status would be cut."""
+    wanted = set(rows)
+    if not wanted:
+        return
+    lines = dict.fromkeys(wanted, 1)
+    widths: dict[int, float] = {}
+    for cell in _existing_cells(ws):
+        if cell.row in wanted and isinstance(cell.value, str) and cell.value and cell.alignment.wrap_text:
+            if cell.column not in widths:
+                widths[cell.column] = column_width(ws, cell.column)
+            lines[cell.row] = max(lines[cell.row], text_lines(cell.value, widths[cell.column]))
+    for row, n in lines.items():
+        if n > 1:
+            ws.row_dimensions[row].height = LINE_POINTS * min(n, MAX_ROW_LINES)
+        elif row in ws.row_dimensions and ws.row_dimensions[row].height is not None:
+            ws.row_dimensions[row].height = None
+
+
+def _align_cells(ws: Worksheet, wrap_columns: Iterable[int], last_row: int) -> None:
+    """Rows 2 to `last_row` aligned to the top; the text of the `wrap_columns` (0-based) wraps."""
+    cols = {int(c) + 1 for c in wrap_columns}
+    wrap_id, top_id = _alignment_id(ws, WRAP_ALIGNMENT), _alignment_id(ws, TOP_ALIGNMENT)
+    for cell in _existing_cells(ws):
+        if 2 <= cell.row <= last_row:
+            _style_array(cell).alignmentId = wrap_id if cell.column in cols else top_id
+
+
+def _set_status_colours(ws: Worksheet, column: int | None, last_row: int) -> None:
+    """Replace the sheet's conditional formats: in the status column, OK green and any other text red."""
+    ws.conditional_formatting = ConditionalFormattingList()
+    if column is None or last_row < 2:
+        return
+    letter = get_column_letter(int(column) + 1)
+    first, cells = f"{letter}2", f"{letter}2:{letter}{last_row}"
+    ws.conditional_formatting.add(cells, FormulaRule(formula=[f'LEFT({first},2)="OK"'], fill=OK_FILL, font=OK_FONT,
+                                                     stopIfTrue=True))
+    ws.conditional_formatting.add(cells, FormulaRule(formula=[f'AND({first}<>"",LEFT({first},2)<>"OK")'],
+                                                     fill=ERROR_FILL, font=ERROR_FONT, stopIfTrue=True))
+
+
+def _set_print(ws: Worksheet, tab: TabWrite) -> None:
+    """A4, as wide as the page (landscape for a wide tab), the header row on every page, page numbers."""
+    setup = ws.page_setup
+    setup.paperSize = ws.PAPERSIZE_A4
+    setup.orientation = "landscape" if tab.landscape else "portrait"
+    setup.fitToWidth, setup.fitToHeight = 1, 0
+    ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
+    ws.print_title_rows = f"1:{max(tab.frozen_rows, 1)}"
+    ws.print_options.gridLines = True
+    ws.page_margins = PageMargins(left=0.4, right=0.4, top=0.5, bottom=0.6, header=0.2, footer=0.3)
+    footer = ws.oddFooter
+    if footer is not None:
+        footer.center.text = "&[Tab] — стр. &[Page] из &[Pages]"
 
 
 def _existing_cells(ws: Worksheet) -> list[Any]:
@@ -134,17 +255,35 @@ def _open_order_cells(ws: Worksheet, tab: TabWrite) -> None:
         max([int(c) + 1 for c in (*tab.locked_columns, *tab.dropdowns)] + [1])
     last_row = tab.order_rows + 1
     locked_cols = {int(c) + 1 for c in tab.locked_columns}
+    numeric = {int(c) + 1 for c in tab.numbers}
+    wrapped = {int(c) + 1 for c in tab.wrap_columns}
     # The style ids once, then set on each cell: assigning openpyxl's style objects cell by cell
     # looks each up again and took most of a push's time (thousands of order cells per book).
     protections = _protection_table(ws)
     open_id, locked_id = protections.add(OPEN_CELL), protections.add(LOCKED_CELL)
     text_id = BUILTIN_FORMATS_REVERSE[TEXT_FORMAT]
+    wrap_id, plain_id = _alignment_id(ws, WRAP_ALIGNMENT), _alignment_id(ws, TOP_ALIGNMENT)
+    grey_id = _fill_id(ws, LOCKED_FILL)
     for row_no, row in enumerate(ws.iter_rows(min_row=1, max_row=last_row, min_col=1, max_col=ncols), start=1):
+        if row_no == 1:
+            for cell in row:
+                _style_array(cell).protectionId = locked_id
+            continue
         for cell in row:
-            is_open = (not tab.locked and row_no >= 2 and cell.column not in locked_cols)
+            column = cell.column
+            is_open = not tab.locked and column not in locked_cols
             style = _style_array(cell)
             style.protectionId = open_id if is_open else locked_id
-            if is_open:
+            if not is_open and cell.value in (None, ""):
+                style.alignmentId = style.fillId = style.numFmtId = 0    # an empty closed cell is not stored
+                continue
+            style.alignmentId = wrap_id if column in wrapped else plain_id
+            style.fillId = grey_id if column in locked_cols else 0
+            if column in numeric:
+                style.numFmtId = GENERAL_FORMAT
+                if isinstance(cell.value, str):        # a count typed as text ("12", "1 200") becomes the number
+                    put_value(cell, as_number(cell.value))
+            elif is_open:
                 style.numFmtId = text_id
     for cell in _existing_cells(ws):
         if cell.data_type == "f":
@@ -160,6 +299,18 @@ def _protection_table(ws: Worksheet) -> Any:
     """The workbook's table of protection styles (openpyxl's private `_protections`, not in its stubs)."""
     wb: Any = ws.parent
     return wb._protections
+
+
+def _alignment_id(ws: Worksheet, alignment: Alignment) -> int:
+    """The id of `alignment` in the workbook's table (openpyxl's private `_alignments`)."""
+    wb: Any = ws.parent
+    return int(wb._alignments.add(alignment))
+
+
+def _fill_id(ws: Worksheet, fill: PatternFill) -> int:
+    """The id of `fill` in the workbook's table (openpyxl's private `_fills`)."""
+    wb: Any = ws.parent
+    return int(wb._fills.add(fill))
 
 
 def _style_array(cell: Any) -> StyleArray:
@@ -181,6 +332,20 @@ def _set_dropdowns(wb: Workbook, ws: Worksheet, tab: TabWrite) -> None:
         dv = DataValidation(type="list", formula1=_list_formula(wb, items), allow_blank=True,
                             showErrorMessage=True, errorStyle="stop",
                             errorTitle=DROPDOWN_ERROR_TITLE, error=DROPDOWN_ERROR)
+        letter = get_column_letter(int(col) + 1)
+        dv.add(f"{letter}2:{letter}{last_row}")
+        ws.add_data_validation(dv)
+    for col, minimum in sorted(tab.numbers.items()):
+        if last_row < 2:
+            continue
+        if minimum is None:
+            dv = DataValidation(type="whole", operator="between", formula1=str(-WHOLE_LIMIT),
+                                formula2=str(WHOLE_LIMIT), error="Введите целое число, например 100 или -50.")
+        else:
+            dv = DataValidation(type="whole", operator="greaterThanOrEqual", formula1=str(minimum),
+                                error=f"Введите целое число не меньше {minimum}, например 12.")
+        dv.allow_blank, dv.showErrorMessage, dv.errorStyle = True, True, "stop"
+        dv.errorTitle = NUMBER_ERROR_TITLE
         letter = get_column_letter(int(col) + 1)
         dv.add(f"{letter}2:{letter}{last_row}")
         ws.add_data_validation(dv)

@@ -63,12 +63,14 @@ class Sheet:
         self.cells: dict[tuple[int, int], dict] = {}
         self.protected: list[dict] = []
         self.dimensions: dict[tuple[str, int], dict] = {}
+        self.conditional: list[dict] = []          # conditional format rules, in priority order
 
     def __deepcopy__(self, memo: dict) -> Sheet:
         other = Sheet(copy.deepcopy(self.properties, memo))
         other.cells = dict(self.cells)
         other.protected = copy.deepcopy(self.protected, memo)
         other.dimensions = copy.deepcopy(self.dimensions, memo)
+        other.conditional = copy.deepcopy(getattr(self, "conditional", []), memo)
         return other
 
     @property
@@ -214,6 +216,8 @@ class Book:
             entry: dict[str, Any] = {"properties": copy.deepcopy(sheet.properties)}
             if sheet.protected:
                 entry["protectedRanges"] = [self.protected_view(p, who) for p in sheet.protected]
+            if getattr(sheet, "conditional", None):
+                entry["conditionalFormats"] = copy.deepcopy(sheet.conditional)
             if include_grid:
                 entry["data"] = [self._grid_data(sheet, b) for b in wanted.get(sheet.sheet_id, [Bounds()])]
             sheets.append(entry)

@@ -9,11 +9,12 @@ from typing import Any
 
 from sheets_bridge.testing import field_mask
 from sheets_bridge.testing.a1 import col_letters, quote_title
-from sheets_bridge.testing.fake_book import DEFAULT_GRID, Book, Sheet, grid_range_bounds
+from sheets_bridge.testing.fake_book import DEFAULT_GRID, Sheet, grid_range_bounds
 from sheets_bridge.testing.fake_errors import PROTECTED_MESSAGE, ApiError, invalid
+from sheets_bridge.testing.fake_formats import FormattedBook
 
 
-class Spreadsheet(Book):
+class Spreadsheet(FormattedBook):
     """A spreadsheet with Google's values and batchUpdate semantics; `owner` edits everything."""
 
     # -- batchUpdate ----------------------------------------------------------------------------
