@@ -136,8 +136,8 @@ class Layout:
                 for need in ("key", "title", "kind"):
                     if need not in traw:
                         problems.append(f"{where}: missing {need}")
-                if traw.get("kind") not in ("orders", "status"):
-                    problems.append(f"{where}: kind must be 'orders' or 'status'")
+                if traw.get("kind") not in ("orders", "status", "simulator"):
+                    problems.append(f"{where}: kind must be 'orders', 'status' or 'simulator'")
                 if traw.get("title") in seen_titles:
                     problems.append(f"{where}: duplicate tab title {traw.get('title')!r}")
                 seen_titles.add(traw.get("title"))
@@ -149,12 +149,12 @@ class Layout:
                     cols.append(_column(craw, f"{where}.columns[{j}]", problems))
                 if traw.get("orientation", "") not in ("", "portrait", "landscape"):
                     problems.append(f"{where}: orientation must be 'portrait' or 'landscape'")
-                if traw.get("kind") == "orders":
+                if traw.get("kind") in ("orders", "simulator"):
                     if not cols:
                         problems.append(f"{where}: an order tab needs columns")
                     elif sum(c.status for c in cols) != 1:
                         problems.append(f"{where}: an order tab needs exactly one status column")
-                    if not traw.get("stage"):
+                    if traw.get("kind") == "orders" and not traw.get("stage"):
                         problems.append(f"{where}: an order tab needs its stage")
                 n_rows = traw.get("rows", ORDER_ROWS)
                 if isinstance(n_rows, bool) or not isinstance(n_rows, int) or n_rows < 1:
@@ -170,6 +170,14 @@ class Layout:
         if problems:
             raise LayoutError(problems)
         return cls(ruleset=ruleset, books=books)
+
+    def simulator_tab(self, key: str, kind: str = "faction") -> TabLayout | None:
+        """The book's "simulator" tab `key`: an input tab of every stage (read by `check`, never locked or
+        cleared) where a player describes a hypothetical battle; None when the layout has none."""
+        return next((t for t in self.books[kind].tabs if t.kind == "simulator" and t.key == key), None)
+
+    def tab(self, key: str, kind: str = "faction") -> TabLayout | None:
+        return next((t for t in self.books[kind].tabs if t.key == key), None)
 
     def order_tabs(self, stage: str | None = None, kind: str | None = None) -> list[TabLayout]:
         """Order tabs of one book kind (all kinds when None), optionally of one stage."""

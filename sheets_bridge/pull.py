@@ -74,7 +74,8 @@ def find_renamed(tab: TabLayout, raw: RawBook, known: set[str]) -> str | None:
 
 # -- reading -------------------------------------------------------------------------
 
-def pull(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, stage: str, lock: bool = False
+def pull(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, stage: str, lock: bool = False,
+         also_read: Mapping[str, list[str]] | None = None
          ) -> tuple[dict[str, ParsedOrders], dict[str, RawBook], list[str]]:
     """One read per book with order tabs; validated orders per book key, raw tabs, tab-level problems.
 
@@ -82,14 +83,16 @@ def pull(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, sta
     them, so no late edit slips in while the stage resolves; the push reopens the next stage's tabs.
     Only when an order tab is missing are the book's other tabs read too (one more read), to find
     where its orders went. The raw tabs returned (and archived) stop at each tab's row limit.
+    `also_read` (book key -> tab titles) adds tabs to the same read, e.g. the «Симулятор» at `check`.
     """
     raw_books: dict[str, RawBook] = {}
     read = getattr(be, "lock_and_read", None) if lock else None
     for key in order_books(rs, state):
         tabs = stage_tabs(rs, layout, stage, key)
-        if tabs and key in gd.config.books:
+        extra = [t for t in (also_read or {}).get(key, []) if t not in {tab.title for tab in tabs}]
+        if (tabs or extra) and key in gd.config.books:
             book_id = gd.config.books[key]
-            raw = dict((read or be.read_tabs)(book_id, [t.title for t in tabs]))
+            raw = dict((read or be.read_tabs)(book_id, [t.title for t in tabs] + extra))
             list_tabs = getattr(be, "tab_titles", None)
             if list_tabs is not None and any(t.title not in raw for t in tabs):
                 known = {t.title for t in layout.books[book_kind(key)].tabs}

@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.ruleset import Ruleset, Table
-from sheets_bridge import fairness
+from sheets_bridge import fairness, odds_tab
 from sheets_bridge.backend import Backend, TabWrite
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import BookLayout, Layout, book_kind, order_tab, status_tab
@@ -62,6 +62,8 @@ def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict, saved: d
         tables = dict(views.get(key, {}))
         if kind == "faction":
             tables["orders_log"] = _orders_log(saved, key, orders_turn or state["turn"], layout)
+            for tab_key, table in odds_tab.initial(rs, layout, state, key).items():
+                tables.setdefault(tab_key, table)
             _add_notices(tables, layout.books[kind], book_notices(state, key, list(problems)))
         elif kind == "gm":
             tables["problems"] = _problems_table(state, saved, list(problems), layout)
@@ -82,6 +84,8 @@ def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict, saved: d
                 if restored is not None:
                     rows = _body_rows(restored)
                 writes.append(order_tab(t, vocab, editors, rows=rows, locked=not open_now))
+            elif t.kind == "simulator":    # the players' rows stay; open at every stage
+                writes.append(order_tab(t, vocab, editors, rows=None, locked=False))
             elif t.key in tables:
                 writes.append(status_tab(t, tables[t.key]))
         books[key] = writes

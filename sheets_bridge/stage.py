@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from engine import find_ruleset
 from engine.ruleset import RowStatus
 from engine.state import canonical_json
-from sheets_bridge import deadlines, opening, posts, submissions, tab_lock
+from sheets_bridge import deadlines, odds_tab, opening, posts, submissions, tab_lock
 from sheets_bridge.backend import Backend
 from sheets_bridge.create import require_complete_books
 from sheets_bridge.gamedir import GameDir
@@ -53,7 +53,9 @@ def check(gd: GameDir, be: Backend | None = None, progress: Progress = noop) -> 
         rs = find_ruleset(state["ruleset"])
         layout = Layout.load(rs.name)
         stage = state["stage"]
-        parsed, raw_books, problems = pull(gd, tab_lock.frozen(gd, be, state), rs, layout, state, stage)
+        factions = [f for f in order_books(rs, state) if f in rs.factions(state)]
+        parsed, raw_books, problems = pull(gd, tab_lock.frozen(gd, be, state), rs, layout, state, stage,
+                                           also_read=odds_tab.reads(rs, layout, factions))
         report = StageReport(state["turn"], stage, state["turn"], stage, problems=problems)
         for fid, raw in raw_books.items():
             writes = []
@@ -68,6 +70,8 @@ def check(gd: GameDir, be: Backend | None = None, progress: Progress = noop) -> 
                          if status_col < len(cells) and str(cells[status_col]).strip()
                          and n not in {s.number for s in mine}]
                 writes.append(status_column_update(t, mine, header, stale))
+            if fid in factions:
+                writes += odds_tab.writes(rs, layout, state, fid, raw)
             be.write_book(gd.config.books[fid], writes)
             report.outcomes[fid] = [{"tab": s.tab, "row": s.number, "ok": s.ok, "text": s.text()}
                                     for s in statuses]

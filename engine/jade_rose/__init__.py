@@ -5,7 +5,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine import ledger
-from engine.jade_rose import adjustments, battle, economy_orders, factions, income, setup, turn, victory, views, war
+from engine.jade_rose import (
+    adjustments,
+    battle,
+    economy_orders,
+    factions,
+    income,
+    odds,
+    setup,
+    turn,
+    victory,
+    views,
+    war,
+)
 from engine.jade_rose.data import dump_data, load_data
 from engine.registry import register
 from engine.ruleset import (
@@ -61,6 +73,7 @@ class JadeRose(Ruleset):
             "economy_targets": economy_orders.economy_targets(state, faction),
         }
         vocab.update(war.vocabularies(state, faction))
+        vocab.update(odds.vocabularies(state, faction))
         return vocab
 
     def validate(self, state: Mapping[str, Any], faction: str, stage: str,

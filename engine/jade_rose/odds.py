@@ -17,7 +17,7 @@ from engine.jade_rose import battle
 from engine.jade_rose.battle.deployment import BattleSpecError
 from engine.jade_rose.data import load_data
 from engine.jade_rose.names import find_unit, unit_names
-from engine.jade_rose.war.words import parse_flank, parse_line, parse_manoeuvre, parse_position, position_text
+from engine.jade_rose.war.words import parse_flank, parse_line, parse_manoeuvre, parse_position
 from engine.numbers import read_count
 from engine.rng import derive_seed
 from engine.ruleset import Row, RowStatus, Table
@@ -222,5 +222,10 @@ class JadeRoseOdds:
         return tuple(out), table
 
 
-def position_choices() -> list[str]:
-    return [position_text(f"{f}/{ln}") for ln in ("vanguard", "rearguard") for f in ("left", "center", "right")]
+def vocabularies(state: Mapping[str, Any], faction: str) -> dict[str, list[str]]:
+    """Dropdowns of the «Симулятор» tab (flanks, lines, manoeuvres and positions come from the war tabs)."""
+    data = load_data()
+    return {"sim_sides": ["Атакуем", "Обороняемся", "Противник"],
+            "other_factions": [str(f["name"]) for fid, f in state["factions"].items() if fid != faction],
+            "all_units": list(dict.fromkeys(u.name for u in sorted(data.units.values(),
+                                                                   key=lambda u: (u.faction != faction, u.tier))))}
