@@ -133,8 +133,10 @@ class Titania(Ruleset):
             extras = {"race": f["race"], "shrines": shrines, "provinces": provinces, "strength": strength,
                       "resources": {r: f.get(r, 0) for r in RESOURCE_KEYS}, "ability": ability_name(f["race"])}
             standings[fid] = extras
+            numbers = {"Золото": f.get("gold", 0), "Дерево": f.get("wood", 0), "Сила войск": strength,
+                       "Провинции": provinces, "Святилища": shrines}
             factions_out.append(FactionSummary(fid, f["name"], (line,), bool(f.get("eliminated")), bool(f.get("won")),
-                                               extras))
+                                               extras, numbers))
         ranking = sorted(standings, key=lambda fid: (standing(state, fid), fid), reverse=True)
         extras_all = {"game_over": state["stage"] == "finished", "winners": [f.id for f in env.factions if f.won],
                       "standings": [{"faction": fid, "name": state["factions"][fid]["name"], **standings[fid]}
