@@ -17,6 +17,7 @@ from engine.ruleset import (
     Adjudicator,
     DemoPlayers,
     FactionSummary,
+    MapData,
     ParsedOrders,
     Row,
     Ruleset,
@@ -160,3 +161,7 @@ class Titania(Ruleset):
     def adjudicator(self) -> Adjudicator:
         from engine.titania.situation_files import TitaniaSituations
         return TitaniaSituations()
+
+    def map_data(self) -> MapData:
+        from engine.titania.map_picture import TitaniaMap
+        return TitaniaMap()

@@ -1,0 +1,131 @@
+"""The Titania map for drawing (the `map_data` capability): provinces by owner, land and sea, adjacency,
+this turn's battles, and the viewer's own Campaign orders as arrows.
+
+Fog of war as in the books (engine.titania.views): owners, capitals, Shrines, Bosses' lairs and Keepers'
+lands are public (the «Карта» tab); troops appear only on a faction's own map and only where its «Войска»
+tab shows them (`views.sight`). Keepers are not factions of the game: their provinces are drawn unowned
+with the Keepers' name as the label. Battles are public (the chronicle): the ones of the turn that just
+resolved are the markers. Scenario coordinates are grid cells ×100 with y growing southwards; the picture's
+y grows northwards, so it is negated.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.ruleset import MapArrow, MapLink, MapMarker, MapPicture, MapPlace
+from engine.titania.views import sight
+
+BATTLE_TEXT = {"attacker": "взята", "defender": "отбита", "draw": "ничья"}
+BOSS_TEXT = {"attacker": "Босс повержен", "defender": "Босс жив"}
+
+
+def _number(value: object) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _short(state: Mapping[str, Any], fid: str) -> str:
+    """A faction's name in a label: its display name, a Keeper as «Хранители», natives as «туземцы»."""
+    if fid in state["factions"]:
+        return str(state["factions"][fid]["name"])
+    return "Хранители" if fid in state.get("keepers", {}) else "туземцы"
+
+
+def _troops(state: Mapping[str, Any], pid: str, owner: str | None) -> list[str]:
+    """What stands in a seen province: army strengths (by whose, unless the owner's), natives, the Boss."""
+    lines = []
+    for a in state["armies"]:
+        if a["province"] == pid:
+            whose = "" if a["faction"] == owner else f" ({_short(state, a['faction'])})"
+            lines.append(f"сила {a['strength']}{whose}")
+    if state["natives"].get(pid):
+        lines.append(f"туземцы {state['natives'][pid]}")
+    return lines
+
+
+def _label(state: Mapping[str, Any], pid: str, seen: bool) -> str:
+    info = state["map"]["provinces"][pid]
+    owner = state["owners"].get(pid)
+    parts: list[str] = []
+    if info.get("capital"):
+        parts.append("столица")
+    if info.get("shrine"):
+        parts.append("Святилище")
+    if owner in state.get("keepers", {}):
+        parts.append(f"Хранители «{state['keepers'][owner]['name']}»")
+    if pid in state["bosses"]:
+        health = f", здоровье {state['bosses'][pid]['health']}" if seen else ""
+        parts.append(f"Босс{health}")
+    lines = [", ".join(parts)] if parts else []
+    if seen:
+        lines += _troops(state, pid, owner)
+    return "\n".join(lines)
+
+
+def _markers(state: Mapping[str, Any]) -> tuple[MapMarker, ...]:
+    """The battles of the turn that resolved into `state` (public, as in the chronicle)."""
+    last = int(state["turn"]) - 1
+    out = []
+    for b in state.get("battles", []):
+        if b.get("turn") == last and b.get("province") in state["map"]["provinces"]:
+            text = BOSS_TEXT if b.get("kind") == "boss" else BATTLE_TEXT
+            out.append(MapMarker(str(b["province"]), "battle", "бой: " + text.get(str(b.get("result")), "")))
+    return tuple(out)
+
+
+def _hostile(state: Mapping[str, Any], faction: str, pid: str) -> bool:
+    """An attack rather than a move: someone else's troops, natives or a Boss there, or another's land."""
+    friends = {faction, *state["factions"][faction].get("allies", [])}
+    owner = state["owners"].get(pid)
+    return (any(a["province"] == pid and a["faction"] not in friends for a in state["armies"])
+            or bool(state["natives"].get(pid)) or pid in state["bosses"]
+            or (owner is not None and owner not in friends))
+
+
+def campaign_steps(orders: Mapping[str, Any] | Sequence[Any] | None) -> list[tuple[str, str, str]]:
+    """(army province, type, target) of each Campaign order (split parts and a Tactics squad's second
+    support included), from the ParsedOrders' orders dicts (or a mapping holding them under "orders")."""
+    items = orders.get("orders", ()) if isinstance(orders, Mapping) else orders or ()
+    steps: list[tuple[str, str, str]] = []
+    for item in items:
+        order = item.get("order") if isinstance(item, Mapping) and item.get("kind") == "campaign" else None
+        if not isinstance(order, Mapping):
+            continue
+        army = str(order.get("army"))
+        parts = order.get("parts") if order.get("type") == "split" else [order]
+        for part in parts if isinstance(parts, list) else []:
+            if isinstance(part, Mapping) and part.get("type") in ("move", "support") and part.get("target"):
+                steps.append((army, str(part["type"]), str(part["target"])))
+        second = order.get("second")
+        if isinstance(second, Mapping) and second.get("target"):
+            steps.append((army, "support", str(second["target"])))
+    return steps
+
+
+class TitaniaMap:
+    """`picture(state, faction)`: the public map (faction None) or one faction's, with its orders."""
+
+    def picture(self, state: Mapping[str, Any], faction: str | None, orders: Mapping[str, Any] | None = None,
+                events: Sequence[Mapping[str, Any]] = ()) -> MapPicture:
+        provinces = state["map"]["provinces"]
+        viewer = faction if faction in state["factions"] else None
+        seen = sight(state, viewer) if viewer is not None else set()
+        places = []
+        for pid, info in sorted(provinces.items(), key=lambda kv: kv[1]["name"]):
+            owner = state["owners"].get(pid)
+            y = _number(info.get("y"))
+            places.append(MapPlace(key=pid, name=str(info["name"]), kind="sea" if info["sea"] else "land",
+                                   owner=owner if owner in state["factions"] else None,
+                                   label=_label(state, pid, pid in seen), x=_number(info.get("x")),
+                                   y=None if y is None else -y))
+        links = tuple(MapLink(a, b, "sea" if provinces[a]["sea"] or provinces[b]["sea"] else "land")
+                      for a, b in sorted(tuple(sorted(pair)) for pair in state["map"]["adjacency"]))
+        arrows: list[MapArrow] = []
+        given = orders.get("faction") if isinstance(orders, Mapping) else None
+        if viewer is not None and orders is not None and given in (None, viewer):
+            for army, kind, target in campaign_steps(orders):
+                if army in provinces and target in provinces and army != target:
+                    shown = "support" if kind == "support" else "attack" if _hostile(state, viewer, target) else "move"
+                    arrows.append(MapArrow(army, target, shown, viewer))
+        names = {fid: str(f["name"]) for fid, f in state["factions"].items()}
+        return MapPicture(tuple(places), links, names, _markers(state), tuple(dict.fromkeys(arrows)))
