@@ -130,7 +130,8 @@ def open_latest(gd: GameDir, be: Backend, progress: Progress = noop) -> tuple[Op
         cleared = {t.key for t in layout.order_tabs(stage) if not t.keep}
         pushed = push(gd, be, rs, layout, state, statuses=saved, cleared=cleared, progress=progress,
                       opens=opening.key, problems=problems, orders_turn=turn)
-        pictures.publish(gd, be, opening.key, archive, stage, progress)   # the map and charts, before exports
+        pictures.publish(gd, be, opening.key, archive, stage, progress,      # the map and charts, before exports
+                         with_charts=opening.stage == rs.stages[0])
         for key, book_id in gd.config.books.items():
             be.export_xlsx(book_id, str(archive / f"{key}-{stage}.xlsx"))
         saved["_problems"] = problems

@@ -67,9 +67,10 @@ def faction_charts(gd: GameDir, rs: Ruleset, state: Mapping[str, Any]) -> dict[s
 
 
 def publish(gd: GameDir, be: Backend, key: str, archive: Path | None, stage: str | None,
-            progress: Progress = noop) -> None:
+            progress: Progress = noop, with_charts: bool = True) -> None:
     """Draw, archive (when `archive` and `stage` say where) and put in the books the pictures of the
-    opened snapshot `key`."""
+    opened snapshot `key`. The charts change only when a turn opens (their rows are each turn's first
+    snapshot): `with_charts=False` leaves the ones already drawn."""
     turn, snapshot_stage = int(key[len("turn-"):].split("-", 1)[0]), key.split("-", 2)[2]
     put = getattr(be, "put_pictures", None)
     if put is None and (archive is None or stage is None):
@@ -77,7 +78,7 @@ def publish(gd: GameDir, be: Backend, key: str, archive: Path | None, stage: str
     state = gd.read_snapshot(turn, snapshot_stage)
     rs = find_ruleset(str(state["ruleset"]))
     png = public_map(rs, state, events_into(gd, key))
-    charts = faction_charts(gd, rs, state)
+    charts = faction_charts(gd, rs, state) if with_charts else {}
     books = gd.config.books
     saved: list[Path] = []
     if archive is not None and stage is not None:
