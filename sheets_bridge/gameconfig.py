@@ -26,8 +26,7 @@ class GameConfigError(GameDirError):
 
     def __init__(self, problems: list[str], source: str = CONFIG_FILE):
         self.problems = list(problems)
-        super().__init__(f"{source} has {len(problems)} problem(s):\n"
-                         + "\n".join(f"  - {p}" for p in problems))
+        super().__init__(f"{source}: ошибок {len(problems)}:\n" + "\n".join(f"  - {p}" for p in problems))
 
 
 # -- configuration ------------------------------------------------------------------------
@@ -108,66 +107,65 @@ _KNOWN_KEYS = {"ruleset", "scenario", "backend", "seed", "title", "factions", "g
 def config_problems(data: Any) -> list[str]:
     """Every problem of a parsed game.toml, in file order; empty when it is valid."""
     if not isinstance(data, dict):
-        return ["the configuration must be a table"]
+        return ["настройки игры должны быть таблицей TOML (ключ = значение)"]
     problems: list[str] = []
     for key in data:
         if key not in _KNOWN_KEYS:
-            problems.append(f"unknown key {key!r} (known: {', '.join(sorted(_KNOWN_KEYS))})")
+            problems.append(f"неизвестный ключ «{key}» (известны: {', '.join(sorted(_KNOWN_KEYS))})")
     for key in ("ruleset", "scenario"):
         if key not in data:
-            problems.append(f"{key!r} is missing")
+            problems.append(f"не указан ключ «{key}»")
         elif not isinstance(data[key], str) or not data[key].strip():
-            problems.append(f"{key!r} must be a non-empty string, got {data[key]!r}")
+            problems.append(f"«{key}» должен быть непустой строкой, а не {data[key]!r}")
     backend = data.get("backend", "xlsx")
     if backend not in BACKENDS:
-        problems.append(f"'backend' must be one of {', '.join(BACKENDS)}, got {backend!r}")
+        problems.append(f"«backend» должен быть одним из: {', '.join(BACKENDS)}, а не {backend!r}")
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (str, int))):
-        problems.append(f"'seed' must be a string (or an integer), got {seed!r}")
+        problems.append(f"«seed» должен быть строкой (или целым числом), а не {seed!r}")
     if not isinstance(data.get("title", ""), str):
-        problems.append(f"'title' must be a string, got {data['title']!r}")
+        problems.append(f"«title» должен быть строкой, а не {data['title']!r}")
     timezone = data.get("timezone", "Europe/Moscow")
     if not isinstance(timezone, str) or not _is_timezone(timezone):
-        problems.append(f"'timezone' must be an IANA time zone such as 'Europe/Moscow', "
-                        f"got {timezone!r}")
+        problems.append(f"«timezone» должен быть часовым поясом IANA, например 'Europe/Moscow', а не {timezone!r}")
     problems += _email_list_problems("gm_emails", data.get("gm_emails", []))
 
     factions = data.get("factions", {})
     if not isinstance(factions, dict):
-        problems.append("'factions' must be a table of [factions.<id>] tables")
+        problems.append("«factions» должен состоять из таблиц [factions.<идентификатор>]")
         factions = {}
     for fid, faction in factions.items():
         where = f"factions.{fid}"
         if fid in SHARED_BOOKS:
-            problems.append(f"faction id {fid!r} is reserved for a shared book; choose another")
+            problems.append(f"идентификатор фракции «{fid}» занят общей книгой или книгой мастера; выберите другой")
         if not isinstance(faction, dict):
-            problems.append(f"{where} must be a table with 'name' and 'players'")
+            problems.append(f"{where} должен быть таблицей с ключами name и players")
             continue
         for key in faction:
             if key not in ("name", "players"):
-                problems.append(f"{where}: unknown key {key!r} (known: name, players)")
+                problems.append(f"{where}: неизвестный ключ «{key}» (известны: name, players)")
         name = faction.get("name")
         if not isinstance(name, str) or not name.strip():
-            problems.append(f"{where}.name must be a non-empty string, got {name!r}")
+            problems.append(f"{where}.name должен быть непустой строкой, а не {name!r}")
         problems += _email_list_problems(f"{where}.players", faction.get("players", []))
 
     books = data.get("books", {})
     if not isinstance(books, dict):
-        problems.append("'books' must be a table: book key = book id")
+        problems.append("«books» должен быть таблицей: книга = её файл или идентификатор таблицы")
         books = {}
     for key, book_id in books.items():
         if key not in factions and key not in SHARED_BOOKS:
-            problems.append(f"books.{key}: not a faction id, 'public' or 'gm'")
+            problems.append(f"books.{key}: нет такой фракции; книги — фракции из [factions], public (общая) и gm (мастера)")
         if not isinstance(book_id, str) or not book_id.strip():
-            problems.append(f"books.{key} must be a non-empty string, got {book_id!r}")
+            problems.append(f"books.{key} должен быть непустой строкой, а не {book_id!r}")
 
     deadlines = data.get("deadlines", {})
     if not isinstance(deadlines, dict):
-        problems.append("'deadlines' must be a table: stage = \"YYYY-MM-DDTHH:MM\" or \"\"")
+        problems.append("«deadlines» должен быть таблицей: этап = \"ГГГГ-ММ-ДДTЧЧ:ММ\" или \"\"")
         deadlines = {}
     for stage, when in deadlines.items():
         if not isinstance(when, str):
-            problems.append(f"deadlines.{stage} must be a string, got {when!r}")
+            problems.append(f"deadlines.{stage} должен быть строкой, а не {when!r}")
         elif when.strip():
             try:
                 dt.datetime.fromisoformat(when.strip())
@@ -210,8 +208,8 @@ def _ruleset_stages(name: Any) -> dict[str, str]:
 
 def _email_list_problems(where: str, emails: Any) -> list[str]:
     if not isinstance(emails, list):
-        return [f"{where} must be a list of e-mail addresses, got {emails!r}"]
-    return [f"{where}: {e!r} is not an e-mail address" for e in emails
+        return [f"{where} должен быть списком адресов e-mail, а не {emails!r}"]
+    return [f"{where}: {e!r} — не адрес e-mail" for e in emails
             if not isinstance(e, str) or not EMAIL_RE.match(e)]
 
 

@@ -101,11 +101,11 @@ class GameDir:
                                    "повторите `forumwar new` с её параметрами, или выберите другой каталог")
             return game
         if path.exists() and (not path.is_dir() or any(path.iterdir())):
-            raise GameDirError(f"{path} already exists and is not empty; choose a new directory "
-                               f"or remove the old game first")
+            raise GameDirError(f"папка {path} уже есть и не пуста: выберите новую папку для игры "
+                               "или сначала уберите старую")
         problems = config.problems()
         if problems:
-            raise GameConfigError(problems, "the new game's configuration")
+            raise GameConfigError(problems, "настройки новой игры")
         (path / "state").mkdir(parents=True, exist_ok=True)
         (path / "archive").mkdir(exist_ok=True)
         game = cls(path, stages)
@@ -119,8 +119,8 @@ class GameDir:
             try:
                 text = self.config_path.read_text(encoding="utf-8")
             except FileNotFoundError:
-                raise GameDirError(f"no {CONFIG_FILE} in {self.path}: not a forumwar game "
-                                   f"(create one with `forumwar new`)") from None
+                raise GameDirError(f"в {self.path} нет {CONFIG_FILE}: это не папка игры forumwar "
+                                   "(создайте игру командой forumwar new)") from None
             self._config = GameConfig.from_toml(text, str(self.config_path))
         return self._config
 
@@ -130,17 +130,16 @@ class GameDir:
             config = self.config
         problems = config.problems()
         if problems:
-            raise GameConfigError(problems, "the configuration to save")
+            raise GameConfigError(problems, "сохраняемые настройки игры")
         atomic_write_text(self.config_path, config.to_toml())
         self._config = config
 
     # -- snapshots --------------------------------------------------------------------
     def snapshot_path(self, turn: int, stage: str) -> Path:
         if not isinstance(turn, int) or turn < 0:
-            raise GameDirError(f"turn must be a non-negative integer, got {turn!r}")
+            raise GameDirError(f"номер хода — целое число от 0, а не «{turn}»")
         if not STAGE_RE.match(stage):
-            raise GameDirError(f"stage name {stage!r} must be lowercase latin letters, "
-                               f"digits or '_'")
+            raise GameDirError(f"нет этапа «{stage}»: этапы хода — {self._stage_list()}")
         return self.state_dir / f"turn-{turn:04d}-{stage}.json"
 
     def write_snapshot(self, state: dict, turn: int, stage: str) -> Path:
@@ -150,8 +149,9 @@ class GameDir:
         if path.exists():
             if path.read_text(encoding="utf-8") == text:
                 return path
-            raise SnapshotConflict(f"snapshot {path.name} already exists with different content; "
-                                   f"roll back to an earlier stage first if you mean to redo it")
+            raise SnapshotConflict(f"итог хода {turn}, этапа «{self.stage_title(stage)}» уже записан "
+                                   f"({path.name}) и отличается; чтобы пересчитать этап, сначала откатите игру "
+                                   "к более раннему этапу (forumwar rollback)")
         atomic_write_text(path, text)
         return path
 
@@ -176,12 +176,12 @@ class GameDir:
         try:
             return json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise GameDirError(f"no snapshot for turn {turn}, stage {stage!r} ({path})") from None
+            raise GameDirError(f"нет снимка хода {turn}, этапа «{self.stage_title(stage)}» ({path})") from None
 
     def latest_state(self) -> dict:
         snapshots = self.snapshots()
         if not snapshots:
-            raise GameDirError(f"{self.state_dir} holds no snapshot: the game was never started")
+            raise GameDirError(f"в {self.state_dir} нет ни одного снимка состояния: игра не начата")
         return json.loads(snapshots[-1].read_text(encoding="utf-8"))
 
     def rollback(self, turn: int, stage: str) -> list[Path]:
@@ -189,7 +189,8 @@ class GameDir:
         keep = self.snapshot_path(turn, stage)
         snapshots = self.snapshots()
         if keep not in snapshots:
-            raise GameDirError(f"no snapshot for turn {turn}, stage {stage!r} to roll back to")
+            raise GameDirError(f"нет снимка хода {turn}, этапа «{self.stage_title(stage)}»: откатиться к нему "
+                               "нельзя")
         later = snapshots[snapshots.index(keep) + 1:]
         target_dir = self.state_dir / "rolled-back"
         target_dir.mkdir(exist_ok=True)
@@ -416,6 +417,17 @@ class GameDir:
         except FileNotFoundError:
             data = {}
         return {"heads": dict(data.get("heads", {})), "retired": dict(data.get("retired", {}))}
+
+    def stage_title(self, stage: str) -> str:
+        """The stage's Russian name in the game's rule set (its id when the rule set is unknown)."""
+        try:
+            from engine.registry import find_ruleset
+            return find_ruleset(self.config.ruleset).stage_title(stage)
+        except Exception:  # an unknown or broken ruleset must not hide the error being reported
+            return stage
+
+    def _stage_list(self) -> str:
+        return ", ".join(f"{s} ({self.stage_title(s)})" for s in self._stage_order()) or "—"
 
     def _stage_order(self) -> tuple[str, ...]:
         if self._stages is None:

@@ -17,7 +17,7 @@ from sheets_bridge.backend import Backend
 from sheets_bridge.create import require_complete_books
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout, order_text, status_column_update
-from sheets_bridge.pull import merge_statuses, order_books, parse_books, pull, stage_tabs
+from sheets_bridge.pull import book_name, merge_statuses, order_books, parse_books, pull, stage_tabs
 from sheets_bridge.stage_common import Progress, StageError, noop, open_backend
 
 
@@ -57,7 +57,7 @@ def check(gd: GameDir, be: Backend | None = None, progress: Progress = noop) -> 
         parsed, raw_books, problems = pull(gd, tab_lock.frozen(gd, be, state), rs, layout, state, stage,
                                            also_read=odds_tab.reads(rs, layout, factions))
         report = StageReport(state["turn"], stage, state["turn"], stage, problems=problems)
-        for fid, raw in raw_books.items():
+        for done, (fid, raw) in enumerate(raw_books.items(), 1):
             writes = []
             statuses = list(parsed[fid].statuses)
             for t in stage_tabs(rs, layout, stage, fid):
@@ -76,7 +76,8 @@ def check(gd: GameDir, be: Backend | None = None, progress: Progress = noop) -> 
             report.outcomes[fid] = [{"tab": s.tab, "row": s.number, "ok": s.ok, "text": s.text()}
                                     for s in statuses]
             report.pushed.append(fid)
-            progress(f"checked {fid}: {sum(s.ok for s in statuses)} ok, {sum(not s.ok for s in statuses)} with errors")
+            progress(f"проверена книга {done} из {len(raw_books)}: {book_name(state, fid)} — строк без ошибок "
+                     f"{sum(s.ok for s in statuses)}, с ошибками {sum(not s.ok for s in statuses)}")
         counts = submissions.count(rs, layout, state, stage, raw_books, parsed)
         gd.append_journal(submissions.checked_entry(state["turn"], stage, gd.epoch(), deadlines.stamp(), counts))
         return report
@@ -93,7 +94,8 @@ def run_turn(gd: GameDir, be: Backend | None = None, progress: Progress = noop) 
         be = be or open_backend(gd)
         unfinished = opening.pending(gd)
         if unfinished is not None:
-            progress(f"дозавершаю прерванное обновление книг ({unfinished.key})")
+            title = find_ruleset(gd.latest_state()["ruleset"]).stage_title(unfinished.stage)
+            progress(f"дозавершаю прерванное обновление книг (ход {unfinished.turn}, этап «{title}»)")
             return _open(gd, be, progress, resumed=True)
         state = gd.latest_state()
         rs = find_ruleset(state["ruleset"])
@@ -102,12 +104,12 @@ def run_turn(gd: GameDir, be: Backend | None = None, progress: Progress = noop) 
         if stage == "finished":
             raise StageError("игра окончена: рассчитывать больше нечего")
         seed = gd.stage_seed(turn, stage)
-        progress(f"ход {turn}, этап «{stage}»: читаю приказы")
+        progress(f"ход {turn}, этап «{rs.stage_title(stage)}»: читаю приказы")
         parsed, raw_books, problems = pull(gd, tab_lock.frozen(gd, be, state), rs, layout, state, stage, lock=True)
         archive = gd.archive_dir(turn)
         for fid, raw in raw_books.items():
             opening.write_archive(archive / f"orders-{stage}-{fid}.json", raw)
-        progress("расчёт")
+        progress(f"рассчитываю этап «{rs.stage_title(stage)}»")
         result = rs.resolve(state, stage, parsed, seed.engine_seed)
         statuses = merge_statuses(parsed, result.statuses)
         new = result.state
@@ -176,7 +178,8 @@ def replay_state(gd: GameDir, turn: int, stage: str) -> tuple[str, str]:
     seed; return (the replayed state's canonical JSON, the name of the snapshot it must equal)."""
     after = successor(gd, turn, stage)
     if after is None:
-        raise StageError(f"ход {turn}, этап «{stage}» в этой игре не рассчитан")
+        title = find_ruleset(gd.config.ruleset).stage_title(stage)
+        raise StageError(f"ход {turn}, этап «{title}» в этой игре не рассчитан")
     before = gd.read_snapshot(turn, stage)
     rs = find_ruleset(before["ruleset"])
     layout = Layout.load(rs.name)
@@ -191,7 +194,11 @@ def replay(gd: GameDir, turn: int, stage: str) -> tuple[bool, str]:
     """Re-run a resolved stage and compare it with the recorded result; never writes to the game."""
     with gd.lock(shared=True):
         got, after = replay_state(gd, turn, stage)
-        expected = gd.snapshot_path(*opening.parse_stem(after)).read_text(encoding="utf-8")
+        next_turn, next_stage = opening.parse_stem(after)
+        expected = gd.snapshot_path(next_turn, next_stage).read_text(encoding="utf-8")
+        rs = find_ruleset(gd.config.ruleset)
+        what = f"ход {turn}, этап «{rs.stage_title(stage)}»"
+        recorded = f"с записанным итогом (снимок хода {next_turn}, этапа «{rs.stage_title(next_stage)}»)"
         if got == expected:
-            return True, f"ход {turn}, этап «{stage}»: пересчёт совпал со снимком {after}"
-        return False, f"ход {turn}, этап «{stage}»: пересчёт ОТЛИЧАЕТСЯ от снимка {after}"
+            return True, f"{what}: пересчёт совпал {recorded}"
+        return False, f"{what}: пересчёт ОТЛИЧАЕТСЯ {recorded}"

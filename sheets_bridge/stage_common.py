@@ -25,4 +25,5 @@ def open_backend(gd: GameDir, credentials: str | None = None, folder_id: str | N
     if name == "gsheets":
         from sheets_bridge import gsheets_game
         return gsheets_game.backend_for_game(gd, credentials, folder_id=folder_id)
-    raise StageError(f"unknown backend {name!r} in game.toml (use 'xlsx' or 'gsheets')")
+    raise StageError(f"в game.toml указано хранилище книг backend = «{name}», такого нет: укажите "
+                     "backend = \"xlsx\" (файлы Excel) или backend = \"gsheets\" (Google-таблицы)")

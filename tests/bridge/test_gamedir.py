@@ -61,7 +61,7 @@ def test_create_writes_a_config_that_reads_back(game):
 def test_create_refuses_a_non_empty_directory(tmp_path):
     (tmp_path / "old").mkdir()
     (tmp_path / "old" / "game.toml").write_text("ruleset = 'x'\n")
-    with pytest.raises(GameDirError, match="not empty"):
+    with pytest.raises(GameDirError, match="не пуста"):
         GameDir.create(tmp_path / "old", make_config())
     assert (tmp_path / "old" / "game.toml").read_text() == "ruleset = 'x'\n"
     GameDir.create(tmp_path / "empty-but-existing", make_config())
@@ -101,17 +101,17 @@ def test_malformed_game_toml_lists_every_problem_at_once(tmp_path):
     with pytest.raises(GameConfigError) as caught:
         _ = GameDir(tmp_path).config
     problems = caught.value.problems
-    expected_fragments = ["unknown key 'colour'", "'ruleset' must be a non-empty string",
-                          "'scenario' is missing", "'backend' must be one of xlsx, gsheets",
-                          "'seed' must be a string", "'timezone' must be an IANA time zone",
+    expected_fragments = ["неизвестный ключ «colour»", "«ruleset» должен быть непустой строкой",
+                          "не указан ключ «scenario»", "«backend» должен быть одним из: xlsx, gsheets",
+                          "«seed» должен быть строкой", "«timezone» должен быть часовым поясом IANA",
                           "gm_emails: 'not-an-email'", "factions.empire.players: 5",
-                          "faction id 'public' is reserved", "books.atlantis",
+                          "идентификатор фракции «public» занят", "books.atlantis",
                           "deadlines.orders = 'в пятницу'"]
     assert len(problems) == len(expected_fragments)
     for fragment, problem in zip(expected_fragments, problems, strict=True):
         assert fragment in problem
     message = str(caught.value)
-    assert f"has {len(expected_fragments)} problem(s)" in message and str(tmp_path) in message
+    assert f"ошибок {len(expected_fragments)}" in message and str(tmp_path) in message
 
 
 def test_toml_syntax_error_is_reported_with_its_position(tmp_path):
@@ -157,7 +157,7 @@ def test_rewriting_the_same_snapshot_is_a_no_op_but_different_content_is_refused
     mtime = path.stat().st_mtime_ns
     assert game.write_snapshot(state(1), 1, "orders") == path
     assert path.stat().st_mtime_ns == mtime
-    with pytest.raises(SnapshotConflict, match="different content"):
+    with pytest.raises(SnapshotConflict, match="уже записан"):
         game.write_snapshot(state(1, gold=5), 1, "orders")
     assert game.read_snapshot(1, "orders") == state(1)
 
@@ -192,13 +192,13 @@ def test_stage_order_follows_the_given_stages_not_the_alphabet(tmp_path):
 
 
 def test_bad_snapshot_names_and_missing_snapshots_fail_clearly(game):
-    with pytest.raises(GameDirError, match="stage name"):
+    with pytest.raises(GameDirError, match="нет этапа «../orders»"):
         game.write_snapshot(state(1), 1, "../orders")
-    with pytest.raises(GameDirError, match="non-negative"):
+    with pytest.raises(GameDirError, match="целое число от 0"):
         game.write_snapshot(state(1), -1, "orders")
-    with pytest.raises(GameDirError, match="no snapshot for turn 3"):
+    with pytest.raises(GameDirError, match="нет снимка хода 3"):
         game.read_snapshot(3, "orders")
-    with pytest.raises(GameDirError, match="never started"):
+    with pytest.raises(GameDirError, match="игра не начата"):
         game.latest_state()
 
 
@@ -234,7 +234,7 @@ def test_rollback_moves_later_snapshots_aside(game):
     again = game.rollback(1, "planning")
     assert [p.name for p in again] == ["turn-0002-orders.1.json"]
     assert json.loads(again[0].read_text())["factions"]["empire"]["gold"] == 999
-    with pytest.raises(GameDirError, match="no snapshot"):
+    with pytest.raises(GameDirError, match="нет снимка хода 5"):
         game.rollback(5, "orders")
 
 

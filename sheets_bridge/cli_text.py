@@ -1,0 +1,182 @@
+"""Click's own words in Russian: its gettext messages, the usage line's metavars, the help layout.
+
+Click marks every string it prints (``Usage:``, ``Options``, ``Error: ...``, ``[default: ...]``) with
+``gettext``; a gettext catalog would follow the locale of the shell (``LANG=C`` in most servers and
+containers), and the GM's console must be Russian everywhere. So :func:`install` points the
+``gettext``/``ngettext`` names of click's modules at the catalogue below, and :class:`RussianGroup`
+gives every command added to it (by decorator or ``add_command``) Russian metavars.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import click
+
+CATALOG: dict[str, str] = {
+    # help layout
+    "Usage:": "Вызов:",
+    "Options": "Параметры",
+    "Commands": "Команды",
+    "Positional arguments": "Аргументы",
+    "Show this message and exit.": "Показать эту справку и выйти.",
+    "Show the version and exit.": "Показать версию и выйти.",
+    "%(prog)s, version %(version)s": "%(prog)s, версия %(version)s",
+    "default: {default}": "по умолчанию: {default}",
+    "env var: {var}": "переменная окружения: {var}",
+    "required": "обязательно",
+    "(dynamic)": "(вычисляется)",
+    "deprecated": "устарело",
+    # usage errors
+    "Error: {message}": "Ошибка: {message}",
+    "Try '{command} {option}' for help.": "Справка: {command} {option}",
+    "Missing argument": "Не указан аргумент",
+    "Missing option": "Не указан параметр",
+    "Missing parameter": "Не указан параметр",
+    "Missing {param_type}": "Не указано: {param_type}",
+    "Missing parameter: {param_name}": "Не указан параметр {param_name}",
+    "Missing command.": "Не указана команда.",
+    "No such option {name!r}.": "Нет параметра «{name}».",
+    "No such command {name!r}.": "Нет команды «{name}».",
+    "Invalid value for {param_hint}: {message}": "Неверное значение {param_hint}: {message}",
+    "Invalid value: {message}": "Неверное значение: {message}",
+    "Option {name!r} does not take a value.": "Параметру «{name}» значение не нужно.",
+    "Argument {name!r} takes {nargs} values.": "Аргументу «{name}» нужно значений: {nargs}.",
+    "Invalid start character for option ({option})": "Параметр начинается с недопустимого знака ({option})",
+    "Could not open file {filename!r}: {message}": "Не удаётся открыть файл «{filename}»: {message}",
+    "unknown error": "неизвестная ошибка",
+    "Aborted!": "Отменено.",
+    "Value must be an iterable.": "Нужен список значений.",
+    # values of the parameter types
+    "{value!r} is not a valid integer.": "«{value}» — не целое число.",
+    "{value!r} is not a valid {number_type}.": "«{value}» — не число.",
+    "{value} is not in the range {range}.": "{value} — вне допустимых пределов {range}.",
+    "{value!r} is not a valid boolean. Recognized values: {states}":
+        "«{value}» — не «да» или «нет»; понятны значения: {states}",
+    "{value!r} is not a valid UUID.": "«{value}» — не UUID.",
+    "Choose from:\n\t{choices}": "Выберите одно из:\n\t{choices}",
+    "Choice({choices})": "Выбор({choices})",
+    "{name} {filename!r} does not exist.": "«{filename}» не найден.",
+    "{name} {filename!r} is a file.": "«{filename}» — файл, а нужна папка.",
+    "{name} {filename!r} is a directory.": "«{filename}» — папка, а нужен файл.",
+    "{name} {filename!r} is not readable.": "«{filename}» не читается (нет прав).",
+    "{name} {filename!r} is not writable.": "В «{filename}» нельзя записать (нет прав).",
+    "{name} {filename!r} is not executable.": "«{filename}» нельзя запустить.",
+    "file": "файл",
+    "directory": "папка",
+    "path": "путь",
+    # prompts
+    "Do you want to continue?": "Продолжить?",
+    "Confirm the action without prompting.": "Подтвердить без вопроса.",
+    "Repeat for confirmation": "Повторите для подтверждения",
+    "Error: The two entered values do not match.": "Ошибка: введённые значения не совпадают.",
+    "Error: invalid input": "Ошибка: непонятный ответ",
+    "Press any key to continue...": "Нажмите любую клавишу…",
+}
+
+# (singular, plural) -> the three Russian forms: 1 книга, 2 книги, 5 книг
+PLURALS: dict[tuple[str, str], tuple[str, str, str]] = {
+    ("Got unexpected extra argument ({args})", "Got unexpected extra arguments ({args})"):
+        ("Лишний аргумент ({args})", "Лишние аргументы ({args})", "Лишние аргументы ({args})"),
+    ("Did you mean {possibility}?", "(Did you mean one of: {possibilities}?)"):
+        ("Может быть, {possibility}?", "(Может быть, одно из: {possibilities}?)",
+         "(Может быть, одно из: {possibilities}?)"),
+    ("Option {name!r} requires an argument.", "Option {name!r} requires {nargs} arguments."):
+        ("Параметру «{name}» нужно значение.", "Параметру «{name}» нужно {nargs} значения.",
+         "Параметру «{name}» нужно {nargs} значений."),
+    ("Takes {nargs} values but 1 was given.", "Takes {nargs} values but {len} were given."):
+        ("Нужно значений: {nargs}, а дано одно.", "Нужно значений: {nargs}, а дано {len}.",
+         "Нужно значений: {nargs}, а дано {len}."),
+    ("{value!r} is not {choice}.", "{value!r} is not one of {choices}."):
+        ("«{value}» — не {choice}.", "«{value}» — не одно из {choices}.", "«{value}» — не одно из {choices}."),
+    ("{value!r} does not match the format {format}.", "{value!r} does not match the formats {formats}."):
+        ("«{value}» не в формате {format}.", "«{value}» не в форматах {formats}.", "«{value}» не в форматах {formats}."),
+    ("{len_type} values are required, but {len_value} was given.",
+     "{len_type} values are required, but {len_value} were given."):
+        ("Нужно значений: {len_type}, а дано {len_value}.", "Нужно значений: {len_type}, а дано {len_value}.",
+         "Нужно значений: {len_type}, а дано {len_value}."),
+}
+
+# click's modules that print marked strings (each did `from gettext import gettext as _`)
+CLICK_MODULES = ("core", "decorators", "exceptions", "formatting", "parser", "termui", "types", "utils",
+                 "_termui_impl", "shell_completion")
+
+OPTIONS_METAVAR = "[ПАРАМЕТРЫ]"
+SUBCOMMAND_METAVAR = "КОМАНДА [АРГУМЕНТЫ]..."
+
+# metavars of the option types (click prints TEXT, INTEGER, FILENAME, ...)
+TYPE_METAVARS = {"text": "ТЕКСТ", "integer": "ЧИСЛО", "integer range": "ЧИСЛО", "float": "ЧИСЛО",
+                 "float range": "ЧИСЛО", "filename": "ФАЙЛ"}
+# metavars of the commands' arguments, by parameter name
+ARGUMENT_METAVARS = {"game_dir": "ИГРА", "dir": "ПАПКА", "file": "ФАЙЛ", "turn_no": "ХОД", "stage": "ЭТАП",
+                     "name": "ПРАВИЛА"}
+
+
+def gettext(message: str) -> str:
+    return CATALOG.get(message, message)
+
+
+def russian_form(n: int) -> int:
+    """0 for 1, 21, 31…; 1 for 2–4, 22–24…; 2 for the rest (5–20, 25–30…)."""
+    if n % 10 == 1 and n % 100 != 11:
+        return 0
+    return 1 if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else 2
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    forms = PLURALS.get((singular, plural))
+    if forms is None:
+        return singular if n == 1 else plural
+    return forms[russian_form(n)]
+
+
+def install() -> None:
+    """Make click print its own strings in Russian (idempotent; whatever the shell's locale)."""
+    for name in CLICK_MODULES:
+        module = importlib.import_module(f"click.{name}")
+        if hasattr(module, "_"):
+            module._ = gettext  # type: ignore[attr-defined]
+        if hasattr(module, "ngettext"):
+            module.ngettext = ngettext  # type: ignore[attr-defined]
+
+
+def _path_metavar(kind: click.Path) -> str:
+    if kind.dir_okay and not kind.file_okay:
+        return "ПАПКА"
+    return "ФАЙЛ" if kind.file_okay and not kind.dir_okay else "ПУТЬ"
+
+
+def russify(command: click.Command) -> click.Command:
+    """Russian metavars for a command's usage line and options (explicit metavars are kept)."""
+    command.options_metavar = OPTIONS_METAVAR
+    for param in command.params:
+        if param.metavar is not None:
+            continue
+        if isinstance(param, click.Argument):
+            base = ARGUMENT_METAVARS.get(param.name or "")
+            if base is not None:
+                param.metavar = base if param.required else f"[{base}]"
+        elif isinstance(param, click.Option) and not param.is_flag:
+            if isinstance(param.type, click.Path):
+                param.metavar = _path_metavar(param.type)
+            elif param.type.name in TYPE_METAVARS:
+                param.metavar = TYPE_METAVARS[param.type.name]
+    if isinstance(command, click.Group):
+        command.subcommand_metavar = SUBCOMMAND_METAVAR
+        for sub in command.commands.values():
+            russify(sub)
+    return command
+
+
+class RussianGroup(click.Group):
+    """A group whose commands, however added, speak Russian; its sub-groups are RussianGroups too."""
+
+    group_class = type
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        install()
+        russify(self)
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        super().add_command(russify(cmd), name)
