@@ -17,6 +17,7 @@ from engine.ruleset import (
     Adjudicator,
     DemoPlayers,
     FactionSummary,
+    ForumPosts,
     MapData,
     ParsedOrders,
     Row,
@@ -165,3 +166,7 @@ class Titania(Ruleset):
     def map_data(self) -> MapData:
         from engine.titania.map_picture import TitaniaMap
         return TitaniaMap()
+
+    def forum_posts(self) -> ForumPosts:
+        from engine.titania.forum_posts import TitaniaPosts
+        return TitaniaPosts()

@@ -1,0 +1,180 @@
+"""The Titania forum posts of a turn (the `forum_posts` capability): the public chronicle — battles in
+broad strokes (who, where, how large, totals, outcome, losses, the province's fate), Boss fights, events,
+Keepers' quests, eliminations and victory, the standings — and one full report per battle: attacker and
+defenders with their Strength, every support with its value, modifiers, totals, the rule that decided
+(the reason catalogue, engine.titania.reasons), losses and what became of the province.
+
+Everything here is what the public book already shows (the chronicle, the standings, the battles' totals);
+no faction's resources or unseen troops. Battles come from the state's battle records of the turn.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.ruleset import ForumPost, StageResult
+from engine.titania.reasons import explain
+from engine.titania.report import ADJUSTED, KINDS, RESULTS
+from engine.titania.victory import standing
+from engine.titania.views import RESULT_RU, pname, who
+
+BOSS_REASON = {"attacker": "boss_killed", "defender": "boss_survived"}
+MODIFIER_SOURCES = "Могущество, технологии, расовые свойства"
+
+
+def deciding_rule(b: Mapping[str, Any]) -> str:
+    """Why the battle ended as it did: the totals compared (the reason catalogue's rule), then the special
+    rule that turned the result, if any (Ancestors' protection, the grove's ties, Nimbleness)."""
+    a, d = b["attacker"]["total"], b["defender"]["total"]
+    text = explain("won" if a > d else "lost" if a < d else "draw")
+    if b.get("adjusted"):
+        text += f"; но {ADJUSTED.get(str(b['adjusted']), str(b['adjusted']))}"
+    return text
+
+
+def strength_words(n: int) -> str:
+    """Forces in broad strokes (Titania's Strength runs from 1 to the squad limit, 10 by default)."""
+    if n <= 2:
+        return "малый отряд"
+    if n <= 5:
+        return "отряд"
+    if n <= 8:
+        return "войско"
+    return "большое войско"
+
+
+def battle_id(b: Mapping[str, Any]) -> str:
+    return f"{b['turn']}-{b['n']}"
+
+
+def new_battles(before: Mapping[str, Any], state: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The battle records the resolution added (those of the turn that was open in `before`)."""
+    known = {battle_id(b) for b in before.get("battles", []) if "turn" in b}
+    return [b for b in state.get("battles", []) if b.get("turn") == before.get("turn") and battle_id(b) not in known]
+
+
+def _new_entries(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return list(after[len(before):]) if list(after[:len(before)]) == list(before) else list(after)
+
+
+def _q(state: Mapping[str, Any], pid: str) -> str:
+    return f"«{pname(state, pid)}»"
+
+
+def _sides(state: Mapping[str, Any], b: Mapping[str, Any]) -> str:
+    return ", ".join(who(state, f) for f in b["defender"]["factions"])
+
+
+def _fate(state: Mapping[str, Any], b: Mapping[str, Any]) -> str:
+    owner = b.get("owner_after")
+    if b["result"] == "defender":
+        return "провинция осталась за обороной"
+    return "провинция теперь ничья" if owner is None else f"провинция теперь у {who(state, owner)}"
+
+
+def chronicle_line(state: Mapping[str, Any], b: Mapping[str, Any]) -> str:
+    """One battle for the chronicle: who, where, how large, totals, outcome, losses, fate."""
+    a = b["attacker"]
+    place = _q(state, b["province"])
+    if b["kind"] == "boss":
+        d = b["damage"]
+        boss = state["map"]["provinces"][b["province"]].get("boss_name") or "Босс"
+        end = "Босс повержен" if b["result"] == "attacker" else "Босс жив"
+        return (f"[b]{place}[/b]: {who(state, a['faction'])} ({strength_words(a['strength'])}, сила {a['strength']}) "
+                f"против Босса «{boss}» — урон Боссу {d['to_boss']}, потери нападающих {d['to_attacker']}; {end}.")
+    d, dmg = b["defender"], b["damage"]
+    text = (f"[b]{place}[/b]: {who(state, a['faction'])} ({strength_words(a['strength'])}) против {_sides(state, b)} "
+            f"({strength_words(d['strength'])}), итого {a['total']} : {d['total']} — {RESULT_RU[b['result']]}; "
+            f"потери: у нападающих {dmg['attacker']}, у обороны {dmg['defender']}; {_fate(state, b)}")
+    if b.get("buildings_lost"):
+        text += f", разрушено построек: {b['buildings_lost']}"
+    return text + "."
+
+
+def _supports(state: Mapping[str, Any], sups: Sequence[Mapping[str, Any]]) -> list[str]:
+    return [f"[*]{who(state, s['faction'])} из {_q(state, s['from'])}: +{s['value']}" for s in sups]
+
+
+def _side_block(state: Mapping[str, Any], title: str, strength_line: str, side: Mapping[str, Any]) -> list[str]:
+    lines = [f"[u]{title}[/u]", strength_line]
+    sups = _supports(state, side.get("supports", []))
+    lines += (["Подмога:", "[list]", *sups, "[/list]"] if sups else ["Подмога: нет."])
+    sources = f" ({MODIFIER_SOURCES})" if side["modifiers"] else ""
+    lines.append(f"Модификаторы: {side['modifiers']:+d}{sources}.")
+    lines.append(f"[b]Итого: {side['total']}[/b]")
+    return lines
+
+
+def battle_report(state: Mapping[str, Any], b: Mapping[str, Any]) -> str:
+    """The full BBCode report of one battle."""
+    a = b["attacker"]
+    head = (f"[b]Бой {b['n']} хода {b['turn']} в {_q(state, b['province'])}[/b] "
+            f"({KINDS.get(b['kind'], b['kind'])})")
+    lines = [head, ""]
+    if b["kind"] == "boss":
+        d = b["damage"]
+        boss = state["map"]["provinces"][b["province"]].get("boss_name") or "Босс"
+        lines += [f"Нападает {who(state, a['faction'])} из {_q(state, a['from'])}, сила {a['strength']}; "
+                  f"Босс «{boss}». Подмога в бою с Боссом невозможна.",
+                  f"Урон Боссу: {d['to_boss']}; урон нападающим: {d['to_attacker']}.",
+                  f"[b]Итог: {'Босс повержен' if b['result'] == 'attacker' else 'Босс жив, войско отступило'}[/b] "
+                  f"— {explain(BOSS_REASON[b['result']])}."]
+        return "\n".join(lines) + "\n"
+    d, dmg = b["defender"], b["damage"]
+    defenders = who(state, d["armies"][0]["faction"]) if len(d["armies"]) == 1 else \
+        ", ".join(f"{who(state, x['faction'])} {x['strength']}" for x in d["armies"])
+    lines += _side_block(state, "Нападение", f"{who(state, a['faction'])} из {_q(state, a['from'])}: "
+                                             f"сила {a['strength']}.", a)
+    lines.append("")
+    lines += _side_block(state, "Оборона", f"{defenders}: сила {d['strength']}.", d)
+    lines += ["", f"[b]Итог: {RESULTS[b['result']]}[/b] ({a['total']} : {d['total']}) — {deciding_rule(b)}."]
+    loss_rule = "половина силы, A4.1" if b["result"] == "draw" else "урон равен силе противника, A2.1"
+    detail = [f"Потери: нападающие {dmg['attacker']}, оборона {dmg['defender']} ({loss_rule}); "
+              "подмога урона не несёт (A3.1).",
+              f"Разрушено построек: {b.get('buildings_lost', 0)} (C7.2).",
+              f"Владелец после боя: {who(state, b.get('owner_after')) if b.get('owner_after') else 'никто'}."]
+    lines += ["", "[spoiler=Потери и судьба провинции]" + "\n".join(detail) + "[/spoiler]"]
+    return "\n".join(lines) + "\n"
+
+
+def _standings(state: Mapping[str, Any]) -> list[str]:
+    rows = []
+    for fid, f in sorted(state["factions"].items(), key=lambda kv: standing(state, kv[0]), reverse=True):
+        shrines, provinces, strength = standing(state, fid)
+        flag = " — ПОБЕДА" if f.get("won") else " — выбыла" if f.get("eliminated") else ""
+        rows.append(f"[*]{f['name']}: Святилищ {shrines}, провинций {provinces}, сила войск {strength}{flag}")
+    return ["[spoiler=Положение фракций]", "[list]", *rows, "[/list]", "[/spoiler]"]
+
+
+def chronicle_post(before: Mapping[str, Any], result: StageResult) -> ForumPost:
+    state = result.state
+    turn = int(before["turn"])
+    lines = [f"[b]Титания — ход {turn}: Планирование и Поход[/b]", ""]
+    order = (state.get("last") or {}).get("turn_order") or []
+    if order:
+        lines += ["Очерёдность Похода: " + " → ".join(who(state, f) for f in order) + ".", ""]
+    battles = new_battles(before, state)
+    fights = [b for b in battles if b["kind"] != "boss"]
+    bosses = [b for b in battles if b["kind"] == "boss"]
+    for title, group in (("Бои", fights), ("Бои с Боссами", bosses)):
+        if group:
+            lines += [f"[u]{title}[/u]", "[list]", *(f"[*]{chronicle_line(state, b)}" for b in group), "[/list]", ""]
+    entries = [e for e in _new_entries(before.get("chronicle", []), state.get("chronicle", [])) if e["kind"] != "Бой"]
+    if entries:
+        lines += ["[u]События[/u]", "[list]", *(f"[*]{e['text']}" for e in entries), "[/list]", ""]
+    if not (battles or entries):
+        lines += ["Ход прошёл спокойно: ни боёв, ни событий.", ""]
+    lines += _standings(state)
+    return ForumPost("chronicle", f"Ход {turn}: хроника", "\n".join(lines).rstrip() + "\n")
+
+
+class TitaniaPosts:
+    """The chronicle first, then one full report per battle of the turn."""
+
+    def posts(self, before: Mapping[str, Any], result: StageResult) -> tuple[ForumPost, ...]:
+        state = result.state
+        out = [chronicle_post(before, result)]
+        for b in new_battles(before, state):
+            title = f"Ход {b['turn']}, бой {b['n']}: {pname(state, b['province'])}"
+            out.append(ForumPost(battle_id(b), title, battle_report(state, b), battle=battle_id(b)))
+        return tuple(out)
