@@ -19,6 +19,7 @@ from engine.ruleset import (
     FactionSummary,
     ForumPosts,
     MapData,
+    OddsCalculator,
     ParsedOrders,
     Row,
     Ruleset,
@@ -27,7 +28,7 @@ from engine.ruleset import (
     Table,
 )
 from engine.state import Envelope
-from engine.titania import book_orders, game_turn, setup, views
+from engine.titania import book_orders, game_turn, odds, setup, views
 from engine.titania.book_orders import (
     HOLD,
     MOVE,
@@ -101,6 +102,7 @@ class Titania(Ruleset):
             "targets": [b.pname(p) for p in near],
             "might_actions": might_actions(b.race),
             "land_provinces": [b.pname(p) for p in land],
+            **odds.vocabularies(),
         }
 
     def validate(self, state: Mapping[str, Any], faction: str, stage: str,
@@ -170,3 +172,6 @@ class Titania(Ruleset):
     def forum_posts(self) -> ForumPosts:
         from engine.titania.forum_posts import TitaniaPosts
         return TitaniaPosts()
+
+    def odds_calculator(self) -> OddsCalculator:
+        return odds.TitaniaOdds()
