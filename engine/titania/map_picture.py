@@ -51,12 +51,12 @@ def _label(state: Mapping[str, Any], pid: str, seen: bool) -> str:
         parts.append("столица")
     if info.get("shrine"):
         parts.append("Святилище")
-    if owner in state.get("keepers", {}):
-        parts.append(f"Хранители «{state['keepers'][owner]['name']}»")
     if pid in state["bosses"]:
         health = f", здоровье {state['bosses'][pid]['health']}" if seen else ""
         parts.append(f"Босс{health}")
     lines = [", ".join(parts)] if parts else []
+    if owner in state.get("keepers", {}):   # a line of its own: the Keepers' names are long
+        lines.append(f"Хранители «{state['keepers'][owner]['name']}»")
     if seen:
         lines += _troops(state, pid, owner)
     return "\n".join(lines)
