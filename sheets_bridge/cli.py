@@ -9,6 +9,7 @@ import click
 
 from engine import find_ruleset, ruleset_names
 from sheets_bridge.adjudicate_cli import adjudicate as adjudicate_command
+from sheets_bridge.cli_text import RussianGroup, progress_bar, stderr_is_terminal
 from sheets_bridge.fairness import UNFAIR_NOTICE
 from sheets_bridge.map_cli import charts_command, map_command
 from sheets_bridge.post_cli import post as post_command
@@ -22,13 +23,23 @@ def _game(path: str):
     from sheets_bridge.gamedir import GameDir
     p = Path(path)
     if not (p / "game.toml").exists():
-        raise click.ClickException(f"{path} is not a forumwar game directory (no game.toml); "
-                                   "create one with 'forumwar new'")
+        raise click.ClickException(f"{path} — не папка игры forumwar (нет game.toml); "
+                                   "создайте игру командой forumwar new")
     return GameDir(p)
 
 
 def _progress(msg: str) -> None:
     click.echo(f"  {msg}", err=True)
+
+
+def _stage_id(rs, given: str) -> str:
+    """A stage as the GM names it (its title, «приказы», or its id) -> the stage id."""
+    wanted = given.strip().casefold().replace("ё", "е")
+    for stage in rs.stages:
+        if wanted in (stage, rs.stage_title(stage).casefold().replace("ё", "е")):
+            return stage
+    known = ", ".join(f"«{rs.stage_title(s)}» ({s})" for s in rs.stages)
+    raise click.BadParameter(f"нет этапа «{given}»; этапы хода: {known}", param_hint="ЭТАП")
 
 
 def _errors_to_click(fn):
@@ -48,10 +59,15 @@ def _errors_to_click(fn):
     return wrapper
 
 
-@click.group()
-@click.version_option(package_name="forumwar")
+@click.group(cls=RussianGroup, name="forumwar")
+@click.version_option(package_name="forumwar", message="%(prog)s, версия %(version)s",
+                      help="Показать версию и выйти.")
 def main() -> None:
-    """forumwar: game-master backend for forum strategy games (rule set: jade_rose)."""
+    """forumwar — помощник мастера форумной стратегии: приказы фракций в таблицах, расчёт ходов, отчёты.
+
+    Обычный порядок: forumwar new (создать игру), игроки заполняют приказы в своих книгах,
+    forumwar check (проверить приказы), forumwar turn (рассчитать этап), forumwar post (посты для форума).
+    ИГРА в вызовах команд — папка игры (та, где лежит game.toml). Справка по команде: forumwar КОМАНДА --help."""
 
 
 # -- games -----------------------------------------------------------------------------
@@ -61,19 +77,24 @@ def main() -> None:
 @click.option("--ruleset", "ruleset", required=True,
               help="Правила игры: имя или псевдоним (список — forumwar ruleset list).")
 @click.option("--scenario", default="demo", show_default=True,
-              help="Scenario name in templates/<ruleset>/scenarios or a .toml path.")
-@click.option("--backend", type=click.Choice(["xlsx", "gsheets"]), default="xlsx", show_default=True)
-@click.option("--seed", default=None, help="Master seed for a reproducible game (default: fresh random seeds).")
-@click.option("--title", default=None, help="Game title shown in the books.")
-@click.option("--book", "books", multiple=True, metavar="KEY=SPREADSHEET",
-              help="gsheets: use a spreadsheet the GM created (key or URL) for a book; KEY is a faction id, "
-                   "'public' or 'gm'. Repeat for every book.")
-@click.option("--folder", default=None, help="gsheets: shared-drive folder id where missing books are created.")
+              help="Сценарий: имя готового сценария правил (templates/<правила>/scenarios) или путь к файлу .toml.")
+@click.option("--backend", type=click.Choice(["xlsx", "gsheets"]), default="xlsx", show_default=True,
+              help="Где книги: xlsx — файлы Excel в папке игры, gsheets — Google-таблицы.")
+@click.option("--seed", default=None,
+              help="Главное зерно, чтобы партию можно было повторить (по умолчанию — новые случайные зёрна; "
+                   "с заданным зерном игра не считается честной).")
+@click.option("--title", default=None, help="Название игры в книгах.")
+@click.option("--book", "books", multiple=True, metavar="КНИГА=ТАБЛИЦА",
+              help="gsheets: взять для книги таблицу, созданную мастером (ключ или ссылка); КНИГА — название "
+                   "или идентификатор фракции, «общая» (public) или «мастера» (gm). Повторите для каждой книги.")
+@click.option("--folder", default=None,
+              help="gsheets: идентификатор папки общего диска, где создать недостающие книги.")
 @click.option("--credentials", default=None, type=click.Path(dir_okay=False),
-              help="gsheets: service-account key file (default: $FORUMWAR_CREDENTIALS or credentials.json).")
+              help="gsheets: файл ключа сервисного аккаунта (по умолчанию — $FORUMWAR_CREDENTIALS или "
+                   "credentials.json).")
 @_errors_to_click
 def new(game_dir, ruleset, scenario, backend, seed, title, books, folder, credentials):
-    """Create a game directory and its books from a scenario."""
+    """Создать игру в папке ИГРА и её книги по сценарию: по книге на фракцию, общую книгу и книгу мастера."""
     from sheets_bridge.create import create_game
     try:
         find_ruleset(ruleset)
@@ -83,10 +104,11 @@ def new(game_dir, ruleset, scenario, backend, seed, title, books, folder, creden
     for item in books:
         key, sep, value = item.partition("=")
         if not sep or not key.strip() or not value.strip():
-            raise click.BadParameter(f"{item!r}: expected KEY=SPREADSHEET_KEY_OR_URL", param_hint="--book")
-        book_ids[key.strip()] = value.strip()
+            raise click.BadParameter(f"«{item}»: нужно КНИГА=ТАБЛИЦА (ключ таблицы или ссылка на неё)",
+                                     param_hint="--book")
+        book_ids[_book_key(ruleset, scenario, key.strip())] = value.strip()
     if book_ids and backend != "gsheets":
-        raise click.BadParameter("--book needs --backend gsheets", param_hint="--book")
+        raise click.BadParameter("--book бывает только с --backend gsheets", param_hint="--book")
     gd = create_game(Path(game_dir), ruleset, scenario, backend=backend, seed=seed, title=title,
                      book_ids=book_ids or None, progress=_progress, credentials=credentials, folder_id=folder)
     where = "файлы Excel" if backend == "xlsx" else "Google-таблицы"
@@ -96,24 +118,47 @@ def new(game_dir, ruleset, scenario, backend, seed, title, books, folder, creden
                f"книг {len(gd.config.books)} ({where}). Дальше: игроки заполняют приказы, мастер — forumwar turn.")
 
 
+def _book_key(ruleset: str, scenario: str, given: str) -> str:
+    """A book of --book as the GM names it (a faction's name, «общая», «мастера») -> its key in game.toml."""
+    from engine.state import Envelope
+    from sheets_bridge.scenarios import ScenarioError, load_scenario
+    aliases = {"общая": "public", "общая книга": "public", "мастера": "gm", "книга мастера": "gm"}
+    wanted = given.casefold().replace("ё", "е")
+    if wanted in aliases:
+        return aliases[wanted]
+    try:
+        factions = Envelope.of(load_scenario(find_ruleset(ruleset), scenario).state).factions
+    except ScenarioError:
+        return given               # create_game reports the scenario's problems
+    return next((f.id for f in factions if f.name.casefold().replace("ё", "е") == wanted), given)
+
+
 @main.command()
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
 @_errors_to_click
 def check(game_dir):
-    """Validate the open stage's orders and write each row's status; resolve nothing."""
+    """Проверить приказы открытого этапа и вписать каждой строке её статус; ничего не рассчитывается."""
+    from sheets_bridge.pull import book_name
     from sheets_bridge.stage import check as run_check
-    report = run_check(_game(game_dir), progress=_progress)
+    gd = _game(game_dir)
+    report = run_check(gd, progress=_progress)
+    state = gd.latest_state()
+    rs = find_ruleset(state["ruleset"])
+    click.echo(f"Ход {state['turn']}, этап «{rs.stage_title(state['stage'])}»: приказы проверены, "
+               "статусы вписаны в книги.")
     for fid, (ok, bad) in report.counts().items():
-        click.echo(f"{fid}: {ok} rows OK, {bad} rows with errors")
+        click.echo(f"  {book_name(state, fid)}: строк без ошибок {ok}, с ошибками {bad}")
     for p in report.problems:
-        click.echo(f"problem: {p}")
+        click.echo(f"  проблема: {p}")
 
 
 @main.command()
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
 @_errors_to_click
 def turn(game_dir):
-    """Close the open stage: pull, validate, resolve, push, archive."""
+    """Закрыть открытый этап: прочитать и проверить приказы, рассчитать этап, обновить книги, сохранить архив.
+
+    Если прошлый запуск прервался (сбой сети, Google), turn доделывает тот же этап и не считает его дважды."""
     from sheets_bridge.stage import run_turn
     gd = _game(game_dir)
     report = run_turn(gd, progress=_progress)
@@ -172,12 +217,15 @@ def schedule_cmd(game_dir, cron):
 
 @main.command()
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
-@click.option("--notify", is_flag=True, help="Send Google's notification e-mails (off by default).")
-@click.option("--revoke", is_flag=True, help="Also remove access of people who are not in game.toml.")
-@click.option("--credentials", default=None, type=click.Path(dir_okay=False), help="Service-account key file.")
+@click.option("--notify", is_flag=True, help="Разослать письма Google о доступе (по умолчанию не рассылаются).")
+@click.option("--revoke", is_flag=True, help="Заодно закрыть доступ тем, кого нет в game.toml.")
+@click.option("--credentials", default=None, type=click.Path(dir_okay=False),
+              help="Файл ключа сервисного аккаунта.")
 @_errors_to_click
 def share(game_dir, notify, revoke, credentials):
-    """Share each book with exactly the people in game.toml, let them edit their order tabs, report anyone else."""
+    """Открыть каждую книгу ровно тем, кто указан в game.toml, и дать игрокам править их вкладки приказов.
+
+    О всех, у кого есть доступ сверх этого, команда предупреждает."""
     gd = _game(game_dir)
     if gd.config.backend != "gsheets":
         click.echo("Книги этой игры — файлы Excel: отдайте каждой фракции её файл из папки books/ "
@@ -195,19 +243,22 @@ def share(game_dir, notify, revoke, credentials):
 @main.command()
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
 @click.option("--to", "dest", type=click.Path(file_okay=False), default=None,
-              help="Directory (default: archive/export).")
+              help="Папка для файлов (по умолчанию archive/export в папке игры).")
 @_errors_to_click
 def export(game_dir, dest):
-    """Export every book of the game as .xlsx files."""
+    """Сохранить все книги игры файлами Excel (.xlsx)."""
+    from sheets_bridge.pull import book_name
     from sheets_bridge.stage_common import open_backend
     gd = _game(game_dir)
     be = open_backend(gd)
+    state = gd.latest_state()
     out = Path(dest) if dest else gd.path / "archive" / "export"
     out.mkdir(parents=True, exist_ok=True)
-    with click.progressbar(list(gd.config.books.items()), label="exporting") as items:
+    books = list(gd.config.books.items())
+    with progress_bar(books, "Сохраняю книги") as items:
         for key, book_id in items:
             be.export_xlsx(book_id, str(out / f"{key}.xlsx"))
-    click.echo(f"Exported {len(gd.config.books)} books to {out}")
+    click.echo(f"Книги ({len(books)}: {', '.join(book_name(state, k) for k, _ in books)}) сохранены в {out}")
 
 
 @main.command()
@@ -221,13 +272,14 @@ def export(game_dir, dest):
 @click.option("--yes", is_flag=True, help="Не спрашивать подтверждения.")
 @_errors_to_click
 def rollback(game_dir, turn_no, stage, reopen, yes):
-    """Откатить игру к началу этапа STAGE хода TURN_NO.
+    """Откатить игру к началу этапа ЭТАП (по умолчанию «приказы») хода ХОД.
 
     Вкладки приказов этого этапа восстанавливаются ровно такими, какими их заполнили игроки, все книги
     обновляются заново; более поздние снимки, зёрна и архивы не удаляются, а откладываются в сторону."""
     from sheets_bridge.stage import rollback as run_rollback
     gd = _game(game_dir)
     rs = find_ruleset(gd.config.ruleset)
+    stage = _stage_id(rs, stage)
     if not yes:
         click.confirm(f"Откатить игру {game_dir} к началу хода {turn_no}, этапа «{rs.stage_title(stage)}»? "
                       "Рассчитанное после этого будет отложено в сторону", abort=True)
@@ -244,9 +296,12 @@ def rollback(game_dir, turn_no, stage, reopen, yes):
 @click.argument("stage", default="orders")
 @_errors_to_click
 def replay_cmd(game_dir, turn_no, stage):
-    """Пересчитать рассчитанный этап из архива и сравнить с записанным результатом (игра не меняется)."""
+    """Пересчитать этап ЭТАП (по умолчанию «приказы») хода ХОД из архива и сравнить с записанным итогом.
+
+    Игра не меняется."""
     from sheets_bridge.stage import replay
-    same, message = replay(_game(game_dir), turn_no, stage)
+    gd = _game(game_dir)
+    same, message = replay(gd, turn_no, _stage_id(find_ruleset(gd.config.ruleset), stage))
     click.echo(message)
     if not same:
         sys.exit(1)
@@ -301,39 +356,41 @@ def demo(dir, ruleset_name, turns):
             find_ruleset(ruleset_name)
         except KeyError as exc:
             raise click.BadParameter(str(exc.args[0]), param_hint="--ruleset") from exc
-    run_demo(Path(dir), turns=turns, echo=click.echo, ruleset=ruleset_name)
+    run_demo(Path(dir), turns=turns, echo=click.echo, ruleset=ruleset_name, progress=_progress)
 
 
 # -- rule sets and battles --------------------------------------------------------------
 
 @main.group()
 def ruleset():
-    """Inspect rule sets."""
+    """Правила игры: какие есть и все их числа."""
 
 
 @ruleset.command("list")
 def ruleset_list():
-    """List the rule sets."""
+    """Перечислить правила: «имя: название» (имя годится для --ruleset)."""
     for name in ruleset_names():
         click.echo(f"{name}: {find_ruleset(name).title}")
 
 
 @ruleset.command("dump")
 @click.argument("name")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON (the default is a short table).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Вывести все данные в JSON (без флага — сколько записей в разделе).")
 def ruleset_dump(name, as_json):
-    """Print every number of a rule set's data files."""
+    """Показать все числа файлов данных правил ПРАВИЛА (имя или псевдоним)."""
     try:
         rs = find_ruleset(name)
     except KeyError as exc:
-        raise click.BadParameter(str(exc.args[0]), param_hint="NAME") from exc
+        raise click.BadParameter(str(exc.args[0]), param_hint="ПРАВИЛА") from exc
     data = rs.dump_data()
     if as_json:
         _echo_json(data)
         return
+    click.echo(f"Правила «{rs.title}»: разделы данных и число записей (все числа: --json)")
     for section, items in data.items():
         size = len(items) if hasattr(items, "__len__") else ""
-        click.echo(f"{section}: {size}")
+        click.echo(f"  {section}: {size}")
 
 
 def _simulator_ruleset(name: str | None):
@@ -361,16 +418,33 @@ def _simulator_ruleset(name: str | None):
 @click.option("--seed", default=1, show_default=True, type=int,
               help="Зерно случайности (один и тот же бой — тот же итог).")
 @click.option("--json", "as_json", is_flag=True, help="Шансы в виде JSON.")
-@click.option("--report", is_flag=True, help="Полный отчёт об одном бое (вместе с --runs 1).")
+@click.option("--report", is_flag=True, help="Полный отчёт об одном бое (с --runs 1 — только он, без шансов).")
 @click.option("--bbcode", is_flag=True, help="Отчёт в BBCode для форума.")
 @click.option("--example", is_flag=True,
               help="Вывести пример файла боя, который поставляется с forumwar: сохраните его "
                    "(forumwar battle --example > бой.json) и впишите свои отряды.")
 def battle(file, ruleset_name, runs, seed, as_json, report, bbcode, example):
-    """Разыграть бой из JSON-файла FILE много раз и показать шансы сторон (или отчёт об одном бое)."""
+    """Разыграть бой из JSON-файла ФАЙЛ много раз и показать шансы сторон (или отчёт об одном бое).
+
+    \b
+    Файл боя (полное описание с примером — docs/battle_file.md):
+      ruleset        "jade_rose" (правила «Войны Нефритовой Розы»)
+      skip_planning  true — бой без фазы планирования (манёвры не выполняются)
+      city           {"name": "Мариенталь"} — город, за который бой
+      attacker, defender — стороны: faction (Империя / empire, Вампиры / vampires,
+                     Дворфы / dwarves, Нефритовый двор / jade), grudges и runes (дворфы),
+                     forge_distance и plague (Нефритовый двор), squads — отряды
+      squads         [{"flank": левый | центральный | правый (left | center | right),
+                       "line": авангард | арьергард (vanguard | rearguard),
+                       "units": {"Копейщик": 12},
+                       "manoeuvre": {"type": натиск | обстрел | защита | ..., "flank", "line",
+                                     "free_move": {"flank", "line"}},
+                       "garrison": true — отряд из гарнизона города}]
+
+    Пример файла: forumwar battle --example > бой.json"""
     if example or file is None:
         if file is not None or not example:
-            raise click.UsageError("укажите файл боя FILE или --example (пример файла), но не то и другое вместе.")
+            raise click.UsageError("укажите файл боя ФАЙЛ или --example (пример файла), но не то и другое вместе.")
         from sheets_bridge.layouts import templates_root
         rs = _simulator_ruleset(ruleset_name)
         click.echo(templates_root(rs.name).joinpath("battles", "example.json").read_text(encoding="utf-8"), nl=False)
@@ -388,6 +462,8 @@ def battle(file, ruleset_name, runs, seed, as_json, report, bbcode, example):
             click.echo(simulator.report(spec, seed, bbcode=bbcode))
             if runs == 1:
                 return
+        if runs >= 1000 and stderr_is_terminal():
+            click.echo(f"  разыгрываю бой {runs} раз…", err=True)
         result = simulator.simulate(spec, runs, seed)
     except SpecError as exc:
         for problem in exc.problems:
@@ -396,10 +472,10 @@ def battle(file, ruleset_name, runs, seed, as_json, report, bbcode, example):
     if as_json:
         _echo_json(result)
     else:
-        click.echo(f"боёв {result['runs']}, зерно {result['seed']}: нападающий побеждает в "
-                   f"{result['attacker_win']:.1%}, защитник — в {result['defender_win']:.1%}; "
-                   f"в среднем раундов {result['mean_rounds']:.1f}")
-        for side, title in (("attacker", "нападающего"), ("defender", "защитника")):
+        click.echo(f"Разыграно боёв: {result['runs']} (зерно {result['seed']}). Атакующий побеждает в "
+                   f"{result['attacker_win']:.1%} боёв, защитник — в {result['defender_win']:.1%}; "
+                   f"в среднем раундов: {result['mean_rounds']:.1f}")
+        for side, title in (("attacker", "атакующего"), ("defender", "защитника")):
             surv = ", ".join(f"{k} {v:.1f}" for k, v in result["survivors"][side].items())
             click.echo(f"  выжило у {title} (в среднем): {surv or '—'}")
 

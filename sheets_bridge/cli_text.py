@@ -9,7 +9,10 @@ gives every command added to it (by decorator or ``add_command``) Russian metava
 from __future__ import annotations
 
 import importlib
-from typing import Any
+import sys
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from typing import Any, TypeVar
 
 import click
 
@@ -56,7 +59,7 @@ CATALOG: dict[str, str] = {
     "{value!r} is not a valid UUID.": "«{value}» — не UUID.",
     "Choose from:\n\t{choices}": "Выберите одно из:\n\t{choices}",
     "Choice({choices})": "Выбор({choices})",
-    "{name} {filename!r} does not exist.": "«{filename}» не найден.",
+    "{name} {filename!r} does not exist.": "«{filename}»: такого пути нет.",
     "{name} {filename!r} is a file.": "«{filename}» — файл, а нужна папка.",
     "{name} {filename!r} is a directory.": "«{filename}» — папка, а нужен файл.",
     "{name} {filename!r} is not readable.": "«{filename}» не читается (нет прав).",
@@ -90,7 +93,8 @@ PLURALS: dict[tuple[str, str], tuple[str, str, str]] = {
     ("{value!r} is not {choice}.", "{value!r} is not one of {choices}."):
         ("«{value}» — не {choice}.", "«{value}» — не одно из {choices}.", "«{value}» — не одно из {choices}."),
     ("{value!r} does not match the format {format}.", "{value!r} does not match the formats {formats}."):
-        ("«{value}» не в формате {format}.", "«{value}» не в форматах {formats}.", "«{value}» не в форматах {formats}."),
+        ("«{value}» не в формате {format}.", "«{value}» не в форматах {formats}.",
+         "«{value}» не в форматах {formats}."),
     ("{len_type} values are required, but {len_value} was given.",
      "{len_type} values are required, but {len_value} were given."):
         ("Нужно значений: {len_type}, а дано {len_value}.", "Нужно значений: {len_type}, а дано {len_value}.",
@@ -101,12 +105,18 @@ PLURALS: dict[tuple[str, str], tuple[str, str, str]] = {
 CLICK_MODULES = ("core", "decorators", "exceptions", "formatting", "parser", "termui", "types", "utils",
                  "_termui_impl", "shell_completion")
 
+T = TypeVar("T")
+
 OPTIONS_METAVAR = "[ПАРАМЕТРЫ]"
 SUBCOMMAND_METAVAR = "КОМАНДА [АРГУМЕНТЫ]..."
 
 # metavars of the option types (click prints TEXT, INTEGER, FILENAME, ...)
 TYPE_METAVARS = {"text": "ТЕКСТ", "integer": "ЧИСЛО", "integer range": "ЧИСЛО", "float": "ЧИСЛО",
                  "float range": "ЧИСЛО", "filename": "ФАЙЛ"}
+# metavars of options, by parameter name (before the type's)
+OPTION_METAVARS = {"ruleset": "ПРАВИЛА", "ruleset_name": "ПРАВИЛА", "seed": "ЗЕРНО", "title": "НАЗВАНИЕ",
+                   "scenario": "СЦЕНАРИЙ", "turn_no": "ХОД", "turn": "ХОД", "turns": "ХОДОВ", "faction": "ФРАКЦИЯ",
+                   "battle": "ГОРОД", "folder": "ПАПКА"}
 # metavars of the commands' arguments, by parameter name
 ARGUMENT_METAVARS = {"game_dir": "ИГРА", "dir": "ПАПКА", "file": "ФАЙЛ", "turn_no": "ХОД", "stage": "ЭТАП",
                      "name": "ПРАВИЛА"}
@@ -157,7 +167,9 @@ def russify(command: click.Command) -> click.Command:
             if base is not None:
                 param.metavar = base if param.required else f"[{base}]"
         elif isinstance(param, click.Option) and not param.is_flag:
-            if isinstance(param.type, click.Path):
+            if param.name in OPTION_METAVARS and not isinstance(param.type, click.Choice):
+                param.metavar = OPTION_METAVARS[param.name]
+            elif isinstance(param.type, click.Path):
                 param.metavar = _path_metavar(param.type)
             elif param.type.name in TYPE_METAVARS:
                 param.metavar = TYPE_METAVARS[param.type.name]
@@ -180,3 +192,15 @@ class RussianGroup(click.Group):
 
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:
         super().add_command(russify(cmd), name)
+
+
+def stderr_is_terminal() -> bool:
+    return sys.stderr.isatty()
+
+
+def progress_bar(items: Sequence[T], label: str) -> AbstractContextManager[Iterable[T]]:
+    """A Russian progress bar on stderr when it is a terminal; silent otherwise (logs, tests, pipes)."""
+    if not stderr_is_terminal():
+        return nullcontext(items)
+    return click.progressbar(items, label=label, file=sys.stderr,
+                             show_pos=True, show_percent=False)

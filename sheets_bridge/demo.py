@@ -20,6 +20,7 @@ from engine.state import Envelope
 from sheets_bridge.create import create_game
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout
+from sheets_bridge.pull import book_name
 from sheets_bridge.stage import check, run_turn
 from sheets_bridge.stage_common import StageError
 
@@ -90,21 +91,25 @@ def demo_ruleset(name: str | None) -> Ruleset:
 
 
 def run_demo(path: Path, turns: int | None = None, echo: Callable[[str], None] = print,
-             ruleset: str | None = None) -> GameDir:
-    """Play the scripted game of `ruleset` (default: the only rule set that has demo players)."""
+             ruleset: str | None = None, progress: Callable[[str], None] = lambda _msg: None) -> GameDir:
+    """Play the scripted game of `ruleset` (default: the only rule set that has demo players);
+    `progress` hears what is being done (creating the books, each turn of how many)."""
     rs = demo_ruleset(ruleset)
     players = rs.demo_players()
     if players is None:
         raise StageError(f"у правил «{rs.title}» нет демо-игроков")
     if path.exists() and (path / "game.toml").exists():
         shutil.rmtree(path)
+    progress(f"создаю демо-игру «{rs.title}» в {path}")
     gd = create_game(path, rs.name, players.scenario, backend="xlsx", seed=players.seed, title="Демо-партия")
     books = DemoBooks(gd, Layout.load(rs.name))
     result = None
-    for _ in range(turns or players.turns):
+    total = turns or players.turns
+    for played in range(total):
         env = Envelope.of(gd.latest_state())
         if env.stage == "finished":
             break
+        progress(f"ход {env.turn} ({played + 1} из {total}): игроки заполняют приказы, мастер считает")
         while True:
             state = gd.latest_state()
             env = Envelope.of(state)
@@ -128,9 +133,9 @@ def run_demo(path: Path, turns: int | None = None, echo: Callable[[str], None] =
     echo("")
     echo(f"Демо-игра: {gd.path} (ход {env.turn}, этап «{rs.stage_title(env.stage)}»)")
     for key, book_id in gd.config.books.items():
-        echo(f"  книга {key}: {gd.path / book_id}")
+        echo(f"  {book_name(gd.latest_state(), key)}: {gd.path / book_id}")
     for f in summary.factions:
         flag = " — ПОБЕДА" if f.won else (" — выбыла" if f.eliminated else "")
         echo(f"  {f.name}{flag}: " + "; ".join(f.lines))
-    echo("Откройте книги в Excel или LibreOffice; 'forumwar status DIR' покажет сводку.")
+    echo(f"Откройте книги в Excel или LibreOffice; сводку покажет forumwar status {gd.path}")
     return gd

@@ -155,7 +155,8 @@ def config_problems(data: Any) -> list[str]:
         books = {}
     for key, book_id in books.items():
         if key not in factions and key not in SHARED_BOOKS:
-            problems.append(f"books.{key}: нет такой фракции; книги — фракции из [factions], public (общая) и gm (мастера)")
+            problems.append(f"books.{key}: нет такой фракции; книги — фракции из [factions], public (общая) "
+                            "и gm (мастера)")
         if not isinstance(book_id, str) or not book_id.strip():
             problems.append(f"books.{key} должен быть непустой строкой, а не {book_id!r}")
 

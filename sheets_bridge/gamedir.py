@@ -335,7 +335,8 @@ class GameDir:
         seeds = self._read_seeds()
         if key not in seeds:
             raise MissingSeed(
-                f"нет зерна случайности для хода {turn}, этапа «{stage}» в {self.state_dir / SEEDS_FILE}: "
+                f"нет зерна случайности для хода {turn}, этапа «{self.stage_title(stage)}» "
+                f"в {self.state_dir / SEEDS_FILE}: "
                 f"его хеш уже опубликован, и новое зерно его бы не совпало. Восстановите seeds.json "
                 f"из резервной копии; если копии нет, откатите этап командой forumwar rollback "
                 f"с --reopen (будет вытянуто и опубликовано новое зерно)")

@@ -174,11 +174,13 @@ def start_rollback(gd: GameDir, turn: int, stage: str, reopen: bool) -> dict[str
     """Record the rollback (a new epoch), then move everything after (turn, stage) aside."""
     target = stem(turn, stage)
     keys = snapshot_keys(gd)
+    title = gd.stage_title
     if target not in keys:
-        raise StageError(f"нет снимка хода {turn}, этапа «{stage}»: откатиться можно к одному из "
-                         f"{', '.join(keys) or '—'}")
+        known = [f"ход {t}, «{title(s)}»" for t, s in map(parse_stem, keys)]
+        raise StageError(f"нет снимка хода {turn}, этапа «{title(stage)}»: откатиться можно к одному из "
+                         f"этих: {'; '.join(known) or '—'}")
     if target == keys[-1] and not reopen:
-        raise StageError(f"ход {turn}, этап «{stage}» ещё не рассчитан: откатывать нечего")
+        raise StageError(f"ход {turn}, этап «{title(stage)}» ещё не рассчитан: откатывать нечего")
     entry = {"event": "rolled_back", "epoch": gd.epoch() + 1, "to": [turn, stage], "reopen": reopen,
              "undone": keys[keys.index(target):-1], "later": keys[keys.index(target) + 1:]}
     gd.append_journal(entry)

@@ -142,7 +142,7 @@ def push(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, sta
     def done(key: str) -> None:
         gd.append_journal({"event": "pushed", "opens": opens, "epoch": epoch, "book": key})
         pushed.append(key)
-        progress(f"обновлена книга: {book_name(state, key)}")
+        progress(f"обновлена книга {len(pushed)} из {len(todo)}: {book_name(state, key)}")
 
     write_many = getattr(be, "write_books", None)
     if write_many is not None:   # independent books, pushed concurrently within the quota

@@ -119,7 +119,7 @@ def test_new_rerun_with_another_backend_is_refused(tmp_path):
 def test_new_still_refuses_a_directory_that_holds_something_else(tmp_path):
     (tmp_path / "game").mkdir()
     (tmp_path / "game" / "notes.txt").write_text("x")
-    with pytest.raises(GameDirError, match="not empty"):
+    with pytest.raises(GameDirError, match="не пуста"):
         Drive().new(tmp_path / "game")
 
 
