@@ -2,7 +2,8 @@
 import importlib
 import sys
 
-BENCHES = ("benchmarks.bench_battle", "benchmarks.bench_sheets", "benchmarks.bench_stray_cell")
+BENCHES = ("benchmarks.bench_battle", "benchmarks.bench_sheets", "benchmarks.bench_stray_cell",
+           "benchmarks.bench_titania")
 
 
 def main() -> int:

@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.rng import Random, stream
 from engine.state import SCHEMA_VERSION
+from engine.titania.holdings import apply_holdings
 from engine.titania.map import DEPOSITS
 from engine.titania.params import Params, default_params, override
 from engine.titania.races import RACES
@@ -276,6 +277,7 @@ def new_game(scenario: Mapping[str, Any], ruleset: str = "titania") -> dict[str,
     rng = stream(str(scenario.get("setup_seed", scenario.get("title", "titania"))), "titania", "setup")
     state["keepers"] = _keepers(scenario.get("keepers"), provinces, rng, state, problems)
     _bosses(scenario.get("bosses"), provinces, rng, state, params.boss_health, problems)
+    apply_holdings(scenario.get("provinces"), state, problems)  # a game that starts in progress
     if problems:
         raise ScenarioProblems(problems)
     for fid, f in state["factions"].items():

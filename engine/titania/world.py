@@ -247,7 +247,7 @@ class World:
         return [a for a in self.armies if a.alive]
 
     def armies_in(self, province: str) -> list[Army]:
-        return [a for a in self.armies if a.alive and a.province == province]
+        return [a for a in self.armies if a.province == province and a.alive]
 
     def own_army(self, faction: str, province: str, exclude: Army | None = None) -> Army | None:
         return next((a for a in self.armies_in(province) if a.faction == faction and a is not exclude), None)
