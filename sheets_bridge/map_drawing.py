@@ -142,14 +142,41 @@ def _outside(box: Bbox, frame: Bbox) -> float:
     return box.width * box.height - inside
 
 
+class _Boxes:
+    """Placed boxes bucketed by a grid of CELL pixels, so a candidate is tested only against its neighbours."""
+
+    CELL = 64.0
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple[int, int], list[Bbox]] = {}
+
+    def _keys(self, box: Bbox) -> list[tuple[int, int]]:
+        c = self.CELL
+        return [(i, j) for i in range(int(box.x0 // c), int(box.x1 // c) + 1)
+                for j in range(int(box.y0 // c), int(box.y1 // c) + 1)]
+
+    def add(self, box: Bbox) -> None:
+        for key in self._keys(box):
+            self.cells.setdefault(key, []).append(box)
+
+    def overlap(self, box: Bbox) -> float:
+        near = {id(b): b for key in self._keys(box) for b in self.cells.get(key, ())}
+        return sum(_overlap(box, other) for other in near.values())
+
+
+_SHIFT_X = {"left": 0.0, "center": 0.5, "right": 1.0}
+_SHIFT_Y = {"bottom": 0.0, "center": 0.5, "top": 1.0}
+
+
 def _place_labels(fig: Figure, texts: dict[str, Text], centres: Mapping[str, tuple[float, float]],
                   frame: Bbox, renderer: RendererAgg, stars: Sequence[tuple[float, float]] = ()) -> None:
     """Move each label to the first offset that touches no placed label, no place and stays in the frame;
-    when none is free, to the offset with the least overlap."""
+    when none is free, to the offset with the least overlap. A label's size is measured once per font
+    size; its box at each offset follows from the alignment."""
     radius = max(MARKER_SIZE.values()) / 72 * DPI / 2 + 1
-    dots = [Bbox.from_extents(x - radius, y - radius, x + radius, y + radius)
-            for x, y in [*centres.values(), *stars]]
-    placed: list[Bbox] = []
+    dots, placed = _Boxes(), _Boxes()
+    for x, y in [*centres.values(), *stars]:
+        dots.add(Bbox.from_extents(x - radius, y - radius, x + radius, y + radius))
     points = DPI / 72
     for key in sorted(texts, key=lambda k: (-centres[k][1], centres[k][0], k)):   # top to bottom, left to right
         text = texts[key]
@@ -157,14 +184,18 @@ def _place_labels(fig: Figure, texts: dict[str, Text], centres: Mapping[str, tup
         best: tuple[float, Bbox, Offset, float] | None = None
         for size in FONT_SIZES:
             text.set_fontsize(size)
+            text.set_position((x, y))
+            text.set_horizontalalignment("left")
+            text.set_verticalalignment("bottom")
+            measured = _box(text, renderer)
+            width, height = measured.width, measured.height
+            left, bottom = measured.x0 - x, measured.y0 - y
             for option in OFFSETS:
                 dx, dy, ha, va = option
-                text.set_position((x + dx * points, y + dy * points))
-                text.set_horizontalalignment(ha)
-                text.set_verticalalignment(va)
-                box = _box(text, renderer)
-                cost = (sum(_overlap(box, other) for other in placed) + sum(_overlap(box, dot) for dot in dots)
-                        + _outside(box, frame))
+                x0 = x + dx * points + left - _SHIFT_X[ha] * width
+                y0 = y + dy * points + bottom - _SHIFT_Y[va] * height
+                box = Bbox.from_extents(x0, y0, x0 + width, y0 + height)
+                cost = placed.overlap(box) + dots.overlap(box) + _outside(box, frame)
                 if best is None or cost < best[0]:
                     best = (cost, box, option, size)
                 if cost == 0:
@@ -177,7 +208,7 @@ def _place_labels(fig: Figure, texts: dict[str, Text], centres: Mapping[str, tup
         text.set_position((x + dx * points, y + dy * points))
         text.set_horizontalalignment(ha)
         text.set_verticalalignment(va)
-        placed.append(best[1])
+        placed.add(best[1])
 
 
 def draw_map(picture: MapPicture, title: str = "", viewer: str | None = None) -> Drawing:
@@ -194,7 +225,8 @@ def draw_map(picture: MapPicture, title: str = "", viewer: str | None = None) ->
     ax.set_xlim(min(xs) - 0.14 * span_x, max(xs) + 0.14 * span_x)
     ax.set_ylim(min(ys) - 0.14 * span_y, max(ys) + 0.10 * span_y)
     if title:
-        fig.suptitle(title, x=0.38, y=0.97, fontsize=15, fontfamily=FONT, fontweight="bold")
+        fig.suptitle(title, x=0.02, y=0.97, ha="left", fontsize=15 if len(title) <= 70 else 12,
+                     fontfamily=FONT, fontweight="bold")
     for link in picture.links:
         if link.a in where and link.b in where:
             (xa, ya), (xb, yb) = where[link.a], where[link.b]
