@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from openpyxl import Workbook
 from openpyxl.drawing.image import Image
 from openpyxl.styles import Font
+from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
 SHOWN_WIDTH = 1000          # pixels an image takes on the sheet (its height scaled alike)
@@ -39,5 +40,5 @@ def put_pictures(wb: Workbook, title: str, pictures: Sequence[bytes], note: str,
     ws.page_setup.orientation = "landscape"      # printed or exported to PDF: each picture one page wide
     ws.page_setup.fitToWidth = 1
     ws.page_setup.fitToHeight = len(pictures) or 1
-    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
     ws.protection.sheet = True
