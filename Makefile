@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 GAME ?= games/demo
 
-.PHONY: install test test-crash-full lint demo turn check bench clean
+.PHONY: install test test-full lint demo turn check bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -18,9 +18,12 @@ install: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
-# The crash sweep before every single write and request (the default suite crashes once per distinct step)
-test-crash-full: $(STAMP)
-	FORUMWAR_FULL_CRASH_SWEEP=1 $(BIN)/python -m pytest -o addopts=-q -s tests/bridge/test_crash_sweep.py
+# The crash sweep before every single write and request, with the map and charts drawn (the default
+# suite crashes once per distinct step and draws pictures only in their own tests), and the discovery
+# check over a re-run of the whole Google suite
+test-full: $(STAMP)
+	FORUMWAR_FULL_TESTS=1 $(BIN)/python -m pytest -o addopts="-q -n auto --dist loadfile" -s \
+		tests/bridge/test_crash_sweep.py tests/bridge/test_google_discovery.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check . && $(BIN)/mypy

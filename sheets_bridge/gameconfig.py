@@ -222,11 +222,11 @@ def _is_timezone(name: str) -> bool:
     return True
 
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def _toml_key(key: str) -> str:
-    return key if _BARE_KEY.match(key) else _toml_str(key)
+    return key if _BARE_KEY.fullmatch(key) else _toml_str(key)   # fullmatch: "$" would allow a final newline
 
 
 def _toml_str(text: str) -> str:
