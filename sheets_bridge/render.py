@@ -1,6 +1,7 @@
 """Rendering and pushing books: every tab of every book from the state and the row statuses."""
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,10 +28,18 @@ def _fairness(gd: GameDir, rs: Ruleset) -> Table:
                  tuple(rows))
 
 
-def _orders_log(saved: dict, fid: str, turn: int, layout: Layout) -> Table:
+def _orders_log(gd: GameDir, rs: Ruleset, saved: dict, fid: str, turn: int, layout: Layout) -> Table:
+    """The faction's orders of every stage of `turn` resolved so far, stage by stage (the archived
+    statuses; `saved` when the archive has none): after the planning stage the turn's economy results
+    are still there."""
+    stages = []
+    for stage in rs.stages:
+        path = gd.archive_path(turn) / f"statuses-{stage}.json"
+        if path.is_file():
+            stages.append(json.loads(path.read_text(encoding="utf-8")))
     titles = {t.key: t.title for t in layout.order_tabs()}
     rows = [(turn, titles.get(s["tab"], s["tab"]), s["row"], s.get("order", ""), s["text"])
-            for s in saved.get(fid, [])]
+            for recorded in (stages or [saved]) for s in recorded.get(fid, [])]
     return Table(("Ход", "Вкладка", "Строка", "Приказ", "Итог"), tuple(rows))
 
 
@@ -61,7 +70,7 @@ def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict, saved: d
         kind = book_kind(key)
         tables = dict(views.get(key, {}))
         if kind == "faction":
-            tables["orders_log"] = _orders_log(saved, key, orders_turn or state["turn"], layout)
+            tables["orders_log"] = _orders_log(gd, rs, saved, key, orders_turn or state["turn"], layout)
             for tab_key, table in odds_tab.initial(rs, layout, state, key).items():
                 tables.setdefault(tab_key, table)
             _add_notices(tables, layout.books[kind], book_notices(state, key, list(problems)))
