@@ -11,6 +11,8 @@ from typing import Any
 from engine.jade_rose import factions, income, victory
 from engine.jade_rose.data import load_data
 from engine.jade_rose.garrison import garrison_of
+from engine.jade_rose.war.squads import army_part
+from engine.jade_rose.war.words import pos_key, position_text
 from engine.ruleset import Table
 
 ERA_NAMES = {"twilight": "Сумерки", "dawn": "Рассвет", "day": "День", "sunset": "Закат", "midnight": "Полночь"}
@@ -111,15 +113,44 @@ def cities(state: Mapping[str, Any], fid: str) -> Table:
                   "Соседи по дорогам"), tuple(rows))
 
 
+def deployed(state: Mapping[str, Any], fid: str) -> list[tuple[str, str, int]]:
+    """(unit key, where, count) of the faction's units out in the pending battles' armies: an attacking
+    army's squad by its position, the armies defending a city; the rest of the units are in reserve."""
+    out: list[tuple[str, str, int]] = []
+    for battle in state.get("battles") or []:
+        city = str(state["cities"][battle["city"]]["name"])
+        for att in battle.get("attackers", []):
+            if att.get("faction") != fid:
+                continue
+            for squad in att.get("squads", []):
+                where = f"армия «{att['army']}», {position_text(pos_key(squad['flank'], squad['line'])).lower()}: " \
+                        f"атакует город {city}"
+                out += [(k, where, n) for k, n in army_part(squad).items()]
+        defence = battle.get("defence") or {}
+        if battle.get("defender") == fid and defence.get("armies"):
+            names = ", ".join(f"«{a}»" for a in defence["armies"])
+            for squad in defence.get("squads", []):
+                out += [(k, f"армия {names}: обороняет город {city}", n) for k, n in army_part(squad).items()]
+    return out
+
+
 def units(state: Mapping[str, Any], fid: str) -> Table:
+    """Each unit type of the faction by where it is: in an army of a pending battle, or in reserve."""
     data = load_data()
     f = state["factions"][fid]
     hibernating = f.get("hibernating", {})
+    out = deployed(state, fid)
     rows = []
     for key, n in sorted(f.get("units", {}).items(), key=lambda kv: (data.units[kv[0]].tier, kv[0])):
         if n <= 0:
             continue
-        rows.append((unit_name(key), n, data.units[key].upkeep * n, "резерв", hibernating.get(key, 0)))
+        away = [(where, m) for k, where, m in out if k == key]
+        for where, m in away:
+            rows.append((unit_name(key), m, data.units[key].upkeep * m, where, ""))
+        rest = n - sum(m for _, m in away)
+        if rest > 0 or not away:
+            rows.append((unit_name(key), max(rest, 0), data.units[key].upkeep * max(rest, 0), "резерв",
+                         hibernating.get(key, 0)))
     return Table(("Юнит", "Количество", "Содержание, з/ход", "Где", "В спячке"), tuple(rows))
 
 
