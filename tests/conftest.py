@@ -2,9 +2,9 @@
 xdist workers finish together instead of one waiting for the crash sweep at the end.
 
 Drawing the map and the charts costs seconds at every stage opening, so only the picture tests draw them
-(tests/bridge/test_map_drawing.py, test_charts.py) and, with FORUMWAR_FULL_TESTS=1 (`make test-full`, run
-by CI), every test: the full crash sweep then crashes before every picture write too. Elsewhere a stage
-opens exactly as in the product but for that one step."""
+(tests/bridge/test_map_drawing.py, test_charts.py) and, with FORUMWAR_FULL_TESTS=1 (`make test-full`),
+every test: the full crash sweep then crashes before every picture write too. Elsewhere a stage opens
+exactly as in the product but for that one step."""
 from __future__ import annotations
 
 import os

@@ -14,7 +14,7 @@ the per-book files of books/ and archive/, only the folder and the extension (on
 verb and the API method). A step is a label after the label before it. By default the sweep crashes
 at the first occurrence of every step and at the last point — every distinct step of `turn` once (a
 crash after the first book's push stands for one after the fifth) — which keeps the suite quick;
-`FORUMWAR_FULL_TESTS=1` (`make test-full`, run by CI) crashes before every single point.
+`FORUMWAR_FULL_TESTS=1` (`make test-full`) crashes before every single point.
 """
 from __future__ import annotations
 

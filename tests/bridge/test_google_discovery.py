@@ -128,7 +128,7 @@ def test_every_request_of_a_whole_game_matches_the_discovery_documents(tmp_path)
 
 @pytest.mark.long
 @pytest.mark.skipif(os.environ.get("FORUMWAR_FULL_TESTS") != "1",
-                    reason="re-runs the whole Google suite: with FORUMWAR_FULL_TESTS=1 (make test-full, run by CI); "
+                    reason="re-runs the whole Google suite: with FORUMWAR_FULL_TESTS=1 (make test-full); "
                            "every request is also checked inline by the fake in every test")
 def test_every_request_of_the_gsheets_test_suite_matches_the_discovery_documents(tmp_path):
     """The gsheets and fake tests run again in a child pytest whose plugin collects every request
