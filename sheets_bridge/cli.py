@@ -1,4 +1,8 @@
-"""The `forumwar` command line (click). Exit codes: 0 ok, 1 error, 2 usage."""
+"""The `forumwar` command line (click). Exit codes: 0 ok, 1 error, 2 usage.
+
+One file for the command group and its commands' options and Russian help (each command a few lines
+that call the bridge); the larger commands keep their logic in their own modules (post_cli, map_cli,
+adjudicate_cli, schedule_cli, status_view)."""
 from __future__ import annotations
 
 import json

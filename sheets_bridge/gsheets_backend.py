@@ -1,6 +1,6 @@
 """The gsheets backend: books are Google spreadsheets, reached through gspread.
 
-One class, over 400 lines, because its methods share one metadata cache, its lock and file,
+One file for one class, over 400 lines, because its methods share one metadata cache, its lock and file,
 and one translation of Google's errors; the requests it sends are built in `gsheets_requests`,
 its HTTP layer is `gsheets_http` and opening it for a game directory is `gsheets_game`.
 

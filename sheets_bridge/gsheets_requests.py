@@ -1,5 +1,6 @@
 """What the gsheets backend sends and reads: spreadsheet metadata, the one batchUpdate of a book,
-and the text of the cells it reads back.
+and the text of the cells it reads back. One file: every request of that one batchUpdate is built
+from the same cached metadata and stable ids, and they must agree with each other.
 
 Per book and stage the backend sends one `values:batchGet` (read) and one
 `spreadsheets:batchUpdate` (write: tabs, values as stringValue/numberValue, formats, header

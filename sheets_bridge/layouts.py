@@ -1,4 +1,7 @@
-"""Tab layouts (templates/<ruleset>/layout.toml): loading and turning them into reads and writes."""
+"""Tab layouts (templates/<ruleset>/layout.toml): loading and turning them into reads and writes.
+
+One file: the layout's validation, the reading of a tab by its headers and the writes of a tab use the
+same column and row rules."""
 from __future__ import annotations
 
 import math

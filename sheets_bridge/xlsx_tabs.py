@@ -1,6 +1,7 @@
 """How one TabWrite lands in an openpyxl workbook: values, header style and notes, frozen rows,
 widths, wrapped text with fitted row heights, cell protection, dropdowns (inline or from the hidden
 lists sheet), whole-number validation, OK/error colours, print settings and the tidying of its tabs.
+One file: each of these is a few lines on the same worksheet, applied in one order per write.
 
 A string is always stored as text, never as a formula, and a player's formula in an order tab
 becomes its text. The xlsx backend loads a book, applies each tab with `apply_tab`, then calls

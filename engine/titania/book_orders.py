@@ -1,5 +1,6 @@
 """Order rows of a Titania faction book -> the adjudicator's order dicts (SCHEMA §1.4, §1.5), each row with
-its Russian status.
+its Russian status. One file for the three tabs of the one stage: their rows share one reading of the
+book (names, own provinces, armies and the hires of the same Planning).
 
 Three order tabs, all in the one stage (G11 a: Planning and Campaign orders go to the Master together):
 «Планирование» (build, hire, caravan, Rat swarm), «Поход» (one row per army, or per part of a split army,

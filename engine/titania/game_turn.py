@@ -1,5 +1,7 @@
 """One Titania turn of a game: the adjudicator's input built from the game state and the books' orders, the
 adjudicator called, and its output folded back into the next state, journal, chronicle and row statuses.
+One file: the input built and the output folded back are two halves of one mapping between the game
+state and the adjudicator's schema.
 
 The game state keeps what SCHEMA §1 needs from turn to turn (map with revealed deposits, factions and
 Keepers, owners, buildings, armies, natives, Bosses, caravans in transit, the Wild-raid and stolen queues);

@@ -1,6 +1,6 @@
 """FakeGoogle: an in-process Google (Sheets v4, Drive v3, OAuth token) for tests and benchmarks.
 
-One class over 400 lines: the HTTP entry point, faults, quota, the request log and the Sheets
+One file for one class over 400 lines: the HTTP entry point, faults, quota, the request log and the Sheets
 endpoints share one lock and one state; Drive's part is the `fake_drive.DriveFiles` mixin.
 
 It holds files, shared drives and identities; answers HTTP requests routed to it by
