@@ -23,6 +23,7 @@ from sheets_bridge.gamedir import GameDir, atomic_write_text
 from sheets_bridge.layouts import Layout
 from sheets_bridge.render import push
 from sheets_bridge.stage_common import Progress, StageError, noop
+from sheets_bridge.standing import standing_statuses
 
 
 @dataclass(frozen=True)
@@ -128,8 +129,9 @@ def open_latest(gd: GameDir, be: Backend, progress: Progress = noop) -> tuple[Op
         saved = json.loads((archive / f"statuses-{stage}.json").read_text(encoding="utf-8"))
         problems = saved.pop("_problems", [])
         cleared = {t.key for t in layout.order_tabs(stage) if not t.keep}
+        standing = standing_statuses(gd, rs, layout, state, opening.closed, saved)
         pushed = push(gd, be, rs, layout, state, statuses=saved, cleared=cleared, progress=progress,
-                      opens=opening.key, problems=problems, orders_turn=turn)
+                      opens=opening.key, problems=problems, orders_turn=turn, standing=standing)
         pictures.publish(gd, be, opening.key, archive, stage, progress,      # the map and charts, before exports
                          with_charts=opening.stage == rs.stages[0])
         for key, book_id in gd.config.books.items():

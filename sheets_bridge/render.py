@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from engine.ruleset import Ruleset, Table
@@ -12,6 +13,7 @@ from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import BookLayout, Layout, book_kind, order_tab, status_tab
 from sheets_bridge.pull import book_name, book_notices
 from sheets_bridge.stage_common import Progress
+from sheets_bridge.standing import StatusCells
 
 
 def _fairness(gd: GameDir, rs: Ruleset) -> Table:
@@ -57,12 +59,14 @@ def _problems_table(state: dict, saved: dict, problems: list[str], layout: Layou
 def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict, saved: dict, cleared: set[str],
                  problems: Sequence[str] = (), orders_turn: int | None = None,
                  restore: dict[str, dict[str, list[list[str]]]] | None = None,
-                 lock_stage: bool = False) -> dict[str, list[TabWrite]]:
+                 lock_stage: bool = False, standing: Mapping[str, StatusCells] | None = None
+                 ) -> dict[str, list[TabWrite]]:
     """Every TabWrite of every book for one push (pure function of the state and statuses).
 
     `restore` puts order tabs back exactly as the players had filled them (book -> tab title ->
     rows as read, header first), e.g. after a rollback; `lock_stage` keeps the open stage's order
-    tabs closed (a rollback that re-runs the same orders)."""
+    tabs closed (a rollback that re-runs the same orders); `standing` gives the status cells of the
+    standing order tabs whose rows stay (sheets_bridge.standing)."""
     views = rs.views(state)
     fairness_table = _fairness(gd, rs)
     books: dict[str, list[TabWrite]] = {}
@@ -92,7 +96,11 @@ def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict, saved: d
                 restored = (restore or {}).get(key, {}).get(t.title)
                 if restored is not None:
                     rows = _body_rows(restored)
-                writes.append(order_tab(t, vocab, editors, rows=rows, locked=not open_now))
+                write = order_tab(t, vocab, editors, rows=rows, locked=not open_now)
+                cells = (standing or {}).get(key, {}).get(t.key)
+                if rows is None and cells is not None:
+                    write = replace(write, column_updates=cells)
+                writes.append(write)
             elif t.kind == "simulator":    # the players' rows stay; open at every stage
                 writes.append(order_tab(t, vocab, editors, rows=None, locked=False))
             elif t.key in tables:
@@ -138,13 +146,15 @@ def _aligned_rows(tab, table: Table) -> tuple[tuple, ...]:
 
 def push(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, statuses: dict, cleared: set[str],
          progress: Progress, opens: str, problems: Sequence[str] = (), orders_turn: int | None = None,
-         restore: dict[str, dict[str, list[list[str]]]] | None = None, lock_stage: bool = False) -> list[str]:
+         restore: dict[str, dict[str, list[list[str]]]] | None = None, lock_stage: bool = False,
+         standing: Mapping[str, StatusCells] | None = None) -> list[str]:
     """Write every book not yet pushed for this opening (`opens`: the snapshot being opened, in the
     game's current epoch), recording each in the journal as soon as it is written."""
     epoch = gd.epoch()
     already = {e["book"] for e in gd.journal()
                if e.get("event") == "pushed" and e.get("opens") == opens and e.get("epoch") == epoch}
-    books = render_books(gd, rs, layout, state, statuses, cleared, problems, orders_turn, restore, lock_stage)
+    books = render_books(gd, rs, layout, state, statuses, cleared, problems, orders_turn, restore, lock_stage,
+                         standing)
     todo = {key: writes for key, writes in books.items() if key not in already}
     pushed: list[str] = []
 
