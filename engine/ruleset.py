@@ -6,7 +6,7 @@ rows in, orders and per-row statuses out; state in, tables for each book out.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
@@ -109,7 +109,10 @@ class Summary:
 class BattleSimulator(Protocol):
     """Optional capability: simulate one battle described as JSON, many runs, and report it."""
 
-    def simulate(self, spec: Mapping[str, Any], runs: int, seed: int) -> dict[str, Any]: ...
+    def simulate(self, spec: Mapping[str, Any], runs: int, seed: int,
+                 progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+        """Odds over `runs` battles; `progress`, if given, hears how many more runs are done as they
+        complete (so a console can draw a bar; the result does not depend on it)."""
 
     def report(self, spec: Mapping[str, Any], seed: int, bbcode: bool = False) -> str: ...
 

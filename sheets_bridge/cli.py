@@ -13,7 +13,7 @@ import click
 
 from engine import find_ruleset, ruleset_names
 from sheets_bridge.adjudicate_cli import adjudicate as adjudicate_command
-from sheets_bridge.cli_text import RussianGroup, progress_bar, stderr_is_terminal
+from sheets_bridge.cli_text import RussianGroup, TerminalProgress, progress_bar, runs_bar
 from sheets_bridge.fairness import UNFAIR_NOTICE
 from sheets_bridge.map_cli import charts_command, map_command
 from sheets_bridge.post_cli import post as post_command
@@ -32,8 +32,7 @@ def _game(path: str):
     return GameDir(p)
 
 
-def _progress(msg: str) -> None:
-    click.echo(f"  {msg}", err=True)
+_progress = TerminalProgress()     # progress lines on stderr; bars for counted steps on a terminal
 
 
 def _stage_id(rs, given: str) -> str:
@@ -360,7 +359,7 @@ def demo(dir, ruleset_name, turns):
             find_ruleset(ruleset_name)
         except KeyError as exc:
             raise click.BadParameter(str(exc.args[0]), param_hint="--ruleset") from exc
-    run_demo(Path(dir), turns=turns, echo=click.echo, ruleset=ruleset_name, progress=_progress)
+    run_demo(Path(dir), turns=turns, echo=_progress.echo, ruleset=ruleset_name, progress=_progress)
 
 
 # -- rule sets and battles --------------------------------------------------------------
@@ -466,9 +465,8 @@ def battle(file, ruleset_name, runs, seed, as_json, report, bbcode, example):
             click.echo(simulator.report(spec, seed, bbcode=bbcode))
             if runs == 1:
                 return
-        if runs >= 1000 and stderr_is_terminal():
-            click.echo(f"  разыгрываю бой {runs} раз…", err=True)
-        result = simulator.simulate(spec, runs, seed)
+        with runs_bar(runs, "  Разыгрываю бои") as bar:
+            result = simulator.simulate(spec, runs, seed, progress=bar.update if bar is not None else None)
     except SpecError as exc:
         for problem in exc.problems:
             click.echo(f"Ошибка: {problem}", err=True)

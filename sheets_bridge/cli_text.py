@@ -9,12 +9,15 @@ gives every command added to it (by decorator or ``add_command``) Russian metava
 from __future__ import annotations
 
 import importlib
+import shutil
 import sys
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any, TypeVar
 
 import click
+
+from sheets_bridge.stage_common import Step
 
 CATALOG: dict[str, str] = {
     # help layout
@@ -196,6 +199,50 @@ class RussianGroup(click.Group):
 
 def stderr_is_terminal() -> bool:
     return sys.stderr.isatty()
+
+
+BAR_WIDTH = 20
+
+
+class TerminalProgress:
+    """The console's progress on stderr: each message on its own line; on a terminal, a counted step
+    (stage_common.Step) redraws one line with a bar instead, until its job is done. `echo` prints a
+    result line on stdout below an unfinished bar."""
+
+    def __init__(self, terminal: bool | None = None) -> None:
+        self._terminal = terminal
+        self._open = False
+
+    def __call__(self, message: str) -> None:
+        terminal = stderr_is_terminal() if self._terminal is None else self._terminal
+        if terminal and isinstance(message, Step) and message.total > 0:
+            filled = min(BAR_WIDTH, round(BAR_WIDTH * message.done / message.total))
+            line = f"  [{'█' * filled}{'░' * (BAR_WIDTH - filled)}] {message}"
+            width = shutil.get_terminal_size().columns - 1
+            self._open = message.done < message.total
+            sys.stderr.write("\r\x1b[K" + line[:max(width, 20)] + ("" if self._open else "\n"))
+            sys.stderr.flush()      # (click.echo would strip the escape that clears the line)
+            return
+        self.finish()
+        click.echo(f"  {message}", err=True)
+
+    def finish(self) -> None:
+        """End an unfinished bar's line."""
+        if self._open:
+            click.echo("", err=True)
+            self._open = False
+
+    def echo(self, text: str) -> None:
+        self.finish()
+        click.echo(text)
+
+
+def runs_bar(runs: int, label: str) -> AbstractContextManager[Any]:
+    """A bar over `runs` simulated battles on a terminal (its `update(n)` hears each chunk); silent
+    otherwise."""
+    if not stderr_is_terminal():
+        return nullcontext(None)
+    return click.progressbar(length=runs, label=label, file=sys.stderr, show_pos=True, show_percent=True)
 
 
 def progress_bar(items: Sequence[T], label: str) -> AbstractContextManager[Iterable[T]]:

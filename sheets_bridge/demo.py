@@ -22,7 +22,7 @@ from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout
 from sheets_bridge.pull import book_name
 from sheets_bridge.stage import check, run_turn
-from sheets_bridge.stage_common import StageError
+from sheets_bridge.stage_common import StageError, Step
 
 
 class DemoBooks:
@@ -109,7 +109,8 @@ def run_demo(path: Path, turns: int | None = None, echo: Callable[[str], None] =
         env = Envelope.of(gd.latest_state())
         if env.stage == "finished":
             break
-        progress(f"ход {env.turn} ({played + 1} из {total}): игроки заполняют приказы, мастер считает")
+        progress(Step(f"ход {env.turn} ({played + 1} из {total}): игроки заполняют приказы, мастер считает",
+                      played + 1, total))
         while True:
             state = gd.latest_state()
             env = Envelope.of(state)

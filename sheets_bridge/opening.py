@@ -21,8 +21,9 @@ from sheets_bridge.backend import Backend
 from sheets_bridge.deadlines import stamp
 from sheets_bridge.gamedir import GameDir, atomic_write_text
 from sheets_bridge.layouts import Layout
+from sheets_bridge.pull import book_name
 from sheets_bridge.render import push
-from sheets_bridge.stage_common import Progress, StageError, noop
+from sheets_bridge.stage_common import Progress, StageError, Step, noop
 from sheets_bridge.standing import standing_statuses
 
 
@@ -134,8 +135,10 @@ def open_latest(gd: GameDir, be: Backend, progress: Progress = noop) -> tuple[Op
                       opens=opening.key, problems=problems, orders_turn=turn, standing=standing)
         pictures.publish(gd, be, opening.key, archive, stage, progress,      # the map and charts, before exports
                          with_charts=opening.stage == rs.stages[0])
-        for key, book_id in gd.config.books.items():
+        for done, (key, book_id) in enumerate(gd.config.books.items(), 1):
             be.export_xlsx(book_id, str(archive / f"{key}-{stage}.xlsx"))
+            progress(Step(f"в архив сохранена книга {done} из {len(gd.config.books)}: {book_name(state, key)}",
+                          done, len(gd.config.books)))
         saved["_problems"] = problems
     elif opening.kind == "rollback":
         assert opening.rollback is not None

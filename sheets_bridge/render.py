@@ -12,7 +12,7 @@ from sheets_bridge.backend import Backend, TabWrite
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import BookLayout, Layout, book_kind, order_tab, status_tab
 from sheets_bridge.pull import book_name, book_notices
-from sheets_bridge.stage_common import Progress
+from sheets_bridge.stage_common import Progress, Step
 from sheets_bridge.standing import StatusCells
 
 
@@ -161,7 +161,7 @@ def push(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, sta
     def done(key: str) -> None:
         gd.append_journal({"event": "pushed", "opens": opens, "epoch": epoch, "book": key})
         pushed.append(key)
-        progress(f"обновлена книга {len(pushed)} из {len(todo)}: {book_name(state, key)}")
+        progress(Step(f"обновлена книга {len(pushed)} из {len(todo)}: {book_name(state, key)}", len(pushed), len(todo)))
 
     write_many = getattr(be, "write_books", None)
     if write_many is not None:   # independent books, pushed concurrently within the quota

@@ -18,7 +18,7 @@ from sheets_bridge.create import require_complete_books
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout, order_text, status_column_update
 from sheets_bridge.pull import book_name, merge_statuses, order_books, parse_books, pull, stage_tabs
-from sheets_bridge.stage_common import Progress, StageError, noop, open_backend
+from sheets_bridge.stage_common import Progress, StageError, Step, noop, open_backend
 
 
 @dataclass
@@ -76,8 +76,9 @@ def check(gd: GameDir, be: Backend | None = None, progress: Progress = noop) -> 
             report.outcomes[fid] = [{"tab": s.tab, "row": s.number, "ok": s.ok, "text": s.text()}
                                     for s in statuses]
             report.pushed.append(fid)
-            progress(f"проверена книга {done} из {len(raw_books)}: {book_name(state, fid)} — строк без ошибок "
-                     f"{sum(s.ok for s in statuses)}, с ошибками {sum(not s.ok for s in statuses)}")
+            progress(Step(f"проверена книга {done} из {len(raw_books)}: {book_name(state, fid)} — строк без ошибок "
+                          f"{sum(s.ok for s in statuses)}, с ошибками {sum(not s.ok for s in statuses)}",
+                          done, len(raw_books)))
         counts = submissions.count(rs, layout, state, stage, raw_books, parsed)
         gd.append_journal(submissions.checked_entry(state["turn"], stage, gd.epoch(), deadlines.stamp(), counts))
         return report

@@ -9,6 +9,19 @@ from sheets_bridge.gamedir import GameDir
 Progress = Callable[[str], None]
 
 
+class Step(str):
+    """A progress message that is one step of a counted job, `done` of `total`: a log prints the text,
+    a terminal also draws a bar (sheets_bridge.cli_text.TerminalProgress)."""
+
+    done: int
+    total: int
+
+    def __new__(cls, text: str, done: int, total: int) -> Step:
+        step = super().__new__(cls, text)
+        step.done, step.total = done, total
+        return step
+
+
 class StageError(Exception):
     """A stage cannot run; the message tells the GM why."""
 

@@ -1,7 +1,7 @@
 """War of the Jade Rose: the rule set class, wiring data, economy, war, faction mechanics and views."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine import ledger
@@ -179,8 +179,9 @@ class JadeRose(Ruleset):
 class JadeRoseBattles:
     """The battle simulator capability: odds over many runs, and one battle's full report."""
 
-    def simulate(self, spec: Mapping[str, Any], runs: int, seed: int) -> dict[str, Any]:
-        return battle.simulate(spec, runs, seed)
+    def simulate(self, spec: Mapping[str, Any], runs: int, seed: int,
+                 progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+        return battle.simulate(spec, runs, seed, progress=progress)
 
     def report(self, spec: Mapping[str, Any], seed: int, bbcode: bool = False) -> str:
         return battle.battle_report(spec, seed, bbcode=bbcode)

@@ -8,7 +8,7 @@ run has its own seed, the result does not depend on how the runs are split.
 from __future__ import annotations
 
 import multiprocessing as mp
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -23,9 +23,12 @@ RUN_TAG = 100       # run seeds are sub-seeds 100, 101, ... of the simulation's 
 CHUNK = 5000        # runs per process
 
 
-def simulate(spec: Mapping[str, Any], runs: int, seed: int) -> dict:
+RunsDone = Callable[[int], None]     # hears how many more runs are done, chunk by chunk
+
+
+def simulate(spec: Mapping[str, Any], runs: int, seed: int, progress: RunsDone | None = None) -> dict:
     """Odds of a battle described in the simulator's JSON format (raises BattleSpecError)."""
-    return simulate_battle(parse_spec(spec), runs, seed)
+    return simulate_battle(parse_spec(spec), runs, seed, progress=progress)
 
 
 def run_seeds(runs: int, seed: int) -> list[int]:
@@ -33,17 +36,19 @@ def run_seeds(runs: int, seed: int) -> list[int]:
     return [seed] if runs == 1 else [sub_seed(seed, RUN_TAG + i) for i in range(runs)]
 
 
-def simulate_battle(battle: Battle, runs: int, seed: int, *, fast: bool = True, workers: int | None = None) -> dict:
+def simulate_battle(battle: Battle, runs: int, seed: int, *, fast: bool = True, workers: int | None = None,
+                    progress: RunsDone | None = None) -> dict:
     """{"runs", "seed", "attacker_win", "defender_win", "mean_rounds", "mean_rounds_all_fights",
     "timeouts", "survivors", "recovered"}: survivors and recovered are mean counts per unit name and side
     (survivors include Jade creatures that sat the battle out). Ties count for the tie winner (the defender).
-    fast=False runs the reference instead of the kernel (the same numbers).
+    fast=False runs the reference instead of the kernel (the same numbers). `progress` hears each
+    chunk of runs as it completes (the kernel's path).
     """
     if runs < 1:
         raise ValueError("runs must be at least 1")
     names = {k: s.name for k, s in battle.units.items()}
     seeds = run_seeds(runs, seed)
-    stats = _from_kernel(battle, seeds, workers) if fast else _from_reference(battle, seeds)
+    stats = _from_kernel(battle, seeds, workers, progress) if fast else _from_reference(battle, seeds)
     wins, rounds, every, timeouts, survivors, recovered = stats
     out = {
         "runs": runs,
@@ -93,8 +98,9 @@ def _from_reference(battle: Battle, seeds: list[int]):
     return wins, rounds, every, timeouts, survivors, recovered
 
 
-def kernel_runs(battle: Battle, seeds: list[int], workers: int | None = None):
-    """The kernel's per-run arrays (fast_compiled.run_seeds) for every seed, in chunks over processes."""
+def kernel_runs(battle: Battle, seeds: list[int], workers: int | None = None, progress: RunsDone | None = None):
+    """The kernel's per-run arrays (fast_compiled.run_seeds) for every seed, in chunks over processes;
+    `progress` hears each chunk's runs as it completes."""
     from engine.jade_rose.battle.fast_compiled import run_seeds as run_chunk
     from engine.jade_rose.battle.fast_compiled import warm_up
     warm_up()                   # compiled (or loaded) here, before any fork
@@ -102,14 +108,23 @@ def kernel_runs(battle: Battle, seeds: list[int], workers: int | None = None):
     workers = min(len(chunks), workers if workers is not None else mp.cpu_count())
     if workers > 1 and "fork" in mp.get_all_start_methods() and not mp.current_process().daemon:
         with mp.get_context("fork").Pool(workers) as pool:
-            parts = pool.starmap(run_chunk, [(battle, c) for c in chunks])
+            pending = [pool.apply_async(run_chunk, (battle, c)) for c in chunks]
+            parts = []
+            for chunk, job in zip(chunks, pending, strict=True):
+                parts.append(job.get())
+                if progress is not None:
+                    progress(len(chunk))
     else:
-        parts = [run_chunk(battle, c) for c in chunks]
+        parts = []
+        for chunk in chunks:
+            parts.append(run_chunk(battle, chunk))
+            if progress is not None:
+                progress(len(chunk))
     return tuple(np.concatenate([p[j] for p in parts]) for j in range(5))
 
 
-def _from_kernel(battle: Battle, seeds: list[int], workers: int | None):
-    won, rounds, every, timeout, alive = kernel_runs(battle, seeds, workers)
+def _from_kernel(battle: Battle, seeds: list[int], workers: int | None, progress: RunsDone | None = None):
+    won, rounds, every, timeout, alive = kernel_runs(battle, seeds, workers, progress)
     runs = len(seeds)
     state = BattleState(battle)     # the units in the kernel's order: attacker's squads, then defender's
     units = [u for role in ("attacker", "defender") for s in state.sides[role].squads for u in s.units]
