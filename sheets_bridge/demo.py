@@ -38,18 +38,22 @@ class DemoBooks:
     def title(self, key: str) -> str:
         return next(t.title for t in self.layout.order_tabs() if t.key == key)
 
-    def replace(self, book: str, tab_key: str, rows: list[tuple[Any, ...]]) -> None:
-        """Clear a tab's rows below the header and type new ones (numbers as numbers, like Excel does)."""
+    def replace(self, book: str, tabs: dict[str, list[tuple[Any, ...]]]) -> None:
+        """Clear each tab's rows below the header and type new ones (numbers as numbers, like Excel
+        does): tab key -> rows, in one editing session of the book."""
+        if not tabs:
+            return
         wb = openpyxl.load_workbook(self.path(book))
-        ws = wb[self.title(tab_key)]
-        width = ws.max_column
-        for r in range(2, ws.max_row + 1):
-            for c in range(1, width + 1):
-                ws.cell(row=r, column=c).value = None
-        for r, values in enumerate(rows, start=2):
-            for c, value in enumerate(values, start=1):
-                if value != "":
-                    ws.cell(row=r, column=c).value = int(value) if str(value).isdigit() else value
+        for tab_key, rows in tabs.items():
+            ws = wb[self.title(tab_key)]
+            width = ws.max_column
+            for r in range(2, ws.max_row + 1):
+                for c in range(1, width + 1):
+                    ws.cell(row=r, column=c).value = None
+            for r, values in enumerate(rows, start=2):
+                for c, value in enumerate(values, start=1):
+                    if value != "":
+                        ws.cell(row=r, column=c).value = int(value) if str(value).isdigit() else value
         wb.save(self.path(book))
 
     def read_all(self, book: str) -> dict[str, list[list[str]]]:
@@ -116,8 +120,7 @@ def run_demo(path: Path, turns: int | None = None, echo: Callable[[str], None] =
             env = Envelope.of(state)
             for faction in env.factions:
                 if faction.playing:
-                    for tab_key, rows in players.orders(state, faction.id, books.read_all(faction.id)).items():
-                        books.replace(faction.id, tab_key, rows)
+                    books.replace(faction.id, players.orders(state, faction.id, books.read_all(faction.id)))
             if env.stage == rs.stages[0]:
                 report = check(gd)
                 echo(f"Ход {env.turn}: проверка приказов — " + ", ".join(

@@ -1,6 +1,11 @@
 """Shared fixtures and the suite's order: the few long tests (marked `long`) start first, so the two
 xdist workers finish together instead of one waiting for the crash sweep at the end.
 
+The suite runs with `--dist loadfile`: each test file runs on one worker, except that the files
+sharing a costly session fixture (the whole scripted demo of a rule set) form one scope in
+SHARED_SCOPES and run on one worker, which plays that demo once. (xdist's own `loadgroup` marks
+leave the node ids unchanged under this pytest, so its groups never form.)
+
 Drawing the map and the charts costs seconds at every stage opening, so only the picture tests draw them
 (tests/bridge/test_map_drawing.py, test_charts.py) and, with FORUMWAR_FULL_TESTS=1 (`make test-full`),
 every test: the full crash sweep then crashes before every picture write too. Elsewhere a stage opens
@@ -8,10 +13,14 @@ exactly as in the product but for that one step."""
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from sheets_bridge.demo import run_demo
+from sheets_bridge.gamedir import GameDir
 from tests.paths import REPO, SHARED
 
 
@@ -23,6 +32,29 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("long") is None)
 
 
+SHARED_SCOPES = {
+    "tests/bridge/test_demo.py": "jade_rose_demo",
+    "tests/bridge/test_forum_posts.py": "jade_rose_demo",
+    "tests/bridge/test_orders_log.py": "jade_rose_demo",
+    "tests/titania/test_demo_game.py": "titania_demo",
+    "tests/titania/test_forum_posts.py": "titania_demo",
+}
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """loadfile, with the files of SHARED_SCOPES grouped into their scopes."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class SharedFixtureScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            scope = str(super()._split_scope(nodeid))
+            return SHARED_SCOPES.get(scope, scope)
+
+    return SharedFixtureScheduling(config, log)
+
+
 FULL = os.environ.get("FORUMWAR_FULL_TESTS") == "1"
 PICTURE_TESTS = {"test_map_drawing.py", "test_charts.py"}
 
@@ -31,6 +63,32 @@ PICTURE_TESTS = {"test_map_drawing.py", "test_charts.py"}
 def _pictures_only_where_tested(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     if not FULL and request.path.name not in PICTURE_TESTS:
         monkeypatch.setattr("sheets_bridge.pictures.publish", lambda *args, **kwargs: None)
+
+
+@dataclass(frozen=True)
+class DemoRun:
+    """A scripted demo played to its end: the game and the lines `forumwar demo` printed."""
+
+    gd: GameDir
+    lines: tuple[str, ...]
+
+
+def _play_demo(factory: pytest.TempPathFactory, ruleset: str) -> DemoRun:
+    lines: list[str] = []
+    gd = run_demo(factory.mktemp(ruleset) / "demo", echo=lines.append, ruleset=ruleset)
+    return DemoRun(gd, tuple(lines))
+
+
+@pytest.fixture(scope="session")
+def jade_rose_demo(tmp_path_factory: pytest.TempPathFactory) -> DemoRun:
+    """The whole Jade Rose demo, played once per worker (its files share a scope: SHARED_SCOPES)."""
+    return _play_demo(tmp_path_factory, "jade_rose")
+
+
+@pytest.fixture(scope="session")
+def titania_demo(tmp_path_factory: pytest.TempPathFactory) -> DemoRun:
+    """The whole Titania demo, played once per worker (its files share a scope: SHARED_SCOPES)."""
+    return _play_demo(tmp_path_factory, "titania")
 
 
 @pytest.fixture(scope="session")

@@ -163,7 +163,7 @@ class Game:
         return {key: xlsx_digest(gd.path / book) for key, book in gd.config.books.items()}
 
     def type_rows(self, gd: GameDir, key: str, title: str, rows: list[list[str]]) -> None:
-        DemoBooks(gd, Layout.load("jade_rose")).replace(key, _tab_key(title), rows)
+        DemoBooks(gd, Layout.load("jade_rose")).replace(key, {_tab_key(title): rows})
 
     def copy(self, dest: Path) -> Game:
         shutil.copytree(self.path, dest)

@@ -167,8 +167,7 @@ def _demo_orders(gd: GameDir, factions: tuple[str, ...]) -> None:
     players = find_ruleset("jade_rose").demo_players()
     state = gd.latest_state()
     for fid in factions:
-        for key, rows in players.orders(state, fid, books.read_all(fid)).items():
-            books.replace(fid, key, rows)
+        books.replace(fid, players.orders(state, fid, books.read_all(fid)))
 
 
 def _status_json(gd: GameDir) -> dict:

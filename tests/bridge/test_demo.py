@@ -6,7 +6,6 @@ import pytest
 from click.testing import CliRunner
 
 from sheets_bridge.cli import main
-from sheets_bridge.demo import run_demo
 
 pytestmark = pytest.mark.long
 
@@ -20,11 +19,8 @@ BUILDINGS = ["Штаб тайной полиции", "Штаб инквизиц�
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    path = tmp_path_factory.mktemp("demo") / "game"
-    lines = []
-    gd = run_demo(path, echo=lines.append, ruleset="jade_rose")
-    return gd, lines
+def demo(jade_rose_demo):
+    return jade_rose_demo.gd, list(jade_rose_demo.lines)
 
 
 def _statuses(gd):

@@ -12,16 +12,15 @@ import pytest
 from click.testing import CliRunner
 
 from sheets_bridge.cli import main
-from sheets_bridge.demo import run_demo
 from sheets_bridge.posts import archived
 
 pytestmark = pytest.mark.long
 
 
 @pytest.fixture(scope="module")
-def game(tmp_path_factory):
-    """The Jade Rose demo's first turn: orders with battles that need planning, then the planning."""
-    return run_demo(tmp_path_factory.mktemp("posts") / "demo", turns=1, echo=lambda _: None, ruleset="jade_rose")
+def game(jade_rose_demo):
+    """The Jade Rose demo; its first turn has orders with battles that need planning, then the planning."""
+    return jade_rose_demo.gd
 
 
 def _parser() -> bbcode.Parser:
@@ -106,16 +105,16 @@ def test_a_battle_report_follows_the_rule_book_s_deployment_template(game):
 
 def test_forumwar_post_prints_the_chronicle_a_battle_and_a_faction_s_post(game):
     runner = CliRunner()
-    out = runner.invoke(main, ["post", str(game.path)])
+    out = runner.invoke(main, ["post", str(game.path), "--turn", "1"])
     assert out.exit_code == 0 and out.output.startswith("[b]Война Нефритовой Розы — ход 1, приказы[/b]")
     assert "Города:" not in out.output
     battle = next(p for p in _posts(game, "planning") if p.key.startswith("battle-"))
     city = re.match(r"\[b\]\[u\]Бой за город (.+?) \(ход 1\)", battle.bbcode).group(1)
-    one = runner.invoke(main, ["post", str(game.path), "--battle", city.upper()])
+    one = runner.invoke(main, ["post", str(game.path), "--turn", "1", "--battle", city.upper()])
     assert one.exit_code == 0 and one.output.count("[spoiler=Ход боя]") >= 1 and "Честность" not in one.output
-    own = runner.invoke(main, ["post", str(game.path), "--faction", "Империя"])
+    own = runner.invoke(main, ["post", str(game.path), "--turn", "1", "--faction", "Империя"])
     assert own.exit_code == 0 and own.output.startswith("Города:") and "СУММАРНЫЙ ДОХОД В ХОД:" in own.output
     bad = runner.invoke(main, ["post", str(game.path), "--faction", "Орки"])
     assert bad.exit_code == 1 and "фракции «Орки» нет в игре; есть: " in bad.output
-    none = runner.invoke(main, ["post", str(game.path), "--turn", "7"])
-    assert none.exit_code == 1 and "постов хода 7 нет" in none.output
+    none = runner.invoke(main, ["post", str(game.path), "--turn", "70"])
+    assert none.exit_code == 1 and "постов хода 70 нет" in none.output

@@ -13,15 +13,15 @@ from click.testing import CliRunner
 
 from engine import find_ruleset
 from sheets_bridge.cli import main
-from sheets_bridge.demo import run_demo
 from sheets_bridge.gamedir import GameDir
+from tests.conftest import DemoRun
 
 pytestmark = pytest.mark.long
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> GameDir:
-    return run_demo(tmp_path_factory.mktemp("titania") / "demo", echo=lambda _: None, ruleset="titania")
+def demo(titania_demo: DemoRun) -> GameDir:
+    return titania_demo.gd
 
 
 def _reports(gd: GameDir) -> list[str]:

@@ -18,21 +18,25 @@ from engine import find_ruleset
 from engine.ruleset import StageResult
 from engine.titania.forum_posts import TitaniaPosts, battle_report, chronicle_line, strength_words
 from sheets_bridge.cli import main
-from sheets_bridge.demo import run_demo
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.posts import ArchivedPost, archived
 from sheets_bridge.scenarios import load_scenario
-
-TURNS = 6   # the demo's first six turns: a draw with natives, a draw between armies, Boss fights, a Keeper's support
+from tests.conftest import DemoRun
 
 
 @pytest.fixture(scope="module")
-def game(tmp_path_factory: pytest.TempPathFactory) -> GameDir:
-    return run_demo(tmp_path_factory.mktemp("tposts") / "demo", turns=TURNS, echo=lambda _: None, ruleset="titania")
+def game(titania_demo: DemoRun) -> GameDir:
+    """The whole demo: draws with natives and between armies, Boss fights, a Keeper's support."""
+    return titania_demo.gd
+
+
+def _turns(game: GameDir) -> range:
+    """The demo's resolved turns (the last snapshot is the finished game's)."""
+    return range(1, game.latest_state()["turn"])
 
 
 def _posts(game: GameDir) -> list[ArchivedPost]:
-    return [p for t in range(1, TURNS + 1) for p in archived(game.archive_path(t), t, ("orders",))]
+    return [p for t in _turns(game) for p in archived(game.archive_path(t), t, ("orders",))]
 
 
 def _parser() -> bbcode.Parser:
@@ -67,7 +71,7 @@ class _Balance(html.parser.HTMLParser):
 @pytest.mark.long
 def test_every_turn_archives_the_chronicle_first_then_one_report_per_battle(game: GameDir) -> None:
     battles = game.latest_state()["battles"]
-    for turn in range(1, TURNS + 1):
+    for turn in _turns(game):
         posts = archived(game.archive_path(turn), turn, ("orders",))
         assert posts and posts[0].key == "chronicle"
         assert [p.key for p in posts[1:]] == [f"battle-{b['turn']}-{b['n']}" for b in battles if b["turn"] == turn]
