@@ -13,7 +13,7 @@ import click
 
 from engine import find_ruleset, ruleset_names
 from sheets_bridge.adjudicate_cli import adjudicate as adjudicate_command
-from sheets_bridge.cli_text import RussianGroup, TerminalProgress, progress_bar, runs_bar
+from sheets_bridge.cli_text import RussianGroup, TerminalProgress, confirm, progress_bar, runs_bar
 from sheets_bridge.fairness import UNFAIR_NOTICE
 from sheets_bridge.map_cli import charts_command, map_command
 from sheets_bridge.post_cli import post as post_command
@@ -284,8 +284,10 @@ def rollback(game_dir, turn_no, stage, reopen, yes):
     rs = find_ruleset(gd.config.ruleset)
     stage = _stage_id(rs, stage)
     if not yes:
-        click.confirm(f"Откатить игру {game_dir} к началу хода {turn_no}, этапа «{rs.stage_title(stage)}»? "
-                      "Рассчитанное после этого будет отложено в сторону", abort=True)
+        if not confirm(f"Откатить игру {game_dir} к началу хода {turn_no}, этапа «{rs.stage_title(stage)}»? "
+                       "Рассчитанное после этого будет отложено в сторону."):
+            click.echo("Отменено: игра не изменена.", err=True)
+            sys.exit(1)
     report = run_rollback(gd, turn_no, stage, reopen=reopen, progress=_progress)
     how = ("этап открыт заново: игроки могут править приказы; у этапа новое зерно"
            if reopen else "приказы восстановлены и закрыты: следующий turn рассчитает их с тем же зерном")

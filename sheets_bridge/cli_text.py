@@ -201,6 +201,23 @@ def stderr_is_terminal() -> bool:
     return sys.stderr.isatty()
 
 
+YES = ("да", "д", "yes", "y")
+NO = ("нет", "н", "no", "n", "")
+
+
+def confirm(text: str) -> bool:
+    """Ask a yes/no question in Russian (click.confirm's «[y/N]» and its English answers are fixed):
+    «да» goes on, «нет» or Enter does not; anything else asks again."""
+    while True:
+        answer = click.prompt(f"{text} [да/нет]", default="", show_default=False, err=True)
+        word = str(answer).strip().casefold()
+        if word in YES:
+            return True
+        if word in NO:
+            return False
+        click.echo("Ответьте «да» или «нет».", err=True)
+
+
 BAR_WIDTH = 20
 
 

@@ -130,8 +130,9 @@ def test_rollback_asks_for_confirmation_and_yes_skips_it(tmp_path):
     gd = _game(tmp_path)
     run_turn(gd)
     before = _tree(gd.path)
-    refused = CliRunner().invoke(main, ["rollback", str(gd.path), "1", "orders"], input="n\n")
-    assert refused.exit_code == 1 and "Откатить игру" in refused.output
+    refused = CliRunner().invoke(main, ["rollback", str(gd.path), "1", "orders"], input="может быть\nнет\n")
+    assert refused.exit_code == 1 and "Откатить игру" in refused.output and "[да/нет]" in refused.output
+    assert "Ответьте «да» или «нет»." in refused.output and "Отменено: игра не изменена." in refused.output
     assert _tree(gd.path) == before
     done = CliRunner().invoke(main, ["rollback", str(gd.path), "1", "orders", "--yes"])
     assert done.exit_code == 0, done.output
