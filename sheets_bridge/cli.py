@@ -35,6 +35,12 @@ def _game(path: str):
 _progress = TerminalProgress()     # progress lines on stderr; bars for counted steps on a terminal
 
 
+def _in_book_order(gd, counts: dict) -> list:
+    """Per-book figures in the game's order of books (the factions as game.toml lists them, the GM last)."""
+    order = list(gd.config.books)
+    return sorted(counts.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order))
+
+
 def _stage_id(rs, given: str) -> str:
     """A stage as the GM names it (its title, «приказы», or its id) -> the stage id."""
     wanted = given.strip().casefold().replace("ё", "е")
@@ -149,7 +155,7 @@ def check(game_dir):
     rs = find_ruleset(state["ruleset"])
     click.echo(f"Ход {state['turn']}, этап «{rs.stage_title(state['stage'])}»: приказы проверены, "
                "статусы вписаны в книги.")
-    for fid, (ok, bad) in report.counts().items():
+    for fid, (ok, bad) in _in_book_order(gd, report.counts()):
         click.echo(f"  {book_name(state, fid)}: строк без ошибок {ok}, с ошибками {bad}")
     for p in report.problems:
         click.echo(f"  проблема: {p}")
@@ -174,7 +180,7 @@ def turn(game_dir):
         click.echo(f"Ход {report.turn}, этап «{closed}» {what}; теперь ход {report.next_turn}, этап «{opened}».")
     from sheets_bridge.pull import book_name
     state = gd.latest_state()
-    for fid, (ok, bad) in report.counts().items():
+    for fid, (ok, bad) in _in_book_order(gd, report.counts()):
         click.echo(f"  {book_name(state, fid)}: приказов принято {ok}, отклонено {bad}")
     for p in report.problems:
         click.echo(f"  проблема: {p}")
