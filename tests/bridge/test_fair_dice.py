@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 from pathlib import Path
 
 import openpyxl
@@ -29,6 +30,17 @@ def _played(tmp_path: Path, seed: str | None = None, turns: int = 2) -> GameDir:
                     [("Построить", capital, "Барак", "") if turn == 0 else ("Нанять", "", "Копейщик", "3")])
         run_turn(gd)
     return gd
+
+
+@pytest.fixture(scope="module")
+def honest(tmp_path_factory: pytest.TempPathFactory) -> GameDir:
+    """A fair game of two turns, played once for the module; tests tamper with copies of it."""
+    return _played(tmp_path_factory.mktemp("honest"))
+
+
+def _copy(game: GameDir, tmp_path: Path) -> GameDir:
+    shutil.copytree(game.path, tmp_path / "g")
+    return GameDir(tmp_path / "g")
 
 
 def _verify(gd: GameDir) -> tuple[int, str]:
@@ -71,16 +83,16 @@ def test_the_public_book_tells_players_in_two_russian_lines_how_to_check_the_dic
     assert any("forumwar verify" in c for c in cells)
 
 
-def test_the_chain_head_is_published_every_stage(tmp_path):
-    gd = _played(tmp_path)
+def test_the_chain_head_is_published_every_stage(honest, tmp_path):
+    gd = _copy(honest, tmp_path)
     heads = gd.chain()
     assert len(heads) == 2 and all(len(h) == 64 for h in heads.values())
     cells = _public_cells(gd)
     assert all(head in cells for head in heads.values())
 
 
-def test_verify_passes_on_an_honest_game(tmp_path):
-    gd = _played(tmp_path)
+def test_verify_passes_on_an_honest_game(honest, tmp_path):
+    gd = _copy(honest, tmp_path)
     code, out = _verify(gd)
     assert code == 0, out
     assert "ход 1, этап «приказы»: всё сходится" in out and "Проверено этапов: 2" in out
@@ -92,8 +104,8 @@ def _seeds(gd: GameDir) -> tuple[Path, dict]:
 
 
 @pytest.mark.parametrize("field", ["seed", "salt"])
-def test_verify_fails_naming_the_stage_on_an_edited_seed_or_salt(tmp_path, field):
-    gd = _played(tmp_path)
+def test_verify_fails_naming_the_stage_on_an_edited_seed_or_salt(honest, tmp_path, field):
+    gd = _copy(honest, tmp_path)
     path, seeds = _seeds(gd)
     value = seeds["turn-0002-orders"][field]
     seeds["turn-0002-orders"][field] = ("0" if value[0] != "0" else "1") + value[1:]
@@ -104,8 +116,8 @@ def test_verify_fails_naming_the_stage_on_an_edited_seed_or_salt(tmp_path, field
     assert "ход 1, этап «приказы»: всё сходится" in out
 
 
-def test_verify_fails_naming_the_stage_on_an_edited_archived_order_file(tmp_path):
-    gd = _played(tmp_path)
+def test_verify_fails_naming_the_stage_on_an_edited_archived_order_file(honest, tmp_path):
+    gd = _copy(honest, tmp_path)
     orders = gd.archive_path(2) / "orders-orders-empire.json"
     orders.write_text(orders.read_text(encoding="utf-8").replace('"3"', '"2"'), encoding="utf-8")
     code, out = _verify(gd)
@@ -142,8 +154,8 @@ def test_verify_fails_on_a_consistent_rewrite_of_a_snapshot_together_with_its_re
     assert code == 1 and "не совпадает с опубликованной в общей книге" in out
 
 
-def test_verify_on_one_turn_checks_only_its_stages(tmp_path):
-    gd = _played(tmp_path)
+def test_verify_on_one_turn_checks_only_its_stages(honest, tmp_path):
+    gd = _copy(honest, tmp_path)
     result = verify(gd, turn=2, be=XlsxBackend(gd.path))
     assert result.ok and result.checked == ["ход 2, этап «приказы»: всё сходится"]
 
