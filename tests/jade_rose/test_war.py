@@ -293,14 +293,14 @@ def test_fog_of_war_a_faction_sees_only_its_own_battles():
     state = make_game()
     three_battles(state)
     jade = war.views(state, "jade")["scouting"]
-    assert {r[0].split()[0].split("/")[0] for r in jade.rows} == {"b1-qinghe"}
+    assert {r[0].split(" — ")[0] for r in jade.rows} == {"Цинхэ"}
     vampires = war.views(state, "vampires")
     texts = " ".join(str(c) for r in vampires["scouting"].rows + vampires["manoeuvres"].rows for c in r)
     assert "Феррум" not in texts and "Горняки" not in texts and "Лучник" not in texts and "Копейщик" not in texts
     assert all("Полукровка" in r[2] for r in vampires["manoeuvres"].rows)
     dwarves = war.views(state, "dwarves")
-    assert {r[0].split()[0] for r in dwarves["scouting"].rows} == {"b1-ferrum/1"}
-    assert {r[0].split()[0] for r in dwarves["manoeuvres"].rows} == {"b1-ferrum/1"}
+    assert {r[0] for r in dwarves["scouting"].rows} == {"Феррум — атака 1"}
+    assert {r[0] for r in dwarves["manoeuvres"].rows} == {"Феррум — атака 1"}
     assert war.views(state, "vampires")["battles"].rows == ()
     war.resolve_battles(state, {}, 4)
     reports = state["reports"]

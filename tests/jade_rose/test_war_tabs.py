@@ -300,6 +300,24 @@ def test_vocabularies_offer_the_closed_lists():
     assert sorted(vocab["all_cities"]) == sorted(name for name, _, _ in CITIES.values())
 
 
+def test_a_fight_is_named_by_its_city_and_attack_number_and_read_back_in_any_letter_case():
+    """Issue 11: «display names, never internal ids». Setup: the Empire's army attacks a city with a
+    planning phase. Expected: «Манёвры», «Разведка» and the GM's «Все бои» name the fight «<город> — атака 1»
+    (no battle id), and a «Бой» cell typed in other letter case and spacing still names that fight."""
+    state = make_game({"empire": {"Копейщик": 10}})
+    planned(state, [("Центр", "Авангард", "Копейщик", 10)])
+    city = state["cities"][state["battles"][0]["city"]]["name"]
+    label = f"{city} — атака 1"
+    views = war.views(state, "empire")
+    assert {r[0] for r in views["manoeuvres"].rows} == {label} == {r[0] for r in views["scouting"].rows}
+    gm = war.gm_views(state)["gm_battles"]
+    assert label in {r[0] for r in gm.rows} and not any(state["battles"][0]["id"] in str(r[0]) for r in gm.rows)
+    cells = [list(r) for r in prefilled(state, "empire")]
+    cells[0][0] = "  " + label.upper().replace(" — ", " -  ")
+    _, statuses = war.parse_manoeuvres(state, "empire", rows(MANOEUVRE_KEYS, *cells))
+    assert statuses and all(s.ok for s in statuses), [s.text() for s in statuses]
+
+
 def test_gm_sees_every_battle():
     """DESIGN: «the GM book gets everything». Expected: both sides of the pending battle in gm_battles."""
     state = make_game({"empire": {"Копейщик": 10}})

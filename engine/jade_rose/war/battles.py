@@ -357,3 +357,9 @@ def _battle(state: Mapping, cid: str, attacks: list[dict], defends: list[tuple[s
 def needs_planning(state: Mapping) -> bool:
     """Whether a pending battle waits for manoeuvres (the planning stage)."""
     return any(b.get("needs_planning") for b in state.get("battles") or ())
+
+
+def fight_title(state: Mapping, city: str, fight: str) -> str:
+    """«Цинхэ — атака 1»: how books and reports name a fight («<battle id>/<n>» inside): the city and
+    the attack's number there (several armies attack one city one after another)."""
+    return f"{state['cities'][city]['name']} — атака {fight.rsplit('/', 1)[-1]}"

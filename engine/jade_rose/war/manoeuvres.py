@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from engine.cells import normalize_name
 from engine.errors import OrderError, allowed_list
 from engine.jade_rose import factions
 from engine.jade_rose.battle import BattleSpecError, Manoeuvre, SideSetup, build_battle
 from engine.jade_rose.battle.texts import squad_ru
 from engine.jade_rose.war import squads as sq
-from engine.jade_rose.war.battles import battle_kit
+from engine.jade_rose.war.battles import battle_kit, fight_title
 from engine.jade_rose.war.codes import err
 from engine.jade_rose.war.words import (
     MANOEUVRE_WORDS,
@@ -48,8 +49,19 @@ def planned_fights(state: Mapping, faction: str) -> dict[str, tuple[dict, dict, 
 
 
 def fight_label(state: Mapping, battle: Mapping, att: Mapping) -> str:
-    """«b3-qinghe/1 — Цинхэ»: the fight id first (what the parser reads), then the city."""
-    return f"{att['fight']} — {state['cities'][battle['city']]['name']}"
+    """«Цинхэ — атака 1»: the fight as the «Бой» cell names it (read back by `fight_in_cell`)."""
+    return fight_title(state, battle["city"], att["fight"])
+
+
+def fight_in_cell(state: Mapping, fights: Mapping[str, tuple], text: str) -> str | None:
+    """The fight id a «Бой» cell names: its label in any letter case or spacing (or, from books
+    written before labels had no id, the id itself as the cell's first word)."""
+    wanted = normalize_name(text)
+    for fight, (battle, att, _) in fights.items():
+        if normalize_name(fight_label(state, battle, att)) == wanted:
+            return fight
+    token = text.split(" ")[0] if text else ""
+    return token if token in fights else None
 
 
 def own_squads(battle: Mapping, att: Mapping, role: str) -> list[dict]:
@@ -104,17 +116,18 @@ def _parse_row(state, faction, row: Row, fights, plan, seen, rune_rows) -> list[
         if row.get(key).startswith("="):
             return [OrderError("E_FORMULA", {"column": title, "value": row.get(key)})]
     labels = [fight_label(state, b, a) for b, a, _ in fights.values()]
-    token = row.get("battle").split(" ")[0] if row.get("battle") else ""
-    if token not in fights:
+    token = fight_in_cell(state, fights, row.get("battle"))
+    if token is None:
         return [err("JR_WAR_UNKNOWN_BATTLE", value=row.get("battle"), allowed=allowed_list(labels))]
     battle, att, role = fights[token]
     mine = [pos_key(s["flank"], s["line"]) for s in own_squads(battle, att, role)]
     cell = parse_position(row.get("squad")) if row.get("squad") else None
     if cell not in mine:
-        return [err("JR_WAR_UNKNOWN_SQUAD", value=row.get("squad"), battle=token,
+        return [err("JR_WAR_UNKNOWN_SQUAD", value=row.get("squad"), battle=fight_label(state, battle, att),
                     allowed=allowed_list([position_text(k) for k in mine]))]
     if (token, cell) in seen:
-        return [err("JR_WAR_DUPLICATE_SQUAD", squad=position_text(cell), battle=token, row=seen[(token, cell)])]
+        return [err("JR_WAR_DUPLICATE_SQUAD", squad=position_text(cell), battle=fight_label(state, battle, att),
+                    row=seen[(token, cell)])]
     problems: list[OrderError] = []
     kind = parse_manoeuvre(row.get("manoeuvre")) if row.get("manoeuvre") else "none"
     if kind is None:

@@ -71,7 +71,7 @@ def fight_report(state: Mapping, city: str, fight: str, sides: Mapping[str, Mapp
     """The full report of one fight. `sides[role]`: faction, label, squads, modifiers, runes, deaths,
     army_deaths, recovered."""
     name = state["cities"][city]["name"]
-    lines = [f"Бой за город {name} — ход {state['turn']}, бой {fight}"]
+    lines = [f"Бой за город {name} — ход {state['turn']}, атака {fight.rsplit('/', 1)[-1]}"]
     for role in ("attacker", "defender"):
         side = sides[role]
         lines.append(f"{ROLE_NOM[role].capitalize()}: {faction_title(state, side['faction'])} ({side['label']})")

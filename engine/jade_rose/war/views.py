@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from engine.jade_rose import factions
 from engine.jade_rose.data import load_data
 from engine.jade_rose.names import unit_names
+from engine.jade_rose.war.battles import fight_title
 from engine.jade_rose.war.manoeuvres import fight_label, own_squads, planned_fights
 from engine.jade_rose.war.reports import faction_title, units_text
 from engine.jade_rose.war.words import (
@@ -114,13 +115,14 @@ def gm_views(state: Mapping) -> dict[str, Table]:
     for battle in state.get("battles") or ():
         city = state["cities"][battle["city"]]["name"]
         for squad in battle["defence"]["squads"]:
-            rows.append((battle["id"], city, "защитник", faction_title(state, battle["defender"]),
+            rows.append((f"{city} — оборона", city, "защитник", faction_title(state, battle["defender"]),
                          position_text(_squad_key(squad)), units_text(squad["units"]),
                          f"гарнизон: {units_text(squad.get('garrison', {}))}"))
         for att in battle["attackers"]:
             plan = "с планированием" if att["needs_planning"] else "без планирования"
             for squad in att["squads"]:
-                rows.append((att["fight"], city, "атакующий", f"{faction_title(state, att['faction'])}, армия "
+                title = fight_title(state, battle["city"], att["fight"])
+                rows.append((title, city, "атакующий", f"{faction_title(state, att['faction'])}, армия "
                              f"«{att['army']}»", position_text(_squad_key(squad)), units_text(squad["units"]),
                              f"{CAPTURE_WORDS.get(att['capture'], att['capture'])}; {plan}"))
     for text in (state.get("reports") or {}).get("gm", []):
