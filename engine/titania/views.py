@@ -23,6 +23,33 @@ from engine.titania.victory import settings, standing
 EFFECT_RU = {"max_strength": "макс. сила отряда", "hire": "найм в провинции", "replenish": "пополнение отряда",
              "food": "пища", "production": "производство", "battle_modifier": "сила в бою"}
 RESULT_RU = {"attacker": "победа нападающих", "defender": "оборона устояла", "draw": "ничья"}
+SPELL_TARGET_RU = {"own_army": "на своё войско", "enemy_army": "на чужое войско",
+                   "own_province": "на свою провинцию", "none": "без цели"}
+SPELL_RANGE_RU = {"adjacent": " в своей или соседней провинции", "any": " где угодно"}
+
+
+def spell_text(spell: Any) -> str:
+    """What a spell does, as the «Технологии» tab says it: its target, then each effect."""
+    parts = []
+    for e in spell.effects:
+        if e.type == "battle_modifier":
+            parts.append(f"сила в бою {e.value:+d} в этот Поход")
+        elif e.type == "damage":
+            parts.append(f"урон {e.value}, приказы войска отменены")
+        elif e.type == "stop":
+            parts.append("войско остановлено, его приказы отменены")
+        elif e.type == "reinforce":
+            parts.append(f"сила войска +{e.value} (не выше предела)")
+        elif e.type == "gain":
+            parts.append(f"вам +{e.value} {RESOURCE_NAMES.get(e.resource, e.resource)}")
+        elif e.type == "ward":
+            parts.append("первое вражеское войско, что нападёт или войдёт, повернёт назад")
+        else:
+            parts.append(EFFECT_RU.get(e.type, e.type))
+    where = SPELL_TARGET_RU.get(spell.target, spell.target)
+    if spell.target == "enemy_army":
+        where += SPELL_RANGE_RU.get(str(spell.range), "")
+    return f"{where}: " + "; ".join(parts)
 
 
 def pname(state: Mapping[str, Any], pid: str) -> str:
@@ -188,7 +215,7 @@ def techs(state: Mapping[str, Any], fid: str) -> Table:
     for sid, spell in d.spells.items():
         known = sid in f.get("spells", [])
         rows.append(("Заклинание", spell.name, "известно: применение " + cost_text(spell.cast) if known
-                     else f"изучение {cost_text(spell.learn)}, применение {cost_text(spell.cast)}", spell.target))
+                     else f"изучение {cost_text(spell.learn)}, применение {cost_text(spell.cast)}", spell_text(spell)))
     limits = f.get("limits") or {}
     if limits:
         rows.append(("Лимиты", "сила отряда / найм / пополнение",

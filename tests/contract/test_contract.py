@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +122,24 @@ def test_no_faction_s_book_shows_another_faction_s_secrets(name):
         for fid, sentinel in sentinels.items():
             if rs.secret_fields and book not in (fid, "gm"):
                 assert sentinel not in text, f"{book} shows a secret of {fid}"
+
+
+def _view_texts(rs: Ruleset, state: dict[str, Any]) -> list[tuple[str, str, str]]:
+    return [(book, key, str(v)) for book, tables in rs.views(state).items() for key, t in tables.items()
+            for row in (t.columns, *t.rows) for v in row if isinstance(v, str)]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_books_show_display_names_never_internal_ids(name):
+    """Issue 11: «display names, never internal ids». Every view cell of every book, at the start and after
+    a stage resolved on garbage orders: no faction id and no snake_case id (an effect, a target, a key)."""
+    rs, state = _start(name)
+    after = rs.resolve(state, state["stage"], _garbage_orders(rs, state), 3).state
+    ids = [re.compile(rf"(?<![\w-]){re.escape(fid)}(?![\w-])") for fid in rs.factions(state)]
+    ids.append(re.compile(r"\b[a-z]+_[a-z_]+\b"))
+    found = sorted({(book, key, text[:60]) for s in (state, after) for book, key, text in _view_texts(rs, s)
+                    if any(p.search(text) for p in ids)})
+    assert found == [], found[:10]
 
 
 @pytest.mark.parametrize("name", NAMES)
