@@ -15,6 +15,7 @@ from sheets_bridge.xlsx_backend import XlsxBackend
 GM = "gm@example.com"
 BOT = "forumwar@games.iam.gserviceaccount.com"
 BACKENDS = ("xlsx", "gsheets")
+PICTURE_TABS = ("Рисунок карты", "Графики")
 
 
 class Game:
@@ -28,6 +29,12 @@ class Game:
 
     def read(self, fid: str, titles: list[str]) -> dict[str, list[list[Any]]]:
         return dict(self.be.read_tabs(self.gd.config.books[fid], titles))
+
+    def all_tabs(self, key: str) -> dict[str, list[list[Any]]]:
+        """Every tab of a book but the pictures only xlsx books embed (the dropdown lists are never listed)."""
+        book_id = self.gd.config.books[key]
+        titles = [t for t in self.be.tab_titles(book_id) if t not in PICTURE_TABS]
+        return dict(self.be.read_tabs(book_id, titles))
 
 
 class XlsxGame(Game):

@@ -11,17 +11,15 @@ from pathlib import Path
 import pytest
 
 from sheets_bridge.create import create_game
-from sheets_bridge.demo import fill_orders
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout
 from sheets_bridge.stage import check, run_turn
 from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client
-from sheets_bridge.xlsx_backend import XlsxBackend
+from tests.bridge.backend_games import new_game
 
 SEED = "parity-seed"
 GM = "gm@example.com"
 BOT = "forumwar@parity.iam.gserviceaccount.com"
-HELPER_TABS = ("Списки", "Рисунок карты", "Графики")   # the lists, and the pictures only xlsx books embed
 
 
 def _economy_title() -> str:
@@ -37,48 +35,19 @@ def _orders(state: dict, fid: str) -> list[tuple[str, ...]]:
             ("Построить", capital, "=1+1", "")]
 
 
-class XlsxGame:
-    def __init__(self, path: Path):
-        self.gd = create_game(path, "jade_rose", "demo", backend="xlsx", seed=SEED)
-        self.be = XlsxBackend(self.gd.path)
+class Game:
+    """The parity game on one backend: the shared kit's game, typing into «Экономика»."""
+
+    def __init__(self, backend: str, path: Path):
+        self.game = new_game(backend, path, SEED)
+        self.gd, self.be = self.game.gd, self.game.be
+        self.fake = getattr(self.game, "fake", None)
 
     def fill(self, fid: str, rows: list[tuple[str, ...]]) -> None:
-        fill_orders(self.gd.path / self.gd.config.books[fid], _economy_title(), rows)
+        self.game.type_rows(fid, _economy_title(), rows)
 
     def tabs(self, key: str) -> dict[str, list[list[str]]]:
-        import openpyxl
-        path = self.gd.path / self.gd.config.books[key]
-        titles = [t for t in openpyxl.load_workbook(path, read_only=True).sheetnames if t not in HELPER_TABS]
-        return self.be.read_tabs(self.gd.config.books[key], titles)
-
-
-class GoogleGame:
-    def __init__(self, path: Path):
-        self.fake = FakeGoogle()
-        self.fake.add_user(GM)
-        folder = self.fake.add_shared_drive("forumwar", {GM: "organizer", BOT: "fileOrganizer"})
-        self.be = None
-
-        def factory(gd: GameDir):
-            self.be = fake_backend(self.fake, BOT, gm_emails=[GM], folder_id=folder,
-                                   metadata_path=gd.state_dir / "gsheets-meta.json")
-            return self.be
-
-        self.gd = create_game(path, "jade_rose", "demo", backend="gsheets", seed=SEED, backend_factory=factory)
-
-    def fill(self, fid: str, rows: list[tuple[str, ...]]) -> None:
-        """Typed by a person in the browser: values are parsed as the sheet would (USER_ENTERED)."""
-        book = fake_client(self.fake, GM).open_by_key(self.gd.config.books[fid])
-        title = _economy_title()
-        used = book.values_get(f"'{title}'").get("values", [])
-        start = len(used) + 1
-        values = [[int(v) if v.isdigit() else v for v in row] for row in rows]
-        book.values_update(f"'{title}'!A{start}", params={"valueInputOption": "USER_ENTERED"},
-                           body={"values": values})
-
-    def tabs(self, key: str) -> dict[str, list[list[str]]]:
-        book_id = self.gd.config.books[key]
-        return self.be.read_tabs(book_id, self.be.tab_titles(book_id))
+        return self.game.all_tabs(key)
 
 
 def _play(game) -> None:
@@ -101,8 +70,7 @@ def _results(game) -> dict:
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory) -> dict:
-    games = {"xlsx": XlsxGame(tmp_path_factory.mktemp("xlsx") / "game"),
-             "gsheets": GoogleGame(tmp_path_factory.mktemp("gsheets") / "game")}
+    games = {name: Game(name, tmp_path_factory.mktemp(name) / "game") for name in ("xlsx", "gsheets")}
     for game in games.values():
         _play(game)
         game.results = _results(game)
@@ -128,7 +96,7 @@ def test_google_stage_uses_one_read_and_one_write_per_book(tmp_path):
     """`turn` reads each order book in ONE request that also locks its order tabs (a batchUpdate that
     returns the values), then pushes each book in ONE batchUpdate that reopens the next stage's tabs;
     `check` reads with one values:batchGet and writes the statuses in one batchUpdate."""
-    game = GoogleGame(tmp_path / "game")
+    game = Game("gsheets", tmp_path / "game")
     state = game.gd.latest_state()
     game.fill("empire", _orders(state, "empire"))
     order_books = ("empire", "vampires", "dwarves", "jade", "gm")
