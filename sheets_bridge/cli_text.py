@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import click
 
+from engine.cells import parse_yes_no
 from sheets_bridge.stage_common import Step
 
 CATALOG: dict[str, str] = {
@@ -201,20 +202,14 @@ def stderr_is_terminal() -> bool:
     return sys.stderr.isatty()
 
 
-YES = ("да", "д", "yes", "y")
-NO = ("нет", "н", "no", "n", "")
-
-
 def confirm(text: str) -> bool:
     """Ask a yes/no question in Russian (click.confirm's «[y/N]» and its English answers are fixed):
-    «да» goes on, «нет» or Enter does not; anything else asks again."""
+    «да» (as the books read yes/no, or «д») goes on, «нет», «н» or Enter does not; anything else asks again."""
     while True:
         answer = click.prompt(f"{text} [да/нет]", default="", show_default=False, err=True)
-        word = str(answer).strip().casefold()
-        if word in YES:
-            return True
-        if word in NO:
-            return False
+        decided = parse_yes_no(str(answer), yes=frozenset({"д"}), no=frozenset({"н", ""}))
+        if decided is not None:
+            return decided
         click.echo("Ответьте «да» или «нет».", err=True)
 
 
