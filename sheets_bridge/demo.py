@@ -12,8 +12,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import openpyxl
-
 from engine import find_ruleset, ruleset_names
 from engine.ruleset import Ruleset
 from engine.state import Envelope
@@ -23,6 +21,7 @@ from sheets_bridge.layouts import Layout
 from sheets_bridge.pull import book_name
 from sheets_bridge.stage import check, run_turn
 from sheets_bridge.stage_common import StageError, Step
+from sheets_bridge.xlsx_files import load_for_edit, load_for_reading, save, sheet_values
 
 
 class DemoBooks:
@@ -43,7 +42,7 @@ class DemoBooks:
         does): tab key -> rows, in one editing session of the book."""
         if not tabs:
             return
-        wb = openpyxl.load_workbook(self.path(book))
+        wb = load_for_edit(self.path(book))
         for tab_key, rows in tabs.items():
             ws = wb[self.title(tab_key)]
             width = ws.max_column
@@ -54,24 +53,24 @@ class DemoBooks:
                 for c, value in enumerate(values, start=1):
                     if value != "":
                         ws.cell(row=r, column=c).value = int(value) if str(value).isdigit() else value
-        wb.save(self.path(book))
+        save(wb, self.path(book))
 
     def read_all(self, book: str) -> dict[str, list[list[str]]]:
         """Every tab of a book as text rows, as the player sees it."""
-        wb = openpyxl.load_workbook(self.path(book), read_only=True)
-        return {ws.title: [["" if v is None else str(v) for v in row] for row in ws.iter_rows(values_only=True)]
+        wb = load_for_reading(self.path(book))
+        return {ws.title: [["" if v is None else str(v) for v in row] for row in sheet_values(ws)]
                 for ws in wb.worksheets}
 
     def read(self, book: str, title: str) -> list[list[str]]:
-        wb = openpyxl.load_workbook(self.path(book), read_only=True)
+        wb = load_for_reading(self.path(book))
         if title not in wb.sheetnames:
             return []
-        return [["" if v is None else str(v) for v in row] for row in wb[title].iter_rows(values_only=True)]
+        return [["" if v is None else str(v) for v in row] for row in sheet_values(wb[title])]
 
 
 def fill_orders(book_path: Path, tab_title: str, rows: list[tuple[str, ...]]) -> None:
     """Type rows into an order tab below its last filled row, as a player would in Excel."""
-    wb = openpyxl.load_workbook(book_path)
+    wb = load_for_edit(book_path)
     ws = wb[tab_title]
     header = [c.value for c in ws[1]]
     start = 2
@@ -81,7 +80,7 @@ def fill_orders(book_path: Path, tab_title: str, rows: list[tuple[str, ...]]) ->
         for c, value in enumerate(values, start=1):
             if value != "":
                 ws.cell(row=r, column=c).value = int(value) if str(value).isdigit() else value
-    wb.save(book_path)
+    save(wb, book_path)
 
 
 def demo_ruleset(name: str | None) -> Ruleset:

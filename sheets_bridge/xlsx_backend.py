@@ -3,7 +3,8 @@
 A book id is the file's path relative to the backend root (e.g. "books/empire.xlsx").
 Each `write_book` loads the file once, applies every TabWrite and saves atomically
 (temporary file in the same directory, then `os.replace`), so a crash never leaves a
-half-written book and repeating a write gives the same book. A TabWrite without header and
+half-written book and repeating a write gives the same book. Files are loaded and saved through
+`xlsx_files`, which keeps each parsed workbook for the next use of the same bytes. A TabWrite without header and
 rows only sets values; otherwise the tab's layout (header style, frozen rows, widths,
 protection, dropdowns) is applied from it (`xlsx_tabs`). Protected sheets carry the game's
 password (`xlsx_password`: state/xlsx-password.txt of the game directory that is the root).
@@ -21,9 +22,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from openpyxl import Workbook, load_workbook
+from openpyxl import Workbook
 from openpyxl.utils.exceptions import InvalidFileException
 
+from sheets_bridge import xlsx_files
 from sheets_bridge.backend import BackendError, BookForbidden, BookNotFound, TabWrite
 from sheets_bridge.xlsx_password import game_password, lock_sheets
 from sheets_bridge.xlsx_pictures import put_pictures
@@ -67,45 +69,36 @@ class XlsxBackend:
         wb.worksheets[0].title = PLACEHOLDER_SHEET
         wb.properties.title = title
         wb.properties.creator = "forumwar"
-        _save_atomically(wb, path)
+        xlsx_files.save(wb, path)
         return book_id
 
     def read_tabs(self, book_id: str, titles: list[str]) -> dict[str, list[list[str]]]:
-        wb = self._load(book_id, read_only=True)
-        try:
-            result: dict[str, list[list[str]]] = {}
-            for title in titles:
-                if title in wb.sheetnames and title not in result:
-                    ws = wb[title]
-                    ws.reset_dimensions()   # trust the cells, not a possibly stale <dimension>
-                    result[title] = _text_rows(ws.iter_rows(values_only=True))
-            return result
-        finally:
-            wb.close()
+        wb = self._load(book_id, edit=False)
+        result: dict[str, list[list[str]]] = {}
+        for title in titles:
+            if title in wb.sheetnames and title not in result:
+                result[title] = _text_rows(xlsx_files.sheet_values(wb[title]))
+        return result
 
     def tab_titles(self, book_id: str) -> list[str]:
         """Titles of the book's tabs in order (the hidden dropdown lists left out)."""
-        wb = self._load(book_id, read_only=True)
-        try:
-            return [t for t in wb.sheetnames if t != LISTS_SHEET]
-        finally:
-            wb.close()
+        return [t for t in self._load(book_id, edit=False).sheetnames if t != LISTS_SHEET]
 
     def write_book(self, book_id: str, tabs: list[TabWrite]) -> None:
-        wb = self._load(book_id, read_only=False)
+        wb = self._load(book_id, edit=True)
         for tab in tabs:
             apply_tab(wb, tab)
         collect_unused_lists(wb)
         tidy_sheets(wb, {tab.title for tab in tabs})
         lock_sheets(wb, self.password)
-        _save_atomically(wb, self.book_path(book_id))
+        xlsx_files.save(wb, self.book_path(book_id))
 
     def put_pictures(self, book_id: str, title: str, pictures: list[bytes], note: str) -> None:
         """Make `title` a picture tab of the book (after its first tab) holding these PNGs (`xlsx_pictures`)."""
-        wb = self._load(book_id, read_only=False)
+        wb = self._load(book_id, edit=True)
         put_pictures(wb, title, pictures, note, after=wb.sheetnames[0])
         lock_sheets(wb, self.password)
-        _save_atomically(wb, self.book_path(book_id))
+        xlsx_files.save(wb, self.book_path(book_id))
 
     def share(self, book_id: str, readers: list[str], writers: list[str],
               notify: bool = False) -> list[str]:
@@ -125,14 +118,14 @@ class XlsxBackend:
             shutil.copyfile(src, tmp)
             os.replace(tmp, target)
         except BaseException:
-            _unlink_quietly(tmp)
+            xlsx_files.unlink_quietly(tmp)
             raise
 
     # -- helpers ----------------------------------------------------------------
-    def _load(self, book_id: str, read_only: bool) -> Workbook:
+    def _load(self, book_id: str, edit: bool) -> Workbook:
         path = self.book_path(book_id)
         try:
-            return load_workbook(path, read_only=read_only)
+            return xlsx_files.load_for_edit(path) if edit else xlsx_files.load_for_reading(path)
         except FileNotFoundError:
             raise BookNotFound(f"book file {path} not found (book id {book_id!r})") from None
         except PermissionError as exc:
@@ -180,38 +173,3 @@ def _text_rows(rows: Iterable[tuple[Any, ...]]) -> list[list[str]]:
         blank = 0
         out.append([cell_text(v) for v in row[:end]])
     return out
-
-
-def _save_atomically(wb: Workbook, path: Path) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        wb.save(tmp)
-        with open(tmp, "rb") as fh:
-            os.fsync(fh.fileno())
-        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        _unlink_quietly(tmp)
-        raise
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _unlink_quietly(path: str | Path) -> None:
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        pass

@@ -11,6 +11,7 @@ from sheets_bridge.demo import fill_orders
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client
 from sheets_bridge.xlsx_backend import XlsxBackend
+from tests import games
 
 GM = "gm@example.com"
 BOT = "forumwar@games.iam.gserviceaccount.com"
@@ -39,7 +40,7 @@ class Game:
 
 class XlsxGame(Game):
     def __init__(self, path: Path, seed: str):
-        self.gd = create_game(path, "jade_rose", "demo", backend="xlsx", seed=seed)
+        self.gd = games.new_game(path, seed=seed)
         self.be = XlsxBackend(self.gd.path)
 
     def type_rows(self, fid: str, title: str, rows: list[tuple[str, ...]]) -> None:

@@ -20,6 +20,7 @@ from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout, rows_from_sheet
 from sheets_bridge.stage import check, run_turn
 from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client
+from tests.games import new_game
 
 GM = "gm@example.com"
 BOT = "forumwar@broken-tabs.iam.gserviceaccount.com"
@@ -31,7 +32,7 @@ def _economy():
 
 
 def _new(tmp_path: Path) -> GameDir:
-    return create_game(tmp_path / "g", "jade_rose", "demo", backend="xlsx", seed="broken-tabs")
+    return new_game(tmp_path / "g", seed="broken-tabs")
 
 
 def _capital(gd: GameDir, fid: str = "empire") -> str:

@@ -2,12 +2,16 @@
 (One module: the sweep's harness — crash points, the two games, fingerprints — serves only this test.)
 
 For both stages of a Jade Rose turn (orders with battles needing planning, then planning) and on
-both backends, `turn` is crashed with os._exit before every file write (open for writing,
-os.open for writing, os.replace, os.rename) and, on Google Sheets, before every request; then
-`turn` is run again. Every snapshot, the seeds and the chain, every book's cells, validations and
-protections, and the archive must equal an uninterrupted run: 0 mismatches, 0 double resolutions.
-The crashing runs are forked children; the fake Google server's state outlives them as a real
-server's would (the child dumps it just before dying).
+both backends, `turn` is crashed before every file write (open for writing, os.open for writing,
+os.replace, os.rename) and, on Google Sheets, before every request; then `turn` is run again. Every
+snapshot, the seeds and the chain, every book's cells, validations and protections, and the archive
+must equal an uninterrupted run: 0 mismatches, 0 double resolutions.
+
+A crash leaves the game folder as it is on disk just before the write, and the fake Google server's
+state as it is just before the request (a real server outlives the crash). So the uninterrupted run,
+a forked child, copies the folder and dumps the server at each crash point instead of dying there;
+each copy is then run again as a crashed game. One crash per stage is also real (os._exit before the
+write, in its own child), and what it leaves must equal that point's copy, file for file.
 
 Every crash point has a label: the operation and the game-folder path with digits folded and, for
 the per-book files of books/ and archive/, only the folder and the extension (on Google: the HTTP
@@ -38,7 +42,7 @@ import pytest
 from engine import find_ruleset
 from sheets_bridge.create import create_game
 from sheets_bridge.demo import DemoBooks
-from sheets_bridge.gamedir import GameDir
+from sheets_bridge.gamedir import LOCK_FILE, GameDir
 from sheets_bridge.layouts import Layout
 from sheets_bridge.stage import run_turn
 from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client
@@ -67,21 +71,28 @@ class _Pickler(pickle.Pickler):
 
 
 def dump_fake(fake: FakeGoogle) -> bytes:
+    """The server's state (its books, files, permissions), without the record of calls."""
+    calls, sent = list(fake.calls), list(fake.sent)
     fake.calls.clear()
     fake.sent.clear()
     buffer = io.BytesIO()
     _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(fake)
+    fake.calls.extend(calls)
+    fake.sent.extend(sent)
     return buffer.getvalue()
 
 
 # -- crash points -----------------------------------------------------------------------------
 class CrashPoints:
-    """Counts every file write and Google request; os._exit()s before the `crash_at`-th one."""
+    """Counts every file write and Google request; before each one calls `at_point(n)`, and
+    os._exit()s before the `crash_at`-th one."""
 
-    def __init__(self, root: Path, crash_at: int | None, on_crash: Callable[[], None]):
+    def __init__(self, root: Path, crash_at: int | None, on_crash: Callable[[], None],
+                 at_point: Callable[[int], None] = lambda _n: None):
         self.root = str(root.resolve())
         self.crash_at = crash_at
         self.on_crash = on_crash
+        self.at_point = at_point
         self.count = 0
         self.labels: list[str] = []
         self._lock = threading.Lock()
@@ -109,6 +120,7 @@ class CrashPoints:
         with self._lock:
             self.count += 1
             self.labels.append(label)
+            self.at_point(self.count)
             if self.count == self.crash_at:
                 self.on_crash()
                 os._exit(CRASHED)
@@ -258,9 +270,10 @@ def demo_orders(game: Game, gd: GameDir) -> None:
             game.type_rows(gd, fid, titles[key], [list(r) for r in rows])
 
 
-def run_child(game: Game, crash_at: int | None) -> tuple[int, list[str]]:
+def run_child(game: Game, crash_at: int | None, snapshots: Path | None = None) -> tuple[int, list[str]]:
     """Run `turn` in a forked child, crashing at point `crash_at`; return (exit code, labels of the points).
-    The child leaves the fake server's state in `<game>/../<name>.fake`."""
+    The child leaves the fake server's state in `<game>/../<name>.fake`. With `snapshots`, the child
+    copies the game (and dumps the server) into `snapshots/NNNN` at each point before going on."""
     fake_path = game.path.parent / f"{game.path.name}.fake"
     count_path = game.path.parent / f"{game.path.name}.count"
     error_path = game.path.parent / f"{game.path.name}.error"
@@ -271,12 +284,18 @@ def run_child(game: Game, crash_at: int | None) -> tuple[int, list[str]]:
             fake = game.fake() if isinstance(game, GoogleGame) else None
             real_open = io.open
 
-            def leave_fake_state() -> None:
+            def leave_fake_state(path: Path = fake_path) -> None:
                 if fake is not None:
-                    with real_open(fake_path, "wb") as fh:
+                    with real_open(path, "wb") as fh:
                         fh.write(dump_fake(fake))
 
-            points = CrashPoints(game.path, crash_at, leave_fake_state)
+            def snapshot(n: int) -> None:
+                if snapshots is not None:
+                    copy = snapshots / f"{n:04d}"
+                    shutil.copytree(game.path, copy / "game")
+                    leave_fake_state(copy / "fake")
+
+            points = CrashPoints(game.path, crash_at, leave_fake_state, snapshot)
             gd = GameDir(game.path)
             be = game.backend_for(gd, fake)
             points.install()
@@ -301,18 +320,43 @@ def run_child(game: Game, crash_at: int | None) -> tuple[int, list[str]]:
     return code, labels
 
 
-def crash_and_rerun(start: Game, workdir: Path, label: str, n: int) -> dict[str, Any]:
-    """Crash a copy of `start` before point `n`, run `turn` again, and fingerprint the result."""
-    run = start.copy(workdir / f"{label}-crash-{n:03d}")
-    code, _ = run_child(run, n)
+def crashed_game(start: Game, snapshots: Path, workdir: Path, label: str, n: int) -> Game:
+    """The game as a crash before point `n` of `start`'s stage leaves it (the snapshot of point n)."""
+    copy = snapshots / f"{n:04d}"
+    run = type(start)(workdir / f"{label}-crash-{n:03d}")
+    shutil.copytree(copy / "game", run.path)
+    if (copy / "fake").exists():
+        run.fake_blob = (copy / "fake").read_bytes()
+    return run
+
+
+def rerun(run: Game) -> dict[str, Any]:
+    """Run `turn` again on a crashed game and fingerprint the result."""
     fake = run.fake() if isinstance(run, GoogleGame) else None
     gd = GameDir(run.path)
     run_turn(gd, be=run.backend_for(gd, fake))
     resolved = [(e["turn"], e["stage"]) for e in gd.journal() if e.get("event") == "resolved"]
-    result = {"n": n, "code": code, "fingerprint": fingerprint(run, fake),
-              "double": len(resolved) - len(set(resolved))}
+    result = {"fingerprint": fingerprint(run, fake), "double": len(resolved) - len(set(resolved))}
     shutil.rmtree(run.path)
     return result
+
+
+def folder_files(game: Game) -> dict[str, Any]:
+    """Every file of the game folder (xlsx files by their parts but the timestamps, the journal
+    without its clock times), and on Google Sheets every book on the server."""
+    def content(p: Path) -> Any:
+        if p.suffix == ".xlsx":
+            return xlsx_digest(p)
+        if p.suffix == ".jsonl":
+            return [{k: v for k, v in json.loads(line).items() if k != "at"} for line in p.read_text().splitlines()]
+        return hashlib.sha256(p.read_bytes()).hexdigest()
+
+    files: dict[str, Any] = {str(p.relative_to(game.path)): content(p)
+                             for p in sorted(game.path.rglob("*")) if p.is_file() and p.name != LOCK_FILE}
+    fake = game.fake() if isinstance(game, GoogleGame) else None
+    gd = GameDir(game.path)
+    files["books on the server"] = json.dumps(game.books(gd, fake), sort_keys=True, default=str) if fake else None
+    return files
 
 
 def in_workers(jobs: list[Callable[[], dict[str, Any]]], out: Path, workers: int = 2) -> list[dict[str, Any]]:
@@ -362,24 +406,35 @@ def sweep(start: Game, workdir: Path, label: str) -> Game:
     """Crash `turn` at every point (or the sample) of the stage that `start` is at; return the
     uninterrupted run."""
     reference = start.copy(workdir / f"{label}-reference")
-    code, labels = run_child(reference, None)
+    snapshots = workdir / "snapshots" / label
+    snapshots.mkdir(parents=True)
+    code, labels = run_child(reference, None, snapshots)
     points = len(labels)
     assert code == 0 and points > 10
     chosen = list(range(1, points + 1)) if FULL_SWEEP else sample(labels)
     expected = fingerprint(reference, reference.fake() if isinstance(reference, GoogleGame) else None)
+
+    real = chosen[len(chosen) // 2]
+    crashed = start.copy(workdir / f"{label}-real-crash")
+    code, _ = run_child(crashed, real)
+    assert code == CRASHED, f"point {real} of {points} was not reached"
+    left, copied = folder_files(crashed), folder_files(crashed_game(start, snapshots, workdir, f"{label}-copy", real))
+    assert left == copied, (f"a real crash before point {real} left the game otherwise than its copy: "
+                            f"{sorted(k for k in {*left, *copied} if left.get(k) != copied.get(k))}")
+
     out = workdir / f"{label}-results"
     out.mkdir()
-    jobs = [lambda n=n: crash_and_rerun(start, workdir, label, n) for n in chosen]
+    jobs = [lambda n=n: {"n": n, **rerun(crashed_game(start, snapshots, workdir, label, n))} for n in chosen]
     mismatches, doubles = [], 0
     for result in in_workers(jobs, out):
         n, got = result["n"], result["fingerprint"]
-        assert result["code"] == CRASHED, f"point {n} of {points} was not reached"
         doubles += result["double"] + (got["state"].keys() != expected["state"].keys())
         for part in ("state", "archive", "books"):
             keys = sorted(k for k in set(got[part]) | set(expected[part])
                           if got[part].get(k) != expected[part].get(k))
             if keys:
                 mismatches.append(f"crash before point {n}: {part} differs in {keys[:5]}")
+    shutil.rmtree(snapshots)
     FIGURES[label] = {"crash_points": points, "crashed_at": len(chosen), "distinct_steps": len(set(labels)),
                       "mismatches": len(mismatches), "double_resolutions": doubles}
     print(f"\ncrash sweep {label}: crashed at {len(chosen)} of {points} crash points "

@@ -27,6 +27,7 @@ from sheets_bridge.layouts import Layout
 from sheets_bridge.schedule import After, ScheduleError, Weekly, parse_rule
 from sheets_bridge.stage import check, run_turn
 from sheets_bridge.tab_lock import lock
+from tests.games import new_game
 
 MOSCOW = zoneinfo.ZoneInfo("Europe/Moscow")
 BERLIN = zoneinfo.ZoneInfo("Europe/Berlin")
@@ -153,7 +154,7 @@ def test_a_deadline_reads_with_weekday_date_time_and_zone():
 # -- a game with a schedule -------------------------------------------------------------------
 
 def _scheduled_game(tmp_path: Path, zone: str = "Europe/Moscow", name: str = "g") -> GameDir:
-    gd = create_game(tmp_path / name, "jade_rose", "demo", backend="xlsx", seed="deadlines")
+    gd = new_game(tmp_path / name, seed="deadlines")
     gd.config.timezone = zone
     gd.config.schedule = {"orders": "Sunday 20:00", "planning": "+48h"}
     gd.save_config()
@@ -292,7 +293,7 @@ def test_lock_with_force_closes_before_the_deadline_and_turn_reads_the_kept_rows
 
 
 def test_a_game_without_a_schedule_has_no_deadline_and_lock_needs_force(tmp_path):
-    gd = create_game(tmp_path / "g", "jade_rose", "demo", backend="xlsx", seed="x")
+    gd = new_game(tmp_path / "g", seed="x")
     out = CliRunner().invoke(main, ["lock", str(gd.path)])
     assert out.exit_code == 0 and "у этапа нет срока" in out.output
     text = CliRunner().invoke(main, ["status", str(gd.path)]).output

@@ -18,10 +18,12 @@ from sheets_bridge.gamedir import GameDir, MissingSeed
 from sheets_bridge.stage import run_turn
 from sheets_bridge.verify import verify
 from sheets_bridge.xlsx_backend import XlsxBackend
+from tests.games import new_game
 
 
 def _played(tmp_path: Path, seed: str | None = None, turns: int = 2) -> GameDir:
-    gd = create_game(tmp_path / "g", "jade_rose", "demo", backend="xlsx", seed=seed)
+    gd = (new_game(tmp_path / "g", seed=seed) if seed is not None
+          else create_game(tmp_path / "g", "jade_rose", "demo", backend="xlsx"))
     for turn in range(turns):
         state = gd.latest_state()
         capital = next(c["name"] for c in state["cities"].values()

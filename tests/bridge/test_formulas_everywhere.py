@@ -19,6 +19,7 @@ from sheets_bridge.create import create_game
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.stage import check, run_turn
 from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client
+from tests.games import new_game
 
 GM = "gm@example.com"
 BOT = "forumwar@formulas.iam.gserviceaccount.com"
@@ -39,7 +40,7 @@ class XlsxGame:
     name = "xlsx"
 
     def __init__(self, path: Path):
-        self.gd = create_game(path, "jade_rose", "demo", backend="xlsx", seed="formulas")
+        self.gd = new_game(path, seed="formulas")
         self.be = None
 
     def type_rows(self, fid: str, rows: dict[str, list[list[str]]]) -> None:

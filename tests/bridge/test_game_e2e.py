@@ -8,14 +8,14 @@ import pytest
 from click.testing import CliRunner
 
 from sheets_bridge.cli import main
-from sheets_bridge.create import create_game
 from sheets_bridge.demo import fill_orders
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.stage import check, run_turn
+from tests.games import new_game
 
 
 def _new(tmp_path: Path, name="g", seed="test-seed") -> GameDir:
-    return create_game(tmp_path / name, "jade_rose", "demo", backend="xlsx", seed=seed)
+    return new_game(tmp_path / name, seed=seed)
 
 
 def _capital(state, fid):

@@ -13,6 +13,7 @@ from sheets_bridge.gamedir import GameDir
 from sheets_bridge.stage import check, run_turn
 from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client
 from sheets_bridge.xlsx_backend import XlsxBackend
+from tests.games import new_game
 
 SEED = "odds-seed"
 GM = "gm@example.com"
@@ -25,7 +26,7 @@ ROWS = [("Атакуем", "", "Центр", "Авангард", "Копейщи
 
 class Xlsx:
     def __init__(self, path: Path):
-        self.gd = create_game(path, "jade_rose", "demo", backend="xlsx", seed=SEED)
+        self.gd = new_game(path, seed=SEED)
         self.be = XlsxBackend(self.gd.path)
 
     def type(self, fid: str, rows) -> None:

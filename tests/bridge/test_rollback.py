@@ -10,12 +10,12 @@ import pytest
 from click.testing import CliRunner
 
 from sheets_bridge.cli import main
-from sheets_bridge.create import create_game
 from sheets_bridge.demo import fill_orders
 from sheets_bridge.gamedir import GameDir, GameLocked
 from sheets_bridge.stage import replay, rollback, run_turn
 from sheets_bridge.verify import verify
 from sheets_bridge.xlsx_backend import XlsxBackend
+from tests.games import new_game
 
 ORDERS = [
     ("Построить", "{capital}", "Барак", ""),
@@ -28,7 +28,7 @@ ORDERS = [
 
 
 def _game(tmp_path: Path, seed: str | None = "rollback-seed") -> GameDir:
-    gd = create_game(tmp_path / "g", "jade_rose", "demo", backend="xlsx", seed=seed)
+    gd = new_game(tmp_path / "g", seed=seed)
     state = gd.latest_state()
     capital = next(c["name"] for c in state["cities"].values()
                    if c["owner"] == "empire" and c.get("capital"))

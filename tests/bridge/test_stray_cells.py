@@ -17,9 +17,9 @@ import openpyxl
 import pytest
 
 from sheets_bridge import xlsx_backend
-from sheets_bridge.create import create_game
 from sheets_bridge.layouts import ORDER_ROWS, Layout
 from sheets_bridge.stage import check, run_turn
+from tests.games import new_game
 
 FAR = 200_000
 NEAR = ORDER_ROWS + 40          # also past the limit, but close by
@@ -32,7 +32,7 @@ def _cells_in_book(path: Path) -> int:
 
 
 def _play(tmp_path: Path, name: str, row: int, monkeypatch) -> dict:
-    gd = create_game(tmp_path / name, "jade_rose", "demo", backend="xlsx", seed="stray-cells")
+    gd = new_game(tmp_path / name, seed="stray-cells")
     book = gd.path / gd.config.books["empire"]
     wb = openpyxl.load_workbook(book)
     wb["Армии"].cell(row=row, column=1, value="забытая армия")

@@ -10,6 +10,7 @@ fallback, so there is no distribution test here: equality is checked run by run.
 """
 from __future__ import annotations
 
+import importlib
 import json
 import math
 from dataclasses import replace
@@ -22,7 +23,7 @@ from hypothesis import strategies as st
 from engine.jade_rose.battle import BattleSpecError, fight_once, parse_spec, simulate
 from engine.jade_rose.battle import fast_kernel as k
 from engine.jade_rose.battle.fast_compiled import fight_compiled
-from engine.jade_rose.battle.simulate import CHUNK, kernel_runs, run_seeds, simulate_battle
+from engine.jade_rose.battle.simulate import CHUNK, REFERENCE_RUNS, kernel_runs, run_seeds, simulate_battle
 from engine.rng import Dice, sub_seed
 from tests.jade_rose.battle_strategies import battles
 from tests.paths import SHARED
@@ -167,6 +168,19 @@ def test_odds_are_the_same_on_both_implementations(name):
     """120 runs: the simulator's JSON from the kernel equals the one from the reference, battle by battle."""
     battle = _battle(name)
     assert simulate_battle(battle, 120, 31) == simulate_battle(battle, 120, 31, fast=False)
+
+
+def test_a_few_runs_are_played_on_the_reference_with_the_kernel_s_numbers(monkeypatch):
+    """Up to REFERENCE_RUNS runs the simulator plays the reference (no kernel to compile on a fresh
+    install); the odds are the kernel's, and one run more goes to the kernel."""
+    simulate_module = importlib.import_module("engine.jade_rose.battle.simulate")   # the package exports
+    battle = _battle("empire_vampires")                                              # a function so named
+    kernel = simulate_battle(battle, REFERENCE_RUNS, 8, fast=True)
+    called = []
+    monkeypatch.setattr(simulate_module, "kernel_runs", lambda *a, **k: called.append(a) or kernel_runs(*a, **k))
+    assert simulate_battle(battle, REFERENCE_RUNS, 8) == kernel and called == []
+    simulate_battle(battle, REFERENCE_RUNS + 1, 8)
+    assert len(called) == 1
 
 
 def test_feature_battles_are_not_degenerate():

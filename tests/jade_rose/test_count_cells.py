@@ -15,10 +15,10 @@ from engine.jade_rose.economy_orders import parse_economy_rows
 from engine.jade_rose.war.armies import parse_war_tabs
 from engine.numbers import read_count, whole_number
 from engine.ruleset import Row
-from sheets_bridge.create import create_game
 from sheets_bridge.demo import fill_orders
 from sheets_bridge.stage import check
 from sheets_bridge.xlsx_backend import cell_text
+from tests.games import new_game
 from tests.jade_rose.small_games import make_game, rows
 
 ACCEPTED = [("7", 7), ("10", 10), ("05", 5), ("1 200", 1200), ("1\u00a0200", 1200), ("1\u2009200", 1200),
@@ -82,7 +82,7 @@ def test_a_numeric_1e308_cell_reads_as_excel_shows_it():
 
 
 def test_1e308_typed_in_a_book_gets_a_short_russian_message(tmp_path):
-    gd = create_game(tmp_path / "g", "jade_rose", "demo", backend="xlsx", seed="count-cells")
+    gd = new_game(tmp_path / "g", seed="count-cells")
     book = gd.path / gd.config.books["empire"]
     fill_orders(book, "Экономика", [("Нанять", "", "Копейщик", "1")])
     wb = openpyxl.load_workbook(book)

@@ -2,12 +2,12 @@
 
 Two implementations roll the same dice (engine.rng.Dice): the reference (reference.py and the phase modules)
 resolves the turn's battles and prints reports; the numba kernel (fast_kernel.py, fast_compiled.py) runs the
-simulator's many runs. One seed gives the identical battle in both (tests/test_jade_rose_battle_fast.py).
+simulator's many runs. One seed gives the identical battle in both (tests/jade_rose/test_battle_fast.py).
 
 Public API
 - `parse_spec(spec) -> Battle`: the simulator's JSON (Russian unit names or unit keys); raises
   `BattleSpecError` whose `.problems` lists every problem in Russian.
-- `simulate(spec, runs, seed) -> dict`: odds as JSON (on the compiled kernel).
+- `simulate(spec, runs, seed) -> dict`: odds as JSON (on the compiled kernel; up to 100 runs on the reference).
 - `fight_once(battle, seed) -> BattleResult`: one battle with the reference implementation.
 - `render_report(result, bbcode=False) -> str`: the Russian report (plain text or forum BBCode).
 - `resolve_battle(battle, rng_seed) -> BattleResult`: what the turn resolution calls.

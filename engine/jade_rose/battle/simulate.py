@@ -1,9 +1,11 @@
 """Many runs of one battle -> the simulator's JSON odds, on the compiled kernel.
 
 Run i of `runs > 1` is the battle of seed `sub_seed(seed, RUN_TAG + i)` (one run: the battle of `seed`
-itself, the one `--report` prints); the kernel rolls the reference's dice, so `fast=False` (the reference,
-battle by battle) gives the very same odds, only slower. Chunks of runs go to parallel processes; as each
-run has its own seed, the result does not depend on how the runs are split.
+itself, the one `--report` prints); the kernel rolls the reference's dice, so the reference, battle by
+battle, gives the very same odds, only slower. A few runs (up to REFERENCE_RUNS) are played on the
+reference unless the kernel is asked for: they take about as long as loading the compiled kernel, and
+on a fresh install, before numba has compiled it once (about 25 s), much less. Chunks of runs go to
+parallel processes; as each run has its own seed, the result does not depend on how the runs are split.
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from engine.rng import sub_seed
 
 RUN_TAG = 100       # run seeds are sub-seeds 100, 101, ... of the simulation's seed (0-4: one battle's phases)
 CHUNK = 5000        # runs per process
+REFERENCE_RUNS = 100  # up to this many runs, the reference (about 15 ms a run) is quicker than the kernel
 
 
 RunsDone = Callable[[int], None]     # hears how many more runs are done, chunk by chunk
@@ -36,19 +39,22 @@ def run_seeds(runs: int, seed: int) -> list[int]:
     return [seed] if runs == 1 else [sub_seed(seed, RUN_TAG + i) for i in range(runs)]
 
 
-def simulate_battle(battle: Battle, runs: int, seed: int, *, fast: bool = True, workers: int | None = None,
-                    progress: RunsDone | None = None) -> dict:
+def simulate_battle(battle: Battle, runs: int, seed: int, *, fast: bool | None = None,
+                    workers: int | None = None, progress: RunsDone | None = None) -> dict:
     """{"runs", "seed", "attacker_win", "defender_win", "mean_rounds", "mean_rounds_all_fights",
     "timeouts", "survivors", "recovered"}: survivors and recovered are mean counts per unit name and side
     (survivors include Jade creatures that sat the battle out). Ties count for the tie winner (the defender).
-    fast=False runs the reference instead of the kernel (the same numbers). `progress` hears each
-    chunk of runs as it completes (the kernel's path).
+    fast=True runs the kernel, fast=False the reference (the same numbers), None the kernel for more
+    than REFERENCE_RUNS runs. `progress` hears each chunk of runs as it completes (on the reference: all
+    the runs at once).
     """
     if runs < 1:
         raise ValueError("runs must be at least 1")
+    if fast is None:
+        fast = runs > REFERENCE_RUNS
     names = {k: s.name for k, s in battle.units.items()}
     seeds = run_seeds(runs, seed)
-    stats = _from_kernel(battle, seeds, workers, progress) if fast else _from_reference(battle, seeds)
+    stats = _from_kernel(battle, seeds, workers, progress) if fast else _from_reference(battle, seeds, progress)
     wins, rounds, every, timeouts, survivors, recovered = stats
     out = {
         "runs": runs,
@@ -79,7 +85,7 @@ def _deployed(battle: Battle, role: str) -> list[tuple[str, int]]:
     return sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
-def _from_reference(battle: Battle, seeds: list[int]):
+def _from_reference(battle: Battle, seeds: list[int], progress: RunsDone | None = None):
     wins = rounds = every = timeouts = 0
     survivors: dict[str, dict[str, int]] = {"attacker": {}, "defender": {}}
     recovered: dict[str, dict[str, int]] = {"attacker": {}, "defender": {}}
@@ -95,6 +101,8 @@ def _from_reference(battle: Battle, seeds: list[int]):
                 survivors[role][k] = survivors[role].get(k, 0) + n
             for k, n in side.recovered:
                 recovered[role][k] = recovered[role].get(k, 0) + n
+    if progress is not None:
+        progress(len(seeds))
     return wins, rounds, every, timeouts, survivors, recovered
 
 
