@@ -20,7 +20,7 @@ from engine.cells import normalize_name
 from engine.errors import OrderError, allowed_list
 from engine.numbers import echo, read_count, whole_number
 from engine.ruleset import ParsedOrders, Row, RowStatus
-from engine.titania.data import TitaniaData, load_data
+from engine.titania.data import TitaniaData, default_data
 from engine.titania.names import BUILDING_NAMES, RESOURCE_NAMES, ability_name
 
 PLANNING, CAMPAIGN, MIGHT = "planning", "campaign", "might"
@@ -162,7 +162,7 @@ def planning_actions(race_free_hire: bool) -> list[str]:
 
 
 def data() -> TitaniaData:
-    return load_data()
+    return default_data()
 
 
 def open_events(state: Mapping[str, Any]) -> list[tuple[str, str]]:

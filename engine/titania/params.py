@@ -8,6 +8,7 @@ import importlib.resources
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any, TypeGuard
 
 RESOURCES = ("gold", "wood", "influence", "stone", "mana")
@@ -141,8 +142,9 @@ def parse_params(text: str, where: str = "params.toml") -> tuple[Params, list[st
     return replace(Params(), **values), problems
 
 
+@cache
 def default_params() -> Params:
-    """The shipped defaults (templates/titania/data/params.toml)."""
+    """The shipped defaults (templates/titania/data/params.toml; read once, Params is frozen)."""
     text = importlib.resources.files("templates").joinpath("titania", "data", "params.toml").read_text("utf-8")
     params, problems = parse_params(text)
     if problems:  # the shipped file is tested; a broken install is a programming error

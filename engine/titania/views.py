@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.ruleset import Table
 from engine.titania.book_orders import HOLD, MIGHT_ROW
-from engine.titania.data import load_data
+from engine.titania.data import default_data
 from engine.titania.names import BUILDING_NAMES, DEPOSIT_NAMES, RESOURCE_NAMES, ability_name, buildings_text, race_name
 from engine.titania.params import default_params, override
 from engine.titania.races import RACES
@@ -202,7 +202,7 @@ def techs(state: Mapping[str, Any], fid: str) -> Table:
     params = override(default_params(), state.get("params") or None, [])
     race = RACES[f["race"]]
     rows: list[tuple[Any, ...]] = []
-    d = load_data()
+    d = default_data()
 
     def cost_text(cost: Mapping[str, int]) -> str:
         return ", ".join(f"{RESOURCE_NAMES.get(r, r)} {n}" for r, n in cost.items()) or "бесплатно"
