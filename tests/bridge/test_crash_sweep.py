@@ -10,8 +10,10 @@ must equal an uninterrupted run: 0 mismatches, 0 double resolutions.
 A crash leaves the game folder as it is on disk just before the write, and the fake Google server's
 state as it is just before the request (a real server outlives the crash). So the uninterrupted run,
 a forked child, copies the folder and dumps the server at each crash point instead of dying there;
-each copy is then run again as a crashed game. One crash per stage is also real (os._exit before the
-write, in its own child), and what it leaves must equal that point's copy, file for file.
+each copy is then run again as a crashed game, in a child forked from the test, which parses each
+version of each book once beforehand (sheets_bridge/xlsx_files keeps a parse for the same bytes, as
+tests/bridge/test_xlsx_files.py checks). One crash per stage is also real (os._exit before the write,
+in its own child), and what it leaves must equal that point's copy, file for file.
 
 Every crash point has a label: the operation and the game-folder path with digits folded and, for
 the per-book files of books/ and archive/, only the folder and the extension (on Google: the HTTP
@@ -40,6 +42,7 @@ from typing import Any
 import pytest
 
 from engine import find_ruleset
+from sheets_bridge import xlsx_files
 from sheets_bridge.create import create_game
 from sheets_bridge.demo import DemoBooks
 from sheets_bridge.gamedir import LOCK_FILE, GameDir
@@ -47,7 +50,7 @@ from sheets_bridge.layouts import Layout
 from sheets_bridge.stage import run_turn
 from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client
 from sheets_bridge.testing.adapter import FakeGoogleAdapter
-from sheets_bridge.xlsx_backend import XlsxBackend
+from sheets_bridge.xlsx_backend import BOOKS_DIR, XlsxBackend
 
 SEED = "crash-sweep"
 GM = "gm@example.com"
@@ -208,9 +211,19 @@ class GoogleGame(Game):
         return fake_backend(fake, BOT, gm_emails=[GM], metadata_path=gd.state_dir / "gsheets-meta.json")
 
     def books(self, gd: GameDir, fake: FakeGoogle | None) -> dict[str, Any]:
+        """Every book as entered on the server: the spreadsheets.get resource (properties, protected
+        ranges, conditional formats) and each sheet's row and column sizes and cells as entered (values,
+        formats, validations, notes); what Google derives from them (effective and formatted values) is
+        left out, as rendering it for every cell of every book costs more than the rerun itself."""
         assert fake is not None
-        return {key: fake.spreadsheet(book).resource(BOT, include_grid=True)
-                for key, book in gd.config.books.items()}
+        out = {}
+        for key, book_id in gd.config.books.items():
+            book = fake.spreadsheet(book_id)
+            out[key] = {"resource": book.resource(BOT),
+                        "sheets": [{"dimensions": sorted([list(k), v] for k, v in sheet.dimensions.items()),
+                                    "cells": sorted([list(k), v] for k, v in sheet.cells.items())}
+                                   for sheet in sorted(book.sheets, key=lambda s: s.properties["index"])]}
+        return out
 
     def type_rows(self, gd: GameDir, key: str, title: str, rows: list[list[str]]) -> None:
         fake = self.fake()
@@ -422,6 +435,9 @@ def sweep(start: Game, workdir: Path, label: str) -> Game:
     assert left == copied, (f"a real crash before point {real} left the game otherwise than its copy: "
                             f"{sorted(k for k in {*left, *copied} if left.get(k) != copied.get(k))}")
 
+    for n in chosen:    # each book's versions parsed once, here: every forked rerun finds them kept
+        for book in sorted((snapshots / f"{n:04d}" / "game" / BOOKS_DIR).glob("*.xlsx")):
+            xlsx_files.load_for_reading(book)
     out = workdir / f"{label}-results"
     out.mkdir()
     jobs = [lambda n=n: {"n": n, **rerun(crashed_game(start, snapshots, workdir, label, n))} for n in chosen]

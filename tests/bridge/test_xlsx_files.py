@@ -62,7 +62,8 @@ def test_a_write_after_a_read_gives_the_bytes_of_a_write_after_a_fresh_parse(tmp
     backend = XlsxBackend(tmp_path, password="секрет")
     book = backend.create_book("b", "Книга")
     tabs = [TabWrite("Армии", header=("Армия", "Юнит", "Количество", "Статус"), kind="orders", order_rows=30,
-                     locked_columns=(3,), numbers={2: 1}, dropdowns={1: ("Рыцарь", "Лучник")}, rows=(("Первая", "Рыцарь", 3, "OK"),)),
+                     locked_columns=(3,), numbers={2: 1}, dropdowns={1: ("Рыцарь", "Лучник")},
+                     rows=(("Первая", "Рыцарь", 3, "OK"),)),
             TabWrite("Сводка", header=("Поле", "Значение"), rows=(("Золото", 100),))]
     backend.write_book(book, tabs)
     twin = tmp_path / "books" / "twin.xlsx"
@@ -76,7 +77,8 @@ def test_a_write_after_a_read_gives_the_bytes_of_a_write_after_a_fresh_parse(tmp
     assert _parts(backend.book_path(book)) == _parts(twin)
 
 
-values = st.one_of(st.text(st.characters(min_codepoint=32, exclude_categories=("Cs",)), max_size=8), st.integers(-10**6, 10**6), st.floats(allow_nan=False, allow_infinity=False),
+values = st.one_of(st.text(st.characters(min_codepoint=32, exclude_categories=("Cs",)), max_size=8),
+                   st.integers(-10**6, 10**6), st.floats(allow_nan=False, allow_infinity=False),
                    st.booleans(), st.dates(min_value=dt.date(1950, 1, 1), max_value=dt.date(2100, 1, 1)))
 
 
