@@ -19,12 +19,15 @@ def spreadsheet_to_xlsx(book: Spreadsheet) -> bytes:
     for sheet in sorted(book.sheets, key=lambda s: s.properties["index"]):
         ws = workbook.create_sheet(sheet.title[:31])
         lists: dict[tuple[str, ...], list[tuple[int, int]]] = {}
+        items: dict[int, tuple[str, ...]] = {}      # a range's cells share one rule object: read it once
         for (r, c), cell in sorted(sheet.cells.items()):
             if cell.get("userEnteredValue"):
                 _put(ws.cell(row=r + 1, column=c + 1), cell["userEnteredValue"])
             rule = cell.get("dataValidation", {}).get("condition", {})
             if rule.get("type") == "ONE_OF_LIST":
-                key = tuple(v.get("userEnteredValue", "") for v in rule.get("values", []))
+                key = items.get(id(rule))
+                if key is None:
+                    key = items[id(rule)] = tuple(v.get("userEnteredValue", "") for v in rule.get("values", []))
                 lists.setdefault(key, []).append((c, r))
         for values, cells in lists.items():
             formula = '"' + ",".join(v.replace('"', '""') for v in values) + '"'
