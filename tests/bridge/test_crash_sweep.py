@@ -354,9 +354,14 @@ def rerun(run: Game) -> dict[str, Any]:
     return result
 
 
+TEMPORARY = [(re.compile(r"^(\..+)\.\w+(\.tmp)$"), r"\1.*\2"),       # tempfile.mkstemp's random part
+             (re.compile(r"^(.+\.tmp)\d+\.\d+$"), r"\1*")]           # gsheets-meta.tmp<pid>.<thread>
+
+
 def folder_files(game: Game) -> dict[str, Any]:
     """Every file of the game folder (xlsx files by their parts but the timestamps, the journal
-    without its clock times), and on Google Sheets every book on the server."""
+    without its clock times, a temporary file by its content under its name without the random or
+    process-specific part), and on Google Sheets every book on the server."""
     def content(p: Path) -> Any:
         if p.suffix == ".xlsx":
             return xlsx_digest(p)
@@ -364,8 +369,17 @@ def folder_files(game: Game) -> dict[str, Any]:
             return [{k: v for k, v in json.loads(line).items() if k != "at"} for line in p.read_text().splitlines()]
         return hashlib.sha256(p.read_bytes()).hexdigest()
 
-    files: dict[str, Any] = {str(p.relative_to(game.path)): content(p)
-                             for p in sorted(game.path.rglob("*")) if p.is_file() and p.name != LOCK_FILE}
+    def name(p: Path) -> str:
+        folded = p.name
+        for pattern, repl in TEMPORARY:
+            folded = pattern.sub(repl, folded)
+        return str(p.relative_to(game.path).with_name(folded))
+
+    grouped: dict[str, list[Any]] = {}
+    for p in sorted(game.path.rglob("*")):
+        if p.is_file() and p.name != LOCK_FILE:
+            grouped.setdefault(name(p), []).append(content(p))
+    files: dict[str, Any] = {k: sorted(v, key=json.dumps) for k, v in grouped.items()}
     fake = game.fake() if isinstance(game, GoogleGame) else None
     gd = GameDir(game.path)
     files["books on the server"] = json.dumps(game.books(gd, fake), sort_keys=True, default=str) if fake else None
@@ -427,7 +441,8 @@ def sweep(start: Game, workdir: Path, label: str) -> Game:
     chosen = list(range(1, points + 1)) if FULL_SWEEP else sample(labels)
     expected = fingerprint(reference, reference.fake() if isinstance(reference, GoogleGame) else None)
 
-    real = chosen[len(chosen) // 2]
+    # the real crash: before a replace in the second half, so a finished temporary file is left behind
+    real = next((n for n in chosen[len(chosen) // 2:] if labels[n - 1].startswith("replace")), chosen[len(chosen) // 2])
     crashed = start.copy(workdir / f"{label}-real-crash")
     code, _ = run_child(crashed, real)
     assert code == CRASHED, f"point {real} of {points} was not reached"
