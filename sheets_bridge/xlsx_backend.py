@@ -118,7 +118,7 @@ class XlsxBackend:
             shutil.copyfile(src, tmp)
             os.replace(tmp, target)
         except BaseException:
-            xlsx_files.unlink_quietly(tmp)
+            _unlink_quietly(tmp)
             raise
 
     # -- helpers ----------------------------------------------------------------
@@ -173,3 +173,10 @@ def _text_rows(rows: Iterable[tuple[Any, ...]]) -> list[list[str]]:
         blank = 0
         out.append([cell_text(v) for v in row[:end]])
     return out
+
+
+def _unlink_quietly(path: str | Path) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass

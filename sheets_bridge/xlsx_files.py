@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
-import tempfile
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -24,6 +22,8 @@ from typing import Any
 
 from openpyxl import Workbook, load_workbook
 from openpyxl.worksheet.worksheet import Worksheet
+
+from sheets_bridge.gamedir import atomic_write_bytes
 
 KEPT_BOOKS = 16          # every book of the largest scenario (Titania's ten), with room
 
@@ -101,23 +101,7 @@ def save(wb: Workbook, path: Path) -> None:
     path = Path(path)
     buffer = io.BytesIO()
     wb.save(buffer)
-    write_atomically(path, buffer.getvalue())
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Replace the file's bytes in one step: a crash leaves the old file or the new one, never half."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        unlink_quietly(tmp)
-        raise
-    _fsync_dir(path.parent)
+    atomic_write_bytes(path, buffer.getvalue())
 
 
 def sheet_values(ws: Worksheet) -> list[tuple[Any, ...]]:
@@ -132,24 +116,3 @@ def sheet_values(ws: Worksheet) -> list[tuple[Any, ...]]:
     for (r, c), cell in cells.items():
         grid[r - 1][c - 1] = cell.value
     return [tuple(row) for row in grid]
-
-
-def _fsync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def unlink_quietly(path: str | Path) -> None:
-    """Remove a file that may already be gone."""
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        pass
