@@ -13,10 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import os
 import re
-import shutil
-import tempfile
 import zipfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -27,6 +24,7 @@ from openpyxl.utils.exceptions import InvalidFileException
 
 from sheets_bridge import xlsx_files
 from sheets_bridge.backend import BackendError, BookForbidden, BookNotFound, TabWrite
+from sheets_bridge.gamedir import atomic_write_bytes
 from sheets_bridge.xlsx_password import game_password, lock_sheets
 from sheets_bridge.xlsx_pictures import put_pictures
 from sheets_bridge.xlsx_tabs import LISTS_SHEET, PLACEHOLDER_SHEET, apply_tab, collect_unused_lists, tidy_sheets
@@ -110,16 +108,7 @@ class XlsxBackend:
         src = self.book_path(book_id)
         if not src.is_file():
             raise BookNotFound(f"book file {src} not found")
-        target = Path(dest)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        os.close(fd)
-        try:
-            shutil.copyfile(src, tmp)
-            os.replace(tmp, target)
-        except BaseException:
-            _unlink_quietly(tmp)
-            raise
+        atomic_write_bytes(Path(dest), src.read_bytes())
 
     # -- helpers ----------------------------------------------------------------
     def _load(self, book_id: str, edit: bool) -> Workbook:
@@ -173,10 +162,3 @@ def _text_rows(rows: Iterable[tuple[Any, ...]]) -> list[list[str]]:
         blank = 0
         out.append([cell_text(v) for v in row[:end]])
     return out
-
-
-def _unlink_quietly(path: str | Path) -> None:
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        pass
