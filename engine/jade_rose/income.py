@@ -61,7 +61,7 @@ def collect_income(state: dict, faction: str) -> None:
 
 def pay_upkeep(state: dict, faction: str) -> None:
     """Upkeep of the units owned at the start of the turn (the balance may go negative, JR-57)."""
-    ledger.change(state, faction, "gold", -upkeep_total(state, faction), "Содержание армии")
+    ledger.change(state, faction, "gold", -upkeep_total(state, faction), "Содержание армии", kind="upkeep")
 
 
 def era_gift(state: dict) -> None:

@@ -117,8 +117,8 @@ def corruption_action(state: dict, faction: str, order: Mapping, rng: Dice, ctx:
     if spec.get("blocks_armies"):
         rec["armies_blocked"] = True
         extra = round_half_up(income.upkeep_total(state, faction) * int(spec.get("army_upkeep_pct", 0)), 100)
-        ledger.change(state, faction, "gold", -extra,
-                      f"{action}: +{spec.get('army_upkeep_pct', 0)} % к содержанию армии")
+        ledger.change(state, faction, "gold", -extra,      # upkeep: it may take the balance below 0 (JR-57)
+                      f"{action}: +{spec.get('army_upkeep_pct', 0)} % к содержанию армии", kind="upkeep")
         notes.append(f"армии в этот ход не действуют, доплата за содержание {extra}з")
     if spec.get("no_building_income"):
         lost = _cancel_building_income(state, faction, action)
