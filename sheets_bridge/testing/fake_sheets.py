@@ -185,13 +185,10 @@ class Spreadsheet(FormattedBook):
 
     @staticmethod
     def _updated(existing: dict | None, data: dict, tree: field_mask.Tree | None) -> dict:
-        """A new cell dict: `existing` with the masked fields of `data` (existing is not changed)."""
-        cell = dict(existing or {})
-        for name in (cell if tree is None else tree):
-            if isinstance(cell.get(name), dict):
-                cell[name] = copy.deepcopy(cell[name])   # nested parts may be shared with a copy
-        field_mask.update(cell, data, tree)
-        return cell
+        """A new cell dict: `existing` with the masked fields of `data`. Neither is changed, and the
+        result shares their untouched parts: a request's body is the fake's own (decoded from the
+        request), and cells are replaced, never changed in place."""
+        return field_mask.merged(existing or {}, data, tree)
 
     def _r_repeatCell(self, body: dict, who: str) -> dict:
         if not body.get("fields"):

@@ -100,3 +100,27 @@ def update(target: dict, source: dict, tree: Tree | None) -> None:
             update(child, source[name], sub)
             if not child:
                 target.pop(name)
+
+
+def merged(target: dict, source: dict, tree: Tree | None) -> dict:
+    """What `update` would make of a copy of `target`, without changing `target` or copying `source`:
+    the dicts along the masked paths are new, everything else (the rest of `target`, the values taken
+    from `source`) is shared. For objects that are replaced and never changed in place (the fake's cells)."""
+    if tree is None:
+        return dict(source)
+    out = dict(target)
+    for name, sub in tree.items():
+        if name == "*":
+            return dict(source)
+        if name not in source:
+            out.pop(name, None)
+        elif sub is None or not isinstance(source[name], dict):
+            out[name] = source[name]
+        else:
+            child = out.get(name)
+            child = merged(child if isinstance(child, dict) else {}, source[name], sub)
+            if child:
+                out[name] = child
+            else:
+                out.pop(name, None)
+    return out
