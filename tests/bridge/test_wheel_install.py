@@ -5,8 +5,10 @@ creates a venv outside the checkout and pip-installs the wheel there with its de
 then run the installed `forumwar` from empty temporary folders, where the source tree cannot be found.
 Cost is kept small: pip's own installer is reused for the new venv (`pip --python`, no ensurepip), the
 build skips build isolation when setuptools and wheel are at hand, pip's cache serves the wheels and
-`--no-compile` skips byte-compiling every dependency (measured: install 21 s -> 6 s). The first battle
-compiles the numba kernel (about 15 s), which is what a GM's first `forumwar battle` costs too.
+`--no-compile` skips byte-compiling every dependency (measured: install 21 s -> 6 s): the tool's runs
+write the .pyc of what they import, so the first run compiles it and the later ones reuse it (this
+machine sets PYTHONDONTWRITEBYTECODE, which the runs drop: with it, every run compiled all its modules
+again, 5 s each).
 """
 from __future__ import annotations
 
@@ -64,9 +66,13 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {"wheel": wheel_file, "python": python, "forumwar": env_dir / "bin" / "forumwar"}
 
 
+def _tool_env() -> dict[str, str]:
+    """The environment of a GM's shell: no checkout on the path, byte code written as Python does by default."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONDONTWRITEBYTECODE")}
+
+
 def _run(tool: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    done = subprocess.run([str(tool), *args], cwd=cwd, capture_output=True, text=True, timeout=600, env=env)
+    done = subprocess.run([str(tool), *args], cwd=cwd, capture_output=True, text=True, timeout=600, env=_tool_env())
     assert done.returncode == 0, f"forumwar {' '.join(args)} exited {done.returncode}:\n{done.stdout}\n{done.stderr}"
     return done
 
@@ -93,7 +99,7 @@ def test_installed_tool_starts_a_gm_scenario_plays_a_stage_and_a_battle_from_an_
     work.mkdir()
     where = subprocess.run([str(installed["python"]), "-c", "import sheets_bridge, templates; "
                             "print(sheets_bridge.__file__); print(templates.__file__)"],
-                           cwd=work, capture_output=True, text=True, check=True).stdout
+                           cwd=work, capture_output=True, text=True, check=True, env=_tool_env()).stdout
     assert str(ROOT) not in where and str(installed["python"].parents[1]) in where
 
     version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
