@@ -1,15 +1,17 @@
 """Loading and saving .xlsx files, with each parsed workbook kept for the next load of the same bytes.
 
 Parsing a book with openpyxl costs as much as writing it, and a command reads a book (the orders) and
-then writes it (the statuses, the results). So a workbook loaded for reading is kept, keyed by the
-exact bytes of its file; a later load hashes the file and reuses the kept workbook only for the same
-bytes (a player's edit, another program or a restored archive changes them, and the file is parsed
-again; a copy of the file is the same workbook). Reading never changes a kept workbook; an edit takes
-it out (`load_for_edit`) and `save` does not put it back: openpyxl's writer leaves small traces in the
-workbook it saves (e.g. the sheet's outline level), so only a fresh parse is the exact equivalent of
-the file, and the next write of a book gives the same bytes whether or not the process read it
-before. Workbooks holding pictures or charts are never kept (openpyxl reads their images from the
-loaded file once).
+then writes it (the statuses, the results), and the next command reads what the last one wrote. So a
+workbook loaded for reading, and one just saved, is kept, keyed by the exact bytes of its file; a later
+load hashes the file and reuses the kept workbook only for the same bytes (a player's edit, another
+program or a restored archive changes them, and the file is parsed again; a copy of the file is the
+same workbook). Reading never changes a kept workbook; an edit takes it out (`load_for_edit`) until it
+is saved. A saved workbook is kept only once it is what a parse of its file gives: openpyxl's writer
+leaves traces on the workbook it saves (the columns' outline level, the comments' drawing part) and
+its reader gives comments their default size, and `save` evens these out, so the next write of a book
+gives the same bytes whether the process kept it or parsed it (tests/bridge/test_xlsx_files.py).
+Workbooks holding pictures or charts are never kept (openpyxl reads their images from the loaded
+file once).
 """
 from __future__ import annotations
 
@@ -18,14 +20,19 @@ import io
 import threading
 from collections import OrderedDict
 from pathlib import Path
+from types import NoneType
 from typing import Any
 
 from openpyxl import Workbook, load_workbook
+from openpyxl.comments import Comment
+from openpyxl.compat.strings import safe_string
 from openpyxl.worksheet.worksheet import Worksheet
 
 from sheets_bridge.gamedir import atomic_write_bytes
 
 KEPT_BOOKS = 16          # every book of the largest scenario (Titania's ten), with room
+_PARSED_COMMENT = Comment("", "")    # a parsed comment's size: openpyxl's default
+PARSED_TYPES = ("s", "f", "b", "e", "inlineStr")     # cell types other than numbers that a file holds as they are
 
 
 class _Kept:
@@ -97,11 +104,57 @@ def forget() -> None:
 
 
 def save(wb: Workbook, path: Path) -> None:
-    """Write the workbook atomically (a temporary file in the same folder, synced, then `os.replace`)."""
+    """Write the workbook atomically (a temporary file in the same folder, synced, then `os.replace`)
+    and keep it for the next load of the file."""
     path = Path(path)
     buffer = io.BytesIO()
     wb.save(buffer)
-    atomic_write_bytes(path, buffer.getvalue())
+    data = buffer.getvalue()
+    atomic_write_bytes(path, data)
+    if _as_parsed(wb):
+        _KEPT.put(_digest(data), wb)
+
+
+def _as_parsed(wb: Workbook) -> bool:
+    """Make a workbook just saved what a parse of its file gives, or say it cannot be (then it is not
+    kept). The writer leaves the columns' outline level and the comments' drawing part on the
+    workbook; the file holds numbers to 16 digits, an empty text as no value, no empty cell or row,
+    and comments without their size (it lives in the drawing part, which the reader does not read).
+    A date, or a number shown as one, comes back as a datetime, and other values in other types:
+    those are not evened out."""
+    for ws in wb.worksheets:
+        ws.column_dimensions.max_outline = None
+        ws.legacy_drawing = None
+        for row in [r for r, dim in ws.row_dimensions.items() if not {k for k, _ in dim} - {"r", "spans"}]:
+            del ws.row_dimensions[row]          # a row with nothing of its own is not in the file
+        cells: dict[tuple[int, int], Any] = ws._cells
+        for key, cell in list(cells.items()):
+            value = cell._value
+            if value is None and not cell.has_style and cell.comment is None:
+                if cell.hyperlink is not None:
+                    return False
+                del cells[key]                  # nor is a cell with nothing in it
+                continue
+            if cell.data_type == "n":
+                if value is None:
+                    pass
+                elif type(value) not in (int, float) or cell.is_date:
+                    return False
+                else:
+                    text = safe_string(value)
+                    cell._value = _cast_number(text) if text else None
+            elif cell.data_type == "s" and value == "":
+                cell._value, cell.data_type = None, "inlineStr"
+            elif cell.data_type not in PARSED_TYPES or not isinstance(value, (str, bool, NoneType)):
+                return False
+            if cell.comment is not None:
+                cell.comment.height, cell.comment.width = _PARSED_COMMENT.height, _PARSED_COMMENT.width
+    return True
+
+
+def _cast_number(text: str) -> int | float:
+    """A number's text in the file as openpyxl's reader reads it."""
+    return float(text) if "." in text or "E" in text or "e" in text else int(text)
 
 
 def sheet_values(ws: Worksheet) -> list[tuple[Any, ...]]:

@@ -151,6 +151,17 @@ def _write_header(ws: Worksheet, header: tuple[str, ...], notes: dict[int, str])
             cell.comment = None
 
 
+def _size_notes(wb: Workbook) -> None:
+    """Every header note of ours the size its text needs, on every write: a note's size is kept in the
+    file's drawing part, which openpyxl does not read, so a book parsed again has default-sized notes
+    (a values-only write then shrank them and cut their text)."""
+    for ws in wb.worksheets:
+        for cell in _existing_cells(ws):
+            if cell.row == 1 and cell.comment is not None and cell.comment.author == NOTE_AUTHOR:
+                sized = _note(cell.comment.text)
+                cell.comment.height, cell.comment.width = sized.height, sized.width
+
+
 def _note(text: str) -> Comment:
     """A header note sized to show its line whole (about 40 characters a line, 15 px each)."""
     lines = len(textwrap.wrap(text, 40)) or 1
@@ -409,7 +420,9 @@ def collect_unused_lists(wb: Workbook) -> None:
 
 
 def tidy_sheets(wb: Workbook, written: Iterable[str]) -> None:
-    """Drop the empty placeholder, keep the hidden lists last, activate the first visible tab."""
+    """Drop the empty placeholder, keep the hidden lists last, activate the first visible tab, size
+    the header notes."""
+    _size_notes(wb)
     if PLACEHOLDER_SHEET in wb.sheetnames and PLACEHOLDER_SHEET not in written:
         ws = wb[PLACEHOLDER_SHEET]
         others = [s for s in wb.worksheets if s is not ws and s.sheet_state == "visible"]

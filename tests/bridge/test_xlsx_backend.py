@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openpyxl.writer.excel import ExcelWriter
 
+from sheets_bridge import xlsx_files
 from sheets_bridge.backend import BackendError, BookNotFound, TabWrite
 from sheets_bridge.xlsx_backend import XlsxBackend, cell_text
 from sheets_bridge.xlsx_tabs import LISTS_SHEET
@@ -256,6 +257,23 @@ def test_identical_writes_give_identical_book_parts(backend, book):
         second = {n: zf.read(n) for n in zf.namelist()}
     assert first.keys() == second.keys()
     assert [n for n in first if first[n] != second[n]] in ([], ["docProps/core.xml"])
+
+
+def test_a_header_note_keeps_its_size_through_a_values_only_write_of_a_book_read_again(backend, book):
+    """A note's size lives in the file's drawing part, which openpyxl does not read: a book parsed
+    again and given only statuses must still show each note whole, as sized when it was written."""
+    long_note = "Город, где стоит армия: выберите из списка; армия в пути — город, куда она идёт. " * 3
+    backend.write_book(book, [orders_tab(notes={0: long_note, 3: "Заполняет мастер"})])
+
+    def drawing() -> bytes:
+        with zipfile.ZipFile(backend.book_path(book)) as zf:
+            return zf.read(next(n for n in zf.namelist() if n.endswith(".vml")))
+
+    sized = drawing()
+    assert b"height:" in sized and b"width:300" in sized.replace(b"px", b"").replace(b"pt", b"")
+    xlsx_files.forget()
+    backend.write_book(book, [TabWrite("Армии", column_updates={3: {2: "OK"}})])
+    assert drawing() == sized
 
 
 def test_crash_mid_save_leaves_the_old_book(backend, book, monkeypatch):

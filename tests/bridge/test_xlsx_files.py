@@ -10,10 +10,13 @@ from pathlib import Path
 import openpyxl
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from openpyxl.comments import Comment
+from openpyxl.styles import Font, Protection
 
 from sheets_bridge import xlsx_files
 from sheets_bridge.backend import TabWrite
 from sheets_bridge.xlsx_backend import XlsxBackend
+from sheets_bridge.xlsx_tabs import put_value
 
 
 def _book(tmp_path: Path, value: str = "первое") -> Path:
@@ -77,6 +80,58 @@ def test_a_write_after_a_read_gives_the_bytes_of_a_write_after_a_fresh_parse(tmp
     assert _parts(backend.book_path(book)) == _parts(twin)
 
 
+def test_a_saved_workbook_is_kept_as_a_parse_of_its_file_would_give_it(tmp_path):
+    """What `save` keeps, saved again, gives the file a fresh parse saved again gives: a note's size,
+    the columns' outline level and a note removed leave no trace of the earlier save."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A1"].comment = Comment("заметка игрока", "игрок", height=200, width=300)
+    ws["B1"].comment = Comment("вторая", "игрок")
+    ws.column_dimensions.group("C", "D", outline_level=1)
+    path = tmp_path / "book.xlsx"
+    xlsx_files.save(wb, path)
+    kept, fresh = xlsx_files.load_for_edit(path), openpyxl.load_workbook(path)
+    assert kept is wb
+    for book in (kept, fresh):
+        book.active["B1"].comment = None
+        book.save(tmp_path / f"{'kept' if book is kept else 'fresh'}.xlsx")
+    assert _parts(tmp_path / "kept.xlsx") == _parts(tmp_path / "fresh.xlsx")
+
+
+def test_a_saved_workbook_kept_for_the_next_write_gives_the_bytes_of_a_fresh_parse(tmp_path):
+    """`save` keeps the workbook it wrote for the next load of those bytes: a run of writes, each on
+    the workbook the last one kept, gives at every step the file of the same writes each on a fresh
+    parse (openpyxl's writer leaves traces — the outline level, the comments' drawing — that `save`
+    clears). Header notes come and go, dropdowns, widths, statuses, a new tab."""
+    army = dict(header=("Армия", "Юнит", "Количество", "Статус"), kind="orders", order_rows=30, locked_columns=(3,),
+                numbers={2: 1}, column_widths={0: 24, 3: 60})
+    writes = [
+        [TabWrite("Армии", notes={0: "Название армии", 3: "Заполняет мастер"}, dropdowns={1: ("Рыцарь", "Лучник")},
+                  **army), TabWrite("Сводка", header=("Поле", "Значение"), rows=(("Золото", 100),))],
+        [TabWrite("Армии", column_updates={3: {2: "Нет такого юнита", 3: "OK"}})],
+        [TabWrite("Армии", dropdowns={1: ("Рыцарь",)}, **army),                    # the notes are gone
+         TabWrite("Сводка", header=("Поле", "Значение"), rows=(("Золото", 90), ("Нефрит", 3)))],
+        [TabWrite("Сводка", header=("Поле",), rows=(("=не формула",),)), TabWrite("Новая", header=("А",))],
+    ]
+
+    def run(folder: Path, parse_each_time: bool) -> list[dict[str, bytes]]:
+        backend = XlsxBackend(folder, password="секрет")
+        book = backend.create_book("b", "Книга")
+        out = []
+        for tabs in writes:
+            if parse_each_time:
+                xlsx_files.forget()
+            backend.write_book(book, tabs)
+            out.append(_parts(backend.book_path(book)))
+        return out
+
+    xlsx_files.forget()
+    kept = run(tmp_path / "kept", parse_each_time=False)
+    fresh = run(tmp_path / "fresh", parse_each_time=True)
+    for n, (a, b) in enumerate(zip(kept, fresh, strict=True), start=1):
+        assert a == b, f"write {n}: {sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))}"
+
+
 values = st.one_of(st.text(st.characters(min_codepoint=32, exclude_categories=("Cs",)), max_size=8),
                    st.integers(-10**6, 10**6), st.floats(allow_nan=False, allow_infinity=False),
                    st.booleans(), st.dates(min_value=dt.date(1950, 1, 1), max_value=dt.date(2100, 1, 1)))
@@ -94,3 +149,45 @@ def test_sheet_values_are_what_openpyxl_s_read_only_mode_yields(tmp_path_factory
     expected = list(read_only.active.iter_rows(values_only=True)) if cells else []
     read_only.close()
     assert xlsx_files.sheet_values(openpyxl.load_workbook(path).active) == expected
+
+
+bridge_values = st.one_of(st.text(st.characters(min_codepoint=32, exclude_categories=("Cs",)), max_size=8),
+                          st.integers(-10**18, 10**18), st.floats(), st.booleans(), st.none(),
+                          st.sampled_from(["", "=СУММ(A1)", "#N/A", " пробел ", "a\nb", "5", "1e3", "_x0041_"]))
+
+
+FORMATS = ["General", "@", "0.00", "dd.mm.yyyy"]
+places = st.tuples(st.integers(1, 30), st.integers(1, 8))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(places, bridge_values, max_size=25), st.dictionaries(places, values, max_size=3),
+       st.dictionaries(places, st.tuples(st.sampled_from(FORMATS), st.booleans(), st.booleans()), max_size=8),
+       st.lists(st.integers(1, 30), max_size=3))
+def test_a_kept_saved_workbook_reads_and_saves_as_a_fresh_parse_of_its_file(tmp_path_factory, cells, raw, styles,
+                                                                            heights):
+    """Whatever the bridge writes into cells (`put_value`: text stays text, odd numbers become text)
+    and whatever else a cell may hold (a date), the workbook the next load of a saved file gets reads
+    the values a fresh parse of the file reads and saves the same file; it is the very workbook saved
+    when the cells hold only what the bridge writes."""
+    folder = tmp_path_factory.mktemp("kept")
+    wb = openpyxl.Workbook()
+    for (r, c), v in cells.items():
+        put_value(wb.active.cell(row=r, column=c), v)
+    for (r, c), v in raw.items():
+        wb.active.cell(row=r, column=c, value=v)
+    for (r, c), (number_format, bold, locked) in styles.items():
+        cell = wb.active.cell(row=r, column=c)
+        cell.number_format, cell.font, cell.protection = number_format, Font(bold=bold), Protection(locked=locked)
+    for r in heights:
+        wb.active.row_dimensions[r].height = 30
+        wb.active.row_dimensions[r].height = None      # as fit_rows leaves a row back to one line
+    xlsx_files.save(wb, folder / "v.xlsx")
+    kept, fresh = xlsx_files.load_for_reading(folder / "v.xlsx"), openpyxl.load_workbook(folder / "v.xlsx")
+    if not raw and all(f != "dd.mm.yyyy" for f, _, _ in styles.values()):
+        assert kept is wb
+    kept_values, fresh_values = xlsx_files.sheet_values(kept.active), xlsx_files.sheet_values(fresh.active)
+    assert [[(type(v), v) for v in row] for row in kept_values] == [[(type(v), v) for v in row] for row in fresh_values]
+    kept.save(folder / "kept.xlsx")
+    fresh.save(folder / "fresh.xlsx")
+    assert _parts(folder / "kept.xlsx") == _parts(folder / "fresh.xlsx")
