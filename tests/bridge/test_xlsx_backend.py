@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from openpyxl.writer.excel import ExcelWriter
+from openpyxl.worksheet._writer import WorksheetWriter
 
 from sheets_bridge import xlsx_files
 from sheets_bridge.backend import BackendError, BookNotFound, TabWrite
@@ -279,16 +279,16 @@ def test_a_header_note_keeps_its_size_through_a_values_only_write_of_a_book_read
 def test_crash_mid_save_leaves_the_old_book(backend, book, monkeypatch):
     backend.write_book(book, [TabWrite("Сводка", header=("Поле",), rows=(("старое",),))])
     before = backend.book_path(book).read_bytes()
-    real = ExcelWriter.write_worksheet
+    real = WorksheetWriter.write
     calls = []
 
-    def crash_after_first_sheet(self, ws):
-        calls.append(ws.title)
+    def crash_after_first_sheet(self):
+        calls.append(self.ws.title)
         if len(calls) > 1:
             raise OSError("disk full")
-        return real(self, ws)
+        return real(self)
 
-    monkeypatch.setattr(ExcelWriter, "write_worksheet", crash_after_first_sheet)
+    monkeypatch.setattr(WorksheetWriter, "write", crash_after_first_sheet)
     with pytest.raises(OSError, match="disk full"):
         backend.write_book(book, [TabWrite("Сводка", rows=(("новое",),)), orders_tab()])
     assert len(calls) == 2

@@ -191,3 +191,25 @@ def test_a_kept_saved_workbook_reads_and_saves_as_a_fresh_parse_of_its_file(tmp_
     kept.save(folder / "kept.xlsx")
     fresh.save(folder / "fresh.xlsx")
     assert _parts(folder / "kept.xlsx") == _parts(folder / "fresh.xlsx")
+
+
+def test_the_in_memory_writer_writes_the_file_openpyxl_s_own_save_writes(tmp_path):
+    """`save` builds each worksheet's XML in memory instead of in a temporary file: the parts are those
+    of `Workbook.save`, for a book with notes, dropdowns, protection and a picture."""
+    from openpyxl.drawing.image import Image
+    from PIL import Image as PILImage
+
+    backend = XlsxBackend(tmp_path, password="секрет")
+    book = backend.create_book("b", "Книга")
+    backend.write_book(book, [TabWrite("Армии", header=("Армия", "Юнит", "Статус"), kind="orders", order_rows=10,
+                                       locked_columns=(2,), dropdowns={1: ("Рыцарь", "Лучник")},
+                                       notes={0: "Название армии"}, rows=(("Первая", "Рыцарь", "OK"),))])
+    wb = openpyxl.load_workbook(backend.book_path(book))
+    png = tmp_path / "p.png"
+    PILImage.new("RGB", (4, 3), "red").save(png)
+    wb.create_sheet("Карта").add_image(Image(str(png)), "B2")
+    ours = tmp_path / "ours.xlsx"
+    ours.write_bytes(xlsx_files.workbook_bytes(wb))
+    wb.save(tmp_path / "theirs.xlsx")
+    assert _parts(ours) == _parts(tmp_path / "theirs.xlsx")
+    assert openpyxl.load_workbook(ours)["Армии"]["A1"].comment.text == "Название армии"
