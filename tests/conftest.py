@@ -13,12 +13,14 @@ exactly as in the product but for that one step."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from sheets_bridge import pictures
 from sheets_bridge.demo import run_demo
 from sheets_bridge.gamedir import GameDir
 from tests.paths import REPO, SHARED
@@ -57,12 +59,26 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
 FULL = os.environ.get("FORUMWAR_FULL_TESTS") == "1"
 PICTURE_TESTS = {"test_map_drawing.py", "test_charts.py"}
+DRAW = pictures.publish
 
 
-@pytest.fixture(autouse=True)
-def _pictures_only_where_tested(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    if not FULL and request.path.name not in PICTURE_TESTS:
-        monkeypatch.setattr("sheets_bridge.pictures.publish", lambda *args, **kwargs: None)
+@pytest.fixture(scope="session", autouse=True)
+def _no_pictures() -> Iterator[None]:
+    """No picture is drawn, from the session's start: a module's or the session's own games too (a
+    function-scoped switch came after them, and their stage openings drew the map and the charts)."""
+    with pytest.MonkeyPatch.context() as patch:
+        if not FULL:
+            patch.setattr(pictures, "publish", lambda *args, **kwargs: None)
+        yield
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _pictures_where_tested(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The picture tests draw them, their module's games included."""
+    with pytest.MonkeyPatch.context() as patch:
+        if request.path.name in PICTURE_TESTS:
+            patch.setattr(pictures, "publish", DRAW)
+        yield
 
 
 @dataclass(frozen=True)
