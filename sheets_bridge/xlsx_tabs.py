@@ -276,27 +276,29 @@ def _open_order_cells(ws: Worksheet, tab: TabWrite) -> None:
     text_id = BUILTIN_FORMATS_REVERSE[TEXT_FORMAT]
     wrap_id, plain_id = _alignment_id(ws, WRAP_ALIGNMENT), _alignment_id(ws, TOP_ALIGNMENT)
     grey_id = _fill_id(ws, LOCKED_FILL)
-    for row_no, row in enumerate(ws.iter_rows(min_row=1, max_row=last_row, min_col=1, max_col=ncols), start=1):
-        if row_no == 1:
-            for cell in row:
-                _style_array(cell).protectionId = locked_id
-            continue
-        for cell in row:
-            column = cell.column
-            is_open = not tab.locked and column not in locked_cols
+    # per column: open?, protection, alignment, fill, number format (None: left as it is), a count?
+    plan = []
+    for column in range(1, ncols + 1):
+        is_open = not tab.locked and column not in locked_cols
+        number_format = GENERAL_FORMAT if column in numeric else text_id if is_open else None
+        plan.append((column, is_open, open_id if is_open else locked_id, wrap_id if column in wrapped else plain_id,
+                     grey_id if column in locked_cols else 0, number_format, column in numeric))
+    cells = ws._cells
+    for column in range(1, ncols + 1):
+        _style_array(cells.get((1, column)) or ws.cell(row=1, column=column)).protectionId = locked_id
+    for row_no in range(2, last_row + 1):
+        for column, is_open, protection_id, alignment_id, fill_id, number_format, is_count in plan:
+            cell = cells.get((row_no, column)) or ws.cell(row=row_no, column=column)
             style = _style_array(cell)
-            style.protectionId = open_id if is_open else locked_id
+            style.protectionId = protection_id
             if not is_open and cell.value in (None, ""):
                 style.alignmentId = style.fillId = style.numFmtId = 0    # an empty closed cell is not stored
                 continue
-            style.alignmentId = wrap_id if column in wrapped else plain_id
-            style.fillId = grey_id if column in locked_cols else 0
-            if column in numeric:
-                style.numFmtId = GENERAL_FORMAT
-                if isinstance(cell.value, str):        # a count typed as text ("12", "1 200") becomes the number
-                    put_value(cell, as_number(cell.value))
-            elif is_open:
-                style.numFmtId = text_id
+            style.alignmentId, style.fillId = alignment_id, fill_id
+            if number_format is not None:
+                style.numFmtId = number_format
+            if is_count and isinstance(cell.value, str):   # a count typed as text ("12", "1 200") becomes the number
+                put_value(cell, as_number(cell.value))
     for cell in _existing_cells(ws):
         if cell.data_type == "f":
             put_value(cell, formula_text(cell.value))
