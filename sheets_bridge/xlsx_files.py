@@ -20,6 +20,7 @@ import hashlib
 import io
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from types import NoneType
 from typing import Any
@@ -29,6 +30,9 @@ from openpyxl import Workbook, load_workbook
 from openpyxl.comments import Comment
 from openpyxl.compat.strings import safe_string
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing
+from openpyxl.styles import Alignment, Protection
+from openpyxl.styles.cell_style import StyleArray
+from openpyxl.utils.indexed_list import IndexedList
 from openpyxl.worksheet._writer import WorksheetWriter
 from openpyxl.worksheet.worksheet import Worksheet
 from openpyxl.writer.excel import ExcelWriter
@@ -150,13 +154,23 @@ def workbook_bytes(wb: Workbook) -> bytes:
 
 
 def _as_parsed(wb: Workbook) -> bool:
-    """Make a workbook just saved what a parse of its file gives, or say it cannot be (then it is not
-    kept). The writer leaves the columns' outline level and the comments' drawing part on the
-    workbook; the file holds numbers to 16 digits, an empty text as no value, no empty cell or row,
-    and comments without their size (it lives in the drawing part, which the reader does not read).
-    A date, or a number shown as one, comes back as a datetime, and other values in other types:
-    those are not evened out."""
+    """Make a workbook just saved what a parse of its file gives, or say it cannot be (then it is
+    left as it is and not kept). The writer leaves the columns' outline level and the comments'
+    drawing part on the workbook; the file holds numbers to 16 digits, an empty text as no value,
+    no empty cell or row, style parts as XML and comments without their size (it lives in the
+    drawing part, which the reader does not read). Pictures, hyperlinks, a date or a number shown as
+    one (it comes back as a datetime) and values of other types are not evened out."""
+    if _holds_pictures(wb) or not all(_parses_as_it_is(cell) for ws in wb.worksheets for cell in ws._cells.values()):
+        return False
+    restyle = _styles_as_parsed(wb)
+    if restyle is None:
+        return False
     for ws in wb.worksheets:
+        for dimensions in (ws.row_dimensions, ws.column_dimensions):
+            dim: Any
+            for dim in dimensions.values():
+                if dim.has_style:
+                    dim._style = restyle(dim._style)
         ws.column_dimensions.max_outline = None
         ws.legacy_drawing = None
         for row in [r for r, dim in ws.row_dimensions.items() if not {k for k, _ in dim} - {"r", "spans"}]:
@@ -165,25 +179,55 @@ def _as_parsed(wb: Workbook) -> bool:
         for key, cell in list(cells.items()):
             value = cell._value
             if value is None and not cell.has_style and cell.comment is None:
-                if cell.hyperlink is not None:
-                    return False
                 del cells[key]                  # nor is a cell with nothing in it
                 continue
-            if cell.data_type == "n":
-                if value is None:
-                    pass
-                elif type(value) not in (int, float) or cell.is_date:
-                    return False
-                else:
-                    text = safe_string(value)
-                    cell._value = _cast_number(text) if text else None
+            if cell.data_type == "n" and value is not None:
+                text = safe_string(value)
+                cell._value = _cast_number(text) if text else None
             elif cell.data_type == "s" and value == "":
                 cell._value, cell.data_type = None, "inlineStr"
-            elif cell.data_type not in PARSED_TYPES or not isinstance(value, (str, bool, NoneType)):
-                return False
+            if cell.has_style:
+                cell._style = restyle(cell._style)
             if cell.comment is not None:
                 cell.comment.height, cell.comment.width = _PARSED_COMMENT.height, _PARSED_COMMENT.width
     return True
+
+
+def _parses_as_it_is(cell: Any) -> bool:
+    """Whether `_as_parsed` can make the cell what a parse of its file gives."""
+    if cell.hyperlink is not None:
+        return False
+    if cell.data_type == "n":
+        return cell._value is None or (type(cell._value) in (int, float) and not cell.is_date)
+    return cell.data_type in PARSED_TYPES and isinstance(cell._value, (str, bool, NoneType))
+
+
+def _styles_as_parsed(wb: Workbook) -> Callable[[StyleArray], StyleArray] | None:
+    """Rebuild the workbook's style tables as the reader builds them from the file just written, and
+    give the way from a cell's style to its parsed one (None: the file's first style is not plain).
+    The file holds each style's alignment and protection inline, so the reader numbers them afresh,
+    in the order the styles first use them; the workbook's own tables may hold them otherwise."""
+    book: Any = wb              # openpyxl's style tables are private, not in its stubs
+    written: Any = book._cell_styles
+    alignments: Any = IndexedList([Alignment()])
+    protections: Any = IndexedList([Protection()])
+    parsed = []
+    for style in written:
+        new = StyleArray(style)
+        new.alignmentId = alignments.add(_reread(book._alignments[style.alignmentId])) if style.alignmentId else 0
+        new.protectionId = protections.add(_reread(book._protections[style.protectionId])) if style.protectionId else 0
+        parsed.append(new)
+    for table in ("_fonts", "_fills", "_borders"):      # written whole, read back as written
+        setattr(book, table, IndexedList([_reread(item) for item in getattr(book, table)]))
+    if not parsed or any(parsed[0]):
+        return None
+    book._cell_styles, book._alignments, book._protections = IndexedList(parsed), alignments, protections
+    return lambda style: StyleArray(parsed[written.index(style)])
+
+
+def _reread(item: Any) -> Any:
+    """A style part (font, fill, border, alignment, protection) as the reader reads it from its XML."""
+    return type(item).from_tree(item.to_tree())
 
 
 def _cast_number(text: str) -> int | float:

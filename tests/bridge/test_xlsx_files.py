@@ -11,7 +11,7 @@ import openpyxl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from openpyxl.comments import Comment
-from openpyxl.styles import Font, Protection
+from openpyxl.styles import Alignment, Font, Protection
 
 from sheets_bridge import xlsx_files
 from sheets_bridge.backend import TabWrite
@@ -163,9 +163,10 @@ places = st.tuples(st.integers(1, 30), st.integers(1, 8))
 @settings(max_examples=60, deadline=None)
 @given(st.dictionaries(places, bridge_values, max_size=25), st.dictionaries(places, values, max_size=3),
        st.dictionaries(places, st.tuples(st.sampled_from(FORMATS), st.booleans(), st.booleans()), max_size=8),
-       st.lists(st.integers(1, 30), max_size=3))
+       st.lists(st.integers(1, 30), max_size=3),
+       st.dictionaries(places, st.tuples(st.sampled_from(FORMATS), st.booleans(), st.booleans()), max_size=8))
 def test_a_kept_saved_workbook_reads_and_saves_as_a_fresh_parse_of_its_file(tmp_path_factory, cells, raw, styles,
-                                                                            heights):
+                                                                            heights, restyled):
     """Whatever the bridge writes into cells (`put_value`: text stays text, odd numbers become text)
     and whatever else a cell may hold (a date), the workbook the next load of a saved file gets reads
     the values a fresh parse of the file reads and saves the same file; it is the very workbook saved
@@ -176,18 +177,24 @@ def test_a_kept_saved_workbook_reads_and_saves_as_a_fresh_parse_of_its_file(tmp_
         put_value(wb.active.cell(row=r, column=c), v)
     for (r, c), v in raw.items():
         wb.active.cell(row=r, column=c, value=v)
-    for (r, c), (number_format, bold, locked) in styles.items():
-        cell = wb.active.cell(row=r, column=c)
-        cell.number_format, cell.font, cell.protection = number_format, Font(bold=bold), Protection(locked=locked)
+    def style(book: openpyxl.Workbook, plan: dict) -> None:
+        for (r, c), (number_format, bold, locked) in plan.items():
+            cell = book.active.cell(row=r, column=c)
+            cell.number_format, cell.font, cell.protection = number_format, Font(bold=bold), Protection(locked=locked)
+            cell.alignment = Alignment(wrap_text=bold, vertical="top" if locked else None)
+
+    style(wb, styles)
     for r in heights:
         wb.active.row_dimensions[r].height = 30
         wb.active.row_dimensions[r].height = None      # as fit_rows leaves a row back to one line
     xlsx_files.save(wb, folder / "v.xlsx")
-    kept, fresh = xlsx_files.load_for_reading(folder / "v.xlsx"), openpyxl.load_workbook(folder / "v.xlsx")
+    kept, fresh = xlsx_files.load_for_edit(folder / "v.xlsx"), openpyxl.load_workbook(folder / "v.xlsx")
     if not raw and all(f != "dd.mm.yyyy" for f, _, _ in styles.values()):
         assert kept is wb
     kept_values, fresh_values = xlsx_files.sheet_values(kept.active), xlsx_files.sheet_values(fresh.active)
     assert [[(type(v), v) for v in row] for row in kept_values] == [[(type(v), v) for v in row] for row in fresh_values]
+    for book in (kept, fresh):          # the next write changes the styles again
+        style(book, restyled)
     kept.save(folder / "kept.xlsx")
     fresh.save(folder / "fresh.xlsx")
     assert _parts(folder / "kept.xlsx") == _parts(folder / "fresh.xlsx")
