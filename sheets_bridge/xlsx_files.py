@@ -7,9 +7,10 @@ load hashes the file and reuses the kept workbook only for the same bytes (a pla
 program or a restored archive changes them, and the file is parsed again; a copy of the file is the
 same workbook). Reading never changes a kept workbook; an edit takes it out (`load_for_edit`) until it
 is saved. A saved workbook is kept only once it is what a parse of its file gives: openpyxl's writer
-leaves traces on the workbook it saves (the columns' outline level, the comments' drawing part) and
-its reader gives comments their default size, and `save` evens these out, so the next write of a book
-gives the same bytes whether the process kept it or parsed it (tests/bridge/test_xlsx_files.py).
+leaves traces on the workbook it saves (the columns' outline level, the comments' drawing part), and
+its reader numbers the style parts afresh and gives comments their default size; `save` evens these
+out, so the next write of a book gives the same bytes whether the process kept it or parsed it
+(tests/bridge/test_xlsx_files.py; the whole demos give identical files either way).
 Workbooks holding pictures or charts are never kept (openpyxl reads their images from the loaded
 file once).
 """
