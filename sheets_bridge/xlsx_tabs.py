@@ -158,14 +158,19 @@ def _size_notes(wb: Workbook) -> None:
     for ws in wb.worksheets:
         for cell in _existing_cells(ws):
             if cell.row == 1 and cell.comment is not None and cell.comment.author == NOTE_AUTHOR:
-                sized = _note(cell.comment.text)
-                cell.comment.height, cell.comment.width = sized.height, sized.width
+                cell.comment.height, cell.comment.width = _note_size(cell.comment.text)
 
 
 def _note(text: str) -> Comment:
-    """A header note sized to show its line whole (about 40 characters a line, 15 px each)."""
+    """A header note sized to show its line whole."""
+    height, width = _note_size(text)
+    return Comment(text, NOTE_AUTHOR, height=height, width=width)
+
+
+def _note_size(text: str) -> tuple[int, int]:
+    """A note's height and width showing its text whole (about 40 characters a line, 15 px each)."""
     lines = len(textwrap.wrap(text, 40)) or 1
-    return Comment(text, NOTE_AUTHOR, height=20 * lines + 16, width=300)
+    return 20 * lines + 16, 300
 
 
 def column_width(ws: Worksheet, column: int) -> float:
