@@ -4,6 +4,7 @@ One file: the layout's validation, the reading of a tab by its headers and the w
 same column and row rules."""
 from __future__ import annotations
 
+import functools
 import math
 import tomllib
 from collections.abc import Iterable
@@ -120,8 +121,7 @@ class Layout:
     def load(cls, ruleset: str, root: Traversable | None = None) -> Layout:
         """The layout of `ruleset` from its templates (or from `root`/<ruleset>, a folder or Traversable)."""
         folder = templates_root(ruleset) if root is None else root.joinpath(ruleset)
-        raw = tomllib.loads(folder.joinpath("layout.toml").read_text(encoding="utf-8"))
-        return cls.from_dict(ruleset, raw)
+        return _parsed(ruleset, folder.joinpath("layout.toml").read_text(encoding="utf-8"))
 
     @classmethod
     def from_dict(cls, ruleset: str, raw: dict) -> Layout:
@@ -187,6 +187,13 @@ class Layout:
         kinds = BOOK_KINDS if kind is None else (kind,)
         return [t for k in kinds for t in self.books[k].tabs
                 if t.kind == "orders" and (stage is None or t.stage == stage)]
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed(ruleset: str, text: str) -> Layout:
+    """The layout a layout.toml text gives, parsed once per text (a Layout is frozen: every load of the
+    same file shares it; a stage loads its rule set's layout a few times)."""
+    return Layout.from_dict(ruleset, tomllib.loads(text))
 
 
 def _column(craw: dict, where: str, problems: list[str]) -> Column:

@@ -21,7 +21,6 @@ import hashlib
 import io
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
 from pathlib import Path
 from types import NoneType
 from typing import Any
@@ -163,15 +162,21 @@ def _as_parsed(wb: Workbook) -> bool:
     one (it comes back as a datetime) and values of other types are not evened out."""
     if _holds_pictures(wb) or not all(_parses_as_it_is(cell) for ws in wb.worksheets for cell in ws._cells.values()):
         return False
-    restyle = _styles_as_parsed(wb)
-    if restyle is None:
+    renumbered = _styles_as_parsed(wb)
+    if renumbered is None:
         return False
+
+    def restyle(item: Any) -> None:
+        new = renumbered.get(tuple(item._style))
+        if new is not None:
+            item._style = StyleArray(new)
+
     for ws in wb.worksheets:
         for dimensions in (ws.row_dimensions, ws.column_dimensions):
             dim: Any
             for dim in dimensions.values():
-                if dim.has_style:
-                    dim._style = restyle(dim._style)
+                if renumbered and dim.has_style:
+                    restyle(dim)
         ws.column_dimensions.max_outline = None
         ws.legacy_drawing = None
         for row in [r for r, dim in ws.row_dimensions.items() if not {k for k, _ in dim} - {"r", "spans"}]:
@@ -187,8 +192,8 @@ def _as_parsed(wb: Workbook) -> bool:
                 cell._value = _cast_number(text) if text else None
             elif cell.data_type == "s" and value == "":
                 cell._value, cell.data_type = None, "inlineStr"
-            if cell.has_style:
-                cell._style = restyle(cell._style)
+            if renumbered and cell.has_style:
+                restyle(cell)
             if cell.comment is not None:
                 cell.comment.height, cell.comment.width = _PARSED_COMMENT.height, _PARSED_COMMENT.width
     return True
@@ -203,9 +208,10 @@ def _parses_as_it_is(cell: Any) -> bool:
     return cell.data_type in PARSED_TYPES and isinstance(cell._value, (str, bool, NoneType))
 
 
-def _styles_as_parsed(wb: Workbook) -> Callable[[StyleArray], StyleArray] | None:
+def _styles_as_parsed(wb: Workbook) -> dict[tuple[int, ...], StyleArray] | None:
     """Rebuild the workbook's style tables as the reader builds them from the file just written, and
-    give the way from a cell's style to its parsed one (None: the file's first style is not plain).
+    give each style that the parse numbers otherwise, by its fields, its parsed one (None: the file's
+    first style is not plain).
     The file holds each style's alignment and protection inline, so the reader numbers them afresh,
     in the order the styles first use them; the workbook's own tables may hold them otherwise."""
     book: Any = wb              # openpyxl's style tables are private, not in its stubs
@@ -223,7 +229,7 @@ def _styles_as_parsed(wb: Workbook) -> Callable[[StyleArray], StyleArray] | None
     if not parsed or any(parsed[0]):
         return None
     book._cell_styles, book._alignments, book._protections = IndexedList(parsed), alignments, protections
-    return lambda style: StyleArray(parsed[written.index(style)])
+    return {tuple(old): new for old, new in zip(written, parsed, strict=True) if tuple(old) != tuple(new)}
 
 
 def _reread(item: Any) -> Any:

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from openpyxl import Workbook
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
 from openpyxl.comments import Comment
 from openpyxl.formatting.formatting import ConditionalFormattingList
 from openpyxl.formatting.rule import FormulaRule
@@ -288,12 +288,25 @@ def _open_order_cells(ws: Worksheet, tab: TabWrite) -> None:
         number_format = GENERAL_FORMAT if column in numeric else text_id if is_open else None
         plan.append((column, is_open, open_id if is_open else locked_id, wrap_id if column in wrapped else plain_id,
                      grey_id if column in locked_cols else 0, number_format, column in numeric))
+    # an order cell the sheet does not have yet is made with its column's style at once
+    new_cell_styles = []
+    for _, is_open, protection_id, alignment_id, fill_id, number_format, _ in plan:
+        style = StyleArray()
+        style.protectionId = protection_id
+        if is_open:
+            style.alignmentId, style.fillId = alignment_id, fill_id
+            style.numFmtId = number_format or 0
+        new_cell_styles.append(style)
     cells = ws._cells
     for column in range(1, ncols + 1):
         _style_array(cells.get((1, column)) or ws.cell(row=1, column=column)).protectionId = locked_id
     for row_no in range(2, last_row + 1):
-        for column, is_open, protection_id, alignment_id, fill_id, number_format, is_count in plan:
-            cell = cells.get((row_no, column)) or ws.cell(row=row_no, column=column)
+        for (column, is_open, protection_id, alignment_id, fill_id, number_format, is_count), new_style in zip(
+                plan, new_cell_styles, strict=True):
+            cell = cells.get((row_no, column))
+            if cell is None:
+                cells[(row_no, column)] = Cell(ws, row=row_no, column=column, style_array=new_style)
+                continue
             style = _style_array(cell)
             style.protectionId = protection_id
             if not is_open and cell.value in (None, ""):
@@ -304,6 +317,8 @@ def _open_order_cells(ws: Worksheet, tab: TabWrite) -> None:
                 style.numFmtId = number_format
             if is_count and isinstance(cell.value, str):   # a count typed as text ("12", "1 200") becomes the number
                 put_value(cell, as_number(cell.value))
+    sheet: Any = ws             # openpyxl's private count of rows in use, which ws.cell() keeps
+    sheet._current_row = max(sheet._current_row, last_row)
     for cell in _existing_cells(ws):
         if cell.data_type == "f":
             put_value(cell, formula_text(cell.value))
