@@ -15,8 +15,10 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# Byte code is cached as Python does by default (some machines set PYTHONDONTWRITEBYTECODE): every
+# `forumwar` the tests start would compile the whole tool again.
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest
 
 # The crash sweep before every single write and request, with the map and charts drawn (the default
 # suite crashes once per distinct step and draws pictures only in their own tests), and the discovery

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+import orjson
+
 from sheets_bridge.testing import discovery as discovery_docs
 from sheets_bridge.testing import field_mask
 from sheets_bridge.testing.fake_drive import FOLDER_MIME, RANK, SPREADSHEET_MIME, DriveFile, DriveFiles, drive_error
@@ -233,7 +235,7 @@ class FakeGoogle(DriveFiles):
         except ApiError as err:
             self._log(identity, method, op, file_id, err.status, url)
             headers_out = {"Content-Type": "application/json; charset=UTF-8", **err.headers}
-            return err.status, headers_out, json.dumps(err.body, ensure_ascii=False, indent=2).encode("utf-8")
+            return err.status, headers_out, _json(err.body)
 
     def _check_discovery(self, method: str, url: str, headers: Mapping[str, str], body: bytes | None,
                          identity: str) -> None:
@@ -348,8 +350,7 @@ class FakeGoogle(DriveFiles):
         fields = query.get("fields", [None])[0]
         if fields:
             result = field_mask.select(result, field_mask.parse(fields))
-        return 200, {"Content-Type": "application/json; charset=UTF-8"}, \
-            json.dumps(result, ensure_ascii=False, indent=2).encode("utf-8")
+        return 200, {"Content-Type": "application/json; charset=UTF-8"}, _json(result)
 
     # -- Sheets v4 ---------------------------------------------------------------------------------
     def _book(self, file_id: str, who: str, write: bool) -> tuple[DriveFile, Spreadsheet]:
@@ -475,3 +476,9 @@ def _range_from_path(path: str) -> str:
         if tail.endswith(suffix):
             tail = tail[: -len(suffix)]
     return unquote(tail)
+
+
+def _json(body: Any) -> bytes:
+    """A response body as Google sends it: UTF-8 JSON indented by two spaces (orjson: the responses
+    are whole books, and json's indenting encoder is pure Python)."""
+    return orjson.dumps(body, option=orjson.OPT_INDENT_2)

@@ -1,8 +1,6 @@
 """Drive's xlsx export of a fake spreadsheet: values, frozen rows, widths, dropdowns."""
 from __future__ import annotations
 
-import io
-
 from openpyxl import Workbook
 from openpyxl.cell.cell import TYPE_STRING
 from openpyxl.utils import get_column_letter
@@ -10,6 +8,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 
 from sheets_bridge.testing.fake_sheets import Spreadsheet
 from sheets_bridge.testing.fake_values import effective
+from sheets_bridge.xlsx_files import workbook_bytes
 
 
 def spreadsheet_to_xlsx(book: Spreadsheet) -> bytes:
@@ -42,9 +41,7 @@ def spreadsheet_to_xlsx(book: Spreadsheet) -> bytes:
         for (dim, index), meta in sheet.dimensions.items():
             if dim == "COLUMNS" and meta.get("pixelSize"):
                 ws.column_dimensions[get_column_letter(index + 1)].width = meta["pixelSize"] / 7
-    out = io.BytesIO()
-    workbook.save(out)
-    return out.getvalue()
+    return workbook_bytes(workbook)
 
 
 def _put(target, uev: dict) -> None:
