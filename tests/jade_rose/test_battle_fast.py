@@ -28,6 +28,10 @@ from engine.rng import Dice, sub_seed
 from tests.jade_rose.battle_strategies import battles
 from tests.paths import SHARED
 
+# On a fresh clone the first test here compiles numba's kernel (about 25 s): scheduled among the first
+# files, so no worker waits for it at the end, and the later battle tests load it from numba's cache.
+pytestmark = pytest.mark.long
+
 MIXED_EMPIRE_VAMPIRES = {
     "attacker": {"faction": "empire", "squads": [
         {"flank": "left", "line": "vanguard", "units": {"Крестоносец": 4, "Герой": 1, "Паладин": 1},
