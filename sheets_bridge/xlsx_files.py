@@ -160,7 +160,10 @@ def _as_parsed(wb: Workbook) -> bool:
     no empty cell or row, style parts as XML and comments without their size (it lives in the
     drawing part, which the reader does not read). Pictures, hyperlinks, a date or a number shown as
     one (it comes back as a datetime) and values of other types are not evened out."""
-    if _holds_pictures(wb) or not all(_parses_as_it_is(cell) for ws in wb.worksheets for cell in ws._cells.values()):
+    if _holds_pictures(wb):
+        return False
+    work = [_cells_to_even(ws) for ws in wb.worksheets]     # first every cell is checked, then changed
+    if any(w is None for w in work):
         return False
     renumbered = _styles_as_parsed(wb)
     if renumbered is None:
@@ -171,7 +174,9 @@ def _as_parsed(wb: Workbook) -> bool:
         if new is not None:
             item._style = StyleArray(new)
 
-    for ws in wb.worksheets:
+    for ws, cells_work in zip(wb.worksheets, work, strict=True):
+        assert cells_work is not None
+        empty, numbers, blanks, comments = cells_work
         for dimensions in (ws.row_dimensions, ws.column_dimensions):
             dim: Any
             for dim in dimensions.values():
@@ -182,30 +187,49 @@ def _as_parsed(wb: Workbook) -> bool:
         for row in [r for r, dim in ws.row_dimensions.items() if not {k for k, _ in dim} - {"r", "spans"}]:
             del ws.row_dimensions[row]          # a row with nothing of its own is not in the file
         cells: dict[tuple[int, int], Any] = ws._cells
-        for key, cell in list(cells.items()):
-            value = cell._value
-            if value is None and not cell.has_style and cell.comment is None:
-                del cells[key]                  # nor is a cell with nothing in it
-                continue
-            if cell.data_type == "n" and value is not None:
-                text = safe_string(value)
-                cell._value = _cast_number(text) if text else None
-            elif cell.data_type == "s" and value == "":
-                cell._value, cell.data_type = None, "inlineStr"
-            if renumbered and cell.has_style:
-                restyle(cell)
-            if cell.comment is not None:
-                cell.comment.height, cell.comment.width = _PARSED_COMMENT.height, _PARSED_COMMENT.width
+        for key in empty:
+            del cells[key]                      # nor is a cell with nothing in it
+        for cell in numbers:
+            text = safe_string(cell._value)
+            cell._value = _cast_number(text) if text else None
+        for cell in blanks:
+            cell._value, cell.data_type = None, "inlineStr"
+        for cell in comments:
+            cell.comment.height, cell.comment.width = _PARSED_COMMENT.height, _PARSED_COMMENT.width
+        if renumbered:
+            for cell in cells.values():
+                if cell.has_style:
+                    restyle(cell)
     return True
 
 
-def _parses_as_it_is(cell: Any) -> bool:
-    """Whether `_as_parsed` can make the cell what a parse of its file gives."""
-    if cell.hyperlink is not None:
-        return False
-    if cell.data_type == "n":
-        return cell._value is None or (type(cell._value) in (int, float) and not cell.is_date)
-    return cell.data_type in PARSED_TYPES and isinstance(cell._value, (str, bool, NoneType))
+def _cells_to_even(ws: Worksheet) -> tuple[list[tuple[int, int]], list[Any], list[Any], list[Any]] | None:
+    """The sheet's cells that a parse of its file gives otherwise: (empty ones, which the file does not
+    hold, numbers, empty texts, cells with a comment); None if a cell cannot be made what its parse
+    gives (a hyperlink, a date or a number shown as one, a value of another type)."""
+    empty: list[tuple[int, int]] = []
+    numbers: list[Any] = []
+    blanks: list[Any] = []
+    comments: list[Any] = []
+    cells: dict[tuple[int, int], Any] = ws._cells
+    for key, cell in cells.items():
+        if cell._hyperlink is not None:
+            return None
+        value, kind = cell._value, cell.data_type
+        if kind == "n":
+            if value is not None:
+                if type(value) not in (int, float) or cell.is_date:
+                    return None
+                numbers.append(cell)
+        elif kind not in PARSED_TYPES or not isinstance(value, (str, bool, NoneType)):
+            return None
+        elif value == "" and kind == "s":
+            blanks.append(cell)
+        if cell._comment is not None:
+            comments.append(cell)
+        elif value is None and not cell.has_style:
+            empty.append(key)
+    return empty, numbers, blanks, comments
 
 
 def _styles_as_parsed(wb: Workbook) -> dict[tuple[int, ...], StyleArray] | None:
