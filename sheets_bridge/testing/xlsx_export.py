@@ -1,5 +1,13 @@
-"""Drive's xlsx export of a fake spreadsheet: values, frozen rows, widths, dropdowns."""
+"""Drive's xlsx export of a fake spreadsheet: values, frozen rows, widths, dropdowns.
+
+An export is kept for the same content (a book's sheets, cells and dimensions), as building the file
+costs most of a fake Google stage's archive; a process may also take exports made elsewhere
+(`keep_exports`): the crash sweep's reruns find those of the uninterrupted run."""
 from __future__ import annotations
+
+import hashlib
+import pickle
+from collections import OrderedDict
 
 from openpyxl import Workbook
 from openpyxl.cell.cell import TYPE_STRING
@@ -10,9 +18,42 @@ from sheets_bridge.testing.fake_sheets import Spreadsheet
 from sheets_bridge.testing.fake_values import effective
 from sheets_bridge.xlsx_files import workbook_bytes
 
+KEPT_EXPORTS = 64
+_EXPORTS: OrderedDict[bytes, bytes] = OrderedDict()     # digest of a book's content -> its export
+
 
 def spreadsheet_to_xlsx(book: Spreadsheet) -> bytes:
     """The bytes of a real .xlsx file holding every sheet of `book`."""
+    key = _content_digest(book)
+    data = _EXPORTS.get(key)
+    if data is None:
+        data = _build(book)
+    keep_exports({key: data})
+    return data
+
+
+def exports() -> dict[bytes, bytes]:
+    """The exports this process keeps, by content digest."""
+    return dict(_EXPORTS)
+
+
+def keep_exports(made: dict[bytes, bytes]) -> None:
+    """Keep exports (by content digest) for the next export of the same content."""
+    for key, data in made.items():
+        _EXPORTS[key] = data
+        _EXPORTS.move_to_end(key)
+    while len(_EXPORTS) > KEPT_EXPORTS:
+        _EXPORTS.popitem(last=False)
+
+
+def _content_digest(book: Spreadsheet) -> bytes:
+    """Equal for books whose sheets hold the same properties, cells and dimensions."""
+    content = [(sheet.properties, sorted(sheet.cells.items()), sorted(sheet.dimensions.items()))
+               for sheet in book.sheets]
+    return hashlib.blake2b(pickle.dumps(content, protocol=pickle.HIGHEST_PROTOCOL), digest_size=20).digest()
+
+
+def _build(book: Spreadsheet) -> bytes:
     workbook = Workbook()
     workbook.remove(workbook.worksheets[0])
     for sheet in sorted(book.sheets, key=lambda s: s.properties["index"]):

@@ -12,8 +12,11 @@ state as it is just before the request (a real server outlives the crash). So th
 a forked child, copies the folder and dumps the server at each crash point instead of dying there;
 each copy is then run again as a crashed game, in a child forked from the test, which parses each
 version of each book once beforehand (sheets_bridge/xlsx_files keeps a parse for the same bytes, as
-tests/bridge/test_xlsx_files.py checks). One crash per stage is also real (os._exit before the write,
-in its own child), and what it leaves must equal that point's copy, file for file.
+tests/bridge/test_xlsx_files.py checks) and, on Google Sheets, holds the uninterrupted run's xlsx exports
+of the books (the fake keeps an export for the same content only: tests/bridge/test_fake_google_shapes.py;
+a rerun that leaves a book otherwise exports it afresh, and its archive differs). One crash per stage
+is also real (os._exit before the write, in its own child), and what it leaves must equal that point's
+copy, file for file.
 
 Every crash point has a label: the operation and the game-folder path with digits folded and, for
 the per-book files of books/ and archive/, only the folder and the extension (on Google: the HTTP
@@ -50,7 +53,7 @@ from sheets_bridge.demo import DemoBooks
 from sheets_bridge.gamedir import LOCK_FILE, GameDir
 from sheets_bridge.layouts import Layout
 from sheets_bridge.stage import run_turn
-from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client
+from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client, xlsx_export
 from sheets_bridge.testing.adapter import FakeGoogleAdapter
 from sheets_bridge.xlsx_backend import BOOKS_DIR, XlsxBackend
 
@@ -292,6 +295,7 @@ def run_child(game: Game, crash_at: int | None, snapshots: Path | None = None) -
     fake_path = game.path.parent / f"{game.path.name}.fake"
     count_path = game.path.parent / f"{game.path.name}.count"
     error_path = game.path.parent / f"{game.path.name}.error"
+    exports_path = game.path.parent / f"{game.path.name}.exports"
     pid = os.fork()
     if pid == 0:  # the child: never returns
         gc.freeze()     # what the test process holds is never garbage here: scanning it cost a tenth of a run
@@ -319,6 +323,9 @@ def run_child(game: Game, crash_at: int | None, snapshots: Path | None = None) -
             with points.real_io_open(count_path, "w") as fh:
                 fh.write(json.dumps(points.labels))
             leave_fake_state()
+            if fake is not None:
+                with points.real_io_open(exports_path, "wb") as fh:
+                    fh.write(pickle.dumps(xlsx_export.exports()))
         except BaseException:
             with open(error_path, "w") as fh:
                 fh.write(traceback.format_exc())
@@ -331,6 +338,9 @@ def run_child(game: Game, crash_at: int | None, snapshots: Path | None = None) -
     if fake_path.exists() and isinstance(game, GoogleGame):
         game.fake_blob = fake_path.read_bytes()
         fake_path.unlink()
+    if exports_path.exists():      # the fake's exports of the run: a rerun exporting the same books finds them
+        xlsx_export.keep_exports(pickle.loads(exports_path.read_bytes()))
+        exports_path.unlink()
     labels = json.loads(count_path.read_text()) if count_path.exists() else []
     count_path.unlink(missing_ok=True)
     return code, labels

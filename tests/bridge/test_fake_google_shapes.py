@@ -181,6 +181,29 @@ def test_export_csv_and_xlsx(book):
     assert ws["A2"].data_type == "s"            # a RAW string that looks like a formula stays text
 
 
+def test_an_xlsx_export_is_kept_for_the_same_content_only(fake):
+    """The fake keeps an export for a book of the same sheets, cells and dimensions (two books alike
+    share it); a changed cell, a renamed tab or a resized column gives a new export of the new content."""
+    first, twin = (fake_client(fake, GM).open_by_key(fake.create_spreadsheet(GM, "Test", {})) for _ in range(2))
+    for book in (first, twin):
+        book.values_update("'Sheet1'!A1", params={"valueInputOption": "RAW"}, body={"values": [["a1", 7]]})
+    made = first.export(gspread.utils.ExportFormat.EXCEL)
+    assert twin.export(gspread.utils.ExportFormat.EXCEL) == made
+
+    def sheet(book: gspread.Spreadsheet) -> openpyxl.worksheet.worksheet.Worksheet:
+        return openpyxl.load_workbook(io.BytesIO(book.export(gspread.utils.ExportFormat.EXCEL))).worksheets[0]
+
+    twin.values_update("'Sheet1'!B1", params={"valueInputOption": "RAW"}, body={"values": [[8]]})
+    assert [c.value for c in sheet(twin)[1]] == ["a1", 8]
+    twin.sheet1.update_title("Итоги")
+    assert sheet(twin).title == "Итоги"
+    twin.batch_update({"requests": [{"updateDimensionProperties": {
+        "range": {"sheetId": twin.sheet1.id, "dimension": "COLUMNS", "startIndex": 0, "endIndex": 1},
+        "properties": {"pixelSize": 210}, "fields": "pixelSize"}}]})
+    assert sheet(twin).column_dimensions["A"].width == 30
+    assert [c.value for c in sheet(first)[1]] == ["a1", 7]
+
+
 def test_unauthenticated_request_is_401(fake):
     answer = requests.Session()
     from sheets_bridge.testing import mount
