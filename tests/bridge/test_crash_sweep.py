@@ -103,6 +103,7 @@ class CrashPoints:
         self.at_point = at_point
         self.count = 0
         self.labels: list[str] = []
+        self.alone: list[bool] = []      # reached with no other thread running (not in a concurrent push)
         self._lock = threading.Lock()
         self.real_open, self.real_io_open, self.real_os_open = builtins.open, io.open, os.open
         self.real_replace, self.real_rename = os.replace, os.rename
@@ -128,6 +129,7 @@ class CrashPoints:
         with self._lock:
             self.count += 1
             self.labels.append(label)
+            self.alone.append(threading.active_count() == 1)
             self.at_point(self.count)
             if self.count == self.crash_at:
                 self.on_crash()
@@ -288,8 +290,10 @@ def demo_orders(game: Game, gd: GameDir) -> None:
             game.type_rows(gd, fid, titles[key], [list(r) for r in rows])
 
 
-def run_child(game: Game, crash_at: int | None, snapshots: Path | None = None) -> tuple[int, list[str]]:
-    """Run `turn` in a forked child, crashing at point `crash_at`; return (exit code, labels of the points).
+def run_child(game: Game, crash_at: int | None,
+              snapshots: Path | None = None) -> tuple[int, list[str], list[bool]]:
+    """Run `turn` in a forked child, crashing at point `crash_at`; return (exit code, labels of the points,
+    whether each was reached with no other thread running).
     The child leaves the fake server's state in `<game>/../<name>.fake`. With `snapshots`, the child
     copies the game (and dumps the server) into `snapshots/NNNN` at each point before going on."""
     fake_path = game.path.parent / f"{game.path.name}.fake"
@@ -321,7 +325,7 @@ def run_child(game: Game, crash_at: int | None, snapshots: Path | None = None) -
             points.install()
             run_turn(gd, be=be)
             with points.real_io_open(count_path, "w") as fh:
-                fh.write(json.dumps(points.labels))
+                fh.write(json.dumps({"labels": points.labels, "alone": points.alone}))
             leave_fake_state()
             if fake is not None:
                 with points.real_io_open(exports_path, "wb") as fh:
@@ -341,9 +345,9 @@ def run_child(game: Game, crash_at: int | None, snapshots: Path | None = None) -
     if exports_path.exists():      # the fake's exports of the run: a rerun exporting the same books finds them
         xlsx_export.keep_exports(pickle.loads(exports_path.read_bytes()))
         exports_path.unlink()
-    labels = json.loads(count_path.read_text()) if count_path.exists() else []
+    reached = json.loads(count_path.read_text()) if count_path.exists() else {"labels": [], "alone": []}
     count_path.unlink(missing_ok=True)
-    return code, labels
+    return code, reached["labels"], reached["alone"]
 
 
 def crashed_game(start: Game, snapshots: Path, workdir: Path, label: str, n: int) -> Game:
@@ -371,15 +375,33 @@ TEMPORARY = [(re.compile(r"^(\..+)\.\w+(\.tmp)$"), r"\1.*\2"),       # tempfile.
              (re.compile(r"^(.+\.tmp)\d+\.\d+$"), r"\1*")]           # gsheets-meta.tmp<pid>.<thread>
 
 
+def journal_lines(path: Path) -> list[dict[str, Any]]:
+    """The journal's entries without their clock times; books pushed concurrently are journalled as each
+    finishes, so a run of "pushed" entries is taken in any order."""
+    entries = [{k: v for k, v in json.loads(line).items() if k != "at"} for line in path.read_text().splitlines()]
+    out: list[dict[str, Any]] = []
+    pushed: list[dict[str, Any]] = []
+    for entry in [*entries, None]:
+        if entry is not None and entry.get("event") == "pushed":
+            pushed.append(entry)
+            continue
+        out += sorted(pushed, key=json.dumps)
+        pushed = []
+        if entry is not None:
+            out.append(entry)
+    return out
+
+
 def folder_files(game: Game) -> dict[str, Any]:
-    """Every file of the game folder (xlsx files by their parts but the timestamps, the journal
-    without its clock times, a temporary file by its content under its name without the random or
-    process-specific part), and on Google Sheets every book on the server."""
+    """Every file of the game folder (xlsx files and a book's finished temporary file by their parts but
+    the timestamps, the journal as `journal_lines` reads it, another temporary file by its content, each
+    temporary file under its name without the random or process-specific part), and on Google Sheets
+    every book on the server."""
     def content(p: Path) -> Any:
-        if p.suffix == ".xlsx":
+        if p.suffix == ".xlsx" or (".xlsx." in p.name and zipfile.is_zipfile(p)):
             return xlsx_digest(p)
         if p.suffix == ".jsonl":
-            return [{k: v for k, v in json.loads(line).items() if k != "at"} for line in p.read_text().splitlines()]
+            return journal_lines(p)
         return hashlib.sha256(p.read_bytes()).hexdigest()
 
     def name(p: Path) -> str:
@@ -449,16 +471,19 @@ def sweep(start: Game, workdir: Path, label: str) -> Game:
     reference = start.copy(workdir / f"{label}-reference")
     snapshots = workdir / "snapshots" / label
     snapshots.mkdir(parents=True)
-    code, labels = run_child(reference, None, snapshots)
+    code, labels, alone = run_child(reference, None, snapshots)
     points = len(labels)
     assert code == 0 and points > 10
     chosen = list(range(1, points + 1)) if FULL_SWEEP else sample(labels)
     expected = fingerprint(reference, reference.fake() if isinstance(reference, GoogleGame) else None)
 
-    # the real crash: before a replace in the second half, so a finished temporary file is left behind
-    real = next((n for n in chosen[len(chosen) // 2:] if labels[n - 1].startswith("replace")), chosen[len(chosen) // 2])
+    # the real crash: before a replace in the second half, so a finished temporary file is left behind, and
+    # with no other thread running: within a concurrent push of books (Google Sheets) the points come in
+    # any order, so point n of another run need not be the same moment
+    later = [n for n in chosen[len(chosen) // 2:] if alone[n - 1]]
+    real = next((n for n in later if labels[n - 1].startswith("replace")), later[0])
     crashed = start.copy(workdir / f"{label}-real-crash")
-    code, _ = run_child(crashed, real)
+    code, _, _ = run_child(crashed, real)
     assert code == CRASHED, f"point {real} of {points} was not reached"
     left, copied = folder_files(crashed), folder_files(crashed_game(start, snapshots, workdir, f"{label}-copy", real))
     assert left == copied, (f"a real crash before point {real} left the game otherwise than its copy: "
