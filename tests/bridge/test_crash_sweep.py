@@ -125,7 +125,9 @@ class CrashPoints:
             name = "*" + os.path.splitext(name)[1]
         return f"{op} {folder}/{name}"
 
-    def reach(self, label: str) -> None:
+    def reach(self, label: str, then: Callable[[], Any] | None = None) -> Any:
+        """Count the point (snapshot it, crash there); then do `then` under the same lock, so that no
+        other thread's snapshot sees a rename half done (a file listed, then gone)."""
         with self._lock:
             self.count += 1
             self.labels.append(label)
@@ -134,6 +136,7 @@ class CrashPoints:
             if self.count == self.crash_at:
                 self.on_crash()
                 os._exit(CRASHED)
+            return then() if then is not None else None
 
     def install(self) -> None:
         points = self
@@ -150,13 +153,15 @@ class CrashPoints:
 
         def replace(src: Any, dst: Any, *args: Any, **kwargs: Any) -> None:
             if points.inside(src, dst):
-                points.reach(points.label("replace", dst))
-            points.real_replace(src, dst, *args, **kwargs)
+                points.reach(points.label("replace", dst), lambda: points.real_replace(src, dst, *args, **kwargs))
+            else:
+                points.real_replace(src, dst, *args, **kwargs)
 
         def rename(src: Any, dst: Any, *args: Any, **kwargs: Any) -> None:
             if points.inside(src, dst):
-                points.reach(points.label("rename", dst))
-            points.real_rename(src, dst, *args, **kwargs)
+                points.reach(points.label("rename", dst), lambda: points.real_rename(src, dst, *args, **kwargs))
+            else:
+                points.real_rename(src, dst, *args, **kwargs)
 
         def send(adapter: Any, request: Any, *args: Any, **kwargs: Any) -> Any:
             url = re.sub(r"/spreadsheets/[^/:?]+|/files/[^/:?]+", "/ID", request.url.split("?")[0])
