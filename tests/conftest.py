@@ -20,11 +20,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from sheets_bridge import pictures
 from sheets_bridge.demo import run_demo
 from sheets_bridge.gamedir import GameDir
 from tests.paths import REPO, SHARED
+
+# Property tests check behaviour, never speed (speed is `make bench`): no per-example deadline, which a
+# loaded CI machine or a first example that compiles or imports would otherwise miss now and then.
+settings.register_profile("forumwar", deadline=None)
+settings.load_profile("forumwar")
 
 
 def pytest_configure(config: pytest.Config) -> None:
