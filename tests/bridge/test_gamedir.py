@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 import textwrap
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -173,9 +172,11 @@ def test_snapshots_sort_by_turn_then_stage_order(game):
 
 def test_stages_the_ruleset_does_not_list_come_last_in_write_order(game):
     game.write_snapshot(state(3, 1), 3, "orders")
-    game.write_snapshot(state(3, 2), 3, "finished")
-    time.sleep(0.01)
-    game.write_snapshot(state(3, 3), 3, "aftermath")
+    finished = game.write_snapshot(state(3, 2), 3, "finished")
+    aftermath = game.write_snapshot(state(3, 3), 3, "aftermath")
+    # written a second apart: file times tick coarsely (a clock tick), so two quick writes may share one
+    os.utime(finished, ns=(10**18, 10**18))
+    os.utime(aftermath, ns=(10**18 + 10**9, 10**18 + 10**9))
     game.write_snapshot(state(3, 4), 3, "planning")
     assert [p.name for p in game.snapshots()] == [
         "turn-0003-orders.json", "turn-0003-planning.json", "turn-0003-finished.json",
