@@ -104,7 +104,7 @@ class CrashPoints:
         self.count = 0
         self.labels: list[str] = []
         self.alone: list[bool] = []      # reached with no other thread running (not in a concurrent push)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()     # reentrant: a request's handling may write in the game folder
         self.real_open, self.real_io_open, self.real_os_open = builtins.open, io.open, os.open
         self.real_replace, self.real_rename = os.replace, os.rename
         self.real_send = FakeGoogleAdapter.send
@@ -127,7 +127,8 @@ class CrashPoints:
 
     def reach(self, label: str, then: Callable[[], Any] | None = None) -> Any:
         """Count the point (snapshot it, crash there); then do `then` under the same lock, so that no
-        other thread's snapshot sees a rename half done (a file listed, then gone)."""
+        other thread's snapshot sees a rename half done (a file listed, then gone) or the fake server
+        in the middle of a request (Google applies a request whole)."""
         with self._lock:
             self.count += 1
             self.labels.append(label)
@@ -165,8 +166,7 @@ class CrashPoints:
 
         def send(adapter: Any, request: Any, *args: Any, **kwargs: Any) -> Any:
             url = re.sub(r"/spreadsheets/[^/:?]+|/files/[^/:?]+", "/ID", request.url.split("?")[0])
-            points.reach(f"{request.method} {url}")
-            return points.real_send(adapter, request, *args, **kwargs)
+            return points.reach(f"{request.method} {url}", lambda: points.real_send(adapter, request, *args, **kwargs))
 
         builtins.open = io.open = open_  # type: ignore[assignment]
         os.open, os.replace, os.rename = os_open, replace, rename  # type: ignore[assignment]
