@@ -9,6 +9,7 @@ import click
 
 from engine import find_ruleset, ruleset_names
 from engine.ruleset import Adjudicator
+from sheets_bridge.stage_common import os_error_text
 
 
 def _adjudicator(data: object) -> Adjudicator:
@@ -49,7 +50,7 @@ def adjudicate(file: str, seed: str, as_json: bool, as_report: bool) -> None:
         with open(file, encoding="utf-8") as fh:
             data = json.load(fh)
     except OSError as exc:
-        click.echo(f"Ошибка: не удаётся прочитать {file}: {exc.strerror or exc}", err=True)
+        click.echo(f"Ошибка: не удаётся прочитать {file}: {os_error_text(exc)}.", err=True)
         sys.exit(1)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         click.echo(f"Ошибка: {file} — это не JSON в UTF-8 ({exc}).", err=True)

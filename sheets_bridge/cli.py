@@ -13,23 +13,23 @@ import click
 
 from engine import find_ruleset, ruleset_names
 from sheets_bridge.adjudicate_cli import adjudicate as adjudicate_command
-from sheets_bridge.cli_text import RussianGroup, TerminalProgress, confirm, progress_bar, runs_bar
+from sheets_bridge.cli_text import (
+    ReadableFile,
+    RussianGroup,
+    TerminalProgress,
+    confirm,
+    game_at,
+    progress_bar,
+    runs_bar,
+)
 from sheets_bridge.fairness import UNFAIR_NOTICE
+from sheets_bridge.gameconfig import ruleset_problem
 from sheets_bridge.map_cli import charts_command, map_command
 from sheets_bridge.post_cli import post as post_command
 
 
 def _echo_json(obj) -> None:
     click.echo(json.dumps(obj, ensure_ascii=False, indent=1, sort_keys=False))
-
-
-def _game(path: str):
-    from sheets_bridge.gamedir import GameDir
-    p = Path(path)
-    if not (p / "game.toml").exists():
-        raise click.ClickException(f"{path} — не папка игры forumwar (нет game.toml); "
-                                   "создайте игру командой forumwar new")
-    return GameDir(p)
 
 
 _progress = TerminalProgress()     # progress lines on stderr; bars for counted steps on a terminal
@@ -108,7 +108,7 @@ def new(game_dir, ruleset, scenario, backend, seed, title, books, folder, creden
     try:
         find_ruleset(ruleset)
     except KeyError as exc:
-        raise click.BadParameter(str(exc.args[0]), param_hint="--ruleset") from exc
+        raise click.BadParameter(str(ruleset_problem(ruleset)), param_hint="--ruleset") from exc
     book_ids = {}
     for item in books:
         key, sep, value = item.partition("=")
@@ -149,7 +149,7 @@ def check(game_dir):
     """Проверить приказы открытого этапа и вписать каждой строке её статус; ничего не рассчитывается."""
     from sheets_bridge.pull import book_name
     from sheets_bridge.stage import check as run_check
-    gd = _game(game_dir)
+    gd = game_at(game_dir)
     report = run_check(gd, progress=_progress)
     state = gd.latest_state()
     rs = find_ruleset(state["ruleset"])
@@ -169,7 +169,7 @@ def turn(game_dir):
 
     Если прошлый запуск прервался (сбой сети, Google), turn доделывает тот же этап и не считает его дважды."""
     from sheets_bridge.stage import run_turn
-    gd = _game(game_dir)
+    gd = game_at(game_dir)
     report = run_turn(gd, progress=_progress)
     rs = find_ruleset(gd.latest_state()["ruleset"])
     closed, opened = rs.stage_title(report.stage), rs.stage_title(report.next_stage)
@@ -197,7 +197,7 @@ def turn(game_dir):
 def status(game_dir, as_json):
     """Ход, этап, срок и сколько до него осталось; по фракциям — поданы ли приказы, ошибки, казна."""
     from sheets_bridge.status_view import status as status_output
-    out = status_output(_game(game_dir), as_json)
+    out = status_output(game_at(game_dir), as_json)
     if as_json:
         _echo_json(out)
     else:
@@ -211,7 +211,7 @@ def status(game_dir, as_json):
 def lock(game_dir, force):
     """Закрыть вкладки приказов всех фракций в срок: правки после этого не читаются (ни check, ни turn)."""
     from sheets_bridge.tab_lock import lock as run_lock
-    click.echo(run_lock(_game(game_dir), force=force, progress=_progress).message)
+    click.echo(run_lock(game_at(game_dir), force=force, progress=_progress).message)
 
 
 @main.command("schedule")
@@ -221,7 +221,7 @@ def lock(game_dir, force):
 def schedule_cmd(game_dir, cron):
     """Расписание этапов из game.toml ([schedule]) и срок открытого этапа."""
     from sheets_bridge.schedule_cli import schedule_text
-    click.echo(schedule_text(_game(game_dir), cron))
+    click.echo(schedule_text(game_at(game_dir), cron))
 
 
 @main.command()
@@ -235,7 +235,7 @@ def share(game_dir, notify, revoke, credentials):
     """Открыть каждую книгу ровно тем, кто указан в game.toml, и дать игрокам править их вкладки приказов.
 
     О всех, у кого есть доступ сверх этого, команда предупреждает."""
-    gd = _game(game_dir)
+    gd = game_at(game_dir)
     if gd.config.backend != "gsheets":
         click.echo("Книги этой игры — файлы Excel: отдайте каждой фракции её файл из папки books/ "
                    "(общую книгу — всем, книгу мастера — никому).")
@@ -258,7 +258,7 @@ def export(game_dir, dest):
     """Сохранить все книги игры файлами Excel (.xlsx)."""
     from sheets_bridge.pull import book_name
     from sheets_bridge.stage_common import open_backend
-    gd = _game(game_dir)
+    gd = game_at(game_dir)
     be = open_backend(gd)
     state = gd.latest_state()
     out = Path(dest) if dest else gd.path / "archive" / "export"
@@ -286,7 +286,7 @@ def rollback(game_dir, turn_no, stage, reopen, yes):
     Вкладки приказов этого этапа восстанавливаются ровно такими, какими их заполнили игроки, все книги
     обновляются заново; более поздние снимки, зёрна и архивы не удаляются, а откладываются в сторону."""
     from sheets_bridge.stage import rollback as run_rollback
-    gd = _game(game_dir)
+    gd = game_at(game_dir)
     rs = find_ruleset(gd.config.ruleset)
     stage = _stage_id(rs, stage)
     if not yes:
@@ -311,7 +311,7 @@ def replay_cmd(game_dir, turn_no, stage):
 
     Игра не меняется."""
     from sheets_bridge.stage import replay
-    gd = _game(game_dir)
+    gd = game_at(game_dir)
     same, message = replay(gd, turn_no, _stage_id(find_ruleset(gd.config.ruleset), stage))
     click.echo(message)
     if not same:
@@ -330,7 +330,7 @@ def verify(game_dir, turn_no, offline):
     from sheets_bridge.backend import BackendError
     from sheets_bridge.stage_common import open_backend
     from sheets_bridge.verify import verify as run_verify
-    gd = _game(game_dir)
+    gd = game_at(game_dir)
     be, warnings = None, []
     if not offline:
         try:
@@ -366,7 +366,7 @@ def demo(dir, ruleset_name, turns):
         try:
             find_ruleset(ruleset_name)
         except KeyError as exc:
-            raise click.BadParameter(str(exc.args[0]), param_hint="--ruleset") from exc
+            raise click.BadParameter(str(ruleset_problem(ruleset_name)), param_hint="--ruleset") from exc
     run_demo(Path(dir), turns=turns, echo=_progress.echo, ruleset=ruleset_name, progress=_progress)
 
 
@@ -393,7 +393,7 @@ def ruleset_dump(name, as_json):
     try:
         rs = find_ruleset(name)
     except KeyError as exc:
-        raise click.BadParameter(str(exc.args[0]), param_hint="ПРАВИЛА") from exc
+        raise click.BadParameter(str(ruleset_problem(name)), param_hint="ПРАВИЛА") from exc
     data = rs.dump_data()
     if as_json:
         _echo_json(data)
@@ -410,7 +410,7 @@ def _simulator_ruleset(name: str | None):
         try:
             rs = find_ruleset(name)
         except KeyError as exc:
-            raise click.BadParameter(str(exc.args[0]), param_hint="--ruleset") from exc
+            raise click.BadParameter(str(ruleset_problem(name)), param_hint="--ruleset") from exc
         if rs.battle_simulator() is None:
             raise click.UsageError(f"у правил «{rs.title}» нет симулятора боя.")
         return rs
@@ -421,7 +421,7 @@ def _simulator_ruleset(name: str | None):
 
 
 @main.command()
-@click.argument("file", type=click.File("r", encoding="utf-8"), required=False)
+@click.argument("file", type=ReadableFile("r", encoding="utf-8"), required=False)
 @click.option("--ruleset", "ruleset_name", default=None,
               help="Правила боя (по умолчанию — поле «ruleset» файла или единственные правила с симулятором).")
 @click.option("--runs", default=1000, show_default=True, type=click.IntRange(1, 10_000_000),

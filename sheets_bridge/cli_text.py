@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import click
 
 from engine.cells import parse_yes_no
-from sheets_bridge.stage_common import Step
+from sheets_bridge.stage_common import Step, os_error_text
 
 CATALOG: dict[str, str] = {
     # help layout
@@ -196,6 +196,36 @@ class RussianGroup(click.Group):
 
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:
         super().add_command(russify(cmd), name)
+
+
+def game_at(path: str) -> Any:
+    """The game at `path` (a GameDir), its game.toml read and checked against the game before any
+    command does anything: a bad game.toml stops every command with its Russian problems."""
+    from pathlib import Path
+
+    from sheets_bridge.gamedir import GameDir, GameDirError
+    if not (Path(path) / "game.toml").is_file():
+        raise click.ClickException(f"{path} — не папка игры forumwar (нет game.toml); "
+                                   "создайте игру командой forumwar new")
+    gd = GameDir(Path(path))
+    try:
+        _ = gd.config
+    except GameDirError as exc:
+        raise click.ClickException(str(exc)) from exc
+    return gd
+
+
+class ReadableFile(click.File):
+    """click.File for reading whose refusal is Russian («x.json»: такого файла нет), not the system's words."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str | bytes) and value not in ("-", b"-"):
+            try:
+                with open(value, "rb"):
+                    pass
+            except OSError as exc:
+                self.fail(f"«{click.format_filename(value)}»: {os_error_text(exc)}", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 def stderr_is_terminal() -> bool:

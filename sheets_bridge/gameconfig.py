@@ -3,6 +3,7 @@ the small TOML writer that saves it."""
 from __future__ import annotations
 
 import datetime as dt
+import posixpath
 import re
 import tomllib
 import zoneinfo
@@ -90,11 +91,7 @@ class GameConfig:
 
     @classmethod
     def from_toml(cls, text: str, source: str = CONFIG_FILE) -> GameConfig:
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise GameConfigError([f"not valid TOML: {exc}"], source) from None
-        return cls.from_dict(data, source)
+        return cls.from_dict(parse_config_text(text, source), source)
 
     def problems(self) -> list[str]:
         return config_problems(self.to_dict())
@@ -102,6 +99,58 @@ class GameConfig:
 
 _KNOWN_KEYS = {"ruleset", "scenario", "backend", "seed", "title", "factions", "gm_emails",
                "books", "deadlines", "timezone", "schedule"}
+
+
+def parse_config_text(text: str, source: str = CONFIG_FILE) -> dict[str, Any]:
+    """game.toml's text as TOML data; GameConfigError (Russian, with the line) when it is not TOML."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise GameConfigError([toml_problem(exc) + " Исправьте game.toml в текстовом редакторе."],
+                              source) from None
+
+
+_TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+def toml_problem(exc: tomllib.TOMLDecodeError) -> str:
+    """A TOML syntax error in Russian: where it is and what the parser said."""
+    at = _TOML_AT.search(str(exc))
+    where = (f"в строке {at.group(1)}, столбце {at.group(2)}" if at
+             else "в конце файла" if "end of document" in str(exc) else "в файле")
+    detail = _TOML_AT.sub("", str(exc)).replace("(at end of document)", "").strip()
+    return (f"ошибка синтаксиса TOML {where} (сообщение разбора: {detail}); проверьте кавычки, знаки «=» "
+            "и скобки [таблиц].")
+
+
+def ruleset_problem(name: Any) -> str | None:
+    """Why `name` names no rule set (Russian, with the known ones), or None when it names one."""
+    from engine.registry import find_ruleset, ruleset_names
+    try:
+        find_ruleset(str(name))
+    except KeyError:
+        known = ", ".join(f"{n} («{find_ruleset(n).title}»)" for n in ruleset_names())
+        return f"нет правил «{name}»; известны: {known}"
+    return None
+
+
+def book_key_problems(books: Any) -> list[str]:
+    """One book file or spreadsheet named by two owners (a faction sees the other's tabs): each pair."""
+    if not isinstance(books, dict):
+        return []
+    owners: dict[str, list[str]] = {}
+    for key, book_id in books.items():
+        if isinstance(book_id, str) and book_id.strip():
+            owners.setdefault(_same_book(book_id), []).append(str(key))
+    return [f"books.{' и books.'.join(keys)} = {books[keys[0]]!r}: одна книга у {len(keys)} владельцев; у каждой "
+            "фракции, у общей книги и у книги мастера должна быть своя книга (иначе игроки увидят чужие "
+            "вкладки). Верните каждой её файл или таблицу" for keys in owners.values() if len(keys) > 1]
+
+
+def _same_book(book_id: str) -> str:
+    """A book id as compared for sharing: a path without ./, .. and case of a Windows drive."""
+    text = book_id.strip().replace("\\", "/")
+    return posixpath.normpath(text).casefold() if text.lower().endswith(".xlsx") else text
 
 
 def config_problems(data: Any) -> list[str]:
@@ -117,6 +166,8 @@ def config_problems(data: Any) -> list[str]:
             problems.append(f"не указан ключ «{key}»")
         elif not isinstance(data[key], str) or not data[key].strip():
             problems.append(f"«{key}» должен быть непустой строкой, а не {data[key]!r}")
+        elif key == "ruleset" and (why := ruleset_problem(data[key])) is not None:
+            problems.append(f"ruleset = {data[key]!r}: {why}")
     backend = data.get("backend", "xlsx")
     if backend not in BACKENDS:
         problems.append(f"«backend» должен быть одним из: {', '.join(BACKENDS)}, а не {backend!r}")
@@ -159,6 +210,7 @@ def config_problems(data: Any) -> list[str]:
                             "и gm (мастера)")
         if not isinstance(book_id, str) or not book_id.strip():
             problems.append(f"books.{key} должен быть непустой строкой, а не {book_id!r}")
+    problems += book_key_problems(books)
 
     deadlines = data.get("deadlines", {})
     if not isinstance(deadlines, dict):

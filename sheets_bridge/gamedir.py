@@ -29,7 +29,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.state import canonical_json
+from engine.state import Envelope, canonical_json
 from sheets_bridge import fairness
 from sheets_bridge.fairness import SeedRecord
 from sheets_bridge.gameconfig import (
@@ -41,6 +41,7 @@ from sheets_bridge.gameconfig import (
     GameConfigError,
     GameDirError,
     config_problems,
+    parse_config_text,
 )
 
 __all__ = ["BACKENDS", "CONFIG_FILE", "SHARED_BOOKS", "FactionConfig", "GameConfig", "GameConfigError", "GameDir",
@@ -121,8 +122,47 @@ class GameDir:
             except FileNotFoundError:
                 raise GameDirError(f"в {self.path} нет {CONFIG_FILE}: это не папка игры forumwar "
                                    "(создайте игру командой forumwar new)") from None
-            self._config = GameConfig.from_toml(text, str(self.config_path))
+            data = parse_config_text(text, str(self.config_path))
+            problems = config_problems(data)
+            problems += self._game_problems(data) if isinstance(data, dict) else []
+            if problems:
+                raise GameConfigError(problems, str(self.config_path))
+            self._config = GameConfig.from_dict(data, str(self.config_path))
         return self._config
+
+    def _game_problems(self, data: dict[str, Any]) -> list[str]:
+        """What game.toml says that the game's own first snapshot contradicts: another rule set, a
+        faction the game does not have or a faction of the game with no entry."""
+        first = min((p for p in self.state_dir.glob("turn-*.json") if SNAPSHOT_RE.match(p.name)),
+                    default=None) if self.state_dir.is_dir() else None
+        if first is None:
+            return []
+        try:
+            env = Envelope.of(json.loads(first.read_text(encoding="utf-8")))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return []          # a broken snapshot is reported by the command that reads it
+        made_with, known = env.ruleset, set(env.faction_ids)
+        listed = ", ".join(f"{f.id} («{f.name}»)" for f in env.factions)
+        from engine.registry import find_ruleset
+        problems = []
+        given = data.get("ruleset")
+        try:
+            same = find_ruleset(str(given)).name == made_with
+        except KeyError:
+            same = True            # an unknown rule set is one of config_problems
+        if not same:
+            problems.append(f"ruleset = {given!r}, а игра создана по правилам {made_with!r}: правила "
+                            f"игры менять нельзя; верните ruleset = {made_with!r}")
+        raw = data.get("factions")
+        factions: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        for fid in factions:
+            if fid not in known:
+                problems.append(f"[factions.{fid}]: в этой игре нет такой фракции (фракции игры: {listed}); "
+                                "уберите раздел или исправьте идентификатор")
+        for f in env.factions:
+            if f.id not in factions:
+                problems.append(f"нет раздела [factions.{f.id}] для фракции «{f.name}»; верните его")
+        return problems
 
     def save_config(self, config: GameConfig | None = None) -> None:
         """Write game.toml (the given config, or the loaded one after in-place edits)."""

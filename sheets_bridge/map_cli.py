@@ -16,14 +16,8 @@ import click
 
 from engine import find_ruleset
 from engine.ruleset import Ruleset
+from sheets_bridge.cli_text import game_at
 from sheets_bridge.gamedir import GameDir, GameDirError, atomic_write_bytes
-
-
-def _game(path: str) -> GameDir:
-    if not (Path(path) / "game.toml").is_file():
-        raise click.ClickException(f"{path} — не каталог игры forumwar (нет game.toml); создайте игру командой "
-                                   "forumwar new")
-    return GameDir(path)
 
 
 def _snapshot(gd: GameDir, turn: int | None) -> Path:
@@ -81,7 +75,7 @@ def map_command(game_dir: str, turn_no: int | None, faction: str | None, output:
     Карта фракции показывает только то, что видно в её книге, и её собственные приказы стрелками."""
     from sheets_bridge.map_drawing import draw_map
     from sheets_bridge.pictures import events_into, map_title
-    gd = _game(game_dir)
+    gd = game_at(game_dir)
     try:
         with gd.lock(shared=True):
             path = _snapshot(gd, turn_no)
@@ -112,7 +106,7 @@ def charts_command(game_dir: str, csv_file: str | None) -> None:
 
     Без --csv печатает таблицу; графики каждой фракции (PNG) лежат в архиве хода и в книге мастера."""
     from sheets_bridge.charts import turn_table
-    gd = _game(game_dir)
+    gd = game_at(game_dir)
     try:
         with gd.lock(shared=True):
             table = turn_table(gd)

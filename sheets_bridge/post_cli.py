@@ -1,20 +1,12 @@
 """`forumwar post GAME [--turn N] [--battle ГОРОД] [--faction ФРАКЦИЯ]`: the archived forum posts."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from engine import find_ruleset
 from engine.cells import normalize_name
 from sheets_bridge import posts
-
-
-def _game_dir(path: str):  # noqa: ANN202 - GameDir, imported lazily like the other commands
-    from sheets_bridge.gamedir import GameDir
-    if not (Path(path) / "game.toml").exists():
-        raise click.ClickException(f"{path} — не папка игры forumwar (нет game.toml); создайте игру: forumwar new")
-    return GameDir(Path(path))
+from sheets_bridge.cli_text import game_at
 
 
 @click.command("post")
@@ -28,7 +20,7 @@ def post(game_dir: str, turn: int | None, battle: str | None, faction: str | Non
     Сначала общая хроника с проверкой честности костей, затем полный отчёт о каждом бое, затем посты
     фракций. Посты лежат в archive/turn-NNNN/post-*.bbcode и пишутся после каждого этапа.
     """
-    gd = _game_dir(game_dir)
+    gd = game_at(game_dir)
     state = gd.latest_state()
     rs = find_ruleset(state["ruleset"])
     turns = sorted(int(p.name[len("turn-"):]) for p in (gd.path / "archive").glob("turn-*") if p.is_dir())

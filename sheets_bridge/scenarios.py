@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from engine.ruleset import Ruleset
+from sheets_bridge.gameconfig import toml_problem
 from sheets_bridge.layouts import templates_root
-from sheets_bridge.stage_common import StageError
+from sheets_bridge.stage_common import StageError, os_error_text
 
 BRIDGE_KEYS = ("title", "gm_emails")
 PLAYERS_KEY = "players"
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-_TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
 class ScenarioError(StageError):
@@ -90,13 +90,8 @@ def parse_scenario(text: bytes, source: str) -> dict[str, Any]:
     try:
         return tomllib.loads(decoded)
     except tomllib.TOMLDecodeError as exc:
-        at = _TOML_AT.search(str(exc))
-        where = (f"в строке {at.group(1)}, столбце {at.group(2)}" if at
-                 else "в конце файла" if "end of document" in str(exc) else "в файле")
-        detail = _TOML_AT.sub("", str(exc)).replace("(at end of document)", "").strip()
-        raise ScenarioError(source, [f"ошибка синтаксиса TOML {where} (сообщение разбора: {detail}); "
-                                     "проверьте кавычки, знаки «=» и скобки [таблиц]; следующие ошибки файла "
-                                     "станут видны, когда эта будет исправлена."]) from exc
+        raise ScenarioError(source, [toml_problem(exc)[:-1] + "; следующие ошибки файла станут видны, когда "
+                                     "эта будет исправлена."]) from exc
 
 
 def _emails(value: Any, where: str, problems: list[str]) -> None:
@@ -144,6 +139,6 @@ def load_scenario(rs: Ruleset, ref: str) -> Scenario:
     try:
         text = file.read_bytes()
     except OSError as exc:
-        raise ScenarioError(source, [f"файл не читается: {exc.strerror or exc}."]) from exc
+        raise ScenarioError(source, [f"файл не читается: {os_error_text(exc)}."]) from exc
     data = parse_scenario(text, source)
     return Scenario(name=name, source=source, data=data, state=check_scenario(rs, data, source))

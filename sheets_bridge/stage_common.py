@@ -1,6 +1,7 @@
 """What every stage command shares: the error type, progress callbacks, opening the backend."""
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable
 
 from sheets_bridge.backend import Backend
@@ -24,6 +25,16 @@ class Step(str):
 
 class StageError(Exception):
     """A stage cannot run; the message tells the GM why."""
+
+
+_OS_ERRORS = {errno.ENOENT: "такого файла нет", errno.EACCES: "нет прав на чтение",
+              errno.EPERM: "нет прав на чтение", errno.EISDIR: "это папка, а не файл",
+              errno.ENOTDIR: "часть пути — не папка", errno.ENAMETOOLONG: "слишком длинное имя"}
+
+
+def os_error_text(exc: OSError) -> str:
+    """An operating system error as the GM reads it (Russian; the system's own words only when unusual)."""
+    return _OS_ERRORS.get(exc.errno or 0) or f"ошибка системы: {exc.strerror or exc}"
 
 
 def noop(_msg: str) -> None:

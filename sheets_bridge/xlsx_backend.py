@@ -57,11 +57,12 @@ class XlsxBackend:
     def create_book(self, key: str, title: str) -> str:
         stem = re.sub(r"[^\w.-]", "_", key.strip()).strip("._")
         if not stem:
-            raise BackendError(f"cannot make a file name from book key {key!r}")
+            raise BackendError(f"из имени книги {key!r} не получается имя файла: оставьте в нём латинские "
+                               "буквы, цифры, «_» и «-»")
         book_id = f"{BOOKS_DIR}/{stem}.xlsx"
         path = self.book_path(book_id)
         if path.exists():
-            raise BackendError(f"book file {path} already exists; remove it or use it as it is")
+            raise BackendError(f"файл книги {path} уже есть: уберите его или возьмите игру, которой он принадлежит")
         path.parent.mkdir(parents=True, exist_ok=True)
         wb = Workbook()
         wb.worksheets[0].title = PLACEHOLDER_SHEET
@@ -100,14 +101,15 @@ class XlsxBackend:
 
     def share(self, book_id: str, readers: list[str], writers: list[str],
               notify: bool = False) -> list[str]:
-        people = ", ".join([*writers, *readers]) or "nobody listed"
-        return [f"xlsx backend: nothing is shared automatically; the GM hands the file "
-                f"{self.book_path(book_id)} to its players ({people}) and collects it back"]
+        people = ", ".join([*writers, *readers]) or "в game.toml никто не указан"
+        return [f"книги Excel не раздаются сами: отдайте файл {self.book_path(book_id)} его игрокам ({people}) "
+                "и соберите его обратно к дедлайну"]
 
     def export_xlsx(self, book_id: str, dest: str) -> None:
         src = self.book_path(book_id)
         if not src.is_file():
-            raise BookNotFound(f"book file {src} not found")
+            raise BookNotFound(f"нет файла книги {src}: верните его на место (копии книг — в archive/) "
+                               "или исправьте путь в [books] файла game.toml")
         atomic_write_bytes(Path(dest), src.read_bytes())
 
     # -- helpers ----------------------------------------------------------------
@@ -116,12 +118,14 @@ class XlsxBackend:
         try:
             return xlsx_files.load_for_edit(path) if edit else xlsx_files.load_for_reading(path)
         except FileNotFoundError:
-            raise BookNotFound(f"book file {path} not found (book id {book_id!r})") from None
+            raise BookNotFound(f"нет файла книги {path} (в [books] файла game.toml — {book_id!r}): верните файл "
+                               "на место (копии книг — в archive/) или исправьте путь") from None
         except PermissionError as exc:
-            raise BookForbidden(f"no permission to open book file {path}: {exc}") from None
+            raise BookForbidden(f"нет прав открыть файл книги {path} ({exc.strerror or exc}): закройте его в Excel "
+                                "или LibreOffice и проверьте права на файл") from None
         except (zipfile.BadZipFile, InvalidFileException, KeyError, ValueError, OSError) as exc:
-            raise BackendError(f"book file {path} is not a readable .xlsx workbook ({exc}); "
-                               f"restore it from the game's archive") from None
+            raise BackendError(f"файл книги {path} — не читаемая книга .xlsx ({exc}); верните её копию из "
+                               "archive/ игры") from None
 
 
 # -- reading --------------------------------------------------------------------------

@@ -115,7 +115,7 @@ def test_malformed_game_toml_lists_every_problem_at_once(tmp_path):
 
 def test_toml_syntax_error_is_reported_with_its_position(tmp_path):
     (tmp_path / "game.toml").write_text('ruleset = "jade_rose"\nscenario = \n')
-    with pytest.raises(GameConfigError, match=r"not valid TOML: .*line 2"):
+    with pytest.raises(GameConfigError, match=r"ошибка синтаксиса TOML в строке 2"):
         _ = GameDir(tmp_path).config
 
 

@@ -52,7 +52,7 @@ def test_create_book_makes_a_titled_file(backend, book):
     assert book == "books/empire.xlsx"
     wb = load(backend, book)
     assert wb.properties.title == "Империя — приказы"
-    with pytest.raises(BackendError, match="already exists"):
+    with pytest.raises(BackendError, match="уже есть"):
         backend.create_book("empire", "again")
 
 
@@ -324,7 +324,7 @@ def test_missing_and_corrupt_books_raise_backend_errors(backend, book):
     with pytest.raises(BookNotFound):
         backend.read_tabs("books/nobody.xlsx", ["Сводка"])
     backend.book_path("books/broken.xlsx").write_bytes(b"not a zip at all")
-    with pytest.raises(BackendError, match="not a readable .xlsx"):
+    with pytest.raises(BackendError, match="не читаемая книга .xlsx"):
         backend.write_book("books/broken.xlsx", [TabWrite("Сводка")])
 
 
@@ -334,7 +334,7 @@ def test_export_copies_and_share_explains(backend, book, tmp_path):
     backend.export_xlsx(book, str(dest))
     assert dest.read_bytes() == backend.book_path(book).read_bytes()
     warnings = backend.share(book, ["a@x.ru"], ["b@x.ru"])
-    assert len(warnings) == 1 and "hands the file" in warnings[0] and "b@x.ru" in warnings[0]
+    assert len(warnings) == 1 and "отдайте файл" in warnings[0] and "b@x.ru" in warnings[0]
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
