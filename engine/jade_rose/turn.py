@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.jade_rose import adjustments, consequences, factions, income, victory, war
+from engine.jade_rose.actions.base import Dice, DiceSource, highest_rolls
 from engine.jade_rose.actions.buildings import revive_summons
 from engine.jade_rose.actions.runner import run_economy
 from engine.jade_rose.economy_orders import TAB as ECONOMY_TAB
@@ -23,20 +24,31 @@ from engine.state import clone
 
 WAR_PLAN = "war_plan"
 MANOEUVRES = "manoeuvres"
+CHECK_SEED = 0   # the seed of `check`'s dry run (its economy dice change no balance; see predict_economy)
 
 
-def start_of_turn(state: dict, seed: int | str) -> None:
-    """JR-56 step 1: the era, the era's gift, then each playing faction's own steps and its summons revived."""
+def seeded_dice(seed: int | str) -> DiceSource:
+    """The stage seed's dice: one stream per stable id."""
+    def dice(*key: object) -> Dice:
+        return stream(seed, *key)
+    return dice
+
+
+def start_of_turn(state: dict, seed: int | str, dice: DiceSource | None = None) -> None:
+    """JR-56 step 1: the era, the era's gift, then each playing faction's own steps and its summons revived.
+
+    `dice` replaces the seed's dice of the factions' steps (`check` passes the highest faces)."""
     state["era"] = era_of(state).key
     income.era_gift(state)
+    source = dice or seeded_dice(seed)
     for faction in active_factions(state):
-        factions.of(faction).start_of_turn(state, faction, seed)
+        factions.of(faction).start_of_turn(state, faction, source)
         revive_summons(state, faction)
 
 
-def begin_turn(state: dict, seed: int | str) -> None:
+def begin_turn(state: dict, seed: int | str, dice: DiceSource | None = None) -> None:
     """Steps 1-2 of the turn: start-of-turn events, then every playing faction's income and upkeep."""
-    start_of_turn(state, seed)
+    start_of_turn(state, seed, dice)
     for faction in active_factions(state):
         income.collect_income(state, faction)
         income.pay_upkeep(state, faction)
@@ -49,21 +61,42 @@ def end_of_turn(state: dict) -> None:
         factions.of(faction).end_of_turn(state, faction)
 
 
+def fresh_turn(state: Mapping[str, Any]) -> dict:
+    """A copy of `state` as a turn's orders stage starts it: this turn's ledger, log and reports empty, last
+    turn's purge of the generals over."""
+    new = clone(dict(state))
+    new["ledger"], new["log"], new["reports"], new["battle_posts"] = [], [], {}, []
+    for rec in new["factions"].values():
+        rec.pop("armies_blocked", None)
+    return new
+
+
+def predict_economy(state: Mapping[str, Any], faction: str, orders: list[dict],
+                    army_plan: dict | None = None) -> tuple[dict, dict[int, RowStatus]]:
+    """What `check` says of a faction's economy orders: a dry run on a copy after this turn's income and
+    upkeep; returns (the copy after the orders, each order's status by row).
+
+    The turn's start-of-turn dice are secret until the stage resolves, so the dry run takes them at their
+    worst: every die shows its highest face (the Empire's corruption grows the most, its income is the
+    lowest). The turn then runs only the orders this accepted (`resolve_orders_stage`), so each of them is
+    paid at the turn whatever the dice show, and a row `check` refused is refused by the turn too.
+    """
+    copy = fresh_turn(state)
+    results: dict[int, RowStatus] = {}
+    if faction in copy["factions"]:
+        begin_turn(copy, CHECK_SEED, dice=highest_rolls)
+        for status in run_economy(copy, faction, orders, stream(CHECK_SEED, "economy", faction), army_plan=army_plan):
+            results[status.number] = status
+    return copy, results
+
+
 def validate_economy(state: Mapping, faction: str, rows: list[Row],
                      army_plan: dict | None = None) -> list[RowStatus]:
-    """Parse the «Экономика» rows and dry-run them on a copy after this turn's income and upkeep.
-
-    Lets `check` report e.g. "not enough gold" before the deadline. The dry run uses seed 0
-    for the turn's dice (corruption), so an Empire's figures may differ slightly at resolve.
-    """
+    """Parse the «Экономика» rows and dry-run them (`predict_economy`): `check` reports e.g. "not enough
+    gold" before the deadline, exactly as the turn will."""
     orders, parsed = parse_economy_rows(state, faction, rows)
     results = {s.number: s for s in parsed}
-    copy = clone(dict(state))
-    copy["ledger"], copy["log"] = [], []
-    if faction in copy["factions"]:
-        begin_turn(copy, 0)
-        for status in run_economy(copy, faction, orders, stream(0, "economy", faction), army_plan=army_plan):
-            results[status.number] = status
+    results.update(predict_economy(state, faction, orders, army_plan)[1])
     return [results[n] for n in sorted(results)]
 
 
@@ -77,24 +110,23 @@ def split_orders(parsed: ParsedOrders | None) -> tuple[list[dict], dict | None]:
 
 
 def validate_orders(state: Mapping[str, Any], faction: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
-    """Parse a faction's orders-stage tabs and dry-run them (economy, then armies) on a copy."""
+    """Parse a faction's orders-stage tabs and dry-run them (economy, then armies) on a copy, as the turn
+    runs them (`predict_economy`, then `war.form_battles` on the state after the economy)."""
     econ_rows = list(tabs.get(ECONOMY_TAB, ()))
-    econ_orders, _ = parse_economy_rows(state, faction, econ_rows) if econ_rows else ([], [])
+    econ_orders, econ_parsed = parse_economy_rows(state, faction, econ_rows) if econ_rows else ([], [])
     war_tabs = {k: list(tabs.get(k, ())) for k in war.ORDER_TABS}
     plan, war_statuses = war.parse_war_tabs(state, faction, war_tabs)
-    statuses: dict[tuple[str, int], RowStatus] = {}
-    for s in (validate_economy(state, faction, econ_rows, army_plan=plan) if econ_rows else []):
-        statuses[(s.tab, s.number)] = s
+    statuses: dict[tuple[str, int], RowStatus] = {(s.tab, s.number): s for s in econ_parsed}
     for s in war_statuses:
         statuses[(s.tab, s.number)] = s
-    if any(war_tabs.values()):
-        dry = clone(dict(state))
-        dry["ledger"], dry["log"] = [], []
-        begin_turn(dry, 0)
-        run_economy(dry, faction, econ_orders, stream(0, "economy", faction), army_plan=plan)
-        for s in war.form_battles(dry, {faction: plan}, 0).get(faction, []):
-            if (s.tab, s.number) not in statuses or statuses[(s.tab, s.number)].ok:
-                statuses[(s.tab, s.number)] = s
+    if econ_rows or any(war_tabs.values()):
+        dry, economy = predict_economy(state, faction, econ_orders, plan)
+        for s in economy.values():
+            statuses[(s.tab, s.number)] = s
+        if any(war_tabs.values()):
+            for s in war.form_battles(dry, {faction: plan}, CHECK_SEED).get(faction, []):
+                if (s.tab, s.number) not in statuses or statuses[(s.tab, s.number)].ok:
+                    statuses[(s.tab, s.number)] = s
     orders = tuple(econ_orders) + ({"kind": WAR_PLAN, "plan": plan},)
     return ParsedOrders(faction, "orders", orders, tuple(statuses[k] for k in sorted(statuses)))
 
@@ -104,11 +136,25 @@ def validate_manoeuvres(state: Mapping[str, Any], faction: str, tabs: Mapping[st
     return ParsedOrders(faction, "planning", ({"kind": MANOEUVRES, "plan": plan},), tuple(statuses))
 
 
+def run_checked_economy(state: Mapping[str, Any], new: dict, faction: str, orders: list[dict],
+                        plan: dict | None, seed: int) -> list[RowStatus]:
+    """The faction's economy orders at the turn: those `check` refuses (`predict_economy` on the state
+    before the turn) keep its verdict and never run, so a bad row never takes gold from a good one; the
+    others run on `new` with the turn's dice."""
+    _, expected = predict_economy(state, faction, orders, plan)
+    accepted, refused = [], []
+    for order in orders:
+        verdict = expected.get(int(order.get("row", 0))) if isinstance(order, Mapping) else None
+        if verdict is not None and not verdict.ok:
+            refused.append(verdict)
+        else:
+            accepted.append(order)
+    ran = run_economy(new, faction, accepted, stream(seed, "economy", faction), army_plan=plan)
+    return sorted(refused + ran, key=lambda s: s.number)
+
+
 def resolve_orders_stage(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
-    new = clone(dict(state))
-    new["ledger"], new["log"], new["reports"], new["battle_posts"] = [], [], {}, []
-    for rec in new["factions"].values():
-        rec.pop("armies_blocked", None)
+    new = fresh_turn(state)
     begin_turn(new, seed)
     statuses: dict[str, list[RowStatus]] = {}
     plans: dict[str, dict] = {}
@@ -117,30 +163,42 @@ def resolve_orders_stage(state: Mapping[str, Any], orders: Mapping[str, ParsedOr
         if plan is not None:
             plans[fid] = plan
         if econ or plan is not None:
-            statuses[fid] = list(run_economy(new, fid, econ, stream(seed, "economy", fid), army_plan=plan))
+            statuses[fid] = run_checked_economy(state, new, fid, econ, plan, seed)
     if "gm" in orders:
         adjustments.apply_adjustments(new, list(orders["gm"].orders))
-    active = {f: p for f, p in plans.items() if not new["factions"][f].get("armies_blocked")}
-    for fid, extra in war.form_battles(new, active, seed).items():
+    for fid, extra in war.form_battles(new, plans, seed).items():
         statuses.setdefault(fid, []).extend(extra)
     events: list[dict] = []
     if war.needs_planning(new):
         new["stage"] = "planning"
     else:
-        events = _finish_turn(new, {}, seed)
+        events, verdicts = _finish_turn(new, {}, seed)
+        _override(statuses, verdicts)
     return StageResult(state=new, statuses={f: tuple(s) for f, s in statuses.items()}, events=tuple(events))
 
 
 def resolve_planning_stage(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
     new = clone(dict(state))
     manoeuvres = {f: split_orders(p)[1] for f, p in orders.items() if f in new["factions"]}
-    events = _finish_turn(new, {f: m for f, m in manoeuvres.items() if m is not None}, seed)
-    return StageResult(state=new, statuses={}, events=tuple(events))
+    events, verdicts = _finish_turn(new, {f: m for f, m in manoeuvres.items() if m is not None}, seed)
+    statuses: dict[str, list[RowStatus]] = {}
+    _override(statuses, verdicts)
+    return StageResult(state=new, statuses={f: tuple(s) for f, s in statuses.items()}, events=tuple(events))
 
 
-def _finish_turn(state: dict, manoeuvres: Mapping[str, dict], seed: int) -> list[dict]:
-    """Battles, their consequences and the end of the turn; returns the war's events (war/__init__.py)."""
-    events = war.resolve_battles(state, manoeuvres, seed)
+def _override(statuses: dict[str, list[RowStatus]], verdicts: Mapping[str, list[RowStatus]]) -> None:
+    """Replace (or add) the rows the battles gave a verdict (war/resolution.py)."""
+    for fid, extra in verdicts.items():
+        keys = {(s.tab, s.number) for s in extra}
+        kept = [s for s in statuses.get(fid, []) if (s.tab, s.number) not in keys]
+        statuses[fid] = kept + list(extra)
+
+
+def _finish_turn(state: dict, manoeuvres: Mapping[str, dict], seed: int
+                 ) -> tuple[list[dict], dict[str, list[RowStatus]]]:
+    """Battles, their consequences and the end of the turn; returns the war's events (war/__init__.py) and
+    the verdicts the battles gave the attack orders and manoeuvres."""
+    events, verdicts = war.resolve_battles_with_verdicts(state, manoeuvres, seed)
     consequences.apply_war_events(state, events)
     end_of_turn(state)
     victory.end_of_turn(state)
@@ -149,4 +207,4 @@ def _finish_turn(state: dict, manoeuvres: Mapping[str, dict], seed: int) -> list
     if not over:
         state["era"] = era_of(state).key
     state["stage"] = "finished" if over else "orders"
-    return list(events)
+    return list(events), verdicts

@@ -24,6 +24,25 @@ class Dice(Protocol):
     def randint(self, a: int, b: int) -> int: ...
 
 
+class DiceSource(Protocol):
+    """The dice of one stable id (e.g. `lambda *key: stream(seed, *key)`)."""
+
+    def __call__(self, *key: object) -> Dice: ...
+
+
+class HighestRoll:
+    """Dice that always show their highest face: what `check` assumes for the start-of-turn dice it cannot
+    know (the Empire's corruption growth), so that an order it accepts is paid whatever the turn rolls."""
+
+    def randint(self, a: int, b: int) -> int:
+        return b
+
+
+def highest_rolls(*key: object) -> Dice:
+    """The `DiceSource` of `check`: every die shows its highest face."""
+    return HighestRoll()
+
+
 class Reject(Exception):
     def __init__(self, *errors: OrderError):
         self.errors = errors

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.jade_rose.actions.base import Dice, OrdersTurn
+from engine.jade_rose.actions.base import Dice, DiceSource, OrdersTurn
 from engine.jade_rose.data import UnitDef
 
 Handler = Callable[[dict, str, Mapping, Dice, OrdersTurn], str]
@@ -29,8 +29,9 @@ class Faction:
         return []
 
     # -- the turn --------------------------------------------------------------------------
-    def start_of_turn(self, state: dict, faction: str, seed: int | str) -> None:
-        """Steps of JR-56 step 1 that belong to the faction (after the era gift)."""
+    def start_of_turn(self, state: dict, faction: str, dice: DiceSource) -> None:
+        """Steps of JR-56 step 1 that belong to the faction (after the era gift); `dice(*key)` gives the
+        dice of one stable id (the stage seed's stream at the turn, the highest faces at `check`)."""
 
     def income(self, state: Mapping, faction: str, add: AddLine, lines: list[dict]) -> None:
         """Add income lines beyond cities and buildings; `lines` holds those added so far."""

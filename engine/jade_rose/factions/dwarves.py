@@ -7,7 +7,7 @@ from typing import Any
 
 from engine import ledger
 from engine.errors import allowed_list
-from engine.jade_rose.actions.base import Dice, OrdersTurn, Reject, err, own_city, pay
+from engine.jade_rose.actions.base import Dice, DiceSource, OrdersTurn, Reject, err, own_city, pay
 from engine.jade_rose.data import UnitDef, load_data
 from engine.jade_rose.economy_orders import rival_names
 from engine.jade_rose.factions.base import CHOICE_WORDS, AddLine, Faction
@@ -217,7 +217,7 @@ class Dwarves(Faction):
         return [(f"Обиды: {state['factions'][other]['name']}", n, "+5 % к урону против этой фракции за обиду")
                 for other, n in sorted(state["factions"][faction].get("grudges", {}).items())]
 
-    def start_of_turn(self, state: dict, faction: str, seed: int | str) -> None:
+    def start_of_turn(self, state: dict, faction: str, dice: DiceSource) -> None:
         """Grudge forgiveness, the investment's return, the grudge rooms' gains."""
         if "grudges" in state["factions"][faction]:
             _forgive_grudges(state, faction)

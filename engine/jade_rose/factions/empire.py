@@ -7,7 +7,7 @@ from typing import Any
 
 from engine import ledger
 from engine.jade_rose import income
-from engine.jade_rose.actions.base import Dice, OrdersTurn, Reject, err, paid_text, pay
+from engine.jade_rose.actions.base import Dice, DiceSource, OrdersTurn, Reject, err, paid_text, pay
 from engine.jade_rose.data import load_data
 from engine.jade_rose.economy_orders import ACTION_OF_KIND, CORRUPTION_ACTIONS
 from engine.jade_rose.factions.base import CHOICE_WORDS, AddLine, Faction
@@ -20,7 +20,6 @@ from engine.jade_rose.holdings import (
     owned_buildings,
     round_half_up,
 )
-from engine.rng import stream
 
 
 def _consts(faction: str) -> Mapping[str, Any]:
@@ -147,8 +146,8 @@ class Empire(Faction):
     resources = ("honor", "corruption")
     actions = {kind: corruption_action for kind in CORRUPTION_ACTIONS}
 
-    def start_of_turn(self, state: dict, faction: str, seed: int | str) -> None:
-        corruption_roll(state, faction, stream(seed, "corruption", state["turn"], faction))
+    def start_of_turn(self, state: dict, faction: str, dice: DiceSource) -> None:
+        corruption_roll(state, faction, dice("corruption", state["turn"], faction))
 
     def income(self, state: Mapping, faction: str, add: AddLine, lines: list[dict]) -> None:
         """Honor from buildings; the corruption penalty on gold (capped) and on honor (down to a floor)."""

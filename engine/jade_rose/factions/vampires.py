@@ -8,7 +8,7 @@ from typing import Any
 from engine import ledger
 from engine.errors import allowed_list
 from engine.jade_rose import hibernation
-from engine.jade_rose.actions.base import Dice, OrdersTurn, Reject, err, own_city, pay
+from engine.jade_rose.actions.base import Dice, DiceSource, OrdersTurn, Reject, err, own_city, pay
 from engine.jade_rose.data import UnitDef, load_data
 from engine.jade_rose.factions.base import CHOICE_WORDS, AddLine, Faction
 from engine.jade_rose.holdings import (
@@ -227,7 +227,7 @@ class Vampires(Faction):
     resources = ("slaves", "eternal_servants")
     actions = {"ritual": ritual, "enslave": enslave, "hibernate": sleep}
 
-    def start_of_turn(self, state: dict, faction: str, seed: int | str) -> None:
+    def start_of_turn(self, state: dict, faction: str, dice: DiceSource) -> None:
         """Two thirds (one third with gallows) of the slaves above the cap escape at the start (L151, JR-70)."""
         rec = state["factions"][faction]
         over = int(rec.get("slaves", 0)) - _slave_cap(state, faction)

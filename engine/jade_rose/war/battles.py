@@ -20,6 +20,7 @@ from engine.jade_rose import factions
 from engine.jade_rose.battle.constants import BattleConstants
 from engine.jade_rose.battle.stats import UnitStats
 from engine.jade_rose.data import load_data
+from engine.jade_rose.economy_orders import ACTION_OF_KIND
 from engine.jade_rose.garrison import garrison_of
 from engine.jade_rose.holdings import city_names, era_of, neighbours, own_cities
 from engine.jade_rose.war import squads as sq
@@ -246,6 +247,11 @@ def form_battles(state: dict, plans: Mapping[str, dict], seed: int | str) -> dic
                 out.reject(tab, number, err("JR_WAR_FACTION_OUT"))
             statuses[fid] = out.as_list()
             continue
+        if rec.get("armies_blocked"):
+            _reject_blocked(plan, out)
+            placements[fid] = _check_garrisons(state, fid, plan, out)
+            statuses[fid] = out.as_list()
+            continue
         armies = _assign_units(state, fid, plan, out)
         for name, cells in armies.items():
             for rear in sq.step_up({k: dict(v) for k, v in cells.items()}):
@@ -296,6 +302,21 @@ def _with_note(statuses: list[RowStatus], tab: str, row: int, note: str) -> list
     out = [s for s in statuses if (s.tab, s.number) != (tab, row)]
     out.append(RowStatus(tab, row, note=note))
     return sorted(out, key=lambda s: (TAB_ORDER.get(s.tab, 9), s.number))
+
+
+def _reject_blocked(plan: Mapping, out: _Statuses) -> None:
+    """L88 «Чистки генералов - армия не может действовать в этом ходу»: no army is formed, no attack or
+    defence order runs (a dispersal changes nothing and stays OK); garrisons are no army and still deploy."""
+    problem = err("JR_WAR_ARMIES_BLOCKED", action=ACTION_OF_KIND["purge_generals"])
+    for army in plan.get("armies", {}).values():
+        for squad in army.get("squads", ()):
+            for r in squad.get("rows", ()):
+                out.reject("armies", int(r["row"]), problem)
+        if army.get("row"):
+            if army.get("order") == "disperse":
+                out.note("army_orders", int(army["row"]), "армия рассредоточена: юниты остаются в резерве")
+            else:
+                out.reject("army_orders", int(army["row"]), problem)
 
 
 def _plan_rows(plan: Mapping) -> list[tuple[str, int]]:

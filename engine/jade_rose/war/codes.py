@@ -29,6 +29,8 @@ define({
                            "Ваши города: {allowed}.",
     "JR_WAR_RUINS_NO_GARRISON": "«{city}» лежит в руинах: гарнизона там нет, расставлять некого.",
     "JR_WAR_FACTION_OUT": "Фракция вышла из игры: армии не действуют.",
+    "JR_WAR_ARMIES_BLOCKED": "В этот ход проводится «{action}» (вкладка «Экономика»): армия не может действовать, "
+                             "приказ не выполняется. Уберите чистку или перенесите приказ на следующий ход.",
     "JR_WAR_NO_UNITS": "«{unit}»: таких юнитов у вас сейчас нет{sleeping}. Каждый юнит может быть только в одной "
                        "армии.",
     "JR_WAR_TOO_MANY_UNITS": "«{unit}»: у вас только {have}{sleeping}, а в строке {count}.",
@@ -58,6 +60,35 @@ define({
     "JR_WAR_RUNES_NOT_DWARF": "Руны тратят только дворфы: оставьте столбец «Руны» пустым.",
     "JR_WAR_RUNES_TOO_MANY": "Рун можно потратить не больше, чем у вас есть ({have}), и не больше {max} в одном "
                              "бою, а указано {total}.",
+    # -- verdicts of the battles on rows `check` accepted (war/resolution.py) ----------------------------------
+    "JR_WAR_BATTLE_LOST": "Армия «{army}» атаковала город {city}, но проиграла бой ({against} фракции «{owner}»): "
+                          "город не взят.",
+    "JR_WAR_TAKEN_BY_OWN_ARMY": "Атака армии «{army}» на город {city} не понадобилась: город в этом ходу уже "
+                                "взяла ваша армия «{by}» (армии атакуют город по очереди, очередь решает жребий).",
+    "JR_WAR_CITY_TAKEN_BEFORE": "Манёвр не выполнялся: город {city} ещё до боя «{fight}» взяла армия фракции "
+                                "«{holder}», а её расстановку никто не планировал — бой с ней идёт без манёвров "
+                                "(или для вас уже не состоялся).",
+    "JR_WAR_NO_FIGHT": "Манёвр не выполнялся: бой «{fight}» не состоялся — {why}.",
+    "JR_WAR_DEPLOYMENT_CHANGED": "Манёвр отменён: предыдущий бой за город {city} изменил расстановку, и в бою "
+                                 "«{fight}» манёвр к ней больше не подходит ({problem}).",
+    "JR_WAR_MANOEUVRE_DROPPED": "Манёвр отменён: в бою «{fight}» он не подходит к расстановке ({problem}).",
+    "JR_WAR_FIGHT_NOT_HELD": "Бой армии «{army}» за город {city} не состоялся: {problem}. Защитники удерживают "
+                             "город.",
+})
+
+# The closed list of causes for which the turn may refuse (or leave unused) a row that `check` accepted. Each
+# depends on what `check` cannot know: the seeded order of the attacks on a city and the dice of its fights
+# (a battle lost; a city already taken by another of your armies, or by another faction's army before this
+# fight; the defenders gone; an earlier fight that changed the defence a manoeuvre was planned against).
+# The economy needs none: the turn runs exactly the orders `check` accepted (turn.predict_economy), and so do
+# the armies, army orders and garrisons (war/battles.form_battles on the same state). Any other code on such
+# a row (JR_WAR_MANOEUVRE_DROPPED, JR_WAR_FIGHT_NOT_HELD included) means `check` and `turn` disagree.
+DEFEAT_CAUSES = frozenset({
+    "JR_WAR_BATTLE_LOST",
+    "JR_WAR_TAKEN_BY_OWN_ARMY",
+    "JR_WAR_CITY_TAKEN_BEFORE",
+    "JR_WAR_NO_FIGHT",
+    "JR_WAR_DEPLOYMENT_CHANGED",
 })
 
 

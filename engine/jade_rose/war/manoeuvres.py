@@ -1,6 +1,6 @@
 """The «Манёвры» tab (planning stage): one manoeuvre per own squad of each fight, and dwarf runes (JR-83).
 
-Plan shape: {"fights": {fight_id: {"role": "attacker"|"defender", "runes": n,
+Plan shape: {"fights": {fight_id: {"role": "attacker"|"defender", "runes": n, "rune_rows": [row],
                                    "squads": {"flank/line": {"kind", "target", "free_move", "row"}}}}}
 Targets are "flank/line" strings or None. Validation reuses the battle package: the fight is built with
 this faction's manoeuvres, and each problem it reports goes to the row of the squad it names.
@@ -156,39 +156,96 @@ def _parse_row(state, faction, row: Row, fights, plan, seen, rune_rows) -> list[
                              "free_move": targets["free_move"], "row": row.number}
     if runes:
         entry["runes"] += runes
+        entry.setdefault("rune_rows", []).append(row.number)
         rune_rows.setdefault(token, []).append(row.number)
     return []
 
 
+def battle_cells(squads: list[dict], forge_distance: int | None) -> dict[str, str | None]:
+    """Where each squad's cell stands once the battle is built: jade creatures out of the forge's reach sit
+    the battle out (a squad of nothing else stays out: None), then a rearguard with no vanguard steps up."""
+    units, constants = battle_kit()
+    off = forge_distance is not None and forge_distance >= constants.forge_off_distance
+    present: list[str] = []
+    out: dict[str, str | None] = {}
+    for s in sq.ordered(squads):
+        key = pos_key(s["flank"], s["line"])
+        fights_on = any(n and not (off and units[k].jade_creature) for k, n in s["units"].items() if k in units)
+        out[key] = key if fights_on else None
+        if fights_on:
+            present.append(key)
+    for key in present:
+        flank, line = key.split("/")
+        front = pos_key(flank, "vanguard")
+        if line == "rearguard" and front not in present:
+            out[key] = front
+    return out
+
+
+def problem_cells(problems: list[str], role: str, cells: Mapping[str, str | None],
+                  ordered: Mapping[str, object]) -> tuple[dict[str, str], list[str]]:
+    """Each battle problem given to the cell (of `ordered`) whose squad it names, and the problems naming none.
+
+    The battle names a squad by where it stands once built (`cells`, see `battle_cells`)."""
+    prefixes = sorted(((squad_ru(role, to_position(final)).capitalize(), key) for key, final in cells.items()
+                       if final is not None and key in ordered), key=lambda p: -len(p[0]))
+    found: dict[str, str] = {}
+    rest: list[str] = []
+    for problem in problems:
+        key = next((k for prefix, k in prefixes if problem.startswith(prefix)), None)
+        if key is None:
+            rest.append(problem)
+        else:
+            found.setdefault(key, problem)
+    return found, rest
+
+
+def side_setup(faction: str | None, squads: list[dict], orders: Mapping[str, Manoeuvre] | None,
+               mods: Mapping | None, runes: int = 0) -> SideSetup:
+    """One side of a fight as the battle package takes it, with the side's modifiers (war/battles.py)."""
+    m = mods or {}
+    return SideSetup(faction=str(faction), squads=sq.setups(squads, orders), grudges=int(m.get("grudges", 0) or 0),
+                     runes=runes, forge_distance=m.get("forge_distance"), plague=bool(m.get("plague")))
+
+
 def _validate_fight(battle: Mapping, att: Mapping, role: str, entry: dict) -> list[tuple[int, str]]:
-    """Build the fight with these manoeuvres; drop each rejected one and try again until it builds."""
+    """Build the fight as the turn will (both sides' modifiers, so e.g. jade creatures out of the forge's reach
+    sit out) with these manoeuvres; drop each rejected one and try again until it builds.
+
+    A manoeuvre given to a squad that sits the battle out is refused too; a problem that names no squad
+    goes to every row (it is no one manoeuvre's fault, so none is dropped for it)."""
     units, constants = battle_kit()
     enemy_role = "defender" if role == "attacker" else "attacker"
     mine = own_squads(battle, att, role)
     theirs = own_squads(battle, att, enemy_role)
+    faction = {"attacker": att["faction"], "defender": battle["defender"]}
+    mods = att.get("modifiers") or {}
+    cells = battle_cells(mine, (mods.get(role) or {}).get("forge_distance"))
     found: list[tuple[int, str]] = []
+    for key, final in cells.items():
+        order = entry["squads"].get(key)
+        if final is None and order is not None and (order["kind"] != "none" or order.get("free_move")):
+            found.append((order["row"], "Этот отряд не участвует в бою: нефритовые создания так далеко от Великой "
+                                        "Кузни, что остаются в стороне, — манёвр ему не дать."))
+            entry["squads"].pop(key)
     for _ in range(8):
         orders = {k: to_manoeuvre(v) for k, v in entry["squads"].items()}
-        own = SideSetup(att["faction"] if role == "attacker" else battle["defender"], sq.setups(mine, orders))
-        other = SideSetup(battle["defender"] if role == "attacker" else att["faction"], sq.setups(theirs))
+        own = side_setup(faction[role], mine, orders, mods.get(role))
+        other = side_setup(faction[enemy_role], theirs, None, mods.get(enemy_role))
         try:
             build_battle(*((own, other) if role == "attacker" else (other, own)), units, constants=constants)
             return found
         except BattleSpecError as exc:
-            rows = {k: v["row"] for k, v in entry["squads"].items()}
-            hit = False
-            for problem in exc.problems:
-                cell = next((k for k in sorted(rows, key=len, reverse=True)
-                             if problem.startswith(squad_ru(role, to_position(k)).capitalize())), None)
-                if cell is None or cell not in entry["squads"]:
-                    continue
-                found.append((rows[cell], problem))
-                entry["squads"].pop(cell, None)
-                hit = True
-            if not hit:
-                first = min(rows.values()) if rows else 0
-                found += [(first, p) for p in exc.problems]
-                entry["squads"].clear()
+            hits, rest = problem_cells(exc.problems, role, cells, entry["squads"])
+            for key, problem in hits.items():
+                found.append((entry["squads"].pop(key)["row"], problem))
+            if rest:
+                rows = sorted(v["row"] for v in entry["squads"].values()) or sorted({n for n, _ in found})[:1]
+                found += [(n, p) for n in rows for p in rest]
+                for key in list(entry["squads"]):
+                    entry["squads"].pop(key)
+                return found
+            if not hits:
                 return found
     return found
 
@@ -212,6 +269,7 @@ def _check_runes(state: Mapping, faction: str, plan: dict, rune_rows: Mapping[st
                 errors.setdefault(number, []).append(err("JR_WAR_RUNES_TOO_MANY", have=held, max=cap,
                                                          total=spent + n))
             entry["runes"] = 0
+            entry["rune_rows"] = []
             entry["squads"] = {k: v for k, v in entry["squads"].items() if v["row"] not in bad}
             continue
         spent += n

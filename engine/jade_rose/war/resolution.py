@@ -7,31 +7,41 @@ army that took the city earlier in the turn could not be planned by anyone and r
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from engine import ledger
 from engine.jade_rose import factions
-from engine.jade_rose.battle import BattleSpecError, SideSetup, build_battle, fight_once
+from engine.jade_rose.battle import BattleSpecError, build_battle, fight_once
 from engine.jade_rose.battle.abilities import round_half_up
+from engine.jade_rose.battle.model import ROLES
+from engine.jade_rose.battle.texts import ROLE_GEN
 from engine.jade_rose.data import load_data
+from engine.jade_rose.holdings import faction_name
 from engine.jade_rose.war import captures
 from engine.jade_rose.war import squads as sq
-from engine.jade_rose.war.battles import battle_kit, side_modifiers
-from engine.jade_rose.war.manoeuvres import side_manoeuvres
+from engine.jade_rose.war.battles import battle_kit, fight_title, side_modifiers
+from engine.jade_rose.war.codes import err
+from engine.jade_rose.war.manoeuvres import TAB as MANOEUVRES_TAB
+from engine.jade_rose.war.manoeuvres import battle_cells, problem_cells, side_manoeuvres, side_setup
 from engine.jade_rose.war.posts import fight_post
 from engine.jade_rose.war.reports import chronicle_fight, chronicle_unopposed, fight_report
+from engine.jade_rose.war.words import position_text
 from engine.rng import derive_seed, stream
+from engine.ruleset import RowStatus
 
 PLAGUE_UNIT = "jade_warrior"
+ARMY_ORDERS_TAB = "army_orders"
 
 
 class _Turn:
-    """What the resolution of one turn accumulates: events and the factions that lost a city."""
+    """What the resolution of one turn accumulates: events, the factions that lost a city, and the verdicts
+    the battles give the rows that `check` accepted (attack orders, manoeuvres)."""
 
     def __init__(self, state: dict, manoeuvres: Mapping[str, dict], seed: int | str):
         self.state, self.manoeuvres, self.seed = state, manoeuvres, seed
         self.events: list[dict] = []
         self.lost_city: set[str] = set()
+        self.verdicts: dict[str, dict[tuple[str, int], RowStatus]] = {}
 
     def report(self, factions, text: str) -> None:
         reports = self.state.setdefault("reports", {})
@@ -42,6 +52,26 @@ class _Turn:
     def chronicle(self, kind: str, text: str) -> None:
         ledger.chronicle(self.state, kind, text)
 
+    # -- verdicts -----------------------------------------------------------------------------
+    def _put(self, fid: str | None, status: RowStatus) -> None:
+        if fid and status.number:
+            self.verdicts.setdefault(fid, {})[(status.tab, status.number)] = status
+
+    def attack_done(self, att: Mapping, note: str) -> None:
+        self._put(att["faction"], RowStatus(ARMY_ORDERS_TAB, int(att.get("row") or 0), note=note))
+
+    def attack_failed(self, att: Mapping, code: str, **params: object) -> None:
+        self._put(att["faction"], RowStatus(ARMY_ORDERS_TAB, int(att.get("row") or 0), (err(code, **params),)))
+
+    def manoeuvres_failed(self, fid: str | None, fight_id: str, role: str, code: str,
+                          cells: Iterable[str] | None = None, **params: object) -> None:
+        """The rows of `fid`'s manoeuvres (and runes) for one side of a fight that did not run as planned."""
+        for row in manoeuvre_rows(self.manoeuvres.get(fid or ""), fight_id, role, cells):
+            self._put(fid, RowStatus(MANOEUVRES_TAB, row, (err(code, **params),)))
+
+    def statuses(self) -> dict[str, list[RowStatus]]:
+        return {fid: [rows[k] for k in sorted(rows)] for fid, rows in sorted(self.verdicts.items())}
+
 
 def resolve_battles(state: dict, manoeuvres: Mapping[str, dict], seed: int | str) -> list[dict]:
     """Resolve every pending battle, apply losses and captures, eliminate factions left with no city.
@@ -49,6 +79,14 @@ def resolve_battles(state: dict, manoeuvres: Mapping[str, dict], seed: int | str
     Mutates `state` (units, runes, gold, cities, reports, chronicle; clears `state["battles"]`) and
     returns the turn's war events (see war/__init__.py).
     """
+    return resolve_battles_with_verdicts(state, manoeuvres, seed)[0]
+
+
+def resolve_battles_with_verdicts(state: dict, manoeuvres: Mapping[str, dict], seed: int | str
+                                  ) -> tuple[list[dict], dict[str, list[RowStatus]]]:
+    """`resolve_battles`, and each faction's row verdicts from the battles: every attack order's outcome
+    (won, or why not) and the manoeuvre rows that did not run as planned, each naming its cause (one of
+    `codes.DEFEAT_CAUSES`: the battle order's draw, an earlier fight's dice, another faction's army)."""
     turn = _Turn(state, manoeuvres or {}, seed)
     battles = sorted(state.get("battles") or [], key=lambda b: b["id"])
     stream(seed, "battle-order").shuffle(battles)
@@ -56,40 +94,90 @@ def resolve_battles(state: dict, manoeuvres: Mapping[str, dict], seed: int | str
         _resolve_city(turn, battle)
     turn.events += captures.eliminate(state, turn.lost_city)
     state["battles"] = []
-    return turn.events
+    return turn.events, turn.statuses()
+
+
+def manoeuvre_rows(plan: Mapping | None, fight: str, role: str, cells: Iterable[str] | None = None) -> list[int]:
+    """Rows of a faction's manoeuvre plan that ask something of one side of a fight: a manoeuvre (not «Нет»)
+    or a second move, and, unless only some `cells` are meant, the rows spending runes."""
+    entry = ((plan or {}).get("fights") or {}).get(fight)
+    if not isinstance(entry, Mapping) or entry.get("role") != role:
+        return []
+    wanted = None if cells is None else set(cells)
+    rows = {int(v["row"]) for k, v in (entry.get("squads") or {}).items()
+            if (wanted is None or k in wanted) and (v.get("kind", "none") != "none" or v.get("free_move"))}
+    if wanted is None and entry.get("runes"):
+        rows |= {int(r) for r in entry.get("rune_rows", ())}
+    return sorted(rows)
 
 
 def _resolve_city(turn: _Turn, battle: dict) -> None:
     state = turn.state
     cid = battle["city"]
+    name = state["cities"][cid]["name"]
+    owner = battle.get("defender")
     defence = None
     if battle["target"] == "city" and battle["defence"]["squads"]:
         defence = {"faction": battle["defender"], "squads": battle["defence"]["squads"], "holder": False,
                    "label": "гарнизон" if battle["defence"]["garrison_only"] else "гарнизон и обороняющие армии"}
-    took: set[str] = set()
+    took: dict[str, str] = {}
+    fought = False     # a fight for the city has already changed its planned defence
     for n, att in enumerate(battle["attackers"]):
         fid = att["faction"]
+        fight = att["fight"]
+        label = fight_title(state, cid, fight)
+        planned_fight = bool(att.get("needs_planning"))
         if fid in took:
-            turn.report([fid], f"Атака армии «{att['army']}» на город {state['cities'][cid]['name']} отменена: "
+            turn.report([fid], f"Атака армии «{att['army']}» на город {name} отменена: "
                                "ваша армия уже взяла этот город в этом ходу.")
+            turn.attack_failed(att, "JR_WAR_TAKEN_BY_OWN_ARMY", army=att["army"], city=name, by=took[fid])
+            if planned_fight:
+                turn.manoeuvres_failed(fid, fight, "attacker", "JR_WAR_NO_FIGHT", fight=label,
+                                       why=f"город {name} уже взяла ваша армия «{took[fid]}»")
+                turn.manoeuvres_failed(owner, fight, "defender", "JR_WAR_CITY_TAKEN_BEFORE", fight=label, city=name,
+                                       holder=faction_name(state, fid))
             continue
         if defence is None or not defence["squads"]:
             event = _capture(turn, cid, fid, att["capture"])
-            text = chronicle_unopposed(state, cid, fid, captures.fate_text(event, state))
+            fate = captures.fate_text(event, state)
+            text = chronicle_unopposed(state, cid, fid, fate)
             turn.chronicle("Захват", text)
             turn.report([fid, event["previous_owner"]], text)
+            turn.attack_done(att, f"армия «{att['army']}» взяла город {name} без боя: {fate}")
+            if planned_fight:
+                why = (f"защитников города {name} не осталось после предыдущего боя — город взят без боя"
+                       if defence is not None else
+                       f"армия, взявшая город {name} раньше, оставила его — город взят без боя")
+                turn.manoeuvres_failed(fid, fight, "attacker", "JR_WAR_NO_FIGHT", fight=label, why=why)
+                if defence is None:
+                    turn.manoeuvres_failed(owner, fight, "defender", "JR_WAR_CITY_TAKEN_BEFORE", fight=label,
+                                           city=name, holder=", ".join(faction_name(state, f) for f in took))
+                else:
+                    turn.manoeuvres_failed(owner, fight, "defender", "JR_WAR_NO_FIGHT", fight=label, why=why)
             holders = att["squads"]
         else:
-            planned = not defence["holder"] and att["needs_planning"]
-            won, survivors = _fight(turn, battle, att, n, defence, planned)
+            planned = not defence["holder"] and planned_fight
+            if planned_fight and not planned:
+                holder = faction_name(state, defence["faction"])
+                turn.manoeuvres_failed(fid, fight, "attacker", "JR_WAR_CITY_TAKEN_BEFORE", fight=label, city=name,
+                                       holder=holder)
+                turn.manoeuvres_failed(owner, fight, "defender", "JR_WAR_CITY_TAKEN_BEFORE", fight=label, city=name,
+                                       holder=holder)
+            won, survivors = _fight(turn, battle, att, n, defence, planned, fought)
+            fought = True
+            if won is None:
+                continue
             if not won:
                 defence["squads"] = survivors["defender"]
+                turn.attack_failed(att, "JR_WAR_BATTLE_LOST", army=att["army"], city=name, against=defence["label"],
+                                   owner=faction_name(state, defence["faction"]))
                 continue
             event = _capture(turn, cid, fid, att["capture"])
             fate = captures.fate_text(event, state)
             turn.chronicle("Бой", chronicle_fight(state, cid, fid, defence["faction"], defence["holder"], True, fate))
+            turn.attack_done(att, f"армия «{att['army']}» выиграла бой за город {name}: {fate}")
             holders = survivors["attacker"]
-        took.add(fid)
+        took[fid] = att["army"]
         if event.get("left"):   # the attacker declined the ruins: its army leaves them empty
             defence = None
             continue
@@ -105,8 +193,10 @@ def _capture(turn: _Turn, cid: str, attacker: str, choice: str) -> dict:
     return event
 
 
-def _fight(turn: _Turn, battle: dict, att: dict, n: int, defence: dict, planned: bool) -> tuple[bool, dict]:
-    """One fight of an attacker against the city's current defenders; returns (attacker won, survivors)."""
+def _fight(turn: _Turn, battle: dict, att: dict, n: int, defence: dict, planned: bool,
+           fought: bool) -> tuple[bool | None, dict]:
+    """One fight of an attacker against the city's current defenders; returns (attacker won, survivors), won
+    None when the fight could not be held. `fought`: an earlier fight changed the city's planned defence."""
     state = turn.state
     cid = battle["city"]
     fid, dfid = att["faction"], defence["faction"]
@@ -123,11 +213,25 @@ def _fight(turn: _Turn, battle: dict, att: dict, n: int, defence: dict, planned:
     orders = {"attacker": a_orders, "defender": d_orders}
     factions = {"attacker": fid, "defender": dfid}
     notes = list(att.get("notes", ())) + (list(battle["defence"].get("notes", ())) if not defence["holder"] else [])
-    fight, dropped = _build(factions, squads, orders, mods, runes, not planned, state["cities"][cid]["name"])
+    name = state["cities"][cid]["name"]
+    fight, dropped = _build(factions, squads, orders, mods, runes, not planned, name)
+    label = fight_title(state, cid, att["fight"])
     if fight is None:
-        turn.report([fid, dfid], f"Бой за город {state['cities'][cid]['name']} не состоялся: {dropped}. "
-                                 "Защитники удерживают город.")
-        return False, {"defender": defence["squads"]}
+        turn.report([fid, dfid], f"Бой за город {name} не состоялся: {dropped}. Защитники удерживают город.")
+        turn.attack_failed(att, "JR_WAR_FIGHT_NOT_HELD", army=att["army"], city=name, problem=dropped)
+        if planned:
+            for role in ROLES:
+                turn.manoeuvres_failed(factions[role], att["fight"], role, "JR_WAR_FIGHT_NOT_HELD",
+                                       army=att["army"], city=name, problem=dropped)
+        return None, {"defender": defence["squads"]}
+    for role in ROLES:
+        for key, problem in sorted(dropped[role].items()):
+            # an earlier fight for the city changed the defence it was planned against; otherwise `check`
+            # should have refused the manoeuvre, and the code says the verdicts disagree
+            code = "JR_WAR_DEPLOYMENT_CHANGED" if fought else "JR_WAR_MANOEUVRE_DROPPED"
+            turn.manoeuvres_failed(factions[role], att["fight"], role, code, cells=(key,), fight=label, city=name,
+                                   problem=problem)
+    dropped = _dropped_note(dropped)
     seed = derive_seed(turn.seed, battle["id"]) if n == 0 else derive_seed(turn.seed, battle["id"], n + 1)
     result = fight_once(fight, seed)
     labels = {"attacker": "армия", "defender": defence["label"]}
@@ -192,23 +296,38 @@ def _apply_losses(state: dict, side: Mapping, city: str) -> None:
 
 
 def _build(factions, squads, orders, mods, runes, skip: bool, city: str):
-    """The battle; manoeuvres that no longer fit the deployment are dropped side by side (with a note)."""
+    """The battle, and the manoeuvres dropped because they no longer fit the deployment (role -> cell ->
+    problem): only the manoeuvres the battle finds at fault go, one side's others stay. (None, problems)
+    when even no manoeuvre at all builds it."""
     units, constants = battle_kit()
-    tries = [(orders["attacker"], orders["defender"], "")]
-    tries.append(({}, orders["defender"], "манёвры атакующего отменены: они не подходят к расстановке"))
-    tries.append((orders["attacker"], {}, "манёвры защитника отменены: они не подходят к расстановке"))
-    tries.append(({}, {}, "манёвры обеих сторон отменены: они не подходят к расстановке"))
-    problems: list[str] = []
-    for a_orders, d_orders, note in tries:
-        sides = {}
-        for role, role_orders in (("attacker", a_orders), ("defender", d_orders)):
-            m = mods[role]
-            sides[role] = SideSetup(faction=factions[role], squads=sq.setups(squads[role], role_orders),
-                                    grudges=m.get("grudges", 0), runes=runes[role],
-                                    forge_distance=m.get("forge_distance"), plague=bool(m.get("plague")))
+    orders = {role: dict(orders[role]) for role in ROLES}
+    cells = {role: battle_cells(squads[role], mods[role].get("forge_distance")) for role in ROLES}
+    dropped: dict[str, dict[str, str]] = {role: {} for role in ROLES}
+    for _ in range(16):
+        sides = {role: side_setup(factions[role], squads[role], orders[role], mods[role], runes[role])
+                 for role in ROLES}
         try:
             return build_battle(sides["attacker"], sides["defender"], units, constants=constants,
-                                skip_planning=skip, city=city), note
+                                skip_planning=skip, city=city), dropped
         except BattleSpecError as exc:
-            problems = exc.problems
-    return None, "; ".join(problems)
+            rest = list(exc.problems)
+            for role in ROLES:
+                hits, rest = problem_cells(rest, role, cells[role], orders[role])
+                for key, problem in hits.items():
+                    dropped[role][key] = problem
+                    orders[role].pop(key)
+            if rest:
+                if not any(orders.values()):
+                    return None, "; ".join(rest)
+                for role in ROLES:
+                    for key in list(orders[role]):
+                        dropped[role][key] = "; ".join(rest)
+                        orders[role].pop(key)
+    return None, "манёвры не удалось согласовать с расстановкой"
+
+
+def _dropped_note(dropped: Mapping[str, Mapping[str, str]]) -> str:
+    """«манёвры отменены: …» for the report, side by side."""
+    parts = [f"{ROLE_GEN[role]} ({', '.join(position_text(k).lower() for k in sorted(cells))})"
+             for role, cells in dropped.items() if cells]
+    return ("манёвры отменены — они не подходят к расстановке: " + "; ".join(parts)) if parts else ""
