@@ -60,8 +60,12 @@ class Book:
     state: Mapping[str, Any]
     faction: str
     names: dict[str, str] = field(default_factory=dict)  # normalised name -> province id
-    planned: dict[str, int] = field(default_factory=dict)  # province -> Strength hired there this Planning
     factions: dict[str, str] = field(default_factory=dict)  # normalised name -> faction id
+    # the faction's armies when the Campaign starts, after its Planning as the engine runs it (forecast):
+    # province -> (Strength, may put to sea); None: as at the start of the turn
+    after: dict[str, tuple[int, bool]] | None = None
+    food: int = 0  # food capacity and squads when the Campaign starts (C2.2, A11.1)
+    squads: int = 0
 
     def __post_init__(self) -> None:
         for pid, info in self.state["map"]["provinces"].items():
@@ -92,19 +96,26 @@ class Book:
         return {a["province"]: a for a in self.state["armies"] if a["faction"] == self.faction}
 
     def order_armies(self) -> dict[str, int]:
-        """The Strength each army will have when the Campaign starts: at the start of the turn plus what
-        this book hires there (P4.1: hired troops take orders the same turn)."""
-        out = {p: int(a["strength"]) for p, a in self.armies().items()}
-        for p, n in self.planned.items():
-            out[p] = out.get(p, 0) + n
-        return out
+        """The Strength each army will have when the Campaign starts: after this book's Planning as the engine
+        runs it (P4.1: hired troops take orders the same turn)."""
+        if self.after is not None:
+            return {p: s for p, (s, _) in self.after.items()}
+        return {p: int(a["strength"]) for p, a in self.armies().items()}
+
+    def hired(self, pid: str) -> int:
+        """Strength this Planning adds to the army in `pid`."""
+        start = self.armies().get(pid)
+        return self.order_armies().get(pid, 0) - (int(start["strength"]) if start else 0)
 
     def neighbours(self, pid: str) -> list[str]:
         out = {b if a == pid else a for a, b in self.state["map"]["adjacency"] if pid in (a, b)}
         return sorted(out, key=self.pname)
 
     def naval(self, pid: str) -> bool:
-        """An army at sea, or in an own province with a port, may put to sea (G20: our reading)."""
+        """An army at sea, or in an own province with a port at the start of the turn, may put to sea (G20: our
+        reading); a squad hired this turn may not yet."""
+        if self.after is not None and pid in self.after:
+            return self.after[pid][1]
         provinces = self.state["map"]["provinces"]
         return bool(provinces[pid]["sea"]) or (self.state["owners"].get(pid) == self.faction
                                                and "port" in self.state["buildings"].get(pid, []))
@@ -405,65 +416,119 @@ def _describe(b: Book, line: _Line) -> str:
     return f"поддержать {who} в «{b.pname(line.target)}»"
 
 
-def parse_campaign(b: Book, rows: list[Row]) -> tuple[list[dict[str, Any]], list[RowStatus]]:
-    """One order per army; several rows for one army with «Сила» split it (the rest stays, G16 a); the human
-    Tactics squad may have two support rows (G49 a). Returns (orders with their rows, statuses)."""
+def campaign_lines(b: Book, rows: list[Row]) -> tuple[list[_Line], list[RowStatus]]:
+    """Each «Поход» row read on its own: the army's order, or the row's error."""
+    lines: list[_Line] = []
     statuses: list[RowStatus] = []
-    by_army: dict[str, list[_Line]] = {}
     for row in rows:
         got = _campaign_line(b, row)
         if isinstance(got, RowStatus):
             statuses.append(got)
         else:
-            by_army.setdefault(got.army, []).append(got)
+            lines.append(got)
+    return lines, statuses
+
+
+def _whole(line: _Line, strength: int) -> bool:
+    return line.strength is None or line.strength == strength
+
+
+def _army_orders(b: Book, army: str, lines: list[_Line]) -> tuple[dict[str, Any] | None, list[RowStatus]]:
+    """One army's rows, in the faction's order «№» (then row order): each row with «Сила» takes that much of
+    what is left, the first row without it takes the rest (G16 a: what no row takes stays and holds); a row
+    that asks more than is left, or a new part that food cannot feed, is an error and takes nothing. Two
+    support rows for the whole human army are one order for the Tactics squad's two battles (G49 a)."""
+    strength = b.order_armies()[army]
+    statuses: list[RowStatus] = []
+    if (b.race == "humans" and len(lines) >= 2 and all(ln.type == "support" and _whole(ln, strength)
+                                                         for ln in lines[:2]) and lines[1].target is not None):
+        first, second = lines[0], lines[1]
+        order: dict[str, Any] = {"faction": b.faction, "army": army, **_spec(first),
+                                 "second": {"target": second.target, "support_faction": second.support_faction}}
+        statuses += [_ok(CAMPAIGN, first.row, _describe(b, first)),
+                     _ok(CAMPAIGN, second.row, "второй бой для отряда Тактики: " + _describe(b, second))]
+        rows = f"{first.row.number} и {second.row.number}"
+        statuses += [_bad(CAMPAIGN, ln.row, OrderError("T_NOTHING_LEFT", {
+            "army": b.pname(army), "strength": strength, "rows": rows})) for ln in lines[2:]]
+        return {"rows": [first.row.number, second.row.number], "order": order}, statuses
+    extra = b.food - b.squads  # new squads food can feed (each split checked on its own, as register does)
+    hired = f" (с наймом этого хода: +{b.hired(army)})" if b.hired(army) > 0 else ""
+    parts: list[tuple[_Line, int]] = []
+    left = strength
+    for ln in (ln for ln in lines if ln.strength is not None):
+        asked = int(ln.strength or 0)
+        taken = (f"строка {parts[0][0].row.number} уже взяла" if len(parts) == 1 else
+                 "строки " + ", ".join(str(p.row.number) for p, _ in parts) + " уже взяли")
+        if asked > left:
+            allowed = (f"укажите «Силу» от 1 до {strength} ({strength} — всё войско) или оставьте её пустой — "
+                       "тогда пойдёт всё войско" if left == strength else
+                       f"{taken} {strength - left}, осталось {left}: укажите «Силу» не больше "
+                       f"{left} или оставьте её пустой — тогда строка возьмёт остаток" if left else
+                       f"{taken} всё войско: уменьшите «Силу» там или удалите эту строку")
+            statuses.append(_bad(CAMPAIGN, ln.row, OrderError("T_PART_TOO_BIG", {
+                "army": b.pname(army), "strength": strength, "hired": hired, "asked": asked, "allowed": allowed})))
+            continue
+        count = len(parts) + 1 + (1 if left - asked > 0 else 0)  # parts after this row, the rest included
+        if count - 1 > extra:
+            allowed = (f"Дайте войску один приказ на всю силу {strength} (поле «Сила» пустое) или постройте ферму."
+                       if extra <= 0 else f"Разделить его можно не больше чем на {extra + 1} части.")
+            statuses.append(_bad(CAMPAIGN, ln.row, OrderError("T_SPLIT_FOOD", {
+                "army": b.pname(army), "asked": asked, "food": b.food, "squads": b.squads, "allowed": allowed})))
+            continue
+        parts.append((ln, asked))
+        left -= asked
+    rest = [ln for ln in lines if ln.strength is None]
+    if rest:
+        if left > 0:
+            parts.append((rest[0], left))
+            left = 0
+        else:
+            statuses.append(_bad(CAMPAIGN, rest[0].row, OrderError("T_NOTHING_LEFT", {
+                "army": b.pname(army), "strength": strength,
+                "rows": ", ".join(str(p.row.number) for p, _ in parts)})))
+        statuses += [_bad(CAMPAIGN, ln.row, OrderError("T_DUPLICATE_ORDER", {
+            "value": b.pname(army), "row": rest[0].row.number})) for ln in rest[1:]]
+    if not parts:
+        return None, statuses
+    if len(parts) == 1 and left == 0:
+        line = parts[0][0]
+        statuses.append(_ok(CAMPAIGN, line.row, _describe(b, line)))
+        return {"rows": [line.row.number], "order": {"faction": b.faction, "army": army, **_spec(line)}}, statuses
+    specs = [_spec(ln, n) for ln, n in parts]
+    if left > 0:
+        specs.append({"type": "hold", "strength": left})  # the rest stays (G16 a), after the rows' parts
+    for i, (ln, n) in enumerate(parts):
+        stays = f"; остальные {left} стоят на месте" if left and i == len(parts) - 1 else ""
+        statuses.append(_ok(CAMPAIGN, ln.row, f"часть силой {n}: {_describe(b, ln)}{stays}"))
+    order = {"faction": b.faction, "army": army, "type": "split", "parts": specs}
+    return {"rows": [ln.row.number for ln, _ in parts], "order": order}, statuses
+
+
+def campaign_orders(b: Book, lines: list[_Line], rejected: Mapping[int, OrderError]
+                    ) -> tuple[list[dict[str, Any]], list[RowStatus]]:
+    """The armies' orders from the read rows (a row in `rejected` is that error and takes nothing); returns
+    (orders with their rows, statuses)."""
+    statuses: list[RowStatus] = []
+    by_army: dict[str, list[_Line]] = {}
+    for ln in lines:
+        if ln.row.number in rejected:
+            statuses.append(_bad(CAMPAIGN, ln.row, rejected[ln.row.number]))
+        else:
+            by_army.setdefault(ln.army, []).append(ln)
     orders: list[dict[str, Any]] = []
-    armies = b.order_armies()
-    for army, lines in by_army.items():
-        strength = armies[army]
-        parts = [ln for ln in lines if ln.strength is not None and ln.strength < strength]
-        whole = [ln for ln in lines if ln not in parts]
-        if not parts:
-            first = whole[0]
-            order: dict[str, Any] = {"faction": b.faction, "army": army, **_spec(first)}
-            rows_used = [first.row.number]
-            rest = whole[1:]
-            if (b.race == "humans" and first.type == "support" and rest and rest[0].type == "support"
-                    and rest[0].target is not None):
-                order["second"] = {"target": rest[0].target, "support_faction": rest[0].support_faction}
-                rows_used.append(rest[0].row.number)
-                statuses.append(_ok(CAMPAIGN, rest[0].row, "второй бой для отряда Тактики: " + _describe(b, rest[0])))
-                rest = rest[1:]
-            statuses.append(_ok(CAMPAIGN, first.row, _describe(b, first)))
-            for ln in rest:
-                statuses.append(_bad(CAMPAIGN, ln.row, OrderError("T_DUPLICATE_ORDER", {
-                    "value": b.pname(army), "row": first.row.number})))
-            orders.append({"rows": rows_used, "order": order})
-            continue
-        total = sum(ln.strength or 0 for ln in parts)
-        if total > strength or (total == strength and whole):
-            for ln in lines:
-                statuses.append(_bad(CAMPAIGN, ln.row, OrderError("T_SPLIT_TOO_BIG", {
-                    "value": b.pname(army), "strength": strength, "total": total + (strength if whole else 0)})))
-            continue
-        if len(whole) > 1:
-            for ln in whole[1:]:
-                statuses.append(_bad(CAMPAIGN, ln.row, OrderError("T_SPLIT_NEEDS_STRENGTH", {"value": b.pname(army)})))
-        specs = [_spec(ln, ln.strength) for ln in parts]
-        used = list(parts)
-        rest_strength = strength - total
-        if rest_strength > 0:
-            if whole:
-                specs.append(_spec(whole[0], rest_strength))
-                used.append(whole[0])
-            else:
-                specs.append({"type": "hold", "strength": rest_strength})
-        if len(specs) == 1:
-            specs.append({"type": "hold", "strength": 0})  # unreachable: parts are smaller than the army
-        order = {"faction": b.faction, "army": army, "type": "split", "parts": specs}
-        for ln, spec in zip(used, specs, strict=False):
-            statuses.append(_ok(CAMPAIGN, ln.row, f"часть силой {spec['strength']}: {_describe(b, ln)}"))
-        orders.append({"rows": [ln.row.number for ln in used], "order": order})
+    for army, group in by_army.items():
+        item, st = _army_orders(b, army, sorted(group, key=lambda ln: (ln.seq, ln.row.number)))
+        statuses += st
+        if item is not None:
+            orders.append(item)
     return orders, statuses
+
+
+def parse_campaign(b: Book, rows: list[Row]) -> tuple[list[dict[str, Any]], list[RowStatus]]:
+    """«Поход» alone, against the armies `b` knows (see validate for the whole book)."""
+    lines, statuses = campaign_lines(b, rows)
+    orders, more = campaign_orders(b, lines, {})
+    return orders, statuses + more
 
 
 # -- «Мощь и магия» ----------------------------------------------------------------------------------------
@@ -641,30 +706,63 @@ def _ability(b: Book, row: Row, form: str, dwarf_alloc: dict[str, int]
 
 # -- the whole book -----------------------------------------------------------------------------------------
 
-def validate(state: Mapping[str, Any], faction: str, stage: str, tabs: Mapping[str, list[Row]],
-             free_hire: bool) -> ParsedOrders:
-    """Every order tab of one faction's book; a row that cannot be read gets its message, the rest count."""
-    b = Book(state, faction)
-    orders: list[dict[str, Any]] = []
+def _planning(b: Book, rows: list[Row], free_hire: bool) -> tuple[list[dict[str, Any]], list[RowStatus]]:
+    """«Планирование» read row by row: the orders, and an error for each row that cannot be read."""
+    items: list[dict[str, Any]] = []
     statuses: list[RowStatus] = []
     builds: set[tuple[str, str]] = set()
-    for row in tabs.get(PLANNING, []):
-        if row.is_blank():
-            continue
+    for row in rows:
         try:
             order, status = _planning_row(b, row, builds, free_hire)
         except (KeyError, TypeError, ValueError) as exc:  # a safety net: a row never stops the others
             order, status = None, _bad(PLANNING, row, OrderError("E_INTERNAL", {"detail": type(exc).__name__}))
         statuses.append(status)
         if order is not None:
-            orders.append({"kind": "planning", "rows": [row.number], "order": order})
-            if order["kind"] in ("hire", "skaven_free"):
-                b.planned[order["province"]] = b.planned.get(order["province"], 0) + int(order.get("strength", 1))
-    rows = [r for r in tabs.get(CAMPAIGN, []) if not r.is_blank()]
-    campaign, st_campaign = parse_campaign(b, rows)
-    orders += [{"kind": "campaign", **item} for item in campaign]
-    statuses += st_campaign
-    got, st = parse_might(b, [r for r in tabs.get(MIGHT, []) if not r.is_blank()])
-    orders += got
-    statuses += st
+            items.append({"kind": "planning", "rows": [row.number], "order": order})
+    return items, statuses
+
+
+def _drop(statuses: list[RowStatus], errors: Mapping[tuple[str, int], OrderError]) -> list[RowStatus]:
+    return [RowStatus(s.tab, s.number, (errors[(s.tab, s.number)],)) if (s.tab, s.number) in errors else s
+            for s in statuses]
+
+
+def validate(state: Mapping[str, Any], faction: str, stage: str, tabs: Mapping[str, list[Row]],
+             free_hire: bool) -> ParsedOrders:
+    """Every order tab of one faction's book, in the order the turn runs them: the Planning rows (in row
+    order), then the Campaign rows on the armies that Planning leaves (in the faction's «№» order), then
+    «Мощь и магия». The faction's own part of the turn is run by the engine (engine.titania.forecast): an
+    order it voids for the faction's own reasons is the row's error and is dropped, so the turn carries out
+    every row called OK here unless another faction or a battle defeats it (reasons.EXTERNAL_CAUSES). A row
+    that cannot be read gets its message; one bad row never cancels another."""
+    from engine.titania import forecast  # it builds on game_turn, which reads this module's tab names
+
+    b = Book(state, faction)
+    planning, st_planning = _planning(b, [r for r in tabs.get(PLANNING, []) if not r.is_blank()], free_hire)
+    seen = forecast.foresee(state, faction, planning, with_campaign=False)
+    if seen is not None:
+        void = {(PLANNING, int(item["rows"][0])): got["error"] for item, got in zip(planning, seen.planning,
+                                                                                 strict=True) if "error" in got}
+        planning = [item for item in planning if (PLANNING, int(item["rows"][0])) not in void]
+        st_planning = _drop(st_planning, void)
+        w = seen.world
+        b.after = {a.province: (a.strength, a.naval) for a in w.alive() if a.faction == faction}
+        b.food, b.squads = w.food(faction), w.squads(faction)
+    else:  # a state the engine refuses: read the rows as typed, the turn will say what is wrong
+        b.food = b.squads = 10 ** 6
+    lines, st_campaign = campaign_lines(b, [r for r in tabs.get(CAMPAIGN, []) if not r.is_blank()])
+    might, st_might = parse_might(b, [r for r in tabs.get(MIGHT, []) if not r.is_blank()])
+    rejected: dict[tuple[str, int], OrderError] = {}
+    while True:  # every round drops at least one row, so it ends
+        campaign, st_orders = campaign_orders(b, lines, {r: e for (t, r), e in rejected.items() if t == CAMPAIGN})
+        kept = [item for item in might if not any((MIGHT, r) in rejected for r in item["rows"])]
+        orders = [*planning, *({"kind": "campaign", **item} for item in campaign), *kept]
+        if seen is None:
+            break
+        full = forecast.foresee(state, faction, orders)
+        new = forecast.rejections(full, campaign, kept) if full is not None else {}
+        if not new.keys() - rejected.keys():
+            break
+        rejected.update(new)
+    statuses = [*st_planning, *st_campaign, *st_orders, *_drop(st_might, rejected)]
     return ParsedOrders(faction, stage, tuple(orders), tuple(statuses))

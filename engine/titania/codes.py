@@ -62,3 +62,23 @@ define({
     "T_UNKNOWN_EVENT": "Событие «{value}» сейчас не принимает вкладов (поле «Кому»). Открытые события: {allowed}.",
     "T_SPELL_TWICE": "Заклинание «{value}» уже применено строкой выше: каждое заклинание — только раз за ход.",
 })
+
+# What the faction's own part of the turn shows at check (engine.titania.forecast): the engine's verdict on the
+# row, said with what is allowed instead.
+define({
+    "T_HIRE_FOOD": "Новый отряд в «{province}» не прокормить: пищи у вас на {food} отр., а отрядов уже {squads} "
+                   "(A1.1, A11.1). Нанимайте туда, где уже стоит ваше войско ({allowed}), или постройте ферму: "
+                   "она кормит со следующего хода.",
+    "T_HIRE_LIMIT": "Нельзя нанять {count} в «{province}»: {why} (A7.1, A1.1). {allowed}",
+    "T_NO_RESOURCES": "Не хватает ресурсов: нужно {need}, а к этой строке у вас {have} (с доходом этого хода, "
+                      "за вычетом строк выше). Уменьшите количество или уберите строку выше.",
+    "T_CANNOT": "Так не выполнить: {reason}.{hint}",
+    "T_PART_TOO_BIG": "В войске «{army}» сила {strength}{hired}, а в строке {asked}: {allowed}.",
+    "T_NOTHING_LEFT": "Всё войско «{army}» (сила {strength}) уже распределено строками {rows}: этой строке ничего "
+                      "не осталось. Уменьшите «Силу» в тех строках или удалите эту.",
+    "T_SPLIT_FOOD": "От войска «{army}» не отделить часть силой {asked}: каждая новая часть — новый отряд, а пищи "
+                    "у вас на {food} отр. при {squads} отр. к Походу (C2.2, A11.1). {allowed}",
+    "T_MOVE_OVER_LIMIT": "В «{target}» к этому ходу стоит ваше войско силой {resident}, лимит силы отряда {limit}: "
+                         "войско силой {strength} туда не войдёт (A7.1). {allowed}",
+    "T_DEFEATED": "Не выполнено из-за других фракций или боя: {cause} — {reason}.",
+})

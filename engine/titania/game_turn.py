@@ -21,7 +21,7 @@ from engine.titania.adjudicate import adjudicate
 from engine.titania.book_orders import CAMPAIGN, MIGHT, PLANNING
 from engine.titania.names import BUILDING_NAMES, DEPOSIT_NAMES, RESOURCE_NAMES
 from engine.titania.params import Params, default_params, override
-from engine.titania.reasons import OUTCOMES, explain
+from engine.titania.reasons import DEFEATED_BY, EXTERNAL_CAUSES, OUTCOMES, explain
 from engine.titania.report import render
 from engine.titania.reveal import reveal_around
 from engine.titania.setup import RESOURCE_KEYS, neighbours
@@ -163,11 +163,17 @@ def _verdict(item: Mapping[str, Any]) -> tuple[bool, str]:
 
 
 def _status(tab: str, row: int, item: Mapping[str, Any], extra: str = "") -> RowStatus:
+    """A row's final status. `check` already turned every void the faction causes itself into a row error
+    (engine.titania.forecast), so a void here has a cause in reasons.EXTERNAL_CAUSES, which the status names."""
     void, text = _verdict(item)
-    if item.get("reason") == "no_battle":  # a standing support offer that no battle needed: not a mistake
-        return RowStatus(tab, row, note="подмога не понадобилась: в этой провинции не было боя (C3.2)")
+    reason = item.get("reason")
+    if reason in ("no_battle", "empty_province"):  # a standing support offer nobody needed: not a mistake
+        return RowStatus(tab, row, note=f"подмога не понадобилась: {explain(reason)}")
+    if void and reason in EXTERNAL_CAUSES and (tab != PLANNING or reason == "no_event"):
+        return RowStatus(tab, row, (OrderError("T_DEFEATED", {"cause": DEFEATED_BY[str(reason)],
+                                                              "reason": explain(reason)}),))
     if void:
-        return RowStatus(tab, row, (OrderError("T_REJECTED", {"reason": explain(item.get("reason"))}),))
+        return RowStatus(tab, row, (OrderError("T_REJECTED", {"reason": explain(reason)}),))
     return RowStatus(tab, row, note=text + extra)
 
 

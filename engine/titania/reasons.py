@@ -86,3 +86,44 @@ def explain(code: str | None) -> str:
         return ""
     r = REASONS.get(code)
     return f"{r.ru} ({r.rule})" if r is not None else code
+
+
+# The closed list of what may defeat, at the turn, a row that `check` accepted (engine.titania.forecast runs
+# the faction's own part of the turn with the adjudicator's code, so every other reason is a row error at
+# check). Each is caused by another faction's orders (Keepers and natives included) or by a battle, whose
+# totals depend on them; the Russian text is what the row's status says of it.
+_EXTERNAL: tuple[tuple[str, str, str], ...] = (
+    # -- a battle: its totals depend on the defenders' strength when the attack comes (earlier attacks by
+    # others), their supports, Might, abilities and spells; the order itself was carried out
+    ("lost", "the defenders' totals at the moment of the attack", "атака проиграна"),
+    ("draw", "as lost", "ничья в бою"),
+    ("boss_survived", "as lost (a Boss fight: its Health when the attack comes)", "Босс выжил"),
+    # -- another faction's move or power, before or against this order
+    ("dislodged", "another faction attacked and beat or pushed out the holding army", "войско выбили"),
+    ("attacked", "another faction attacked or damaged the army (spell, trap) before its order ran",
+     "войско атаковали до его приказа"),
+    ("intimidated", "another faction's Intimidation (Lizardmen)", "войско остановлено Устрашением"),
+    ("stopped", "another faction's spell stopped the army", "войско остановлено чужим заклинанием"),
+    ("warded", "another faction's Warding charm turned the first attacker back", "отброшено Охранными чарами"),
+    ("ally_captured", "an ally captured the target earlier in this Campaign (A10.1)", "союзник занял цель первым"),
+    ("over_limit", "a move into an own province whose own army was to leave first, but another faction "
+                   "stopped or attacked that army, so it stayed (A7.1)",
+     "ваше войско в провинции назначения не ушло оттуда (его приказ сорвали другие фракции), и вместе "
+     "сила превысила бы лимит отряда"),
+    # -- a standing support: whether and how a battle comes there depends on others' moves (G17 a, G18 a)
+    ("no_battle", "nobody fought where the support stood ready", "боя там не было"),
+    ("empty_province", "the supported faction entered the province while nobody else was there (C4.2)",
+     "поддержанная фракция вошла в пустую провинцию"),
+    ("engaged", "the supporting army was attacked before the battle, or an army that had moved retreated "
+                "into its province after another faction's attack (C6.2)",
+     "до боя войско атаковали или к нему отступило ваше войско"),
+    ("same_origin", "the supported ally attacked from the supporter's own province (C11.2)",
+     "союзник атаковал из той же провинции"),
+    ("no_support_allowed", "a Dark-elf Brigandage attack, or natives retreating into the province",
+     "в этом бою подмога невозможна"),
+    # -- Planning: the one thing in it that other factions share
+    ("no_event", "another faction's contribution won or solved the event first", "событие уже закрыто"),
+)
+
+EXTERNAL_CAUSES: frozenset[str] = frozenset(code for code, _, _ in _EXTERNAL)
+DEFEATED_BY: dict[str, str] = {code: ru for code, _, ru in _EXTERNAL}

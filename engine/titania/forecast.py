@@ -1,0 +1,278 @@
+"""A faction's own part of the turn, foreseen at `check` by the adjudicator's own code.
+
+The Planning phase depends only on the faction itself: its production, the caravans already on their way to
+it, its purse, its caps and its food (the one shared thing, an event's task, is in
+engine.titania.reasons.EXTERNAL_CAUSES). The registration of its Campaign orders, its spells, its racial
+ability and its Might allocation are checked against the start of the Campaign, which other factions cannot
+change for it. Its moves, run with no other faction giving an order (Keepers included), show what fails for
+its own reasons: an own army in the way, a province out of reach, a support from the province the attack
+comes from. `foresee` runs the steps of engine.titania.adjudicate, in its order and with its functions, on
+the situation built from the game state with this faction's orders alone; `rejections` turns each order the
+engine voids there into the row's error, with what is allowed instead. Pure: no IO, no global random.
+"""
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import OrderError, allowed_list
+from engine.ruleset import ParsedOrders
+from engine.titania import campaign, events, quests, spells
+from engine.titania.book_orders import CAMPAIGN, MIGHT
+from engine.titania.game_turn import situation
+from engine.titania.names import RESOURCE_NAMES
+from engine.titania.orders import Record, register
+from engine.titania.planning import Planning
+from engine.titania.reasons import explain
+from engine.titania.research import spell_cost, tech_cost
+from engine.titania.reveal import reveal_near_armies
+from engine.titania.situation import parse_situation
+from engine.titania.world import Task, World
+
+SEED = "forecast"  # nothing the faction's own verdicts depend on is drawn (raids, new events, reveals)
+UNNEEDED = ("no_battle", "empty_province")  # a standing support nobody needed: not a mistake
+
+
+def _amounts(cost: Mapping[str, int], zeros: bool = False) -> str:
+    return ", ".join(f"{RESOURCE_NAMES.get(r, r)} {n}" for r, n in cost.items() if n or zeros) or "ничего"
+
+
+class _Planning(Planning):
+    """The engine's Planning, which also says, for each void order, what the faction could do instead."""
+
+    def one(self, index: int, order: object) -> dict[str, Any]:
+        got = super().one(index, order)
+        if got["outcome"] == "void" and isinstance(order, dict):
+            got["error"] = self.why(order, str(got["reason"]))  # a void order changed nothing: the world is as then
+        return got
+
+    def why(self, order: Mapping[str, Any], reason: str) -> OrderError:
+        w, faction, kind = self.w, str(order.get("faction")), order.get("kind")
+        prov = order.get("province")
+        pname = w.map.provinces[prov].name if isinstance(prov, str) and prov in w.map.provinces else "?"
+        if kind in ("hire", "skaven_free") and isinstance(prov, str):
+            army = w.own_army(faction, prov)
+            n = int(order.get("strength", w.race(faction).free_hire or 1))
+            if reason == "food":
+                where = sorted({w.map.provinces[a.province].name for a in w.alive() if a.faction == faction})
+                return OrderError("T_HIRE_FOOD", {"province": pname, "food": w.food(faction),
+                                                  "squads": w.squads(faction), "allowed": allowed_list(where)})
+            if reason == "over_limit":
+                have, limit = (army.strength if army else 0), w.limit(faction)
+                new = army is None or prov in self.new_squads
+                used = (self.new_squads if new else self.replenished).get(prov, 0)
+                cap = w.hire_cap(faction) if new else w.replenish_cap(faction)
+                room = max(0, min(limit - have, cap - used)) if kind == "hire" else 0
+                if have + n > limit:
+                    why = f"там войско силой {have}, а лимит силы отряда {limit}"
+                else:
+                    why = (f"за ход в одной провинции можно {'набрать новый отряд' if new else 'пополнить отряд'} "
+                           f"силой не больше {cap}" + (f", строками выше уже {used}" if used else ""))
+                allowed = (f"Здесь можно нанять не больше {room}." if room
+                           else "Здесь в этом ходу нанимать больше нельзя.")
+                count = str(n) if kind == "hire" else f"{n} «Нашествием крыс»"
+                return OrderError("T_HIRE_LIMIT", {"count": count, "province": pname, "why": why, "allowed": allowed})
+            if reason == "no_resources" and kind == "hire":
+                cost = ({"gold": n, "wood": n} if order.get("pay", "gold_wood") == "gold_wood"
+                        else {"influence": n * w.params.influence_per_strength})
+                return self.poor(faction, cost)
+            if reason == "duplicate":
+                return OrderError("T_CANNOT", {"reason": "«Нашествие крыс» — только раз за ход (G60 a)", "hint": ""})
+        if reason == "no_resources":
+            return self.poor(faction, self.cost(faction, order))
+        hint = ""
+        if kind == "research" and reason in ("needs_technology", "needs_might"):
+            spec = w.data.technologies[str(order.get("technology"))]
+            if reason == "needs_might":
+                hint = f" Нужно Могущество {spec.might}, а у вас {w.might.get(faction, 0)}."
+            else:
+                known = set(w.known_techs[faction]) | set(self.pending_techs[faction])
+                missing = [w.data.technologies[t].name for t in spec.requires if t not in known]
+                hint = f" Сначала изучите: {allowed_list(missing)}."
+        elif kind == "caravan" and reason == "hostile_route":
+            war = w.factions[faction].at_war | w.factions[str(order.get("to"))].at_war
+            raw = order.get("route")
+            route = [p for p in raw if isinstance(p, str)] if isinstance(raw, list) else []
+            enemies = sorted({w.factions[o].name for p in route[1:-1] if (o := w.owners.get(p)) is not None
+                              and o in war})
+            hint = f" Обойдите провинции фракций: {allowed_list(enemies)}."
+        elif kind == "contribute" and reason == "bad_order":
+            ev = next((x for x in w.active_events if x.get("id") == order.get("event")), None)
+            if ev is not None:
+                goal = w.data.events[ev["class"]][ev["id"]].goal
+                hint = f" Это событие принимает только: {RESOURCE_NAMES.get(str(goal.get('resource')), '?')}."
+        return OrderError("T_CANNOT", {"reason": explain(reason), "hint": hint})
+
+    def cost(self, faction: str, order: Mapping[str, Any]) -> dict[str, int]:
+        """What the order would have paid (for the message only)."""
+        w, kind = self.w, order.get("kind")
+        if kind == "build":
+            b = str(order.get("building"))
+            cost = w.params.cost_of(b)
+            if "influence" in cost:
+                cost["influence"] = max(0, cost["influence"] - w.race(faction).building_discount.get(b, 0))
+            return cost
+        if kind == "research":
+            return tech_cost(w, faction, str(order.get("technology")))
+        if kind == "learn":
+            return spell_cost(w, faction, w.data.spells[str(order.get("spell"))].learn)
+        raw = order.get("resources")
+        return {str(r): int(n) for r, n in raw.items()} if isinstance(raw, dict) else {}
+
+    def poor(self, faction: str, cost: Mapping[str, int]) -> OrderError:
+        purse = self.w.resources[faction]
+        return OrderError("T_NO_RESOURCES", {"need": _amounts(cost),
+                                             "have": _amounts({r: purse.get(r, 0) for r in cost}, zeros=True)})
+
+
+@dataclass
+class Foresight:
+    """The faction's own part of the turn as the engine ran it."""
+
+    faction: str
+    world: World
+    planning: list[dict[str, Any]]  # the outcome of each Planning order, in order ("error" on a void one)
+    records: list[Record] = field(default_factory=list)  # each Campaign order, as registered
+    moves: dict[tuple[int, int | None], OrderError] = field(default_factory=dict)  # a void move's error
+    might: dict[str, str] | None = None
+
+
+def foresee(state: Mapping[str, Any], faction: str, items: Sequence[Mapping[str, Any]],
+            with_campaign: bool = True) -> Foresight | None:
+    """Run the faction's order items (validate's `orders`) alone; None if the engine refuses the state."""
+    parsed = ParsedOrders(faction, "orders", tuple(dict(i) for i in items), ())
+    data, _, campaign_rows = situation(state, {faction: parsed}, SEED)
+    data["orders"] = data["orders"][:len(campaign_rows)]  # the Keepers' standing orders are other factions'
+    sit, _ = parse_situation(copy.deepcopy(data))
+    if sit is None or faction not in {f.id for f in sit.factions}:
+        return None
+    # engine.titania.adjudicate, step by step
+    w = World(sit, SEED)
+    reveal_near_armies(w)
+    w.might = {f: w.shrines(f) for f in w.players()}
+    w.turn_order = [faction]
+    events.begin(w)
+    quests.issue(w)
+    planning = _Planning(w, sit.planning or {})
+    planning.run()
+    out = Foresight(faction, w, planning.results)
+    if not with_campaign:
+        return out
+    reveal_near_armies(w)
+    out.records = register(w, sit.orders)
+    casts = spells.check(w)
+    campaign.apply_abilities(w)
+    spells.apply(w, casts)
+    out.might = campaign.apply_might(w).get(faction)
+    quests.entered(w)
+    # campaign.run, for the one faction, noting why a move is void at the moment it is (a void move changes
+    # nothing, so the world is still as it was then)
+    moves = sorted((t for t in w.tasks if t.faction == faction and t.type == "move"),
+                   key=lambda t: (t.seq, t.index, t.part or 0))
+    for task in moves:
+        campaign.run_move(w, task)
+        if task.outcome == "void":
+            out.moves[(task.index, task.part)] = _move_error(w, task)
+        reveal_near_armies(w)
+        quests.entered(w)
+    campaign.settle(w, out.records)
+    return out
+
+
+def _name(w: World, province: str | None) -> str:
+    return w.map.provinces[province].name if province is not None and province in w.map.provinces else "?"
+
+
+def _move_error(w: World, task: Task) -> OrderError:
+    army, target, reason = task.army, task.target, str(task.reason)
+    if army is None or target is None:
+        return OrderError("T_CANNOT", {"reason": explain(reason), "hint": ""})
+    if reason == "over_limit":
+        resident = w.own_army(army.faction, target, exclude=army)
+        have, limit = (resident.strength if resident else 0), w.limit(army.faction)
+        room = limit - have
+        allowed = (f"Войдите силой не больше {room} (поле «Сила») или сначала выведите войско из "
+                   f"«{_name(w, target)}» (приказом с меньшим «№»)." if room > 0 else
+                   f"Сначала выведите войско из «{_name(w, target)}» (приказом с меньшим «№»).")
+        return OrderError("T_MOVE_OVER_LIMIT", {"target": _name(w, target), "resident": have, "limit": limit,
+                                                "strength": army.strength, "allowed": allowed})
+    near = sorted(w.map.neighbours(army.province), key=lambda p: _name(w, p))
+    if reason == "not_adjacent":
+        hint = (f" К своему ходу войско стоит в «{_name(w, army.province)}»; соседи: "
+                f"{allowed_list(_name(w, p) for p in near)}.")
+    elif reason == "sea":
+        land = [_name(w, p) for p in near if not w.map.is_sea(p)]
+        hint = (" В море выходят только войска, которые в начале хода стояли в море или в своей провинции с портом "
+                f"(нанятые в этом ходу — ещё нет). Соседние сухопутные провинции: {allowed_list(land)}.")
+    elif reason == "protected":
+        hint = (f" «{_name(w, target)}» до конца этого Похода под защитой Дикого набега "
+                f"({w.factions[w.protected[target]].name}): нападать туда нельзя.") if target in w.protected else ""
+    else:
+        hint = ""
+    return OrderError("T_CANNOT", {"reason": explain(reason), "hint": hint})
+
+
+def _support_error(w: World, task: Task) -> OrderError:
+    army, reason = task.army, str(task.reason)
+    target = task.offers[0].target if task.offers else None
+    hint = ""
+    if army is not None and target is not None:
+        where = _name(w, army.province)
+        if reason == "same_origin":
+            hint = (f" Поддерживаемая атака идёт из «{where}», где стоит и это войско (C11.2): поддержите её из "
+                    "другой провинции или пошлите эту силу в атаку вместе с ней.")
+        elif reason == "engaged":
+            hint = (f" К бою в «{_name(w, target)}» это войско уже передвигалось или атаковало: в «{where}» вошло "
+                    "ваше же войско, которое шло в этом Походе, или оно само сражалось (C6.2).")
+        elif reason == "not_adjacent":
+            near = sorted(w.map.neighbours(army.province), key=lambda p: _name(w, p))
+            hint = (f" Войско стоит в «{where}»; поддержать можно соседние провинции: "
+                    f"{allowed_list(_name(w, p) for p in near)}.")
+        elif reason == "no_support_allowed":
+            hint = f" В бою в «{_name(w, target)}» (туземцы, Босс или «Разбой») подмога не засчитывается."
+    return OrderError("T_CANNOT", {"reason": explain(reason), "hint": hint})
+
+
+def rejections(fs: Foresight, campaign_items: Sequence[Mapping[str, Any]],
+               might_items: Sequence[Mapping[str, Any]]) -> dict[tuple[str, int], OrderError]:
+    """(tab, row) -> error for every Campaign, spell, ability or Might row the engine voids in `fs`."""
+    w = fs.world
+    out: dict[tuple[str, int], OrderError] = {}
+    for rec, item in zip(fs.records, campaign_items, strict=False):
+        rows = [int(r) for r in item["rows"]]
+        if not rec.tasks:  # refused at registration (bad_order, food): check builds what register takes
+            for r in rows:
+                out[(CAMPAIGN, r)] = OrderError("T_CANNOT", {"reason": explain(rec.reason), "hint": ""})
+            continue
+        tasks = rec.tasks if rec.type == "split" else [rec.tasks[0]] * len(rows)
+        for r, task in zip(rows, tasks, strict=False):
+            if task.outcome != "void" or task.reason in UNNEEDED:
+                continue
+            err = fs.moves.get((task.index, task.part)) if task.type == "move" else None
+            out[(CAMPAIGN, r)] = err or (_support_error(w, task) if task.type == "support" else
+                                         OrderError("T_CANNOT", {"reason": explain(task.reason), "hint": ""}))
+    cast = iter(w.spell_results.get(fs.faction, []))
+    for item in might_items:
+        got: Mapping[str, Any] | None
+        if item.get("kind") == "spell":
+            got = next(cast, None)
+        elif item.get("kind") == "ability":
+            got = w.abilities.get(fs.faction)
+        else:
+            got = fs.might
+        if got is not None and got.get("outcome") == "void":
+            reason = str(got.get("reason"))
+            hint = ""
+            if reason == "no_influence":
+                hint = f" К Походу у вас {w.resources[fs.faction]['influence']} влияния, а нужно 1."
+            elif reason == "no_resources" and item.get("kind") == "spell":
+                sp = w.data.spells.get(str(item.get("cast", {}).get("spell")))
+                if sp is not None:
+                    need = spell_cost(w, fs.faction, sp.cast)
+                    have = {r: w.resources[fs.faction].get(r, 0) for r in need}
+                    hint = f" Нужно {_amounts(need)}, а к Походу у вас {_amounts(have, zeros=True)}."
+            for r in item.get("rows", []):
+                out[(MIGHT, int(r))] = OrderError("T_CANNOT", {"reason": explain(reason), "hint": hint})
+    return out
