@@ -26,7 +26,7 @@ from engine.jade_rose.holdings import city_names, era_of, neighbours, own_cities
 from engine.jade_rose.war import squads as sq
 from engine.jade_rose.war.armies import empty_plan, rear_note
 from engine.jade_rose.war.codes import err
-from engine.jade_rose.war.words import ORDER_WORDS, pos_key
+from engine.jade_rose.war.words import ORDER_WORDS, pos_key, position_text
 from engine.rng import stream
 from engine.ruleset import RowStatus
 
@@ -259,9 +259,13 @@ def form_battles(state: dict, plans: Mapping[str, dict], seed: int | str) -> dic
                     if pos_key(squad["flank"], squad["line"]) == rear:
                         for r in squad["rows"]:
                             out.note("armies", int(r["row"]), rear_note(squad["flank"]))
+        placements[fid] = _check_garrisons(state, fid, plan, out)
+        joined: dict[str, dict[str, dict]] = {}
         for name, order in _check_orders(state, fid, plan, armies, out):
             cid = order["city"]
             order_rows[(fid, name)] = int(order.get("row") or 0)
+            if order["order"] == "defend":
+                _join_defence(state, cid, name, plan, armies[name], joined, placements[fid], out)
             cells = {k: dict(v, units=dict(v["units"]), garrison={}) for k, v in armies[name].items()}
             if order["order"] == "attack":
                 attacks.setdefault(cid, []).append({"faction": fid, "army": name, "row": order.get("row"),
@@ -272,7 +276,6 @@ def form_battles(state: dict, plans: Mapping[str, dict], seed: int | str) -> dic
                 defends.setdefault(cid, []).append((fid, name, cells))
                 out.note("army_orders", int(order.get("row") or 0),
                          f"армия обороняет город {state['cities'][cid]['name']}")
-        placements[fid] = _check_garrisons(state, fid, plan, out)
         statuses[fid] = out.as_list()
 
     battles = []
@@ -296,6 +299,47 @@ def form_battles(state: dict, plans: Mapping[str, dict], seed: int | str) -> dic
                                                       order_rows.get((att["faction"], att["army"]), 0), note)
     state["battles"] = battles
     return statuses
+
+
+def _join_defence(state: Mapping, cid: str, name: str, plan: Mapping, army: dict[str, dict],
+                  joined: dict[str, dict[str, dict]], placed: Mapping[str, list[dict]], out: _Statuses) -> None:
+    """A defending army joins the city's garrison squad by squad where its rows put it (L45 «ваша армия временно
+    прибавится к гарнизону»), after the garrison's own placement rows and the armies that defend it before
+    (in sheet order); the garrison's unplaced units then fill in around them (`_battle`). A row whose unit
+    cannot stand there (a second one-per-squad unit, an excluded pair) is refused, never moved elsewhere;
+    its units stay in reserve (they leave `army`)."""
+    data = load_data()
+    cells = joined.get(cid)
+    if cells is None:
+        cells = joined[cid] = {}
+        for squad in placed.get(cid, []):
+            key = pos_key(squad["flank"], squad["line"])
+            for unit, n in squad["units"].items():
+                cell = cells.setdefault(key, sq.new_squad(key))
+                cell["units"][unit] = cell["units"].get(unit, 0) + n
+                cell["garrison"][unit] = cell["garrison"].get(unit, 0) + n
+    rows = sorted((int(r["row"]), pos_key(s["flank"], s["line"]), r["unit"], int(r["count"]))
+                  for s in plan["armies"][name].get("squads", ()) for r in s.get("rows", ()))
+    city = state["cities"][cid]["name"]
+    for number, key, unit, count in rows:
+        if out.rejected("armies", number) or key not in army:
+            continue
+        cell = cells.setdefault(key, sq.new_squad(key))
+        taken = {u: n - cell["garrison"].get(u, 0) for u, n in cell["units"].items()}
+        blocker = sq.blocker(cell["units"], unit, count)
+        if blocker is None:
+            cell["units"][unit] = cell["units"].get(unit, 0) + count
+            continue
+        whose = "гарнизона" if cell["garrison"].get(blocker, 0) and not taken.get(blocker) else "другой армии"
+        out.reject("armies", number, err("JR_WAR_DEFENCE_CELL_TAKEN", unit=data.units[unit].name, army=name,
+                                         city=city, cell=position_text(key).lower(),
+                                         other=data.units[blocker].name, whose=whose))
+        squad = army[key]
+        squad["units"][unit] -= count
+        if squad["units"][unit] <= 0:
+            del squad["units"][unit]
+        if not squad["units"]:
+            del army[key]
 
 
 def _with_note(statuses: list[RowStatus], tab: str, row: int, note: str) -> list[RowStatus]:
@@ -345,8 +389,7 @@ def _battle(state: Mapping, cid: str, attacks: list[dict], defends: list[tuple[s
             for unit, n in squad["units"].items():
                 sq.place(cells, unit, n, pos_key(squad["flank"], squad["line"]), garrison=True)
                 left[unit] -= n
-        sq.default_placement(cells, left)
-        for fid, name, army in defends:
+        for fid, name, army in defends:     # where their rows put them (checked by _join_defence)
             if fid != owner:
                 continue
             defence["armies"].append(name)
@@ -355,6 +398,9 @@ def _battle(state: Mapping, cid: str, attacks: list[dict], defends: list[tuple[s
                 for unit, n in sorted(squad["units"].items()):
                     if sq.place(cells, unit, n, key, garrison=False):
                         defence["notes"].append(f"не нашлось места для «{load_data().units[unit].name}» армии «{name}»")
+        lost = sq.default_placement(cells, left)
+        if lost:
+            defence["notes"].append(f"юнитам гарнизона не нашлось места в строю: {lost}")
         defence["notes"] += [sq.step_up_text(rear) for rear in sq.step_up(cells)]
         defence["squads"] = sq.ordered(cells)
         if not defence["squads"]:

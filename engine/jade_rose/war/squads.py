@@ -30,15 +30,21 @@ def is_shooter(unit: str) -> bool:
 
 def fits(units: Mapping[str, int], unit: str) -> bool:
     """Whether one more `unit` may join a squad holding `units` (one-per-squad units, excluded pairs)."""
+    return blocker(units, unit) is None
+
+
+def blocker(units: Mapping[str, int], unit: str, count: int = 1) -> str | None:
+    """The unit of a squad holding `units` that keeps `count` more `unit` out (the same one-per-squad unit, or
+    one of an excluded pair), or None when they may join."""
     data = load_data()
     ab = data.units[unit].abilities
-    if ab.get("one_per_squad") and units.get(unit, 0) >= 1:
-        return False
+    if ab.get("one_per_squad") and units.get(unit, 0) + count > 1:
+        return unit
     for other, n in units.items():
         if n and (other in ab.get("excludes_in_squad", ()) or
                   unit in data.units[other].abilities.get("excludes_in_squad", ())):
-            return False
-    return True
+            return other
+    return None
 
 
 def fallback_positions(preferred: str) -> list[str]:
