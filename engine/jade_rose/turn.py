@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.errors import OrderError
 from engine.jade_rose import adjustments, consequences, factions, income, victory, war
-from engine.jade_rose.actions.base import Dice, DiceSource, highest_rolls
+from engine.jade_rose.actions.base import RESOURCE_SIGN, SHORT_CODES, Dice, DiceSource, highest_rolls, lowest_rolls
 from engine.jade_rose.actions.buildings import revive_summons
 from engine.jade_rose.actions.runner import run_economy
 from engine.jade_rose.economy_orders import TAB as ECONOMY_TAB
@@ -25,6 +26,7 @@ from engine.state import clone
 WAR_PLAN = "war_plan"
 MANOEUVRES = "manoeuvres"
 CHECK_SEED = 0   # the seed of `check`'s dry run (its economy dice change no balance; see predict_economy)
+DICE_RESOURCES = ("gold", "honor")   # what the start-of-turn dice change (the Empire's corruption penalty)
 
 
 def seeded_dice(seed: int | str) -> DiceSource:
@@ -85,9 +87,27 @@ def predict_economy(state: Mapping[str, Any], faction: str, orders: list[dict],
     results: dict[int, RowStatus] = {}
     if faction in copy["factions"]:
         begin_turn(copy, CHECK_SEED, dice=highest_rolls)
+        worst = {res: int(copy["factions"][faction].get(res, 0)) for res in DICE_RESOURCES}
         for status in run_economy(copy, faction, orders, stream(CHECK_SEED, "economy", faction), army_plan=army_plan):
             results[status.number] = status
+        _explain_worst_rolls(state, faction, worst, results)
     return copy, results
+
+
+def _explain_worst_rolls(state: Mapping[str, Any], faction: str, worst: Mapping[str, int],
+                         results: dict[int, RowStatus]) -> None:
+    """A row refused for gold or honor that a better start-of-turn roll would leave more of says so."""
+    short = {res: code for res, code in SHORT_CODES.items() if res in DICE_RESOURCES}
+    if not any(e.code in short.values() for s in results.values() for e in s.errors):
+        return
+    best = fresh_turn(state)
+    begin_turn(best, CHECK_SEED, dice=lowest_rolls)
+    gaps = {code: int(best["factions"][faction].get(res, 0)) - worst[res] for res, code in short.items()}
+    for number, status in list(results.items()):
+        extra = [OrderError("JR_WORST_ROLL", {"gap": gaps[e.code], "sign": RESOURCE_SIGN[res]})
+                 for res, code in short.items() for e in status.errors if e.code == code and gaps[code] > 0]
+        if extra:
+            results[number] = RowStatus(status.tab, status.number, status.errors + tuple(extra[:1]), status.note)
 
 
 def validate_economy(state: Mapping, faction: str, rows: list[Row],

@@ -60,7 +60,8 @@ def test_check_takes_the_corruption_roll_at_its_worst_and_a_row_it_refuses_never
     leaves it at 4 (no penalty), a roll of 2 makes it 5 (−10 % income: 45з less); it is 256з in debt after last
     turn's upkeep, so after income it has 149з at worst and 194з at best.
     Orders: row 2 «Построить Аурум Барак» (150з), row 3 «Построить Феррум Часовня» (100з).
-    Expected: `check` refuses row 2 (not enough gold at the worst roll) and accepts row 3; the turn, whatever it
+    Expected: `check` refuses row 2 (not enough gold at the worst roll; the message says a better roll would
+    leave up to 45з more) and accepts row 3; the turn, whatever it
     rolls, refuses row 2 with the same message and builds the chapel (a lucky roll no longer lets the barrack
     take the chapel's gold)."""
     state = make_game()
@@ -72,7 +73,8 @@ def test_check_takes_the_corruption_roll_at_its_worst_and_a_row_it_refuses_never
     book = {"empire": tabs(economy=[("Построить", "Аурум", "Барак", ""), ("Построить", "Феррум", "Часовня", "")])}
     parsed = check_orders(state, book)
     checked = verdicts(parsed["empire"])
-    assert codes(checked[("economy", 2)]) == ["JR_NOT_ENOUGH_GOLD"] and "149з" in checked[("economy", 2)].text()
+    assert codes(checked[("economy", 2)]) == ["JR_NOT_ENOUGH_GOLD", "JR_WORST_ROLL"]
+    assert "149з" in checked[("economy", 2)].text() and "до 45з больше" in checked[("economy", 2)].text()
     assert checked[("economy", 3)].ok
     rolls = set()
     for seed in range(12):

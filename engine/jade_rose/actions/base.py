@@ -43,6 +43,17 @@ def highest_rolls(*key: object) -> Dice:
     return HighestRoll()
 
 
+class LowestRoll:
+    """Dice that always show their lowest face (the best start of a turn, for `check`'s messages)."""
+
+    def randint(self, a: int, b: int) -> int:
+        return a
+
+
+def lowest_rolls(*key: object) -> Dice:
+    return LowestRoll()
+
+
 class Reject(Exception):
     def __init__(self, *errors: OrderError):
         self.errors = errors
