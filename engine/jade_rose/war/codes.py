@@ -64,8 +64,8 @@ define({
     "JR_WAR_RUNES_TOO_MANY": "Рун можно потратить не больше, чем у вас есть ({have}), и не больше {max} в одном "
                              "бою, а указано {total}.",
     # -- verdicts of the battles on rows `check` accepted (war/resolution.py) ----------------------------------
-    "JR_WAR_BATTLE_LOST": "Армия «{army}» атаковала город {city}, но проиграла бой ({against} фракции «{owner}»): "
-                          "город не взят.",
+    "JR_WAR_BATTLE_LOST": "Армия «{army}» атаковала город {city} ({how}), но проиграла бой ({against} фракции "
+                          "«{owner}»): город не взят.",
     "JR_WAR_TAKEN_BY_OWN_ARMY": "Атака армии «{army}» на город {city} не понадобилась: город в этом ходу уже "
                                 "взяла ваша армия «{by}» (армии атакуют город по очереди, очередь решает жребий).",
     "JR_WAR_CITY_TAKEN_BEFORE": "Манёвр не выполнялся: город {city} ещё до боя «{fight}» взяла армия фракции "

@@ -170,12 +170,12 @@ def _resolve_city(turn: _Turn, battle: dict) -> None:
             if not won:
                 defence["squads"] = survivors["defender"]
                 turn.attack_failed(att, "JR_WAR_BATTLE_LOST", army=att["army"], city=name, against=defence["label"],
-                                   owner=faction_name(state, defence["faction"]))
+                                   owner=faction_name(state, defence["faction"]), how=_how(planned))
                 continue
             event = _capture(turn, cid, fid, att["capture"])
             fate = captures.fate_text(event, state)
             turn.chronicle("Бой", chronicle_fight(state, cid, fid, defence["faction"], defence["holder"], True, fate))
-            turn.attack_done(att, f"армия «{att['army']}» выиграла бой за город {name}: {fate}")
+            turn.attack_done(att, f"армия «{att['army']}» выиграла бой за город {name} ({_how(planned)}): {fate}")
             holders = survivors["attacker"]
         took[fid] = att["army"]
         if event.get("left"):   # the attacker declined the ruins: its army leaves them empty
@@ -183,6 +183,10 @@ def _resolve_city(turn: _Turn, battle: dict) -> None:
             continue
         defence = {"faction": fid, "squads": [dict(s, garrison={}) for s in holders], "holder": True,
                    "label": "армия, занявшая город"}
+
+
+def _how(planned: bool) -> str:
+    return "бой с фазой планирования" if planned else "бой без фазы планирования"
 
 
 def _capture(turn: _Turn, cid: str, attacker: str, choice: str) -> dict:
