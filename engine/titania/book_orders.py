@@ -586,6 +586,7 @@ def parse_might(b: Book, rows: list[Row]) -> tuple[list[dict[str, Any]], list[Ro
     might = b.might()
     ability = ability_name(b.race)
     ability_row: int | None = None
+    ability_rows: list[int] = []  # the Dwarfs' allocation takes a row per squad: one order, one verdict
     spec: dict[str, Any] = {}
     dwarf_alloc: dict[str, int] = {}
     spells_used: set[str] = set()
@@ -628,6 +629,7 @@ def parse_might(b: Book, rows: list[Row]) -> tuple[list[dict[str, Any]], list[Ro
                 continue
             spec, note = got
             ability_row = ability_row or row.number
+            ability_rows.append(row.number)
             statuses.append(_ok(MIGHT, row, f"«{ability}» (1 влияние): {note}"))
             continue
         known = [normalize_name(a) for a in might_actions(b.race)]
@@ -641,7 +643,7 @@ def parse_might(b: Book, rows: list[Row]) -> tuple[list[dict[str, Any]], list[Ro
     if allocation:
         out.append({"kind": "might", "rows": alloc_rows, "allocation": allocation})
     if ability_row is not None:
-        out.append({"kind": "ability", "rows": [ability_row], "spec": spec})
+        out.append({"kind": "ability", "rows": ability_rows, "spec": spec})
     return out, statuses
 
 

@@ -33,6 +33,7 @@ from engine.titania.world import Task, World
 
 SEED = "forecast"  # nothing the faction's own verdicts depend on is drawn (raids, new events, reveals)
 UNNEEDED = ("no_battle", "empty_province")  # a standing support nobody needed: not a mistake
+ORDER_KEYS = ("planning", "orders", "abilities", "might_allocation", "spells")
 
 
 def _amounts(cost: Mapping[str, int], zeros: bool = False) -> str:
@@ -145,7 +146,9 @@ def foresee(state: Mapping[str, Any], faction: str, items: Sequence[Mapping[str,
     parsed = ParsedOrders(faction, "orders", tuple(dict(i) for i in items), ())
     data, _, campaign_rows = situation(state, {faction: parsed}, SEED)
     data["orders"] = data["orders"][:len(campaign_rows)]  # the Keepers' standing orders are other factions'
-    sit, _ = parse_situation(copy.deepcopy(data))
+    for key in ORDER_KEYS:  # the engine gets its own copy of the orders (as adjudicate's deep copy gives it);
+        data[key] = copy.deepcopy(data[key])  # the rest is built afresh or only read
+    sit, _ = parse_situation(data)
     if sit is None or faction not in {f.id for f in sit.factions}:
         return None
     # engine.titania.adjudicate, step by step
