@@ -5,9 +5,11 @@ book (names, own provinces, armies and the hires of the same Planning).
 Three order tabs, all in the one stage (G11 a: Planning and Campaign orders go to the Master together):
 «Планирование» (build, hire, caravan, Rat swarm), «Поход» (one row per army, or per part of a split army,
 run in the faction's own order «№», A12.1) and «Мощь и магия» (the Might allocation and the racial
-ability). Names are read as people type them (engine.cells); what depends on the dice, the resources at the
-moment of payment or other factions' moves is left to the adjudicator, whose verdict becomes the row's
-final status. Nothing here raises on bad input.
+ability). Names are read as people type them (engine.cells). Then the faction's own part of the turn is run
+by the engine's own code (engine.titania.forecast): its Planning, whose hires give the armies the Campaign
+rows share out, and its Campaign with nobody else giving orders; what the engine voids there is the row's
+error, with what is allowed, so `check` and `turn` (which both call `validate`) give one verdict, and what is
+left to the turn is what other factions' moves and the battles decide. Nothing here raises on bad input.
 """
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """Order-row error codes of the Titania books, with Russian templates (engine.errors catalogue).
 
-Each message says what is wrong and what is allowed. `T_REJECTED` carries the adjudicator's verdict on a
-row that was well formed but could not be carried out (engine.titania.reasons explains the reason code).
+Each message says what is wrong and what is allowed. `T_DEFEATED` is the adjudicator's verdict on a row that
+check accepted and another faction or a battle defeated (engine.titania.reasons.EXTERNAL_CAUSES);
+`T_REJECTED` any other void verdict (engine.titania.reasons explains the reason code).
 """
 from __future__ import annotations
 
@@ -29,11 +30,6 @@ define({
                      "провинции с портом. Соседние сухопутные провинции: {allowed}.",
     "T_DUPLICATE_ORDER": "Войску из «{value}» уже дан приказ в строке {row}: у каждого войска один приказ "
                          "(чтобы разделить войско, укажите «Силу» каждой части).",
-    "T_SPLIT_TOO_BIG": "Части войска из «{value}» вместе сильнее самого войска: сила войска {strength} "
-                       "(с наймом этого хода), "
-                       "в частях указано {total}. Уменьшите «Силу» частей.",
-    "T_SPLIT_NEEDS_STRENGTH": "Войско из «{value}» упомянуто в нескольких строках: чтобы разделить его, укажите "
-                              "«Силу» в каждой строке, кроме, может быть, одной.",
     "T_BAD_SEQ": "В поле «№» должно быть целое число (порядок выполнения), а не «{value}».",
     "T_SUPPORT_NOBODY": "Поддерживать можно только фракцию, которая участвует в игре: {allowed} "
                         "(пусто — свою), а не «{value}».",
