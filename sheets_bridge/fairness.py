@@ -61,14 +61,17 @@ def commitment(seed: str, salt: str) -> str:
     return hashlib.sha256(f"{seed}:{salt}".encode("ascii")).hexdigest()
 
 
-def draw(master: str | None, turn: int, stage: str) -> SeedRecord:
-    """A new stage seed: secret randomness, or derived from `master` for a reproducible game."""
+def draw(master: str | None, turn: int, stage: str, epoch: int = 0) -> SeedRecord:
+    """A new stage seed: secret randomness, or derived from `master` for a reproducible game. After a
+    rollback (`epoch` > 0) a reproducible game derives it from the epoch too, so a stage reopened or
+    played again gets other dice than the ones already revealed."""
     if master is None:
         seed, salt = secrets.token_hex(32), secrets.token_hex(32)
     else:
-        digest = hashlib.sha256(f"{master}|{turn}|{stage}".encode()).digest()
+        base = f"{master}|{turn}|{stage}" + (f"|epoch {epoch}" if epoch else "")
+        digest = hashlib.sha256(base.encode()).digest()
         seed = format(int.from_bytes(digest[:8], "big") >> 1, "x")
-        salt = hashlib.sha256(f"{master}|{turn}|{stage}|salt".encode()).hexdigest()
+        salt = hashlib.sha256(f"{base}|salt".encode()).hexdigest()
     return SeedRecord(seed, salt, commitment(seed, salt), deterministic=master is not None)
 
 

@@ -364,7 +364,7 @@ class GameDir:
         seeds = self._read_seeds()
         if key in seeds:
             return SeedRecord.from_json(seeds[key])
-        record = fairness.draw(self.config.seed, turn, stage)
+        record = fairness.draw(self.config.seed, turn, stage, self.epoch())
         seeds[key] = record.to_json()
         self._write_seeds(seeds)
         return record

@@ -8,6 +8,7 @@ players («Сводка») and for the GM (console and «Проблемы»), an
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Protocol
 
 from engine.errors import OrderError
 from engine.ruleset import GM_BOOK, ParsedOrders, Row, RowStatus, Ruleset
@@ -75,7 +76,8 @@ def find_renamed(tab: TabLayout, raw: RawBook, known: set[str]) -> str | None:
 # -- reading -------------------------------------------------------------------------
 
 def pull(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, stage: str, lock: bool = False,
-         also_read: Mapping[str, list[str]] | None = None
+         also_read: Mapping[str, list[str]] | None = None, kept: KeptBooks | None = None,
+         late_out: dict[str, list[RowStatus]] | None = None
          ) -> tuple[dict[str, ParsedOrders], dict[str, RawBook], list[str]]:
     """One read per book with order tabs; validated orders per book key, raw tabs, tab-level problems.
 
@@ -84,14 +86,25 @@ def pull(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, sta
     Only when an order tab is missing are the book's other tabs read too (one more read), to find
     where its orders went. The raw tabs returned (and archived) stop at each tab's row limit.
     `also_read` (book key -> tab titles) adds tabs to the same read, e.g. the «Симулятор» at `check`.
+    `kept` (tab_lock.kept_orders) gives the order rows of some books instead of what the books hold now
+    (the rows at the lock, or the orders archived before a rollback): the books are still read once, and
+    each row that differs from the kept one gets a status saying that the change was not read (those
+    notices also go into `late_out`, for the statuses that resolution gives).
     """
     raw_books: dict[str, RawBook] = {}
+    late: dict[str, list[RowStatus]] = {} if late_out is None else late_out
     read = getattr(be, "lock_and_read", None) if lock else None
     for key in order_books(rs, state):
         tabs = stage_tabs(rs, layout, stage, key)
         extra = [t for t in (also_read or {}).get(key, []) if t not in {tab.title for tab in tabs}]
         if (tabs or extra) and key in gd.config.books:
             book_id = gd.config.books[key]
+            if kept is not None and key in kept.books:   # closed already: only read, to see late edits
+                raw = dict(be.read_tabs(book_id, [t.title for t in tabs] + extra))
+                late[key] = late_edits(tabs, kept.books[key], raw, kept.after)
+                raw = {**{t: raw[t] for t in extra if t in raw}, **kept.books[key]}
+                raw_books[key] = raw
+                continue
             raw = dict((read or be.read_tabs)(book_id, [t.title for t in tabs] + extra))
             list_tabs = getattr(be, "tab_titles", None)
             if list_tabs is not None and any(t.title not in raw for t in tabs):
@@ -101,7 +114,73 @@ def pull(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, sta
                     raw.update(be.read_tabs(book_id, others))
             raw_books[key] = raw
     parsed, problems = parse_books(rs, layout, state, stage, raw_books)
+    for key, notes in late.items():
+        if notes and key in parsed:
+            parsed[key] = _with_late(parsed[key], notes)
     return parsed, {key: _clipped(layout, key, raw) for key, raw in raw_books.items()}, problems
+
+
+class KeptBooks(Protocol):
+    """Order rows read instead of the books (tab_lock.KeptOrders), and since when edits are not read."""
+
+    @property
+    def books(self) -> Mapping[str, RawBook]: ...
+
+    @property
+    def after(self) -> str: ...
+
+
+def _row_cells(tab: TabLayout, rows: list[list[str]], number: int) -> tuple[str, ...]:
+    """Row `number` of a tab as compared for a late edit: its layout columns but the status, as text."""
+    if not rows or not 1 < number <= len(rows):
+        return ()
+    found, _, _ = column_positions(tab, [str(c).strip() for c in rows[0]])
+    cells = rows[number - 1]
+    out = []
+    for col in tab.columns:
+        i = found.get(col.key)
+        if col.status or i is None:
+            continue
+        out.append(str(cells[i]).strip() if i < len(cells) else "")
+    while out and not out[-1]:
+        out.pop()
+    return tuple(out)
+
+
+def late_edits(tabs: list[TabLayout], kept: RawBook, live: RawBook, after: str) -> list[RowStatus]:
+    """A status for each order row the book holds now otherwise than the kept rows: not read."""
+    out: list[RowStatus] = []
+    for t in tabs:
+        was, now = kept.get(t.title, []), live.get(t.title, [])
+        for number in range(2, min(max(len(was), len(now)), t.last_row) + 1):
+            before, current = _row_cells(t, was, number), _row_cells(t, now, number)
+            if before == current:
+                continue
+            code = "E_LATE_ROW" if not before else "E_LATE_EDIT"
+            out.append(RowStatus(t.key, number, (OrderError(code, {"after": after}),)))
+    return out
+
+
+def _with_late(parsed: ParsedOrders, late: list[RowStatus]) -> ParsedOrders:
+    """The statuses of `parsed` with the late-edit notices (`add_late`)."""
+    by_key = {(s.tab, s.number): s for s in parsed.statuses}
+    add_late(by_key, late)
+    return ParsedOrders(parsed.faction, parsed.stage, parsed.orders, tuple(by_key.values()))
+
+
+def add_late(by_key: dict[tuple[str, int], RowStatus], late: Iterable[RowStatus]) -> None:
+    """Add each late-edit notice to its row's own verdict (an accepted row stays accepted, with the notice
+    after its text), or set it alone for a row that was blank when kept."""
+    for notice in late:
+        own = by_key.get((notice.tab, notice.number))
+        text = notice.errors[0].message()
+        if own is None:
+            by_key[(notice.tab, notice.number)] = notice
+        elif own.ok:
+            by_key[(notice.tab, notice.number)] = RowStatus(own.tab, own.number,
+                                                            note=f"{own.note} — {text}" if own.note else text)
+        elif notice.errors[0] not in own.errors:
+            by_key[(notice.tab, notice.number)] = RowStatus(own.tab, own.number, own.errors + notice.errors)
 
 
 def _clipped(layout: Layout, key: str, raw: RawBook) -> RawBook:
@@ -145,13 +224,15 @@ def parse_books(rs: Ruleset, layout: Layout, state: dict, stage: str,
     return parsed, problems
 
 
-def merge_statuses(parsed: Mapping[str, ParsedOrders],
-                   resolved: Mapping[str, Iterable[RowStatus]]) -> dict[str, list[RowStatus]]:
-    """Each book's row statuses from validation, overridden by the ones resolution gave."""
+def merge_statuses(parsed: Mapping[str, ParsedOrders], resolved: Mapping[str, Iterable[RowStatus]],
+                   late: Mapping[str, Iterable[RowStatus]] | None = None) -> dict[str, list[RowStatus]]:
+    """Each book's row statuses from validation, overridden by the ones resolution gave, with the
+    late-edit notices of `pull` kept on top of either."""
     out: dict[str, list[RowStatus]] = {}
     for fid, p in parsed.items():
         by_key = {(s.tab, s.number): s for s in p.statuses}
         for s in resolved.get(fid, ()):
             by_key[(s.tab, s.number)] = s
+        add_late(by_key, (late or {}).get(fid, ()))
         out[fid] = sorted(by_key.values(), key=lambda s: (s.tab, s.number))
     return out

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -126,15 +128,36 @@ def _add_notices(tables: dict[str, Table], book: BookLayout, notices: list[str])
     tables[first] = Table(table.columns, tuple(table.rows) + tuple(rows))
 
 
-def _body_rows(raw: list[list[str]]) -> tuple[tuple[str, ...], ...]:
-    """The rows below the header as read, without trailing blank cells and rows."""
+def _body_rows(raw: list[list[str]]) -> tuple[tuple[Any, ...], ...]:
+    """The rows below the header as read, without trailing blank cells and rows, each cell back in the
+    type the player typed it in (`typed_cell`)."""
     body = [list(r) for r in raw[1:]]
     for row in body:
         while row and not str(row[-1]).strip():
             row.pop()
     while body and not body[-1]:
         body.pop()
-    return tuple(tuple(r) for r in body)
+    return tuple(tuple(typed_cell(c) for c in r) for r in body)
+
+
+def typed_cell(text: Any) -> Any:
+    """A cell read as text (xlsx_backend.cell_text, gsheets text_rows) back as the value it was: the text
+    of a number is that number and TRUE/FALSE a truth value, exactly when reading that value gives this
+    text again (so «007», «1 200» or «2.50» stay texts, as a text cell gives them)."""
+    if not isinstance(text, str) or not text:
+        return text
+    if text in ("TRUE", "FALSE"):
+        return text == "TRUE"
+    if re.fullmatch(r"-?[1-9][0-9]{0,14}|0", text):
+        return int(text)
+    if re.fullmatch(r"-?[0-9]+\.[0-9]+(e[-+][0-9]+)?|-?[0-9]e[-+][0-9]+", text):
+        try:
+            number = float(text)
+        except ValueError:
+            return text
+        if repr(number) == text and math.isfinite(number) and not number.is_integer():
+            return number
+    return text
 
 
 def _aligned_rows(tab, table: Table) -> tuple[tuple, ...]:

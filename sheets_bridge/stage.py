@@ -54,7 +54,7 @@ def check(gd: GameDir, be: Backend | None = None, progress: Progress = noop) -> 
         layout = Layout.load(rs.name)
         stage = state["stage"]
         factions = [f for f in order_books(rs, state) if f in rs.factions(state)]
-        parsed, raw_books, problems = pull(gd, tab_lock.frozen(gd, be, state), rs, layout, state, stage,
+        parsed, raw_books, problems = pull(gd, be, rs, layout, state, stage, kept=tab_lock.kept_orders(gd, state),
                                            also_read=odds_tab.reads(rs, layout, factions))
         report = StageReport(state["turn"], stage, state["turn"], stage, problems=problems)
         for done, (fid, raw) in enumerate(raw_books.items(), 1):
@@ -106,13 +106,15 @@ def run_turn(gd: GameDir, be: Backend | None = None, progress: Progress = noop) 
             raise StageError("игра окончена: рассчитывать больше нечего")
         seed = gd.stage_seed(turn, stage)
         progress(f"ход {turn}, этап «{rs.stage_title(stage)}»: читаю приказы")
-        parsed, raw_books, problems = pull(gd, tab_lock.frozen(gd, be, state), rs, layout, state, stage, lock=True)
+        late: dict[str, list[RowStatus]] = {}
+        parsed, raw_books, problems = pull(gd, be, rs, layout, state, stage, lock=True,
+                                           kept=tab_lock.kept_orders(gd, state), late_out=late)
         archive = gd.archive_dir(turn)
         for fid, raw in raw_books.items():
             opening.write_archive(archive / f"orders-{stage}-{fid}.json", raw)
         progress(f"рассчитываю этап «{rs.stage_title(stage)}»")
         result = rs.resolve(state, stage, parsed, seed.engine_seed)
-        statuses = merge_statuses(parsed, result.statuses)
+        statuses = merge_statuses(parsed, result.statuses, late)
         new = result.state
         opening.write_archive(archive / f"statuses-{stage}.json", {
             f: [{"tab": s.tab, "row": s.number, "ok": s.ok, "text": s.text(),

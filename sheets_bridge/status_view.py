@@ -51,7 +51,8 @@ def gather(gd: GameDir, state: Mapping[str, Any], rs: Ruleset) -> Console:
         parsed, _ = parse_books(rs, layout, dict(state), stage, kept)
         return Console(clock, locked_at, submissions.count(rs, layout, state, stage, kept, parsed), "lock")
     if gd.config.backend == "xlsx":
-        parsed, raw_books, _ = pull(gd, open_backend(gd), rs, layout, dict(state), stage)
+        parsed, raw_books, _ = pull(gd, open_backend(gd), rs, layout, dict(state), stage,
+                                    kept=tab_lock.kept_orders(gd, state))
         return Console(clock, None, submissions.count(rs, layout, state, stage, raw_books, parsed), "books")
     last = submissions.last_check(gd.journal(), turn, stage, gd.epoch())
     if last is None:

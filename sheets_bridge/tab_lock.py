@@ -15,7 +15,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from engine import find_ruleset
 from engine.ruleset import GM_BOOK, Ruleset
@@ -25,7 +25,7 @@ from sheets_bridge.backend import Backend, TabWrite
 from sheets_bridge.create import require_complete_books
 from sheets_bridge.gamedir import GameDir, atomic_write_text
 from sheets_bridge.layouts import Layout
-from sheets_bridge.pull import book_name, pull, stage_tabs
+from sheets_bridge.pull import book_name, order_books, pull, stage_tabs
 from sheets_bridge.render import render_books
 from sheets_bridge.stage_common import Progress, StageError, noop, open_backend
 
@@ -63,43 +63,34 @@ def locked_books(gd: GameDir, state: Mapping[str, Any]) -> RawBooks | None:
     return books
 
 
-class FrozenReads:
-    """A backend whose reads of the locked books return the rows kept at the lock (others go through)."""
+@dataclass(frozen=True)
+class KeptOrders:
+    """Order rows that `check` and `turn` read instead of the faction books: those kept at the lock, or,
+    after a plain rollback, those archived at the stage's first resolution. `after` says since when a
+    player's edit is not read (for the rows' statuses)."""
 
-    def __init__(self, be: Backend, kept: Mapping[str, Mapping[str, list[list[str]]]]):
-        self._be: Any = be     # any backend, with or without the optional lock_and_read and tab_titles
-        self._kept = kept
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._be, name)
-
-    def read_tabs(self, book_id: str, titles: list[str]) -> dict[str, list[list[str]]]:
-        if book_id in self._kept:
-            return {t: list(self._kept[book_id][t]) for t in titles if t in self._kept[book_id]}
-        read: dict[str, list[list[str]]] = self._be.read_tabs(book_id, titles)
-        return read
-
-    def lock_and_read(self, book_id: str, titles: list[str]) -> dict[str, list[list[str]]]:
-        if book_id in self._kept:
-            return self.read_tabs(book_id, titles)
-        read = getattr(self._be, "lock_and_read", None) or self._be.read_tabs
-        result: dict[str, list[list[str]]] = read(book_id, titles)
-        return result
-
-    def tab_titles(self, book_id: str) -> list[str]:
-        if book_id in self._kept:
-            return list(self._kept[book_id])
-        titles: list[str] = self._be.tab_titles(book_id)    # asked only of a backend that has it
-        return titles
+    books: RawBooks
+    after: str
 
 
-def frozen(gd: GameDir, be: Backend, state: Mapping[str, Any]) -> Backend:
-    """`be`, or, once the open stage is locked, `be` reading the kept rows of the locked books."""
+def kept_orders(gd: GameDir, state: Mapping[str, Any]) -> KeptOrders | None:
+    """What the open stage reads instead of the faction books, if anything: the rows kept at its lock in
+    this epoch, else, when a plain rollback (not --reopen) returned to it, the orders as read at the
+    resolution it undid (every faction book: one it did not read gives no rows). The GM book is never
+    kept: the GM's corrections are read as usual."""
     kept = locked_books(gd, state)
-    if kept is None:
-        return be
-    by_id = {gd.config.books[key]: tabs for key, tabs in kept.items() if key in gd.config.books}
-    return cast(Backend, FrozenReads(be, by_id))
+    if kept is not None:
+        return KeptOrders(kept, "закрытия вкладок приказов (forumwar lock)")
+    latest = opening.latest_opening(gd)
+    if latest.kind != "rollback" or latest.rollback is None or latest.rollback.get("reopen", False):
+        return None
+    if (latest.turn, latest.stage) != (int(state["turn"]), str(state["stage"])):
+        return None
+    archived = opening.archived_orders(gd.rolled_back_archive(latest.turn, int(latest.rollback["epoch"])),
+                                       latest.stage)
+    rs = find_ruleset(str(state["ruleset"]))
+    books: RawBooks = {key: dict(archived.get(key, {})) for key in order_books(rs, dict(state)) if key != GM_BOOK}
+    return KeptOrders(books, "отката этапа (этап пересчитывается по приказам, поданным к первому расчёту)")
 
 
 def lock(gd: GameDir, be: Backend | None = None, force: bool = False, now: dt.datetime | None = None,
@@ -132,7 +123,7 @@ def lock(gd: GameDir, be: Backend | None = None, force: bool = False, now: dt.da
             return LockReport(False, f"Ход {turn}, этап «{title}»: {why}.")
         be = be or open_backend(gd)
         layout = Layout.load(rs.name)
-        _, raw_books, _ = pull(gd, be, rs, layout, state, stage, lock=True)
+        _, raw_books, _ = pull(gd, be, rs, layout, state, stage, lock=True, kept=kept_orders(gd, state))
         kept = {key: raw for key, raw in raw_books.items() if key != GM_BOOK}
         if getattr(be, "lock_and_read", None) is None:      # xlsx: lock the order cells in one write per book
             tabs = _locked_tabs(gd, rs, layout, state, stage, kept)

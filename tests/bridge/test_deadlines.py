@@ -277,7 +277,10 @@ def test_orders_typed_after_the_lock_are_not_read_by_check_or_turn(tmp_path):
     assert not any("Атлантида" in cell for row in archived["Экономика"] for cell in row)
     assert all("Атлантида" not in s["text"] for s in turn.outcomes["empire"])
     assert late_check == turn.counts()["empire"]
-    assert info["factions"]["empire"]["submission"]["rows"] == sum(late_check)
+    # the late row is not among the rows read at the lock, and its status says it was not read
+    assert info["factions"]["empire"]["submission"]["rows"] == sum(late_check) - 1
+    late = [s for s in turn.outcomes["empire"] if "вписана после закрытия вкладок приказов" in s["text"]]
+    assert len(late) == 1 and not late[0]["ok"] and "не прочитана" in late[0]["text"]
 
 
 def test_lock_with_force_closes_before_the_deadline_and_turn_reads_the_kept_rows(tmp_path):
@@ -289,7 +292,9 @@ def test_lock_with_force_closes_before_the_deadline_and_turn_reads_the_kept_rows
     fill_orders(gd.path / gd.config.books["empire"], "Экономика", [("Построить", "Атлантида", "Часовня", "")])
     with freeze_time("2025-03-25 18:00:00"):
         result = run_turn(gd)
-    assert result.counts().get("empire", (0, 0)) == (0, 0)
+    assert result.counts().get("empire", (0, 0)) == (0, 1)    # the row typed after the lock: not read
+    assert "Строка вписана после закрытия вкладок приказов (forumwar lock) и не прочитана" in \
+        result.outcomes["empire"][0]["text"]
 
 
 def test_a_game_without_a_schedule_has_no_deadline_and_lock_needs_force(tmp_path):
@@ -372,7 +377,7 @@ def test_schedule_cron_command_prints_crontab_lines_for_the_game(tmp_path):
 
 # -- Google Sheets --------------------------------------------------------------------------------
 
-def test_on_google_sheets_lock_closes_each_book_in_one_request_and_turn_does_not_read_them_again(tmp_path):
+def test_on_google_sheets_lock_closes_each_book_in_one_request_and_turn_reads_them_only_to_flag_late_edits(tmp_path):
     from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client
     gm, bot = "gm@example.com", "forumwar@deadlines.iam.gserviceaccount.com"
     fake = FakeGoogle(quota_per_minute=None)
@@ -409,8 +414,10 @@ def test_on_google_sheets_lock_closes_each_book_in_one_request_and_turn_does_not
     fake.calls.clear()
     with freeze_time("2025-03-30 17:05:00"):
         run_turn(GameDir(gd.path), be=be)
-    for key in factions:      # one request per book: the push (unlocked, turn would lock and read first)
+    for key in factions:   # one read (to flag late edits; the tabs are closed already) and the push
         calls = [c.op for c in fake.calls if c.file_id == gd.config.books[key] and not c.op.startswith("drive.")]
-        assert calls == ["spreadsheets.batchUpdate"], key
+        assert calls == ["values.batchGet", "spreadsheets.batchUpdate"], key
     archived = json.loads((gd.archive_path(1) / "orders-orders-empire.json").read_text(encoding="utf-8"))
     assert not any("Атлантида" in cell for row in archived.get(economy, []) for cell in row)
+    statuses = json.loads((gd.archive_path(1) / "statuses-orders.json").read_text(encoding="utf-8"))["empire"]
+    assert any(s["tab"] == "economy" and s["row"] == 2 and "не прочитана" in s["text"] for s in statuses)
