@@ -5,8 +5,8 @@ English messages (a missing book file, an unknown rule set, broken TOML, a missi
 from __future__ import annotations
 
 import hashlib
-import shutil
 import re
+import shutil
 from pathlib import Path
 
 import pytest
