@@ -163,14 +163,19 @@ def check(game_dir):
 
 @main.command()
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--yes", is_flag=True,
+              help="Рассчитать этап, даже если никто ещё не подал приказов, не спрашивая (для скриптов).")
 @_errors_to_click
-def turn(game_dir):
+def turn(game_dir, yes):
     """Закрыть открытый этап: прочитать и проверить приказы, рассчитать этап, обновить книги, сохранить архив.
 
-    Если прошлый запуск прервался (сбой сети, Google), turn доделывает тот же этап и не считает его дважды."""
+    Если никто ещё не подал приказов, а срок не прошёл (или его нет), turn спрашивает, рассчитывать ли
+    этап; без терминала отказывается, если не дан --yes. После forumwar lock или по истечении срока
+    вопроса нет (расписание cron работает как прежде). Если прошлый запуск прервался (сбой сети, Google),
+    turn доделывает тот же этап и не считает его дважды."""
     from sheets_bridge.stage import run_turn
     gd = game_at(game_dir)
-    report = run_turn(gd, progress=_progress)
+    report = run_turn(gd, progress=_progress, ask=None if yes else _resolve_unplayed(game_dir))
     rs = find_ruleset(gd.latest_state()["ruleset"])
     closed, opened = rs.stage_title(report.stage), rs.stage_title(report.next_stage)
     if report.kind == "rollback":
@@ -188,6 +193,23 @@ def turn(game_dir):
     if message and report.kind != "rollback":
         click.echo(message)
     click.echo(f"Архив: {report.archive}")
+
+
+def _resolve_unplayed(game_dir: str):
+    """`turn`'s question for a stage nobody has played: «[да/нет]» on a terminal, a refusal without one."""
+    from sheets_bridge.cli_text import stdin_is_terminal
+
+    def ask(idle) -> bool:
+        when = f"срок ({idle.deadline}) ещё не прошёл" if idle.deadline else "срок не задан"
+        what = (f"Ход {idle.turn}, этап «{idle.stage_title}»: никто ещё не подал приказов "
+                f"(не поданы: {', '.join(idle.waiting)}), {when}.")
+        if not stdin_is_terminal():
+            click.echo(f"{what} Рассчитать его без приказов: "
+                       f"forumwar turn {game_dir} --yes; закрыть приёмку приказов до срока: "
+                       f"forumwar lock {game_dir} --force, затем turn.", err=True)
+            return False
+        return confirm(f"{what} Рассчитать этап без приказов?")
+    return ask
 
 
 @main.command()
@@ -328,11 +350,16 @@ def replay_cmd(game_dir, turn_no, stage):
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
 @click.option("--turn", "turn_no", type=int, default=None, help="Проверить только этот ход.")
 @click.option("--offline", is_flag=True, help="Не читать общую книгу (только файлы игры).")
+@click.option("--head", "heads", multiple=True, metavar="ХОД:ЭТАП:ХЕШ",
+              help="Цепочка, скопированная из поста на форуме (ХОД:ЭТАП:ХЕШ или только ХЕШ); можно "
+                   "несколько раз. Называет первый этап, где история игры расходится с ней.")
 @_errors_to_click
-def verify(game_dir, turn_no, offline):
+def verify(game_dir, turn_no, offline, heads):
     """Проверить честность игры: хеши зёрен, пересчёт каждого этапа из архива и цепочку хешей.
 
-    Ничего не записывает. Код выхода 1, если что-то не сходится; каждая ошибка называет этап."""
+    Сверяет файлы игры между собой и с тем, что опубликовано в общей книге («Честность»): каждый хеш
+    костей, зерно, соль и цепочку после каждого этапа. С --head сверяет и цепочку из поста на форуме.
+    Ничего не записывает. Код выхода 1, если что-то не сходится; каждая ошибка названа один раз, с этапом."""
     from sheets_bridge.backend import BackendError
     from sheets_bridge.stage_common import open_backend
     from sheets_bridge.verify import verify as run_verify
@@ -343,8 +370,10 @@ def verify(game_dir, turn_no, offline):
             be = open_backend(gd)
         except BackendError as exc:
             warnings.append(f"общая книга недоступна ({exc}); сверяю только файлы игры")
-    result = run_verify(gd, turn_no, be)
+    result = run_verify(gd, turn_no, be, heads)
     result.warnings[:0] = warnings
+    if not result.published_read:
+        result.warnings.append("общая книга не прочитана: опубликованные хеши и цепочка не сверены")
     for line in result.warnings:
         click.echo(f"предупреждение: {line}")
     for line in result.checked:
@@ -355,7 +384,8 @@ def verify(game_dir, turn_no, offline):
         click.echo(f"ОШИБКА: {line}", err=True)
     if not result.ok:
         sys.exit(1)
-    click.echo(f"Проверено этапов: {len(result.checked)}; всё сходится.")
+    heads_note = f", цепочек из постов: {len(heads)}" if heads else ""
+    click.echo(f"Проверено этапов: {result.stages}{heads_note}; всё сходится.")
 
 
 @main.command()

@@ -232,6 +232,11 @@ def stderr_is_terminal() -> bool:
     return sys.stderr.isatty()
 
 
+def stdin_is_terminal() -> bool:
+    """Whether a question can be answered: stdin is a terminal (not cron, a pipe or a test runner)."""
+    return sys.stdin.isatty()
+
+
 def confirm(text: str) -> bool:
     """Ask a yes/no question in Russian (click.confirm's «[y/N]» and its English answers are fixed):
     «да» (as the books read yes/no, or «д») goes on, «нет», «н» or Enter does not; anything else asks again."""

@@ -443,6 +443,10 @@ class GameDir:
             data["heads"][key] = head
             atomic_write_text(self.state_dir / CHAIN_FILE, canonical_json(data))
 
+    def retired_links(self) -> dict[str, str]:
+        """Chain heads of rolled-back stages: `STEM@EPOCH` -> the head it had before the rollback."""
+        return dict(self._read_chain()["retired"])
+
     def retire_links(self, keys: Sequence[str], epoch: int) -> None:
         """Set the links of rolled-back stages aside (kept for audit)."""
         data = self._read_chain()

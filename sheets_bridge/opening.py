@@ -97,9 +97,14 @@ def archived_orders(folder: Path, stage: str) -> dict[str, Any]:
 
 def chain_link(gd: GameDir, closed: tuple[int, str], after_key: str, previous: str) -> str:
     """The chain head after `closed` resolved into the snapshot `after_key` (recomputed from files)."""
+    after = gd.snapshot_path(*parse_stem(after_key)).read_text(encoding="utf-8")
+    return head_after(gd, closed, after, previous)
+
+
+def head_after(gd: GameDir, closed: tuple[int, str], after: str, previous: str) -> str:
+    """The chain head after `closed` resolved into the snapshot text `after`, from its archived orders."""
     turn, stage = closed
     before = gd.snapshot_path(turn, stage).read_text(encoding="utf-8")
-    after = gd.snapshot_path(*parse_stem(after_key)).read_text(encoding="utf-8")
     orders = fairness.orders_digest(archived_orders(gd.archive_path(turn), stage))
     return fairness.link(previous, turn, stage, before, orders, gd.stage_seed(turn, stage), after)
 

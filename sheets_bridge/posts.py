@@ -27,8 +27,19 @@ class ArchivedPost:
     path: Path
 
 
-def fairness_section(record: SeedRecord, following: SeedRecord | None) -> str:
-    """The dice of the stage, in BBCode: what was published before it and what anyone can check now."""
+@dataclass(frozen=True)
+class ChainHead:
+    """The hash chain's head after one resolved stage, as the chronicle post publishes it."""
+
+    turn: int
+    stage: str
+    head: str
+
+
+def fairness_section(rs: Ruleset, record: SeedRecord, following: SeedRecord | None,
+                     chain: ChainHead | None = None) -> str:
+    """The dice of the stage, in BBCode: what was published before it and what anyone can check now,
+    and the chain head after it (the forum keeps this copy of the history, out of the GM's hands)."""
     lines = ["[u]Честность костей[/u]"]
     if record.deterministic:
         lines.append(fairness.UNFAIR_NOTICE)
@@ -36,19 +47,33 @@ def fairness_section(record: SeedRecord, following: SeedRecord | None) -> str:
               f"Зерно: [code]{record.seed}[/code]", f"Соль: [code]{record.salt}[/code]"]
     if following is not None:
         lines.append(f"Хеш костей следующего этапа: [code]{following.commitment}[/code]")
-    lines += [f"[spoiler=Как проверить]{fairness.CHECK_HINT[0]}\n{fairness.CHECK_HINT[1]}[/spoiler]"]
+    hints = [fairness.CHECK_HINT[0], fairness.CHECK_HINT[1]]
+    if chain is not None:
+        label = head_label(rs, chain.turn, chain.stage, chain.head)
+        lines.append(f"Цепочка после этапа (ход {chain.turn}, «{rs.stage_title(chain.stage)}»): "
+                     f"[code]{label}[/code]")
+        hints.append(f"Сохраните цепочку: кто угодно проверит, что история игры с тех пор не переписана, "
+                     f"командой forumwar verify ПАПКА_ИГРЫ --head {label} (можно дать несколько --head "
+                     f"из разных постов: verify назовёт первый этап, где история расходится).")
+    lines += [f"[spoiler=Как проверить]{chr(10).join(hints)}[/spoiler]"]
     return "\n".join(lines) + "\n"
 
 
+def head_label(rs: Ruleset, turn: int, stage: str, head: str) -> str:
+    """A head as posts show it and `verify --head` takes it: `ХОД:ЭТАП:ХЕШ` (the stage title's first word)."""
+    return f"{turn}:{rs.stage_title(stage).split(' ')[0]}:{head}"
+
+
 def stage_posts(rs: Ruleset, before: Mapping[str, Any], result: StageResult, record: SeedRecord,
-                following: SeedRecord | None) -> tuple[ForumPost, ...]:
+                following: SeedRecord | None, chain: ChainHead | None = None) -> tuple[ForumPost, ...]:
     """The posts of one resolution; the first one (the chronicle) carries the fairness section."""
     maker = rs.forum_posts()
     if maker is None:
         return ()
     posts = list(maker.posts(before, result))
     if posts:
-        posts[0] = replace(posts[0], bbcode=posts[0].bbcode.rstrip() + "\n\n" + fairness_section(record, following))
+        section = fairness_section(rs, record, following, chain)
+        posts[0] = replace(posts[0], bbcode=posts[0].bbcode.rstrip() + "\n\n" + section)
     return tuple(posts)
 
 

@@ -7,7 +7,10 @@ so re-running `turn` after a crash anywhere finishes the same stage and never re
 """
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine import find_ruleset
 from engine.ruleset import RowStatus
@@ -86,10 +89,42 @@ def check(gd: GameDir, be: Backend | None = None, progress: Progress = noop) -> 
 
 # -- turn ----------------------------------------------------------------------------
 
-def run_turn(gd: GameDir, be: Backend | None = None, progress: Progress = noop) -> StageReport:
+@dataclass(frozen=True)
+class Unplayed:
+    """An open stage nobody has played yet: its title, the awaited factions' names, its deadline."""
+
+    turn: int
+    stage_title: str
+    waiting: tuple[str, ...]
+    deadline: str | None
+
+
+def unplayed(gd: GameDir, be: Backend, state: dict[str, Any], now: dt.datetime | None = None) -> Unplayed | None:
+    """The open stage when no awaited faction has typed an order row in it and nothing closed it on
+    purpose: not locked, no plain rollback's kept orders, its deadline (if any) not passed. Else None."""
+    rs = find_ruleset(state["ruleset"])
+    turn, stage = int(state["turn"]), str(state["stage"])
+    clock = deadlines.clock(gd, state, tuple(rs.stages))
+    if clock.passed(now or deadlines.now_utc()) or tab_lock.kept_orders(gd, state) is not None:
+        return None
+    awaited = [f for f, notes in rs.awaiting(state).items() if notes]
+    if not awaited:
+        return None
+    layout = Layout.load(rs.name)
+    parsed, raw_books, _ = pull(gd, be, rs, layout, state, stage)
+    counts = submissions.count(rs, layout, state, stage, raw_books, parsed)
+    if any(sub.submitted for sub in counts.values()):
+        return None
+    return Unplayed(turn, rs.stage_title(stage), tuple(book_name(state, f) for f in awaited if f in counts),
+                    None if clock.deadline is None else clock.deadline_text())
+
+
+def run_turn(gd: GameDir, be: Backend | None = None, progress: Progress = noop,
+             ask: Callable[[Unplayed], bool] | None = None) -> StageReport:
     """Close the open stage: pull, validate, resolve, commit the new snapshot, open it.
 
-    An interrupted opening (a crash or an API failure after the commit) is finished instead."""
+    An interrupted opening (a crash or an API failure after the commit) is finished instead. With
+    `ask`, a stage nobody has played yet (`unplayed`) is resolved only if `ask` says so; else StageError."""
     with gd.lock():
         require_complete_books(gd)
         be = be or open_backend(gd)
@@ -105,6 +140,11 @@ def run_turn(gd: GameDir, be: Backend | None = None, progress: Progress = noop) 
         if stage == "finished":
             raise StageError("игра окончена: рассчитывать больше нечего")
         seed = gd.stage_seed(turn, stage)
+        if ask is not None:
+            idle = unplayed(gd, be, state)
+            if idle is not None and not ask(idle):
+                raise StageError(f"ход {turn}, этап «{idle.stage_title}» не рассчитан: никто не подал приказов; "
+                                 "игра не изменена")
         progress(f"ход {turn}, этап «{rs.stage_title(stage)}»: читаю приказы")
         late: dict[str, list[RowStatus]] = {}
         parsed, raw_books, problems = pull(gd, be, rs, layout, state, stage, lock=True,
@@ -126,7 +166,10 @@ def run_turn(gd: GameDir, be: Backend | None = None, progress: Progress = noop) 
         following = None
         if new["stage"] != "finished":
             following = gd.open_seed(new["turn"], new["stage"])   # drawn before the commit: published with it
-        for n, post in enumerate(posts.stage_posts(rs, state, result, seed, following), 1):
+        head = opening.head_after(gd, (turn, stage), canonical_json(new),
+                                  opening.previous_head(gd, opening.stem(turn, stage)))
+        chain = posts.ChainHead(turn, stage, head)
+        for n, post in enumerate(posts.stage_posts(rs, state, result, seed, following, chain), 1):
             opening.write_archive(archive / posts.file_name(stage, n, post), post.bbcode)
         gd.write_snapshot(new, new["turn"], new["stage"])   # the commit
         gd.append_journal({"event": "resolved", "turn": turn, "stage": stage,

@@ -154,7 +154,7 @@ def test_cli_new_status_and_dump(tmp_path):
     info = json.loads(res.output)
     assert info["turn"] == 1 and info["stage"] == "orders"
     assert set(info["factions"]) == {"empire", "vampires", "dwarves", "jade"}
-    res = runner.invoke(main, ["turn", str(game)])
+    res = runner.invoke(main, ["turn", str(game), "--yes"])
     assert res.exit_code == 0, res.output
     assert json.loads(runner.invoke(main, ["status", str(game), "--json"]).output)["turn"] == 2
     res = runner.invoke(main, ["ruleset", "dump", "jade_rose", "--json"])

@@ -110,7 +110,7 @@ def test_installed_tool_starts_a_gm_scenario_plays_a_stage_and_a_battle_from_an_
     config = tomllib.loads((work / "g" / "game.toml").read_text(encoding="utf-8"))
     assert config["scenario"] == "весна" and config["title"] == "Весенняя кампания"
     assert len(list((work / "g").rglob("*.xlsx"))) == 6  # four factions, the public book, the GM's
-    _run(tool, "turn", "g", cwd=work)
+    _run(tool, "turn", "g", "--yes", cwd=work)   # nobody typed orders: a script says so
     after = json.loads(_run(tool, "status", "g", "--json", cwd=work).stdout)
     assert (after["turn"], after["stage"]) == (2, "orders"), "no battles: the turn's one stage resolved"
 
