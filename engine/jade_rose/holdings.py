@@ -89,6 +89,15 @@ def base_income(city: Mapping, owner: str | None) -> int:
     return amount * pct // 100
 
 
+def unit_upkeep(state: Mapping, faction: str, exempt: Mapping[str, int] | None = None) -> int:
+    """Gold upkeep per turn of the faction's units, less the `exempt` ones (by unit: e.g. the vampires'
+    sleepers in a crypt, see `income.upkeep_total`, which asks the faction's hooks)."""
+    data = load_data()
+    units = state["factions"][faction].get("units", {})
+    free = exempt or {}
+    return sum(data.units[k].upkeep * (n - free.get(k, 0)) for k, n in units.items() if k in data.units and n > 0)
+
+
 def summon_limits(state: Mapping, faction: str) -> dict[str, int]:
     """Units the faction's summon buildings keep in being (L260, JR-86), by unit."""
     limits: dict[str, int] = {}

@@ -8,7 +8,7 @@ from typing import Any
 from engine import ledger
 from engine.jade_rose import factions
 from engine.jade_rose.data import load_data
-from engine.jade_rose.holdings import active_factions, base_income, city_count, era_of, own_cities
+from engine.jade_rose.holdings import active_factions, base_income, city_count, era_of, own_cities, unit_upkeep
 
 
 def income_lines(state: Mapping, faction: str) -> list[dict]:
@@ -42,10 +42,7 @@ def income_lines(state: Mapping, faction: str) -> list[dict]:
 
 def upkeep_total(state: Mapping, faction: str) -> int:
     """Gold upkeep per turn of the faction's units (e.g. hibernating units in a crypt pay none)."""
-    data = load_data()
-    units = state["factions"][faction].get("units", {})
-    exempt = factions.of(faction).upkeep_exempt(state, faction)
-    return sum(data.units[k].upkeep * (n - exempt.get(k, 0)) for k, n in units.items() if k in data.units and n > 0)
+    return unit_upkeep(state, faction, factions.of(faction).upkeep_exempt(state, faction))
 
 
 def collect_income(state: dict, faction: str) -> None:

@@ -26,6 +26,7 @@ comes back in `SideOutcome.squads` with that squad's dead (`SquadOutcome`). Deri
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -38,6 +39,7 @@ from engine.jade_rose.battle.result import BattleResult, FightSummary, RoundSumm
 from engine.jade_rose.battle.simulate import simulate, simulate_battle
 from engine.jade_rose.battle.spec import parse_spec
 from engine.jade_rose.battle.stats import UnitStats
+from engine.jade_rose.data import load_data
 
 
 def resolve_battle(battle: Battle, rng_seed: int) -> BattleResult:
@@ -47,14 +49,19 @@ def resolve_battle(battle: Battle, rng_seed: int) -> BattleResult:
 
 def unit_stats() -> dict[str, UnitStats]:
     """Battle statistics of every unit of the data files, by unit key."""
-    from engine.jade_rose.data import load_data
     return {key: UnitStats.from_def(u) for key, u in load_data().units.items()}
 
 
 def battle_constants() -> BattleConstants:
     """The constants of data/battle.toml."""
-    from engine.jade_rose.data import load_data
     return BattleConstants.from_mapping(load_data().battle or {})
+
+
+@functools.lru_cache(maxsize=1)
+def battle_kit() -> tuple[dict[str, UnitStats], BattleConstants]:
+    """`unit_stats()` and `battle_constants()`, read once: what the turn's battles (war/) and the factions'
+    battle modifiers (the Jade Court's forge reach) share."""
+    return unit_stats(), battle_constants()
 
 
 def battle_report(spec: Mapping[str, Any], seed: int, bbcode: bool = False) -> str:
@@ -64,5 +71,5 @@ def battle_report(spec: Mapping[str, Any], seed: int, bbcode: bool = False) -> s
 
 __all__ = ["Battle", "BattleConstants", "BattleResult", "BattleSpecError", "FightSummary", "Manoeuvre",
            "Position", "RoundSummary", "SideOutcome", "SideSetup", "SquadOutcome", "SquadSetup", "UnitStats",
-           "battle_constants", "battle_report", "build_battle", "fight_once", "parse_spec", "render_report",
-           "resolve_battle", "simulate", "simulate_battle", "unit_stats"]
+           "battle_constants", "battle_kit", "battle_report", "build_battle", "fight_once", "parse_spec",
+           "render_report", "resolve_battle", "simulate", "simulate_battle", "unit_stats"]

@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine import ledger
-from engine.jade_rose import income
 from engine.jade_rose.actions.base import Dice, DiceSource, OrdersTurn, Reject, err, paid_text, pay
 from engine.jade_rose.data import load_data
 from engine.jade_rose.economy_orders import ACTION_OF_KIND, CORRUPTION_ACTIONS
@@ -19,6 +18,7 @@ from engine.jade_rose.holdings import (
     multiplier_note,
     owned_buildings,
     round_half_up,
+    unit_upkeep,
 )
 
 
@@ -115,7 +115,8 @@ def corruption_action(state: dict, faction: str, order: Mapping, rng: Dice, ctx:
     notes = [f"коррупция {before} → {after}" + (f", потрачено {paid}" if paid else "")]
     if spec.get("blocks_armies"):
         rec["armies_blocked"] = True
-        extra = round_half_up(income.upkeep_total(state, faction) * int(spec.get("army_upkeep_pct", 0)), 100)
+        # the Empire's upkeep: none of its units is exempt (it keeps `Faction.upkeep_exempt`)
+        extra = round_half_up(unit_upkeep(state, faction) * int(spec.get("army_upkeep_pct", 0)), 100)
         ledger.change(state, faction, "gold", -extra,      # upkeep: it may take the balance below 0 (JR-57)
                       f"{action}: +{spec.get('army_upkeep_pct', 0)} % к содержанию армии", kind="upkeep")
         notes.append(f"армии в этот ход не действуют, доплата за содержание {extra}з")

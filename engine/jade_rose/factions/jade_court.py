@@ -8,6 +8,7 @@ from typing import Any
 
 from engine import ledger
 from engine.jade_rose.actions.base import Dice, OrdersTurn, Reject, err, pay
+from engine.jade_rose.battle import battle_kit
 from engine.jade_rose.data import UnitDef, load_data
 from engine.jade_rose.factions.base import Faction
 from engine.jade_rose.holdings import effect_total, era_of, neighbours, ordinal, own_cities, owned_buildings
@@ -81,8 +82,6 @@ class JadeCourt(Faction):
     def battle_modifiers(self, state: Mapping, faction: str, opponent: str | None, city: str,
                          out: dict[str, Any]) -> None:
         """The forge's distance (none reachable: switched off, JR-91) and the jade plague."""
-        from engine.jade_rose.war.battles import battle_kit  # the war imports the factions, not the reverse
-
         data = load_data()
         dist = forge_distance(state, faction, city)
         out["forge_distance"] = battle_kit()[1].forge_off_distance if dist is None else dist

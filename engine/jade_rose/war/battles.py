@@ -12,14 +12,11 @@ over 400 lines: forming a battle and the verdicts it gives the attack orders rea
 """
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import allowed_list
 from engine.jade_rose import factions
-from engine.jade_rose.battle.constants import BattleConstants
-from engine.jade_rose.battle.stats import UnitStats
 from engine.jade_rose.data import load_data
 from engine.jade_rose.economy_orders import ACTION_OF_KIND
 from engine.jade_rose.garrison import garrison_of
@@ -32,14 +29,6 @@ from engine.rng import stream
 from engine.ruleset import RowStatus
 
 TAB_ORDER = {"armies": 0, "army_orders": 1, "garrisons": 2}
-
-
-@functools.lru_cache(maxsize=1)
-def battle_kit() -> tuple[dict[str, UnitStats], BattleConstants]:
-    """Battle statistics of every unit and the battle constants, from the data files."""
-    data = load_data()
-    return ({k: UnitStats.from_def(u) for k, u in data.units.items()},
-            BattleConstants.from_mapping(data.battle or {}))
 
 
 # -- geography ----------------------------------------------------------------------

@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from engine.cells import normalize_name
 from engine.errors import OrderError, allowed_list
 from engine.jade_rose import factions
-from engine.jade_rose.battle import BattleSpecError, Manoeuvre, SideSetup, build_battle
+from engine.jade_rose.battle import BattleSpecError, Manoeuvre, SideSetup, battle_kit, build_battle
 from engine.jade_rose.battle.texts import squad_ru
 from engine.jade_rose.war import squads as sq
-from engine.jade_rose.war.battles import battle_kit, fight_title
+from engine.jade_rose.war.battles import fight_title
 from engine.jade_rose.war.codes import err
 from engine.jade_rose.war.words import (
     MANOEUVRE_WORDS,

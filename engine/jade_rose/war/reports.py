@@ -4,10 +4,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.jade_rose import battle as battle_pkg
+from engine.jade_rose.battle import battle_kit
 from engine.jade_rose.battle.result import BattleResult
 from engine.jade_rose.battle.texts import FLANK_ADJ, PHASE_NOM, ROLE_NOM, plural_rounds
 from engine.jade_rose.data import load_data
-from engine.jade_rose.war.battles import battle_kit
 from engine.jade_rose.war.words import pos_key, position_text
 
 FIGHT_END = {"attacker": "верх взял атакующий", "defender": "верх взял защитник", "both_dead": "оба отряда погибли",

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 
 from engine import ledger
 from engine.jade_rose import factions
-from engine.jade_rose.battle import BattleSpecError, build_battle, fight_once
+from engine.jade_rose.battle import BattleSpecError, battle_kit, build_battle, fight_once
 from engine.jade_rose.battle.abilities import round_half_up
 from engine.jade_rose.battle.model import ROLES
 from engine.jade_rose.battle.texts import ROLE_GEN
@@ -19,7 +19,7 @@ from engine.jade_rose.data import load_data
 from engine.jade_rose.holdings import faction_name
 from engine.jade_rose.war import captures
 from engine.jade_rose.war import squads as sq
-from engine.jade_rose.war.battles import battle_kit, fight_title, side_modifiers
+from engine.jade_rose.war.battles import fight_title, side_modifiers
 from engine.jade_rose.war.codes import err
 from engine.jade_rose.war.manoeuvres import TAB as MANOEUVRES_TAB
 from engine.jade_rose.war.manoeuvres import battle_cells, problem_cells, side_manoeuvres, side_setup

@@ -116,10 +116,6 @@ def ordered(squads: Mapping[str, dict] | Iterable[dict]) -> list[dict]:
                   key=lambda s: position_order(pos_key(s["flank"], s["line"])))
 
 
-def by_position(squads: Iterable[dict]) -> dict[str, dict]:
-    return {pos_key(s["flank"], s["line"]): s for s in squads}
-
-
 def total(squads: Iterable[dict], part: str = "units") -> dict[str, int]:
     out: dict[str, int] = {}
     for s in squads:
