@@ -20,10 +20,25 @@ def clone(state: dict[str, Any]) -> dict[str, Any]:
     return copy.deepcopy(state)
 
 
+class SchemaVersionError(ValueError):
+    """A state written in a format this version does not read (message in Russian, for the GM)."""
+
+    def __init__(self, found: object) -> None:
+        self.found = found
+        if isinstance(found, int) and not isinstance(found, bool) and found > SCHEMA_VERSION:
+            hint = "она записана более новой версией forumwar: обновите forumwar"
+        elif found is None:
+            hint = "в нём нет поля schema_version: это не снимок forumwar или он повреждён"
+        else:
+            hint = "такой версии формата нет: снимок повреждён или изменён вручную"
+        super().__init__(f"версия формата состояния {found!r}, а эта версия forumwar читает {SCHEMA_VERSION}; {hint}")
+
+
 def check_schema(state: Mapping[str, Any]) -> None:
+    """Refuse a state whose `schema_version` is not the one this code reads (SchemaVersionError)."""
     version = state.get("schema_version")
-    if version != SCHEMA_VERSION:
-        raise ValueError(f"state schema version {version!r}, expected {SCHEMA_VERSION}")
+    if version != SCHEMA_VERSION or isinstance(version, bool):
+        raise SchemaVersionError(version)
 
 
 # -- the envelope: the part of any rule set's state the bridge may read ------------------------

@@ -13,7 +13,7 @@ from sheets_bridge.gamedir import FactionConfig, GameConfig, GameDir
 from sheets_bridge.layouts import Layout, book_kind
 from sheets_bridge.opening import open_latest
 from sheets_bridge.scenarios import load_scenario
-from sheets_bridge.stage_common import Progress, StageError, noop, open_backend
+from sheets_bridge.stage_common import Progress, StageError, noop, open_backend, require_complete_books
 from sheets_bridge.xlsx_password import ensure_password, password_path
 
 if TYPE_CHECKING:   # gspread is imported only by the commands that talk to Google
@@ -77,24 +77,6 @@ def create_game(path: Path, ruleset: str, scenario: str, backend: str = "xlsx", 
 
 
 # -- a game's books are complete; sharing them ---------------------------------------------
-
-def missing_books(gd: GameDir) -> list[str]:
-    """Book keys of the game (its factions, "public", "gm") that game.toml records no book for."""
-    config = gd.config
-    return [key for key in [*config.factions, "public", "gm"] if key not in config.books]
-
-
-def require_complete_books(gd: GameDir) -> None:
-    """Refuse to run a stage on a half-made game (a `new` that stopped before every book existed)."""
-    missing = missing_books(gd)
-    if not missing and gd.snapshots():
-        return
-    names = {key: gd.config.factions[key].name for key in gd.config.factions}
-    names |= {"public": "общая книга", "gm": "книга мастера"}
-    what = f"нет книг: {', '.join(names[k] for k in missing)}" if missing else "нет начального состояния"
-    raise StageError(f"игра в {gd.path} создана не до конца ({what}). Запустите ту же команду "
-                     "`forumwar new` ещё раз: она доделает игру, не создавая заново уже сделанные книги.")
-
 
 def share_books(gd: GameDir, be: GSheetsBackend, *, notify: bool = False, revoke: bool = False) -> list[str]:
     """`forumwar share`: give each book to exactly the people of game.toml, then set every tab's

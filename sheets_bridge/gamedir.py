@@ -29,7 +29,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.state import Envelope, canonical_json
+from engine.state import Envelope, SchemaVersionError, canonical_json, check_schema
 from sheets_bridge import fairness
 from sheets_bridge.fairness import SeedRecord
 from sheets_bridge.gameconfig import (
@@ -214,7 +214,7 @@ class GameDir:
     def read_snapshot(self, turn: int, stage: str) -> dict:
         path = self.snapshot_path(turn, stage)
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
+            return _snapshot(path)
         except FileNotFoundError:
             raise GameDirError(f"нет снимка хода {turn}, этапа «{self.stage_title(stage)}» ({path})") from None
 
@@ -222,7 +222,7 @@ class GameDir:
         snapshots = self.snapshots()
         if not snapshots:
             raise GameDirError(f"в {self.state_dir} нет ни одного снимка состояния: игра не начата")
-        return json.loads(snapshots[-1].read_text(encoding="utf-8"))
+        return _snapshot(snapshots[-1])
 
     def rollback(self, turn: int, stage: str) -> list[Path]:
         """Move every snapshot after (turn, stage) to state/rolled-back/; return their new paths."""
@@ -483,6 +483,21 @@ class GameDir:
             except Exception:  # an unknown or broken ruleset must not stop the game directory
                 pass
         return self._stages
+
+
+def _snapshot(path: Path) -> dict:
+    """A snapshot file's state, refused in Russian when it is not JSON or not in the format this code reads."""
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise GameDirError(f"снимок {path} повреждён ({exc}); восстановите его из резервной копии") from None
+    if not isinstance(state, dict):
+        raise GameDirError(f"снимок {path} повреждён: в нём не состояние игры")
+    try:
+        check_schema(state)
+    except SchemaVersionError as exc:
+        raise GameDirError(f"снимок {path}: {exc}") from None
+    return state
 
 
 # -- atomic files --------------------------------------------------------------------------

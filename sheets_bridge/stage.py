@@ -17,11 +17,10 @@ from engine.ruleset import RowStatus
 from engine.state import canonical_json
 from sheets_bridge import deadlines, odds_tab, opening, posts, submissions, tab_lock
 from sheets_bridge.backend import Backend
-from sheets_bridge.create import require_complete_books
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout, order_text, status_column_update
 from sheets_bridge.pull import book_name, merge_statuses, order_books, parse_books, pull, stage_tabs
-from sheets_bridge.stage_common import Progress, StageError, Step, noop, open_backend
+from sheets_bridge.stage_common import Progress, StageError, Step, noop, open_backend, require_complete_books
 
 
 @dataclass

@@ -51,3 +51,21 @@ def open_backend(gd: GameDir, credentials: str | None = None, folder_id: str | N
         return gsheets_game.backend_for_game(gd, credentials, folder_id=folder_id)
     raise StageError(f"в game.toml указано хранилище книг backend = «{name}», такого нет: укажите "
                      "backend = \"xlsx\" (файлы Excel) или backend = \"gsheets\" (Google-таблицы)")
+
+
+def missing_books(gd: GameDir) -> list[str]:
+    """Book keys of the game (its factions, "public", "gm") that game.toml records no book for."""
+    config = gd.config
+    return [key for key in [*config.factions, "public", "gm"] if key not in config.books]
+
+
+def require_complete_books(gd: GameDir) -> None:
+    """Refuse to run a stage on a half-made game (a `new` that stopped before every book existed)."""
+    missing = missing_books(gd)
+    if not missing and gd.snapshots():
+        return
+    names = {key: gd.config.factions[key].name for key in gd.config.factions}
+    names |= {"public": "общая книга", "gm": "книга мастера"}
+    what = f"нет книг: {', '.join(names[k] for k in missing)}" if missing else "нет начального состояния"
+    raise StageError(f"игра в {gd.path} создана не до конца ({what}). Запустите ту же команду "
+                     "`forumwar new` ещё раз: она доделает игру, не создавая заново уже сделанные книги.")

@@ -22,12 +22,11 @@ from engine.ruleset import GM_BOOK, Ruleset
 from engine.state import canonical_json
 from sheets_bridge import deadlines, opening
 from sheets_bridge.backend import Backend, TabWrite
-from sheets_bridge.create import require_complete_books
 from sheets_bridge.gamedir import GameDir, atomic_write_text
 from sheets_bridge.layouts import Layout
 from sheets_bridge.pull import book_name, order_books, pull, stage_tabs
 from sheets_bridge.render import render_books
-from sheets_bridge.stage_common import Progress, StageError, noop, open_backend
+from sheets_bridge.stage_common import Progress, StageError, noop, open_backend, require_complete_books
 
 RawBooks = dict[str, dict[str, list[list[str]]]]
 
