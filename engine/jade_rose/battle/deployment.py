@@ -4,7 +4,7 @@ Rules: rule book L11-24 and RULINGS.md "Deployment" / "Planning and resolution o
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from engine.errors import SpecError
@@ -131,8 +131,8 @@ def _side_problems(role: str, side: SideSetup, units: Mapping[str, UnitStats],
     return out
 
 
-def _remove_switched_off(role: str, side: SideSetup, units: Mapping[str, UnitStats],
-                         constants: BattleConstants, warnings: list[str]):
+def _remove_switched_off(role: str, side: SideSetup, units: Mapping[str, UnitStats], constants: BattleConstants,
+                         warnings: list[str]) -> tuple[SideSetup, tuple[tuple[str, int], ...]]:
     """Jade creatures at forge distance >= off_distance do not take part (RULINGS, Deployment)."""
     if side.forge_distance is None or side.forge_distance < constants.forge_off_distance:
         return side, ()
@@ -305,6 +305,6 @@ def _order(p: Position) -> tuple[int, int]:
     return FLANKS.index(p.flank), p.row
 
 
-def _list(positions) -> str:
+def _list(positions: Iterable[Position]) -> str:
     positions = sorted(positions, key=_order)
     return ", ".join(position_ru(p) for p in positions) if positions else "нет подходящих целей"

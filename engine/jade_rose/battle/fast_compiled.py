@@ -7,19 +7,31 @@ once per machine (about 20 s on 2 cores, then under a second from numba's disk c
 """
 from __future__ import annotations
 
+from typing import TypedDict
+
 import numpy as np
 
 from engine.jade_rose.battle import fast_kernel as k
 from engine.jade_rose.battle.model import FLANKS, LINES, ROLES, Battle, Position
 from engine.jade_rose.battle.reference import assemble
 from engine.jade_rose.battle.result import BattleResult, FightSummary, RoundSummary, ShotSummary, counts
-from engine.jade_rose.battle.runtime import BattleState, Unit
+from engine.jade_rose.battle.runtime import BattleState, Squad, Unit
 from engine.jade_rose.battle.texts import ROLE_GEN, squad_ru
 from engine.rng import MASK64
 
 KINDS = {"none": k.K_NONE, "change_position": k.K_CHANGE, "defend": k.K_DEFEND, "cover": k.K_COVER,
          "charge": k.K_CHARGE, "bombard": k.K_BOMBARD, "long_range_bombard": k.K_LONG_BOMBARD}
 PHASES = ("charge", "clash", "finale")
+# What `run_seeds` fills, one entry per run: attacker won, rounds, rounds of all fights, timed out, alive [runs, U]
+KernelRuns = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+class _TracedFight(TypedDict):
+    """A fight read back from the trace: its head fields, its rounds and its dead by role and unit key."""
+
+    head: list[int]
+    rounds: list[RoundSummary]
+    dead: dict[str, dict[str, int]]
 
 
 def as_int64(seed: int) -> int:
@@ -87,7 +99,7 @@ def memory(battle: Battle, trace: bool = False) -> np.ndarray:
     return mem
 
 
-def _unit_table(battle: Battle, state: BattleState, squads, units) -> np.ndarray:
+def _unit_table(battle: Battle, state: BattleState, squads: list[Squad], units: list[Unit]) -> np.ndarray:
     c = battle.constants
     keys = sorted({u.stats.key for u in units})
     squad_of = {id(s): i for i, s in enumerate(squads)}
@@ -125,12 +137,12 @@ def _pos(p: Position | None) -> tuple[int, int]:
     return (FLANKS.index(p.flank), LINES.index(p.line)) if p is not None else (-1, -1)
 
 
-def run_seeds(battle: Battle, seeds: list[int], mem: np.ndarray | None = None):
+def run_seeds(battle: Battle, seeds: list[int], mem: np.ndarray | None = None) -> KernelRuns:
     """(attacker won, rounds, rounds of all fights, timed out, alive [runs, U]): one run per battle seed."""
     mem = memory(battle) if mem is None else mem
     n = int(mem[k.H_U])
     runs = len(seeds)
-    out = (np.zeros(runs, dtype=bool), np.zeros(runs, dtype=np.int64), np.zeros(runs, dtype=np.int64),
+    out: KernelRuns = (np.zeros(runs, dtype=bool), np.zeros(runs, dtype=np.int64), np.zeros(runs, dtype=np.int64),
            np.zeros(runs, dtype=bool), np.zeros((runs, n), dtype=bool))
     k.run_chunk(mem, np.array([as_int64(s) for s in seeds], dtype=np.int64), *out)
     return out
@@ -148,14 +160,14 @@ def fight_compiled(battle: Battle, seed: int) -> BattleResult:
     units = [u for s in squads for u in s.units]
     for u, live in zip(units, alive[0], strict=True):
         u.alive = bool(live)
-    shots: list[list] = []
-    fights: list[dict] = []
+    shots: list[tuple[str, Squad, Squad, int, int]] = []
+    fights: list[_TracedFight] = []
     bombard_dead: list[Unit] = []
     for ev in events.tolist():
         kind, f = ev[0], ev[1:]
         if kind == k.EV_BOMBARD:
             src, tgt = squads[f[0]], squads[f[1]]
-            shots.append([src.role, src, tgt, f[2], f[3]])
+            shots.append((src.role, src, tgt, f[2], f[3]))
         elif kind == k.EV_FIGHT:
             fights.append({"head": f, "rounds": [], "dead": {r: {} for r in ROLES}})
         elif kind == k.EV_ROUND:
@@ -179,7 +191,7 @@ def fight_compiled(battle: Battle, seed: int) -> BattleResult:
     return assemble(state, shot_summaries, summaries, int(rounds[0]), bool(timeout[0]))
 
 
-def _fight_summary(state: BattleState, fight: dict) -> FightSummary:
+def _fight_summary(state: BattleState, fight: _TracedFight) -> FightSummary:
     phase, flank, _, f0, l0, _, f1, l1, n0, n1, flanked = fight["head"][:11]
     phase_name = PHASES[phase]
     if phase_name == "finale":

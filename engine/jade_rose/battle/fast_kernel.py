@@ -30,12 +30,23 @@ Python constant.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
+# What the compiled code handles: the memory and the seeds (int64 arrays), the per-run flags (bool arrays) and
+# int64 scalars (Python ints or numpy int64s when called from Python; numba's int64 once compiled).
+Memory = npt.NDArray[np.int64]
+Flags = npt.NDArray[np.bool_]
+Int = int | np.int64
+_F = TypeVar("_F", bound=Callable[..., Any])
 
-def _jit(f):
-    return njit(_nrt=False)(f)
+
+def _jit(f: _F) -> _F:
+    return cast(_F, njit(_nrt=False)(f))
 
 
 # header slots; H_STAMP: the last aura stamp (wk row W_SEEN keeps the stamp each unit type was last seen in);
@@ -95,7 +106,7 @@ _MIX2 = np.int64(0x94D049BB133111EB - (1 << 64))
 
 
 @_jit
-def _mix64(z):
+def _mix64(z: Int) -> Int:
     """engine.rng.mix64 on int64 bit patterns (logical shifts by masking)."""
     z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * _MIX1
     z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * _MIX2
@@ -103,13 +114,13 @@ def _mix64(z):
 
 
 @_jit
-def _stream(m, seed, tag):
+def _stream(m: Memory, seed: Int, tag: Int) -> None:
     """Start stream `tag` below a battle's seed (engine.rng.sub_seed): its state goes to m[0]."""
     m[0] = _mix64(seed + (tag + 1) * _GOLDEN)
 
 
 @_jit
-def _below(m, n):
+def _below(m: Memory, n: Int) -> Int:
     """engine.rng.Dice.below on the state m[0]: a uniform integer in [0, n), 1 <= n < 2**31."""
     z = m[0] + _GOLDEN
     m[0] = z
@@ -117,7 +128,7 @@ def _below(m, n):
 
 
 @_jit
-def _event(m, kind):
+def _event(m: Memory, kind: Int) -> Int:
     """A new trace event of `kind` (its first field's index), or -1 when the run is not traced."""
     if m[H_TR] == 0:
         return -1
@@ -129,11 +140,11 @@ def _event(m, kind):
     e = m[H_TR] + n * EV_W
     m[e] = kind
     m[e + 1:e + EV_W] = 0
-    return e + 1
+    return e + 1       # type: ignore[no-any-return]  # numpy types an element of an int64 array as Any
 
 
 @_jit
-def _heal(m, u, amount):
+def _heal(m: Memory, u: Int, amount: Int) -> None:
     """Heal a living unit, capped at its maximum HP."""
     dyn = m[H_DYN]
     hp = dyn + u * N_DYN + D_HP
@@ -142,7 +153,7 @@ def _heal(m, u, amount):
 
 
 @_jit
-def _squad_at(m, role, flank, line):
+def _squad_at(m: Memory, role: Int, flank: Int, line: Int) -> Int:
     """The first living squad of a side at a position (-1: none)."""
     q, qd = m[H_Q], m[H_QD]
     for s in range(m[H_S]):
@@ -154,7 +165,7 @@ def _squad_at(m, role, flank, line):
 
 
 @_jit
-def _front_of(m, s):
+def _front_of(m: Memory, s: Int) -> Int:
     """The squad whose units a healer of squad s heals instead of its own (planning.heal_front); -1: own."""
     qd = m[H_QD]
     if s < 0 or m[qd + 3 * s + QD_LINE] != REAR:
@@ -163,7 +174,7 @@ def _front_of(m, s):
 
 
 @_jit
-def _auras(m, g):
+def _auras(m: Memory, g: Int) -> None:
     """Aura sums of group g's living units, each unit type once (JR-37)."""
     us, W, wk = m[H_US], m[H_W], m[H_WK]
     m[H_STAMP] += 1
@@ -183,7 +194,7 @@ def _auras(m, g):
 
 
 @_jit
-def _group_start(m, g):
+def _group_start(m: Memory, g: Int) -> None:
     """Living list and auras of group g from its members; the members learn their group."""
     W, dyn, wk = m[H_W], m[H_DYN], m[H_WK]
     n = 0
@@ -199,7 +210,7 @@ def _group_start(m, g):
 
 
 @_jit
-def _groups_end(m):
+def _groups_end(m: Memory) -> None:
     """Clear the four groups (the members forget their group)."""
     W, dyn, wk = m[H_W], m[H_DYN], m[H_WK]
     for g in range(4):
@@ -211,7 +222,7 @@ def _groups_end(m):
 
 
 @_jit
-def _set_group(m, g, s):
+def _set_group(m: Memory, g: Int, s: Int) -> None:
     """Group g = the units of squad s (none when s < 0)."""
     m[CN + CN_GSQ + g] = s
     m[CN + CN_NG + g] = 0
@@ -224,7 +235,7 @@ def _set_group(m, g, s):
 
 
 @_jit
-def _kill(m, u):
+def _kill(m: Memory, u: Int) -> None:
     """u dies: off its squad's count and its group's living list (auras recounted if it held one)."""
     W, dyn, wk, us = m[H_W], m[H_DYN], m[H_WK], m[H_US]
     m[dyn + u * N_DYN + D_ALIVE] = 0
@@ -248,7 +259,7 @@ def _kill(m, u):
 
 
 @_jit
-def _strike(m, npd, a, g, ge, melee, bonus, extra_in):
+def _strike(m: Memory, npd: Int, a: Int, g: Int, ge: Int, melee: Int, bonus: Int, extra_in: Int) -> Int:
     """One attack (melee != 0) or shot of unit a of group g on fighting group ge: its target(s), an area
     where a has one (JR-30), and their damage (abilities.roll_damage) join the pending hits.
 
@@ -288,6 +299,7 @@ def _strike(m, npd, a, g, ge, melee, bonus, extra_in):
         m[samp] = m[lv + _below(m, n)]
     else:
         k = max(min((m[area] * n * 2 + 100) // 200, m[area + 2], n), min(m[area + 1], n))
+        j: Int
         for j in range(n):
             m[samp + j] = m[lv + j]
         for i in range(k):
@@ -315,7 +327,7 @@ def _strike(m, npd, a, g, ge, melee, bonus, extra_in):
 
 
 @_jit
-def _apply_pending(m, npd, hurt):
+def _apply_pending(m: Memory, npd: Int, hurt: Int) -> None:
     """Pending damage lands (marking the units hurt when hurt != 0), then the units at 0 HP die."""
     dyn, P = m[H_DYN], m[H_P]
     pt, pd = m[H_PEND] + P_T * P, m[H_PEND] + P_D * P
@@ -333,7 +345,7 @@ def _apply_pending(m, npd, hurt):
 
 
 @_jit
-def _next_attacker(m, role):
+def _next_attacker(m: Memory, role: Int) -> Int:
     """The next unit of a side's rotation: every living unit once, in random order, then a new cycle."""
     W, dyn, wk = m[H_W], m[H_DYN], m[H_WK]
     rq = wk + (W_RQ + role) * W
@@ -346,7 +358,7 @@ def _next_attacker(m, role):
             m[rq + j] = m[rq + n]
             if m[dyn + u * N_DYN + D_ALIVE] != 0:
                 m[CN + CN_RQN + role] = n
-                return u
+                return u       # type: ignore[no-any-return]  # an element of m: Any in numpy's stubs
         live = m[CN + CN_NL + role]
         m[CN + CN_RQN + role] = live
         if live == 0:
@@ -357,7 +369,7 @@ def _next_attacker(m, role):
 
 
 @_jit
-def _tick_lists(m):
+def _tick_lists(m: Memory) -> None:
     """Per fight: the units that tick at the end of a round (every group member and the squads their
     healers heal, fight._end_of_round), those with work every round, and group members with round work."""
     us, W, wk, q = m[H_US], m[H_W], m[H_WK], m[H_Q]
@@ -396,11 +408,11 @@ def _tick_lists(m):
 
 
 @_jit
-def _round_start(m, number):
+def _round_start(m: Memory, number: Int) -> None:
     """Runes, then breath and rearguard shots, all against the state before any of them; deaths after."""
     us, W, dyn, wk = m[H_US], m[H_W], m[H_DYN], m[H_WK]
     fl = wk + W_FL * W
-    npd = NO
+    npd: Int = NO
     for j in range(m[CN + CN_NFL]):
         u = m[fl + j]
         row = us + u * N_COLS
@@ -437,13 +449,13 @@ def _round_start(m, number):
 
 
 @_jit
-def _steps(m, charge_round):
+def _steps(m: Memory, charge_round: Int) -> None:
     """N = max(living) steps: the next unit of each side strikes, against the step's starting state;
     damage, the paladin's self-heal and defence stripping land at the end of the step, then deaths."""
     us, dyn, P = m[H_US], m[H_DYN], m[H_P]
     pt, pd, aa, at = (m[H_PEND] + P_T * P, m[H_PEND] + P_D * P, m[H_PEND] + P_A * P, m[H_PEND] + P_AT * P)
     for _ in range(max(m[CN + CN_NL], m[CN + CN_NL + 1])):
-        npd = NO
+        npd: Int = NO
         na = 0
         for role in range(2):
             a = _next_attacker(m, role)
@@ -479,7 +491,7 @@ def _steps(m, charge_round):
 
 
 @_jit
-def _healer(m, h):
+def _healer(m: Memory, h: Int) -> None:
     """Healer h puts a regeneration on a random wounded non-healer of the squad in front of its rearguard,
     else of its own group."""
     us, W, dyn, wk, q = m[H_US], m[H_W], m[H_DYN], m[H_WK], m[H_Q]
@@ -510,7 +522,7 @@ def _healer(m, h):
 
 
 @_jit
-def _end_round(m):
+def _end_round(m: Memory) -> None:
     """Afterburn, regeneration, healers, the beer elemental, golem growth; runes expire (fight._end_of_round)."""
     us, W, dyn, wk = m[H_US], m[H_W], m[H_DYN], m[H_WK]
     tk, tks, fl = wk + W_TK * W, wk + W_TKS * W, wk + W_FL * W
@@ -567,7 +579,7 @@ def _end_round(m):
 
 
 @_jit
-def _fight(m, phase, flank):
+def _fight(m: Memory, phase: Int, flank: Int) -> tuple[int, bool]:
     """The fight set up in groups 0-3 and the role flags, round by round to the end (fight.run_fight).
 
     Returns (rounds, timed out); the groups are cleared afterwards.
@@ -619,11 +631,11 @@ def _fight(m, phase, flank):
 
 
 @_jit
-def _bombards(m):
+def _bombards(m: Memory) -> None:
     """Every bombard of both sides against the state before any of them; deaths after (planning._bombards)."""
     us, U, W, dyn, wk, q = m[H_US], m[H_U], m[H_W], m[H_DYN], m[H_WK], m[H_Q]
     m[CN + CN_FL:CN + CN_FL + 12] = 0
-    npd = NO
+    npd: Int = NO
     for s in range(m[H_S]):
         row = q + s * N_QCOLS
         kind = m[row + Q_KIND]
@@ -658,7 +670,7 @@ def _bombards(m):
 
 
 @_jit
-def _charge_setup(m, s, opp, guard, first):
+def _charge_setup(m: Memory, s: Int, opp: Int, guard: Int, first: Int) -> None:
     """Groups and flags of squad s charging squad opp (planning._charge)."""
     role = m[m[H_Q] + s * N_QCOLS + Q_ROLE]
     e = 1 - role
@@ -672,7 +684,7 @@ def _charge_setup(m, s, opp, guard, first):
 
 
 @_jit
-def _moves(m):
+def _moves(m: Memory) -> None:
     """Changes of position (swaps included) together, then the free moves; then rearguards step up."""
     q, qd = m[H_Q], m[H_QD]
     for s in range(m[H_S]):
@@ -694,7 +706,7 @@ def _moves(m):
 
 
 @_jit
-def _flank_setup(m, flank):
+def _flank_setup(m: Memory, flank: Int) -> bool:
     """The next fight of a flank: both fronts (a rearguard steps up when its vanguard is gone) with the
     rearguards behind them (clash.run_flank). False when a side has no squad left there."""
     for role in range(2):
@@ -713,7 +725,7 @@ def _flank_setup(m, flank):
 
 
 @_jit
-def _finale_setup(m):
+def _finale_setup(m: Memory) -> bool:
     """All survivors of each side in one group; fewer surviving squads: flanked (finale.run_finale).
     False when a side has nobody left."""
     U, W, dyn, wk, q, qd = m[H_U], m[H_W], m[H_DYN], m[H_WK], m[H_Q], m[H_QD]
@@ -749,7 +761,7 @@ def _finale_setup(m):
 
 
 @_jit
-def _reset(m):
+def _reset(m: Memory) -> None:
     """Every unit alive at full HP, every squad where it was deployed."""
     U, dyn, us, q, qd = m[H_U], m[H_DYN], m[H_US], m[H_Q], m[H_QD]
     m[dyn:dyn + N_DYN * U] = 0
@@ -766,16 +778,17 @@ def _reset(m):
     m[CN + CN_GSQ:CN + CN_GSQ + 4] = -1
 
 
-def _entry(f):
+def _entry(f: _F) -> _F:
     """The entry point, kept in numba's on-disk cache (compiled in memory when no cache place is writable)."""
     try:
-        return njit(cache=True, nogil=True, _nrt=False)(f)
+        return cast(_F, njit(cache=True, nogil=True, _nrt=False)(f))
     except Exception:
-        return njit(nogil=True, _nrt=False)(f)
+        return cast(_F, njit(nogil=True, _nrt=False)(f))
 
 
 @_entry
-def run_chunk(m, seeds, won, rounds, every, timeouts, alive):
+def run_chunk(m: Memory, seeds: Memory, won: Flags, rounds: Memory, every: Memory, timeouts: Flags,
+              alive: Flags) -> None:
     """One run per seed (a battle's seed, as for reference.fight_once) on the memory m of one battle
     (fast_compiled.memory); the streams are the reference's: 0 planning, 1-3 the flanks, 4 the finale.
 

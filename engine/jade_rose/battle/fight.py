@@ -7,7 +7,7 @@ end of the step; end of round: afterburn, regeneration, healers, beer, golem gro
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from engine.jade_rose.battle.abilities import area_targets, roll_damage
@@ -69,7 +69,7 @@ class FightSetup:
 class Pending:
     """Damage dealt inside one step or one round-start phase, applied together."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.hits: list[tuple[Unit, int]] = []
 
     def add(self, unit: Unit, dmg: int) -> None:
@@ -119,8 +119,12 @@ def run_fight(rng: Dice, setup: FightSetup, constants: BattleConstants) -> Fight
                         (counts(deaths_total["attacker"]), counts(deaths_total["defender"])))
 
 
-def _round(rng, setup: FightSetup, rotations, number: int, dealt, died, deaths_total,
-           constants: BattleConstants) -> None:
+Counts = dict[str, int]                         # by role: damage dealt or deaths of a round
+Deaths = dict[str, dict[str, int]]              # by role, then unit key: the fight's dead
+
+
+def _round(rng: Dice, setup: FightSetup, rotations: dict[str, Rotation], number: int, dealt: Counts,
+           died: Counts, deaths_total: Deaths, constants: BattleConstants) -> None:
     groups = setup.groups
     x, y = groups["attacker"], groups["defender"]
     nx, ny = len(x.living()), len(y.living())
@@ -152,8 +156,8 @@ def _round(rng, setup: FightSetup, rotations, number: int, dealt, died, deaths_t
     _end_of_round(rng, setup, dealt, died, deaths_total, constants)
 
 
-def _attack(rng, att: Unit, own: Group, enemy: Group, pending: Pending, after: list, constants,
-            charge_round: bool) -> None:
+def _attack(rng: Dice, att: Unit, own: Group, enemy: Group, pending: Pending, after: list[tuple[Unit, Unit]],
+            constants: BattleConstants, charge_round: bool) -> None:
     """The picked unit strikes (twice for the vampire lord); area units hit several targets each."""
     if att.attack_now <= 0:
         return
@@ -166,7 +170,7 @@ def _attack(rng, att: Unit, own: Group, enemy: Group, pending: Pending, after: l
                 after.append((att, tgt))
 
 
-def _round_start(rng, setup: FightSetup, number: int, dealt, constants: BattleConstants) -> None:
+def _round_start(rng: Dice, setup: FightSetup, number: int, dealt: Counts, constants: BattleConstants) -> None:
     """Runes, then breath and rearguard shots, all against the state before any of them."""
     groups = setup.groups
     for role in ROLES:
@@ -195,14 +199,14 @@ def _round_start(rng, setup: FightSetup, number: int, dealt, constants: BattleCo
     pending.apply(dealt)
 
 
-def _deaths(setup: FightSetup, died, deaths_total) -> None:
+def _deaths(setup: FightSetup, died: Counts, deaths_total: Deaths) -> None:
     for role in ROLES:
         for group in (setup.groups[role], setup.support.get(role)):
             if group is not None:
                 _mark_dead(group.units, died, deaths_total)
 
 
-def _mark_dead(units, died, deaths_total) -> None:
+def _mark_dead(units: Iterable[Unit], died: Counts, deaths_total: Deaths) -> None:
     for u in units:
         if u.alive and u.hp <= 0:
             u.alive = False
@@ -210,7 +214,8 @@ def _mark_dead(units, died, deaths_total) -> None:
             deaths_total[u.role][u.stats.key] = deaths_total[u.role].get(u.stats.key, 0) + 1
 
 
-def _end_of_round(rng, setup: FightSetup, dealt, died, deaths_total, constants: BattleConstants) -> None:
+def _end_of_round(rng: Dice, setup: FightSetup, dealt: Counts, died: Counts, deaths_total: Deaths,
+                  constants: BattleConstants) -> None:
     """Afterburn, regeneration, healers, the beer elemental, golem growth; runes expire."""
     groups = [g for r in ROLES for g in (setup.groups[r], setup.support.get(r)) if g is not None]
     ticking: dict[int, Unit] = {u.uid: u for g in groups for u in g.units}

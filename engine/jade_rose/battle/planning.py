@@ -72,7 +72,10 @@ def _bombards(rng: Dice, state: BattleState) -> list[ShotSummary]:
     return out
 
 
-def _defence(state: BattleState) -> dict[tuple[str, Position], Squad]:
+Guards = dict[tuple[str, Position], Squad]      # (role, rearguard position) -> the squad defending it
+
+
+def _defence(state: BattleState) -> Guards:
     """Defenders are assigned to their rearguards and get fatigue whether or not anyone charges."""
     out = {}
     for role, side in state.sides.items():
@@ -87,7 +90,7 @@ def _defence(state: BattleState) -> dict[tuple[str, Position], Squad]:
     return out
 
 
-def _charges(rng: Dice, state: BattleState, defenders) -> list[FightSummary]:
+def _charges(rng: Dice, state: BattleState, defenders: Guards) -> list[FightSummary]:
     """Flank order L, C, R; the attacker's before the defender's; defenders first, then the rearguard."""
     fights = []
     for flank in FLANKS:
@@ -100,11 +103,11 @@ def _charges(rng: Dice, state: BattleState, defenders) -> list[FightSummary]:
     return fights
 
 
-def _charge(rng, state: BattleState, squad: Squad, defenders) -> list[FightSummary]:
+def _charge(rng: Dice, state: BattleState, squad: Squad, defenders: Guards) -> list[FightSummary]:
     enemy = state.enemy(squad.role)
     target_pos = squad.setup.manoeuvre.target
     target = enemy.squad_at(target_pos) if target_pos is not None else None
-    if target is None or not squad.alive():
+    if target_pos is None or target is None or not squad.alive():
         return []
     guard = defenders.get((enemy.role, target_pos))
     fights = []

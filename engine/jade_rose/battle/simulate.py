@@ -27,9 +27,11 @@ REFERENCE_RUNS = 100  # up to this many runs, the reference (about 15 ms a run) 
 
 
 RunsDone = Callable[[int], None]     # hears how many more runs are done, chunk by chunk
+# wins, rounds, rounds of all fights, timeouts, then survivors and recovered by role and unit key, over all runs
+Tally = tuple[int, int, int, int, dict[str, dict[str, int]], dict[str, dict[str, int]]]
 
 
-def simulate(spec: Mapping[str, Any], runs: int, seed: int, progress: RunsDone | None = None) -> dict:
+def simulate(spec: Mapping[str, Any], runs: int, seed: int, progress: RunsDone | None = None) -> dict[str, Any]:
     """Odds of a battle described in the simulator's JSON format (raises BattleSpecError)."""
     return simulate_battle(parse_spec(spec), runs, seed, progress=progress)
 
@@ -40,7 +42,7 @@ def run_seeds(runs: int, seed: int) -> list[int]:
 
 
 def simulate_battle(battle: Battle, runs: int, seed: int, *, fast: bool | None = None,
-                    workers: int | None = None, progress: RunsDone | None = None) -> dict:
+                    workers: int | None = None, progress: RunsDone | None = None) -> dict[str, Any]:
     """{"runs", "seed", "attacker_win", "defender_win", "mean_rounds", "mean_rounds_all_fights",
     "timeouts", "survivors", "recovered"}: survivors and recovered are mean counts per unit name and side
     (survivors include Jade creatures that sat the battle out). Ties count for the tie winner (the defender).
@@ -56,7 +58,7 @@ def simulate_battle(battle: Battle, runs: int, seed: int, *, fast: bool | None =
     seeds = run_seeds(runs, seed)
     stats = _from_kernel(battle, seeds, workers, progress) if fast else _from_reference(battle, seeds, progress)
     wins, rounds, every, timeouts, survivors, recovered = stats
-    out = {
+    out: dict[str, Any] = {
         "runs": runs,
         "seed": seed,
         "attacker_win": wins / runs,
@@ -85,7 +87,7 @@ def _deployed(battle: Battle, role: str) -> list[tuple[str, int]]:
     return sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
-def _from_reference(battle: Battle, seeds: list[int], progress: RunsDone | None = None):
+def _from_reference(battle: Battle, seeds: list[int], progress: RunsDone | None = None) -> Tally:
     wins = rounds = every = timeouts = 0
     survivors: dict[str, dict[str, int]] = {"attacker": {}, "defender": {}}
     recovered: dict[str, dict[str, int]] = {"attacker": {}, "defender": {}}
@@ -106,7 +108,8 @@ def _from_reference(battle: Battle, seeds: list[int], progress: RunsDone | None 
     return wins, rounds, every, timeouts, survivors, recovered
 
 
-def kernel_runs(battle: Battle, seeds: list[int], workers: int | None = None, progress: RunsDone | None = None):
+def kernel_runs(battle: Battle, seeds: list[int], workers: int | None = None,
+                progress: RunsDone | None = None) -> tuple[np.ndarray, ...]:
     """The kernel's per-run arrays (fast_compiled.run_seeds) for every seed, in chunks over processes;
     `progress` hears each chunk's runs as it completes."""
     from engine.jade_rose.battle.fast_compiled import run_seeds as run_chunk
@@ -131,7 +134,7 @@ def kernel_runs(battle: Battle, seeds: list[int], workers: int | None = None, pr
     return tuple(np.concatenate([p[j] for p in parts]) for j in range(5))
 
 
-def _from_kernel(battle: Battle, seeds: list[int], workers: int | None, progress: RunsDone | None = None):
+def _from_kernel(battle: Battle, seeds: list[int], workers: int | None, progress: RunsDone | None = None) -> Tally:
     won, rounds, every, timeout, alive = kernel_runs(battle, seeds, workers, progress)
     runs = len(seeds)
     state = BattleState(battle)     # the units in the kernel's order: attacker's squads, then defender's

@@ -8,7 +8,7 @@ Format (see the battle issue): {"ruleset", "skip_planning", "city": {"name", "la
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.jade_rose.battle.constants import BattleConstants
@@ -64,7 +64,10 @@ def parse_spec(spec: Mapping[str, Any], data: Any = None) -> Battle:
                         skip_planning=skip, city=city_name)
 
 
-def _local_lookup(data: Any):
+UnitLookup = Callable[[object, str | None], str | None]     # (name, faction) -> unit key, as find_unit
+
+
+def _local_lookup(data: Any) -> UnitLookup:
     """find_unit's rules over another data set (names, spellings and keys; own faction first)."""
     index: dict[str, dict[str, str]] = {}
     for key, u in data.units.items():
@@ -77,7 +80,7 @@ def _local_lookup(data: Any):
     return lookup
 
 
-def _parse_side(role: str, raw: Mapping, data: Any, lookup, problems: list[str]) -> SideSetup:
+def _parse_side(role: str, raw: Mapping[str, Any], data: Any, lookup: UnitLookup, problems: list[str]) -> SideSetup:
     who = ROLE_NOM[role].capitalize()
     faction = faction_id(str(raw.get("faction", ""))) if raw.get("faction") is not None else None
     if faction is None:
@@ -106,7 +109,7 @@ def _parse_side(role: str, raw: Mapping, data: Any, lookup, problems: list[str])
                      forge_distance=forge, plague=plague)
 
 
-def _parse_squad(role: str, index: int, raw: Any, faction: str, data: Any, lookup,
+def _parse_squad(role: str, index: int, raw: Any, faction: str, data: Any, lookup: UnitLookup,
                  problems: list[str]) -> SquadSetup | None:
     where = f"{ROLE_NOM[role].capitalize()}, отряд №{index}"
     if not isinstance(raw, Mapping):
@@ -145,7 +148,7 @@ def _parse_squad(role: str, index: int, raw: Any, faction: str, data: Any, looku
     return SquadSetup(position=pos, units=tuple(merged.items()), manoeuvre=manoeuvre, garrison=bool(garrison))
 
 
-def _position(raw: Mapping, where: str, problems: list[str], what: str = "отряда") -> Position | None:
+def _position(raw: Mapping[str, Any], where: str, problems: list[str], what: str = "отряда") -> Position | None:
     flank = _FLANKS.get(str(raw.get("flank", "")).strip().lower())
     line = _LINES.get(str(raw.get("line", "")).strip().lower())
     if flank is None:
@@ -191,7 +194,7 @@ def _manoeuvre(raw: Any, where: str, problems: list[str]) -> Manoeuvre | None:
     return Manoeuvre(kind=kind, target=target, free_move=free_pos)
 
 
-def _int_field(raw: Mapping, key: str, default, label: str, problems: list[str]):
+def _int_field(raw: Mapping[str, Any], key: str, default: int | None, label: str, problems: list[str]) -> int | None:
     value = raw.get(key, default)
     if value is None:
         return default
