@@ -1,15 +1,17 @@
-"""Entry point: one Titania turn from a `titania.adjudicate.v1` situation (SCHEMA.md).
+"""Entry point: one Titania turn from a `titania.adjudicate.v1` or `.v2` situation (SCHEMA.md, SCHEMA_V2.md).
 
 Pure and deterministic: the same data and seed give the same output; chance comes only from streams
-derived from the seed (engine.rng), never from global random state; the input is not changed.
+derived from the seed (engine.rng), never from global random state; the input is not changed. The steps
+are the functions below, in the order of SCHEMA_V2 §10; engine.titania.forecast runs the same ones for one
+faction at `check`.
 """
 from __future__ import annotations
 
 import copy
 from typing import Any
 
-from engine.titania import campaign, events, quests, spells
-from engine.titania.orders import register
+from engine.titania import campaign, events, natives, quests, spells
+from engine.titania.orders import Record, register
 from engine.titania.outcome import Adjudication, to_json
 from engine.titania.planning import Planning
 from engine.titania.reveal import reveal_near_armies
@@ -18,31 +20,59 @@ from engine.titania.turn_order import turn_order
 from engine.titania.world import World
 
 
+def place_natives(w: World) -> None:
+    """SCHEMA_V2 §8, step 0 (`setup.natives`): natives by the book's rings around the capitals."""
+    provinces = w.map.provinces
+    land = frozenset(p for p, info in provinces.items() if not info.sea)
+    capitals = [p for p, info in provinces.items() if info.capital and not info.sea]
+    eligible = frozenset(p for p in land if w.owners.get(p) is None and not provinces[p].capital
+                         and p not in w.bosses and w.natives.get(p, 0) <= 0)
+    fixed = w.sit.dice.get("natives_free", {})
+    free, placed = natives.place(land, w.map.adjacency, capitals, eligible,
+                                 fixed if isinstance(fixed, dict) else {}, lambda cap: w.rng("natives", cap))
+    w.natives.update(placed)
+    w.events.append({"kind": "natives_placed", "free": free, "natives": placed})
+
+
+def start_of_turn(w: World) -> None:
+    """Step 1: reveals, Might and the move order (10.1, C1.2: fixed before Planning), events, quests."""
+    reveal_near_armies(w)  # armies standing next to unrevealed provinces (G88, G89)
+    w.might = {f: w.shrines(f) for f in w.players()}
+    dice = w.sit.dice.get("turn_order", {})
+    w.turn_order = turn_order(w.might, {f: w.race(f).first_on_equal_might for f in w.players()},
+                              dice if isinstance(dice, dict) else {}, w.rng("turn_order"))
+    events.begin(w)  # the 5th and 10th turns; debuffs that ran out end
+    quests.issue(w)
+
+
+def start_of_campaign(w: World) -> tuple[list[Record], dict[str, dict[str, str]]]:
+    """Step 3: technologies and buildings in force (P1.1, G73); orders registered (10.3.2); the Might
+    allocation checked; casts and abilities paid and applied before any move (10.3.3, G79); items found."""
+    w.activate_techs()
+    records = register(w, w.sit.orders)
+    allocation = campaign.apply_might(w)
+    casts = spells.check(w)
+    campaign.apply_abilities(w)
+    spells.apply(w, casts)
+    quests.find_items(w)  # G87: in turn order at the start of the Campaign
+    return records, allocation
+
+
 def adjudicate(data: Any, seed: int | str = 0) -> Adjudication:
     """Resolve one turn; bad input gives `problems` (Russian), never an exception."""
     sit, problems = parse_situation(copy.deepcopy(data))
     if sit is None:
         return Adjudication(None, tuple(problems))
     w = World(sit, seed)
-    reveal_near_armies(w)  # armies standing next to unrevealed provinces (e.g. at game start)
-    # 10.1 / C1.2: Might and the move order, fixed before Planning
-    w.might = {f: w.shrines(f) for f in w.players()}
-    dice = sit.dice.get("turn_order", {})
-    w.turn_order = turn_order(w.might, {f: w.race(f).first_on_equal_might for f in w.players()},
-                              dice if isinstance(dice, dict) else {}, w.rng("turn_order"))
-    events.begin(w)  # 10.2.1: events on the 5th and 10th turns; debuffs that ran out end
-    quests.issue(w)
+    if sit.setup_natives:
+        place_natives(w)
+    start_of_turn(w)
     planning = Planning(w, sit.planning).run() if sit.planning is not None else None
     reveal_near_armies(w)  # squads hired in Planning
-    records = register(w, sit.orders)  # 10.3.2
-    casts = spells.check(w)  # 10.3.3: spells and abilities against the start of the Campaign
-    campaign.apply_abilities(w)
-    spells.apply(w, casts)
-    allocation = campaign.apply_might(w)
-    quests.entered(w)
+    records, allocation = start_of_campaign(w)
     campaign.run(w)  # 10.4
     campaign.settle(w, records)
-    events.settle(w)
     for f in w.resources:  # 10.5: unspent Influence burns
         w.resources[f]["influence"] = 0
+    events.settle(w)  # majors not solved by their last turn
     return Adjudication(to_json(w, records, planning, allocation), (), sit)

@@ -192,6 +192,14 @@ def _boss_reward(w: World, faction: str, province: str) -> None:
     events.boss_killed(w, faction)
 
 
+def _building_defence(w: World, province: str, owner: str | None, defenders: list[str]) -> int:
+    """SCHEMA_V2 §9: a building's `defence` effect adds to the defending side's total in its province when the
+    province's owner is a defending faction or an official ally of one (a modifier, G22 a)."""
+    if owner is None or not any(w.allied(owner, d) for d in defenders if d != NATIVES):
+        return 0
+    return sum(e.value for b in w.buildings[province] for e in w.building_effects(b) if e.type == "defence")
+
+
 def battle(w: World, army: Army, province: str, origin: str) -> tuple[str, str]:
     """An attack on hostile troops in `province` from `origin`; returns (outcome, reason) of the move."""
     if province in w.bosses:
@@ -218,7 +226,7 @@ def battle(w: World, army: Army, province: str, origin: str) -> tuple[str, str]:
     if def_sup:
         a_mod += a_race.bonus_against_support
     d_mod = sum(a.bonus + battle_bonus(w.faction_effects(a.faction), "defence") for a in side.armies) \
-        + sum(s.bonus for s in def_sup)
+        + sum(s.bonus for s in def_sup) + _building_defence(w, province, owner_before, side.factions)
     if att_sup and d_races:
         d_mod += max(r.bonus_against_support for r in d_races)
     a_total = army.strength + sum(s.value for s in att_sup) + a_mod

@@ -181,12 +181,13 @@ def data() -> TitaniaData:
 def open_events(state: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(id, Russian name) of the events open for contributions."""
     events = data().events
-    return [(str(e["id"]), events[e["class"]][e["id"]].name) for e in state.get("active_events", [])
-            if e.get("status") == "open" and e.get("class") in events and e.get("id") in events[e["class"]]]
+    return [(str(e["id"]), events[e["id"]].name) for e in state.get("active_events", [])
+            if e.get("status") == "open" and e.get("id") in events
+            and events[e["id"]].goal.get("type") == "contribute"]
 
 
 def _knowledge(b: Book, row: Row, action: str) -> tuple[dict[str, Any] | None, RowStatus]:
-    """«Исследовать» a technology, «Изучить заклинание» a spell or «Вклад в событие» (SCHEMA_EXTENSIONS §2)."""
+    """«Исследовать» a technology, «Изучить заклинание» a spell or «Вклад в событие» (SCHEMA_V2 §2, §4, §5)."""
     d = data()
     if action == normalize_name(CONTRIBUTE):
         res = _lookup(row.get("what"), {k: RESOURCE_NAMES[k] for k in CARGO})
@@ -540,7 +541,7 @@ def might_actions(race: str) -> list[str]:
 
 
 def _spell(b: Book, row: Row, used: set[str]) -> tuple[dict[str, Any], str] | OrderError:
-    """A cast of a known spell (SCHEMA_EXTENSIONS §2 `spells`), its target from the row."""
+    """A cast of a known spell (SCHEMA_V2 §4 `spells`), its target from the row."""
     d = data()
     known = {k: d.spells[k].name for k in b.state["factions"][b.faction].get("spells", []) if k in d.spells}
     sid = _lookup(row.get("spell"), known)

@@ -93,9 +93,6 @@ def execute_move(w: World, task: Task, army: Army, target: str) -> tuple[str, st
         return "cancelled", "ally_captured"
     if not w.map.adjacent(origin, target):
         return "void", "not_adjacent"
-    keeper_home = w.sit.ext.keeper_home.get(f)
-    if keeper_home is not None and target not in keeper_home:  # Keepers «лишь отвоевывают свои собственные провинции»
-        return "void", "keeper_home"
     if w.map.is_sea(target) and not army.naval:
         return "void", "sea"
     if target in w.protected and not w.allied(f, w.protected[target]):
@@ -188,8 +185,8 @@ def run(w: World) -> None:
                        key=lambda t: (t.seq, t.index, t.part or 0))
         for task in moves:
             run_move(w, task)
-            reveal_near_armies(w)  # «войско … подходит на смежную дистанцию»
-            quests.entered(w)
+            reveal_near_armies(w, faction)  # «войско … подходит на смежную дистанцию» (G88)
+            quests.find_items(w, faction)  # G87
 
 
 def settle(w: World, records: list[Record]) -> None:

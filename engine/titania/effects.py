@@ -1,4 +1,4 @@
-"""Typed effects of technologies, spells and event debuffs (SCHEMA_EXTENSIONS.md §1).
+"""Typed effects of technologies, spells, event debuffs and buildings (SCHEMA_V2 §1, §4, §9).
 
 The engine implements effect *types*; which technology, spell or event carries which effect is data.
 """
@@ -12,6 +12,7 @@ PERMANENT = ("max_strength", "hire", "replenish", "food", "production", "battle_
 SPELL_EFFECTS = ("battle_modifier", "damage", "stop", "reinforce", "gain", "ward")
 TARGETS = ("own_army", "enemy_army", "own_province", "none")
 WHEN = ("attack", "defence", "any")
+BUILDING_EFFECTS = ("defence",)
 
 
 @dataclass(frozen=True)
@@ -48,15 +49,3 @@ def production(effects: Iterable[Effect], buildings: Iterable[str]) -> dict[str,
         out[e.resource] = out.get(e.resource, 0) + n
     return out
 
-
-def discounted(cost: dict[str, int], options: Iterable[str], amount: int, floor: int,
-               choice: str | None = None) -> dict[str, int]:
-    """A racial research/spell discount: `amount` off one of `options` (the chosen one, else the first the
-    cost contains), never below `floor` (G48 a: «не менее одного»; a resource the cost lacks stays 0)."""
-    opts = [r for r in options if cost.get(r, 0) > 0]
-    if not opts:
-        return cost
-    res = choice if choice in opts else opts[0]
-    out = dict(cost)
-    out[res] = max(min(cost[res], floor), cost[res] - amount)
-    return out

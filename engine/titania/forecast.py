@@ -19,11 +19,12 @@ from typing import Any
 
 from engine.errors import OrderError, allowed_list
 from engine.ruleset import ParsedOrders
-from engine.titania import campaign, events, quests, spells
+from engine.titania import campaign, quests
+from engine.titania.adjudicate import start_of_campaign, start_of_turn
 from engine.titania.book_orders import CAMPAIGN, MIGHT
 from engine.titania.game_turn import situation
 from engine.titania.names import RESOURCE_NAMES
-from engine.titania.orders import Record, register
+from engine.titania.orders import Record
 from engine.titania.planning import Planning
 from engine.titania.reasons import explain
 from engine.titania.research import spell_cost, tech_cost
@@ -85,12 +86,12 @@ class _Planning(Planning):
             return self.poor(faction, self.cost(faction, order))
         hint = ""
         if kind == "research" and reason in ("needs_technology", "needs_might"):
-            spec = w.data.technologies[str(order.get("technology"))]
+            spec = w.catalog.technologies[str(order.get("technology"))]
             if reason == "needs_might":
                 hint = f" Нужно Могущество {spec.might}, а у вас {w.might.get(faction, 0)}."
             else:
                 known = set(w.known_techs[faction]) | set(self.pending_techs[faction])
-                missing = [w.data.technologies[t].name for t in spec.requires if t not in known]
+                missing = [w.catalog.technologies[t].name for t in spec.requires if t not in known]
                 hint = f" Сначала изучите: {allowed_list(missing)}."
         elif kind == "caravan" and reason == "hostile_route":
             war = w.factions[faction].at_war | w.factions[str(order.get("to"))].at_war
@@ -102,7 +103,7 @@ class _Planning(Planning):
         elif kind == "contribute" and reason == "bad_order":
             ev = next((x for x in w.active_events if x.get("id") == order.get("event")), None)
             if ev is not None:
-                goal = w.data.events[ev["class"]][ev["id"]].goal
+                goal = w.catalog.events[ev["id"]].goal
                 hint = f" Это событие принимает только: {RESOURCE_NAMES.get(str(goal.get('resource')), '?')}."
         return OrderError("T_CANNOT", {"reason": explain(reason), "hint": hint})
 
@@ -118,7 +119,7 @@ class _Planning(Planning):
         if kind == "research":
             return tech_cost(w, faction, str(order.get("technology")))
         if kind == "learn":
-            return spell_cost(w, faction, w.data.spells[str(order.get("spell"))].learn)
+            return spell_cost(w, faction, w.catalog.spells[str(order.get("spell"))].learn)
         raw = order.get("resources")
         return {str(r): int(n) for r, n in raw.items()} if isinstance(raw, dict) else {}
 
@@ -151,25 +152,18 @@ def foresee(state: Mapping[str, Any], faction: str, items: Sequence[Mapping[str,
     sit, _ = parse_situation(data)
     if sit is None or faction not in {f.id for f in sit.factions}:
         return None
-    # engine.titania.adjudicate, step by step
+    # engine.titania.adjudicate, step by step (its own functions; the move order is this faction alone)
     w = World(sit, SEED)
-    reveal_near_armies(w)
-    w.might = {f: w.shrines(f) for f in w.players()}
+    start_of_turn(w)
     w.turn_order = [faction]
-    events.begin(w)
-    quests.issue(w)
     planning = _Planning(w, sit.planning or {})
     planning.run()
     out = Foresight(faction, w, planning.results)
     if not with_campaign:
         return out
     reveal_near_armies(w)
-    out.records = register(w, sit.orders)
-    casts = spells.check(w)
-    campaign.apply_abilities(w)
-    spells.apply(w, casts)
-    out.might = campaign.apply_might(w).get(faction)
-    quests.entered(w)
+    out.records, allocation = start_of_campaign(w)
+    out.might = allocation.get(faction)
     # campaign.run, for the one faction, noting why a move is void at the moment it is (a void move changes
     # nothing, so the world is still as it was then)
     moves = sorted((t for t in w.tasks if t.faction == faction and t.type == "move"),
@@ -178,8 +172,8 @@ def foresee(state: Mapping[str, Any], faction: str, items: Sequence[Mapping[str,
         campaign.run_move(w, task)
         if task.outcome == "void":
             out.moves[(task.index, task.part)] = _move_error(w, task)
-        reveal_near_armies(w)
-        quests.entered(w)
+        reveal_near_armies(w, faction)
+        quests.find_items(w, faction)
     campaign.settle(w, out.records)
     return out
 
@@ -271,7 +265,7 @@ def rejections(fs: Foresight, campaign_items: Sequence[Mapping[str, Any]],
             if reason == "no_influence":
                 hint = f" К Походу у вас {w.resources[fs.faction]['influence']} влияния, а нужно 1."
             elif reason == "no_resources" and item.get("kind") == "spell":
-                sp = w.data.spells.get(str(item.get("cast", {}).get("spell")))
+                sp = w.catalog.spells.get(str(item.get("cast", {}).get("spell")))
                 if sp is not None:
                     need = spell_cost(w, fs.faction, sp.cast)
                     have = {r: w.resources[fs.faction].get(r, 0) for r in need}

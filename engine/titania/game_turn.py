@@ -19,13 +19,16 @@ from engine.ruleset import ParsedOrders, RowStatus, StageResult
 from engine.state import clone
 from engine.titania.adjudicate import adjudicate
 from engine.titania.book_orders import CAMPAIGN, MIGHT, PLANNING
+from engine.titania.data import catalog_json, default_data
 from engine.titania.names import BUILDING_NAMES, DEPOSIT_NAMES, RESOURCE_NAMES
 from engine.titania.params import Params, default_params, override
 from engine.titania.reasons import DEFEATED_BY, EXTERNAL_CAUSES, OUTCOMES, explain
 from engine.titania.report import render
-from engine.titania.reveal import reveal_around
+from engine.titania.report_extras import event_name, quest_text, task_text
 from engine.titania.setup import RESOURCE_KEYS, neighbours
+from engine.titania.situation import SCHEMA_V2
 from engine.titania.victory import check_victory
+from engine.titania.world import produces
 
 RESULT_RU = {"attacker": "победа нападающих", "defender": "оборона устояла", "draw": "ничья"}
 
@@ -93,7 +96,8 @@ def _keeper_reinforce(state: Mapping[str, Any], params: Params, seed: int | str)
 
 def situation(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: int | str
               ) -> tuple[dict[str, Any], list[tuple[str, str, list[int]]], list[tuple[str, str, list[int]]]]:
-    """The titania.adjudicate.v1 input, and which faction's rows each planning / campaign order came from."""
+    """The titania.adjudicate.v2 input, with the game's own content as its `catalog` (engine.titania.data: the
+    same form a conformance case brings), and which faction's rows each planning / campaign order came from."""
     provinces = state["map"]["provinces"]
     players = playing(state)
     factions: list[dict[str, Any]] = []
@@ -129,8 +133,10 @@ def situation(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed
             elif kind == "spell":
                 spells.setdefault(fid, []).append(item["cast"])
     campaign += _keeper_orders(state)
+    keepers = sorted(state["keepers"])
     data = {
-        "schema": "titania.adjudicate.v1",
+        "schema": SCHEMA_V2,
+        "catalog": catalog_json(),
         "params": dict(state.get("params") or {}),
         "map": {"provinces": [{"id": p, "name": info["name"], "sea": info["sea"], "island": info["island"],
                                "shrine": info["shrine"], "capital": info["capital"],
@@ -144,7 +150,8 @@ def situation(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed
                   "armies": _armies(state), "natives": dict(state["natives"]), "bosses": dict(state["bosses"]),
                   "protected": dict(state["protected"]), "keeper_trigger_used": list(state["keeper_trigger_used"]),
                   "turn": int(state["turn"]),
-                  "technologies": {f: list(state["factions"][f].get("techs", [])) for f in players},
+                  "technologies": {**{f: list(state["factions"][f].get("techs", [])) for f in players},
+                                   **{k: list(state["keepers"][k].get("techs", [])) for k in keepers}},
                   "spells": {f: list(state["factions"][f].get("spells", [])) for f in players},
                   "items": {f: list(state["factions"][f].get("items", [])) for f in players},
                   "events": list(state.get("active_events", [])), "quests": dict(state.get("quests", {}))},
@@ -222,9 +229,9 @@ def _production(state: Mapping[str, Any], fid: str, params: Params) -> dict[str,
         info = state["map"]["provinces"][p]
         out["influence"] += params.capital_influence if info["capital"] else params.province_influence
         for b in state["buildings"].get(p, []):
-            res = params.produces.get(b)
-            if res in out:
-                out[res] += params.yield_per_building
+            for res, n in produces(default_data(), params, b).items():
+                if res in out:
+                    out[res] += n
     return out
 
 
@@ -247,7 +254,7 @@ def _money(new: dict[str, Any], old: Mapping[str, Any], out: Mapping[str, Any], 
             if rw.get("faction") == fid:
                 for r in ("gold", "wood"):
                     rewards[r] += int(rw.get(r, 0))
-        lines.append(("награда за Босса", rewards))
+        lines.append(("награды за Босса и задания Хранителей", rewards))
         plunder = {r: 0 for r in RESOURCE_KEYS}
         for ev in out["events"]:
             if ev.get("kind") == "plunder" and ev.get("faction") == fid:
@@ -298,24 +305,32 @@ def _chronicle(new: dict[str, Any], out: Mapping[str, Any], turn: int) -> None:
         new["battles"].append(b)
     event_ru = {"event_solved": "задача решена сообща", "event_won": "победитель определён",
                 "event_failed": "задача не решена — дебаф", "event_ended": "событие завершилось"}
+    catalog = default_data()
     for ev in out["events"]:
         kind = ev.get("kind")
+        name = event_name(catalog, ev.get("event"))
         if kind == "event_started":
-            ledger.chronicle(new, "Событие", f"Событие «{ev.get('name')}»: {ev.get('task', '')}", turn=turn)
+            ledger.chronicle(new, "Событие", f"Событие «{name}»: {task_text(catalog, ev.get('event'))}", turn=turn)
         elif kind in event_ru:
             winner = f" ({who(ev['faction'])})" if ev.get("faction") else ""
-            ledger.chronicle(new, "Событие", f"Событие «{ev.get('name')}»: {event_ru[kind]}{winner}.", turn=turn)
+            ledger.chronicle(new, "Событие", f"Событие «{name}»: {event_ru[kind]}{winner}.", turn=turn)
         elif kind == "quest_issued":
-            ledger.chronicle(new, "Задание", f"{who(ev['keeper'])} дают задание «{ev.get('name')}».", turn=turn)
+            quest = out.get("quests", {}).get(ev["keeper"], {})
+            text = quest_text(catalog, quest, lambda p: f"«{provinces[str(p)]['name']}»" if p in provinces else "?")
+            ledger.chronicle(new, "Задание", f"{who(ev['keeper'])} дают задание: {text}.", turn=turn)
         elif kind == "quest_done":
             ledger.chronicle(new, "Задание", f"{who(ev['faction'])} выполнили задание {who(ev['keeper'])}.", turn=turn)
         elif kind == "keeper_trigger":
             ledger.chronicle(new, "Хранители", f"{who(ev['keeper'])} усиливают «{provinces[ev['province']]['name']}» "
                                                f"на {ev['amount']}.", turn=turn)
     for rw in out["rewards"]:
-        ledger.chronicle(new, "Награда", f"{who(rw['faction'])} повергли Босса в «{provinces[rw['province']]['name']}» "
-                                         f"и получили {rw.get('gold', 0)} золота и {rw.get('wood', 0)} дерева.",
-                         turn=turn)
+        got = f"{rw.get('gold', 0)} золота и {rw.get('wood', 0)} дерева"
+        if rw.get("kind") == "quest":
+            ledger.chronicle(new, "Награда", f"{who(rw['faction'])} получили за задание {who(rw['keeper'])} {got}.",
+                             turn=turn)
+        else:
+            ledger.chronicle(new, "Награда", f"{who(rw['faction'])} повергли Босса в "
+                                             f"«{provinces[rw['province']]['name']}» и получили {got}.", turn=turn)
 
 
 def _journal(new: dict[str, Any], out: Mapping[str, Any], turn: int) -> None:
@@ -365,6 +380,23 @@ def _wars(new: dict[str, Any], old: Mapping[str, Any], out: Mapping[str, Any]) -
                 new["keepers"][x]["at_war"] = True
 
 
+def _in_transit(data: Mapping[str, Any], out: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Caravans sent this turn, for next turn's `planning.arrivals` (SCHEMA_V2 §6: with the sender and the
+    items, which leave the sender when sent)."""
+    sent = data["planning"]["orders"]
+    arrivals: list[dict[str, Any]] = []
+    for item in out.get("planning", {}).get("orders", []):
+        if item.get("reason") != "sent":
+            continue
+        order = sent[item["index"]]
+        for to, goods in (item.get("in_transit") or {}).items():
+            items = list(order.get("items", [])) if to == order.get("to") else []
+            if goods or items:
+                arrivals.append({"to": to, "from": order["faction"], "resources": dict(goods),
+                                 **({"items": items} if items else {})})
+    return arrivals
+
+
 def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
     """Close the turn's one stage (pure: `state` is not changed)."""
     new = clone(dict(state))
@@ -389,8 +421,7 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
     new["stolen"] = list(out["stolen_next"])
     new["keeper_trigger_used"] = sorted({*state["keeper_trigger_used"],
                                          *(e["keeper"] for e in out["events"] if e.get("kind") == "keeper_trigger")})
-    new["in_transit"] = [{"to": to, "resources": goods} for item in out.get("planning", {}).get("orders", [])
-                         for to, goods in (item.get("in_transit") or {}).items() if goods]
+    new["in_transit"] = _in_transit(data, out)
     for p, found in (out.get("revealed") or {}).items():
         provinces[p].update(deposits=list(found["deposits"]), shrine=bool(found["shrine"]))
     new["active_events"] = list(out.get("active_events", []))
@@ -412,12 +443,13 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
     _chronicle(new, out, turn)
     _journal(new, out, turn)
     _wars(new, state, out)
-    for p in reveal_around(new, turn_seed):
+    nb = neighbours(new)
+    for p in out.get("revealed") or {}:  # revealed by the adjudicator on approach (G88)
         info = provinces[p]
         found = ", ".join([DEPOSIT_NAMES.get(d, d) for d in info["deposits"]]
                           + (["Святилище Древних"] if info["shrine"] else []))
         for fid in sorted({a["faction"] for a in new["armies"] if a["faction"] in new["factions"]
-                           and (a["province"] == p or p in neighbours(new)[a["province"]])}):
+                           and (a["province"] == p or p in nb[a["province"]])}):
             ledger.note(new, fid, f"Ход {turn}: разведана провинция «{info['name']}»: {found}.")
     for fid, rec in new["factions"].items():
         alive = any(o == fid for o in new["owners"].values()) or any(a["faction"] == fid for a in new["armies"])

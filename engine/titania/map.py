@@ -18,7 +18,8 @@ class Province:
     shrine: bool = False
     capital: bool = False
     deposits: frozenset[str] | None = None  # None: any building is allowed
-    hidden: bool = False  # resources not generated yet: revealed on approach (SCHEMA_EXTENSIONS §3)
+    hidden: bool = False  # resources not generated yet: revealed on approach (SCHEMA_V2 §7)
+    market: bool = False  # a Keeper's Market: a feature like a Shrine, never lost, not a building (SCHEMA_V2 §13)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The result of one adjudication and its JSON form (SCHEMA §2)."""
+"""The result of one adjudication and its JSON form (SCHEMA §2, SCHEMA_V2 §11)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.titania.orders import Record
-from engine.titania.situation import SCHEMA_ID, Situation
+from engine.titania.situation import Situation
 from engine.titania.world import Task, World
 
 
@@ -50,7 +50,7 @@ def armies_json(w: World) -> list[dict[str, Any]]:
 
 def to_json(w: World, records: list[Record], planning: dict[str, Any] | None,
             allocation: dict[str, dict[str, str]]) -> dict[str, Any]:
-    out: dict[str, Any] = {"schema": SCHEMA_ID, "might": dict(w.might), "turn_order": list(w.turn_order)}
+    out: dict[str, Any] = {"schema": w.sit.schema, "might": dict(w.might), "turn_order": list(w.turn_order)}
     if w.turn is not None:
         out["turn"] = w.turn
     if planning is not None:
@@ -66,8 +66,8 @@ def to_json(w: World, records: list[Record], planning: dict[str, Any] | None,
                           "building_list": list(w.buildings[p])} for p in w.map.provinces},
         "bosses": {p: {"health": h} for p, h in w.bosses.items()},
         "factions": {f: {"resources": dict(w.resources[f]), "food": w.food(f), "squads": w.squads(f),
-                         "might_next": w.shrines(f), "technologies": list(w.known_techs[f]),
-                         "spells": list(w.known_spells[f]), "items": list(w.items[f]),
+                         "might_next": w.shrines(f), "technologies": sorted(set(w.known_techs[f])),
+                         "spells": sorted(set(w.known_spells[f])), "items": sorted(w.items[f]),
                          "limits": {"max_strength": w.limit(f), "hire": w.hire_cap(f),
                                     "replenish": w.replenish_cap(f)}} for f in w.factions},
         "rewards": w.rewards,

@@ -36,26 +36,15 @@ class Planning:
         self.replenished: dict[str, int] = {}  # province -> Strength added to existing squads (cap)
         self.free_used: set[str] = set()
         self.in_transit: list[dict[str, Any]] = []
-        self.pending_techs: dict[str, list[str]] = {f: [] for f in w.factions}
+        self.pending_techs: dict[str, list[str]] = {f: [] for f in w.factions}  # researched in this Planning
         stolen = spec.get("stolen", [])
         w.stolen = {p for p in stolen if isinstance(p, str)} if isinstance(stolen, list) else set()
 
     def run(self) -> dict[str, Any]:
+        """SCHEMA §1.4 and SCHEMA_V2 §10 step 2: arrivals and quest completions, production, Keeper
+        reinforcements, the orders in list order, then the events' goals decided."""
         w, spec = self.w, self.spec
-        arrivals = spec.get("arrivals", [])
-        for item in arrivals if isinstance(arrivals, list) else []:
-            cargo = _cargo(item.get("resources")) if isinstance(item, dict) else None
-            to = item.get("to") if isinstance(item, dict) else None
-            items = item.get("items", []) if isinstance(item, dict) else []
-            items = [x for x in items if isinstance(x, str)] if isinstance(items, list) else []
-            if isinstance(to, str) and to in w.resources and (cargo is not None or items):
-                for r, n in (cargo or {}).items():
-                    if r in RESOURCES:
-                        w.resources[to][r] += n
-                if w.factions[to].is_keeper:  # a Keeper quest is handed over at its Market
-                    quests.arrival(w, to, item.get("from"), cargo or {}, items)
-                else:
-                    w.items[to].extend(items)
+        self.arrivals(spec.get("arrivals", []))
         if spec.get("production", True) is not False:  # SCHEMA §1.4: on unless turned off
             self.produce()
         self.keeper_reinforce(spec.get("keeper_reinforce"))
@@ -64,16 +53,36 @@ class Planning:
             self.results.append(self.one(index, order))
         for province, building in self.pending_builds:  # P1.1: effective at the start of the Campaign
             w.buildings[province].append(building)
-        for faction, techs in self.pending_techs.items():  # P1.1: researched technologies too
-            w.known_techs[faction].extend(techs)
-            w.active_techs[faction].extend(techs)
+        events.decide(w)
         w.effects_changed()
         return {"orders": self.results,
                 "resources": {f: dict(res) for f, res in w.resources.items()},
                 "food": {f: w.food(f) for f in w.factions}}
 
+    def arrivals(self, raw: object) -> None:
+        """P2.1: the caravans sent last turn arrive; at a Keeper's Market they count for its quest (G85, G86)."""
+        w = self.w
+        market = quests.Market(w)
+        for item in raw if isinstance(raw, list) else []:
+            if not isinstance(item, dict):
+                continue
+            cargo = _cargo(item.get("resources"))
+            to = item.get("to")
+            items = item.get("items", [])
+            items = [x for x in items if isinstance(x, str)] if isinstance(items, list) else []
+            if not isinstance(to, str) or to not in w.resources or (cargo is None and not items):
+                continue
+            for r, n in (cargo or {}).items():
+                if r in RESOURCES:
+                    w.resources[to][r] += n
+            w.items[to].extend(items)
+            if w.factions[to].is_keeper:
+                market.arrival(to, item.get("from"), cargo or {}, items)
+        market.settle()
+
     def produce(self) -> None:
-        """P5.1 and Resources: Influence per province (capital 2) and 1 unit per extraction building."""
+        """P5.1 and Resources: Influence per province (capital 2); each building's production (the catalog's
+        `produces`, else 1 unit of its resource, G5 a, G92); technologies' and debuffs' `production`."""
         w, p = self.w, self.w.params
         for prov, owner in w.owners.items():
             if owner is None:
@@ -81,9 +90,8 @@ class Planning:
             info = w.map.provinces[prov]
             w.resources[owner]["influence"] += p.capital_influence if info.capital else p.province_influence
             for b in w.buildings[prov]:
-                res = p.produces.get(b)
-                if res in RESOURCES:
-                    w.resources[owner][res] += p.yield_per_building
+                for res, n in w.produces(b).items():
+                    w.resources[owner][res] += n
         for faction in w.factions:  # technologies and debuffs of type `production`
             owned = [b for prov in w.owned(faction) for b in w.buildings[prov]]
             for res, n in production(w.faction_effects(faction), owned).items():
@@ -147,7 +155,7 @@ class Planning:
         if b in w.buildings[prov] or (prov, b) in self.pending_builds:
             return "duplicate"
         deposits = w.deposits(prov)
-        need = w.params.needs_deposit.get(b)
+        need = w.needs(b)
         if deposits is not None and need is not None and need not in deposits:
             return "no_deposit"
         if b == "port" and not w.map.coastal(prov):
@@ -231,21 +239,26 @@ class Planning:
         return "hired"
 
     def caravan(self, faction: str, order: Mapping[str, Any], extra: dict[str, Any]) -> str:
-        """P2.1, P3.1, G37 a: route, duty per third faction, one 50 % raid roll."""
+        """P2.1, P3.1, G37 a: route, duty per third faction, one 50 % raid roll; to a Keeper only at its Market,
+        items held by the sender travel with the cargo and are never raided (G85). Keepers never send."""
         w = self.w
-        to, route, cargo = order.get("to"), order.get("route"), _cargo(order.get("resources"))
-        cid = order.get("id", f"caravan{len(self.results)}")
+        to, route = order.get("to"), order.get("route")
         items = order.get("items", [])
         if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
             return "bad_order"
-        if cargo is None and items:
-            cargo = {}
+        raw = order.get("resources")
+        cargo = {} if items and raw in (None, {}) else _cargo(raw)
+        cid = order.get("id", f"caravan{len(self.results)}")
+        if w.factions[faction].is_keeper:
+            return "bad_order"
         if not isinstance(to, str) or to not in w.factions or to == faction or cargo is None:
             return "bad_order"
-        if any(items.count(x) > w.items[faction].count(x) for x in items):
-            return "unknown_item"
         if any(r not in PRODUCIBLE for r in cargo):
             return "not_transferable" if all(r in RESOURCES or r == "might" for r in cargo) else "bad_order"
+        if any(x not in w.catalog.items for x in items):
+            return "unknown_item"
+        if any(items.count(x) > w.items[faction].count(x) for x in items):
+            return "no_item"
         if (not isinstance(route, list) or len(route) < 2 or not all(isinstance(p, str) and p in w.map.provinces
                                                                       for p in route)):
             return "bad_route"
@@ -253,7 +266,7 @@ class Planning:
             return "bad_route"
         if any(not w.map.adjacent(a, b) for a, b in zip(route, route[1:], strict=False)):
             return "bad_route"
-        if w.factions[to].is_keeper and "market" not in w.buildings[route[-1]]:
+        if w.factions[to].is_keeper and not w.has_market(route[-1]):
             return "no_market"  # Keepers: «используя Рынок по обычным правилам передачи ресурсов»
         between = route[1:-1]
         war = w.factions[faction].at_war | w.factions[to].at_war
@@ -290,11 +303,9 @@ class Planning:
                 goods[lost] -= 1
         transit[to] = {r: n for r, n in goods.items() if n > 0}
         extra.update(raided=raided, lost=lost, in_transit=transit)
-        if items:
-            for x in items:
-                w.items[faction].remove(x)
-            extra["items"] = list(items)
-        self.in_transit.append({"id": cid, "from": faction, "to": transit})
+        for x in items:  # the items leave the sender now and arrive with the cargo
+            w.items[faction].remove(x)
+        self.in_transit.append({"id": cid, "from": faction, "to": transit, "items": list(items)})
         return "sent"
 
     def _duty(self, third: str, goods: dict[str, int], chosen: object, transit: dict[str, dict[str, int]]) -> None:

@@ -1,5 +1,5 @@
-"""The closed catalogue of outcomes and reason codes (SCHEMA §3), each with its Russian explanation and
-the rule that decides it (for `--report`)."""
+"""The closed catalogue of outcomes and reason codes (SCHEMA §3 and SCHEMA_V2 §12, nothing else), each with its
+Russian explanation and the rule that decides it (for `--report`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -60,7 +60,7 @@ _ROWS: tuple[tuple[str, str, str, str], ...] = (
     ("bad_route", "void", "маршрут каравана не ведёт от отправителя к получателю по соседним провинциям", "P2.1"),
     ("hostile_route", "void", "на пути каравана враждебная фракция", "P2.1"),
     ("no_port", "void", "для пути по морю порт нужен обеим фракциям", "P3.1"),
-    # SCHEMA_EXTENSIONS.md §7: technologies, spells, events, Keeper quests
+    # SCHEMA_V2 §12: technologies, spells, events, Keeper quests, items and the Market
     ("researched", "succeeded", "технология изучена (действует с начала Похода)", "P1.1"),
     ("learned", "succeeded", "заклинание изучено", "Ресурсы: Мана"),
     ("contributed", "succeeded", "ресурсы переданы на задачу события", "События"),
@@ -73,8 +73,8 @@ _ROWS: tuple[tuple[str, str, str, str], ...] = (
     ("twice", "void", "каждое заклинание можно применить только раз за ход", "Фаза Похода"),
     ("no_event", "void", "нет открытого события с такой задачей", "События"),
     ("no_market", "void", "караван Хранителю должен прийти на его Рынок", "Хранители"),
-    ("keeper_home", "void", "Хранители лишь обороняют и отвоёвывают свои собственные провинции", "Хранители"),
-    ("unknown_item", "void", "нет такой технологии, заклинания или предмета", "Данные"),
+    ("no_item", "void", "у отправителя нет такого предмета", "Хранители"),
+    ("unknown_item", "void", "нет такой технологии, заклинания, события или предмета в каталоге", "Данные"),
 )
 
 REASONS: dict[str, Reason] = {code: Reason(code, outcome, ru, rule) for code, outcome, ru, rule in _ROWS}

@@ -124,7 +124,7 @@ def render(adj: Adjudication, seed: int | str = 0) -> str:
             name = RACES[race].ability if race else "?"
             fired = "; сработала" if a.get("fired") else ""
             lines.append(f"  {n.f(f)}: «{name}» — {_verdict(a)}{fired}.")
-    lines += spell_lines(out, n.f, adj.situation.ext.data)
+    lines += spell_lines(out, n.f, adj.situation.ext.catalog)
     if out["might_allocation"]:
         lines += ["", "Распределение Могущества:"]
         lines += [f"  {n.f(f)}: {_verdict(a)}." for f, a in out["might_allocation"].items()]
@@ -151,8 +151,8 @@ def render(adj: Adjudication, seed: int | str = 0) -> str:
         res = ", ".join(f"{RESOURCES_RU[r]} {v}" for r, v in info["resources"].items())
         lines.append(f"  {n.f(f)}: {res}; пища {info['food']}, отрядов {info['squads']}, "
                      f"Могущество на следующий ход {info['might_next']}")
-    lines += [reward_line(r, n.f, n.p, adj.situation.ext.data) for r in out["rewards"]]
-    lines += world_lines(out, n.f, n.p, adj.situation.ext.data)
+    lines += [reward_line(r, n.f, n.p, adj.situation.ext.catalog) for r in out["rewards"]]
+    lines += world_lines(out, n.f, n.p, adj.situation.ext.catalog)
     for p, f in out["protected_next"].items():
         lines.append(f"Дикий набег: {n.p(p)} нельзя атаковать в следующем Походе (кроме {n.f(f)}).")
     for p in out["stolen_next"]:

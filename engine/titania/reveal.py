@@ -1,4 +1,4 @@
-"""Resources revealed on approach (Resources, «Важно помнить»; G38 a, G39 a; SCHEMA_EXTENSIONS §3).
+"""Resources revealed on approach (Resources, «Важно помнить»; G38 a, G39 a; SCHEMA_V2 §7, G88, G89).
 
 «Каждая провинция на карте получает месторождение золота и лес, а также случайным образом … либо
 плодородные земли …, либо месторождение камня, либо места силы (мана), либо Святилище Древних в тот момент,
@@ -33,6 +33,14 @@ def _shrine_allowed(w: World, province: str) -> bool:
     return True
 
 
+def _fixed_find(fixed: object, shrine_allowed: bool) -> str | None:
+    """`dice.reveal[P]`: a find, or a list of successive rolls, an illegal Shrine using one roll."""
+    for r in fixed if isinstance(fixed, list) else [fixed]:
+        if r in REVEALS and (r != "shrine" or shrine_allowed):
+            return str(r)
+    return None
+
+
 def roll(rng: Random, weights: Mapping[str, int], shrine_allowed: bool, fixed: object = None,
          fixed_lost: object = None) -> tuple[list[str], bool, str | None]:
     """One province's resources: (deposits, shrine, what was found). Gold and wood always, plus one of
@@ -42,7 +50,9 @@ def roll(rng: Random, weights: Mapping[str, int], shrine_allowed: bool, fixed: o
     if not shrine_allowed:
         w["shrine"] = 0
     options = [r for r in REVEALS if w.get(r, 0) > 0]
-    found = fixed if fixed in options else (rng.choices(options, [w[r] for r in options])[0] if options else None)
+    found = _fixed_find(fixed, shrine_allowed)
+    if found is None:
+        found = rng.choices(options, [w[r] for r in options])[0] if options else None
     deposits = {"gold", "wood"}
     shrine = found == "shrine"
     if shrine:
@@ -63,18 +73,24 @@ def reveal(w: World, province: str, by: str) -> None:
     w.events.append({"kind": "revealed", "province": province, "faction": by, "found": found})
 
 
-def reveal_near_armies(w: World) -> None:
-    """Reveal every hidden province in which, or next to which, a player army stands now."""
+def reveal_near_armies(w: World, mover: str | None = None) -> None:
+    """One reveal moment (G88): every hidden province in which, or next to which, a player army stands now,
+    in ascending province id; `by` is the faction that moved when its army is one of those revealing it, else
+    the lowest faction id among them (SCHEMA_V2 §13). Keepers and natives reveal nothing."""
     if not w.hidden_left:
         return
+    seen: dict[str, set[str]] = {}
     for army in w.alive():
         spec = w.factions.get(army.faction)
         if spec is None or spec.is_keeper or w.reveal_seen.get(army.uid) == army.province:
-            continue
+            continue  # an army that looked from here already revealed everything around it
         w.reveal_seen[army.uid] = army.province
-        for p in sorted({army.province, *w.map.neighbours(army.province)}):
+        for p in (army.province, *w.map.neighbours(army.province)):
             if p in w.hidden_left:
-                reveal(w, p, army.faction)
+                seen.setdefault(p, set()).add(army.faction)
+    for p in sorted(seen):
+        by = mover if mover in seen[p] else min(seen[p])
+        reveal(w, p, str(by))
 
 
 def reveal_around(state: dict[str, Any], seed: int | str, params: Params | None = None) -> dict[str, dict[str, Any]]:

@@ -1,4 +1,7 @@
-"""Parse a `titania.adjudicate.v1` situation (SCHEMA §1) into frozen dataclasses.
+"""Parse a `titania.adjudicate.v1` or `.v2` situation (SCHEMA §1, SCHEMA_V2) into frozen dataclasses.
+
+A v2 file brings its own `catalog` (absent: empty, default G72 closed catalog); a v1 file is adjudicated as
+before, with the game's own content (engine.titania.data) as its catalog.
 
 Every structural problem is collected (in Russian) and reported at once; nothing here raises on bad
 input. Orders, Planning orders, abilities and allocations are kept as given: a malformed one is voided
@@ -10,12 +13,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeGuard
 
+from engine.titania.catalog import parse_catalog
+from engine.titania.data import default_data
 from engine.titania.extensions import Extensions, parse_extensions
 from engine.titania.map import DEPOSITS, Province, TitaniaMap
 from engine.titania.params import RESOURCES, Params, default_params, override
 from engine.titania.races import RACES
 
 SCHEMA_ID = "titania.adjudicate.v1"
+SCHEMA_V2 = "titania.adjudicate.v2"
+SCHEMAS = (SCHEMA_ID, SCHEMA_V2)
 KINDS = ("player", "keeper")
 
 
@@ -65,6 +72,8 @@ class Situation:
     choices: Mapping[str, Any]
     params: Params
     ext: Extensions = field(default_factory=Extensions)
+    schema: str = SCHEMA_ID
+    setup_natives: bool = False  # SCHEMA_V2 §8: place the natives (game start) before anything else
 
     def faction(self, fid: str) -> FactionSpec:
         return next(f for f in self.factions if f.id == fid)
@@ -119,7 +128,7 @@ def _parse_map(raw: object, pr: _Problems) -> TitaniaMap:
             pr.add(f"{where}.name", "название должно быть непустой строкой.")
             name = pid
         flags = {}
-        for flag in ("sea", "island", "shrine", "capital", "hidden"):
+        for flag in ("sea", "island", "shrine", "capital", "hidden", "market"):
             v = p.get(flag, False)
             if not isinstance(v, bool):
                 pr.add(f"{where}.{flag}", f"нужно true или false, а указано {v!r}.")
@@ -133,7 +142,8 @@ def _parse_map(raw: object, pr: _Problems) -> TitaniaMap:
             else:
                 deposits = frozenset(d)
         provinces[pid] = Province(pid, name, flags["sea"], flags["island"], flags["shrine"], flags["capital"],
-                                  deposits, flags["hidden"] and not flags["sea"])
+                                  deposits, flags["hidden"] and not flags["sea"] and not flags["capital"],
+                                  flags["market"])
         adjacency[pid] = set()
     alist = raw.get("adjacency", [])
     if not isinstance(alist, list):
@@ -344,8 +354,9 @@ def parse_situation(data: object) -> tuple[Situation | None, list[str]]:
     if not isinstance(data, dict):
         return None, ["файл: нужен объект JSON {…} с ключами schema, map, factions, state, orders."]
     schema = data.get("schema", SCHEMA_ID)
-    if schema != SCHEMA_ID:
-        pr.add("schema", f"ожидается «{SCHEMA_ID}», а указано {schema!r}.")
+    if schema not in SCHEMAS:
+        pr.add("schema", f"ожидается «{SCHEMA_ID}» или «{SCHEMA_V2}», а указано {schema!r}.")
+        schema = SCHEMA_ID
     params = override(default_params(), data.get("params"), pr.items)
     tmap = _parse_map(data.get("map"), pr)
     factions = _parse_factions(data.get("factions"), params, pr)
@@ -365,10 +376,20 @@ def parse_situation(data: object) -> tuple[Situation | None, list[str]]:
         orders = []
     mapping_keys = ("might_allocation", "abilities", "dice", "choices")
     maps = {k: _obj(data, k, pr, "") for k in mapping_keys}
-    ext = parse_extensions(data, state_raw, tmap, factions, pr.items)
+    if schema == SCHEMA_V2:
+        catalog, more = parse_catalog(data.get("catalog"))
+        pr.items.extend(more)
+    else:
+        catalog = default_data()
+    ext = parse_extensions(data, state_raw, tmap, factions, catalog, pr.items)
+    setup = _obj(data, "setup", pr, "")
+    natives = setup.get("natives", False)
+    if not isinstance(natives, bool):
+        pr.add("setup.natives", f"нужно true или false, а указано {natives!r}.")
+        natives = False
     if pr.items:
         return None, pr.items
     return Situation(tmap, factions, state["owners"], state["buildings"], state["armies"], state["natives"],
                      state["bosses"], state["protected"], state["keeper_trigger_used"], planning,
                      maps["might_allocation"], maps["abilities"], tuple(orders), maps["dice"], maps["choices"],
-                     params, ext), []
+                     params, ext, str(schema), natives), []

@@ -1,18 +1,34 @@
-"""Casting spells in the Campaign (SCHEMA_EXTENSIONS §1, §2): «Заклинания и активные расовые способности
-… применяются в фазе Похода, одновременно и до начала ходов игроков. Каждое конкретное заклинание одним
-игроком применяется только раз за ход». Targets are checked against the start of the Campaign (before
-any ability moves an army), then every cast is applied.
+"""Casting spells in the Campaign (SCHEMA_V2 §4): «Заклинания и активные расовые способности … применяются в фазе
+Похода, одновременно и до начала ходов игроков. Каждое конкретное заклинание одним игроком применяется только
+раз за ход, но количество разных заклинаний, применяемых за один ход неограниченно».
+
+Default G79: every cast is checked and paid in list order against the state and the resources at the start of
+the Campaign (`check`, before the abilities are applied); after the Might allocation is checked the valid casts
+are applied together with the abilities (`apply`), effect type by effect type: all `gain`, then all `reinforce`,
+then `battle_modifier` and `ward`, then all `damage`, then `stop`.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from engine.titania.data import Spell
-from engine.titania.research import spell_cost
+from engine.titania.catalog import Spell
+from engine.titania.effects import Effect
+from engine.titania.research import paid, spell_cost
 from engine.titania.world import Army, World
 
-Cast = tuple[str, Spell, Army | str | None, dict[str, Any]]
+PHASES = (("gain",), ("reinforce",), ("battle_modifier", "ward"), ("damage",), ("stop",))
+
+
+@dataclass(frozen=True)
+class Cast:
+    """A valid, paid cast: who, which spell, its target (an army, an own province or none), its output entry."""
+
+    faction: str
+    spell: Spell
+    target: Army | str | None
+    entry: dict[str, Any]
 
 
 def _target(w: World, faction: str, spell: Spell, raw: Mapping[str, Any]) -> tuple[Army | str | None, str | None]:
@@ -25,7 +41,7 @@ def _target(w: World, faction: str, spell: Spell, raw: Mapping[str, Any]) -> tup
         p = raw.get("province")
         ok = isinstance(p, str) and w.owners.get(p) == faction
         return (p, None) if ok and isinstance(p, str) else (None, "bad_target")
-    t = raw.get("target")
+    t = raw.get("target")  # enemy_army: a non-allied faction's army (natives are not a target)
     if not isinstance(t, dict) or not isinstance(t.get("faction"), str) or w.allied(faction, t["faction"]):
         return None, "bad_target"
     army = w.army_at_start(t["faction"], t.get("army"))
@@ -39,7 +55,7 @@ def _target(w: World, faction: str, spell: Spell, raw: Mapping[str, Any]) -> tup
 
 
 def check(w: World) -> list[Cast]:
-    """Validate and pay every cast; returns the casts to apply."""
+    """Validate and pay every cast, in list order; returns the casts to apply."""
     out: list[Cast] = []
     for faction, casts in w.sit.ext.casts.items():
         results: list[dict[str, Any]] = []
@@ -59,13 +75,13 @@ def _check_one(w: World, faction: str, raw: object, used: set[str], out: list[Ca
     if spec is None or spec.is_keeper or not isinstance(raw, dict) or not isinstance(raw.get("spell"), str):
         return "bad_order"
     sid = raw["spell"]
-    if sid not in w.data.spells:
+    if sid not in w.catalog.spells:
         return "unknown_item"
     if sid not in w.known_spells[faction]:
         return "not_known"
-    if sid in used:
+    if sid in used:  # `twice` counts only succeeded casts (SCHEMA_V2 §13)
         return "twice"
-    spell = w.data.spells[sid]
+    spell = w.catalog.spells[sid]
     target, problem = _target(w, faction, spell, raw)
     if problem is not None:
         return problem
@@ -76,35 +92,47 @@ def _check_one(w: World, faction: str, raw: object, used: set[str], out: list[Ca
     for r, n in cost.items():
         purse[r] -= n
     used.add(sid)
-    entry["paid"] = cost
-    out.append((faction, spell, target, entry))
+    entry["paid"] = paid(cost)
+    out.append(Cast(faction, spell, target, entry))
     return "cast"
 
 
 def apply(w: World, casts: list[Cast]) -> None:
-    """Every effect of every valid cast (10.3.3: simultaneous, before any move)."""
-    for faction, spell, target, entry in casts:
-        for e in spell.effects:
-            if e.type == "gain" and e.resource is not None:
-                w.resources[faction][e.resource] += e.value
-            elif e.type == "ward" and isinstance(target, str):
-                w.effects.wards.setdefault(target, faction)
-            elif isinstance(target, Army) and target.alive:
-                _on_army(w, target, e.type, e.value, entry)
+    """Every effect of every valid cast, phase by phase (G79)."""
+    for phase in PHASES:
+        for cast in casts:
+            for e in cast.spell.effects:
+                if e.type in phase:
+                    _effect(w, cast, e)
 
 
-def _on_army(w: World, army: Army, kind: str, value: int, entry: dict[str, Any]) -> None:
-    if kind == "battle_modifier":
-        army.bonus += value
-    elif kind == "reinforce":
+def _effect(w: World, cast: Cast, e: Effect) -> None:
+    target = cast.target
+    if e.type == "gain":
+        if e.resource is not None:
+            w.resources[cast.faction][e.resource] += e.value
+    elif e.type == "ward":
+        if isinstance(target, str):
+            w.effects.wards.setdefault(target, cast.faction)
+    elif isinstance(target, Army):
+        _on_army(w, target, e, cast.entry)
+
+
+def _on_army(w: World, army: Army, e: Effect, entry: dict[str, Any]) -> None:
+    if e.type == "battle_modifier":  # like Might (G9 a): totals and support value, never damage or limits
+        army.bonus += e.value
+    elif e.type == "reinforce":  # not above max_strength; an army above a lowered limit gains nothing
         before = army.strength
-        army.strength = min(w.limit(army.faction), army.strength + value)
-        entry["reinforced"] = army.strength - before
-    elif kind == "damage":  # C12.2: «получило урон … с помощью заклинания»
-        army.strength -= value
-        entry["damage"] = value
-        w.cancel(army, "attacked")
-        if not army.alive:
-            w.destroy(army)
-    elif kind == "stop":  # C12.2: «однозначно остановлено … с помощью заклинания»
-        w.cancel(army, "stopped")
+        if army.alive:
+            army.strength = max(before, min(w.limit(army.faction), before + e.value))
+        entry["reinforced"] = entry.get("reinforced", 0) + army.strength - before
+    elif e.type == "damage":  # C12.2: «получило урон … с помощью заклинания»; G80: not battle damage
+        entry["damage"] = entry.get("damage", 0) + e.value
+        if army.alive:
+            army.strength -= e.value
+            w.cancel(army, "attacked")
+            if not army.alive:
+                w.destroy(army)
+    elif e.type == "stop":  # C12.2: «однозначно остановлено … с помощью заклинания»
+        if army.alive:
+            w.cancel(army, "stopped")

@@ -11,12 +11,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.rng import Random, stream
+from engine.titania.catalog import Catalog
 from engine.titania.effects import Effect, total
-from engine.titania.params import RESOURCES
+from engine.titania.params import RESOURCES, Params
 from engine.titania.races import RACES, Race
 from engine.titania.situation import FactionSpec, Situation
 
 NATIVES = "natives"
+
+
+def produces(catalog: Catalog, params: Params, building: str) -> dict[str, int]:
+    """What one building yields at production (P5.1): the catalog's `produces`, else 1 unit (yield_per_building)
+    of its v1 resource (G5 a, G92)."""
+    d = catalog.buildings.get(building)
+    if d is not None and d.produces is not None:
+        return dict(d.produces)
+    res = params.produces.get(building)
+    return {res: params.yield_per_building} if res in RESOURCES else {}
 
 
 @dataclass(eq=False)
@@ -127,13 +138,11 @@ class World:
         self.tasks: list[Task] = []
         self.might: dict[str, int] = {}
         self.turn_order: list[str] = []
-        # SCHEMA_EXTENSIONS: technologies (active = in effect), spells, items, events, quests, reveals
+        # SCHEMA_V2: the catalog, technologies (active = in force), spells, items, events, quests, reveals
         ext = sit.ext
-        self.data = ext.data
+        self.catalog = ext.catalog
         self.turn = ext.turn
-        self.known_techs: dict[str, list[str]] = {
-            f.id: list(dict.fromkeys([*(self.data.keeper_set if f.is_keeper else ()),
-                                      *ext.technologies.get(f.id, ())])) for f in sit.factions}
+        self.known_techs: dict[str, list[str]] = {f.id: list(ext.technologies.get(f.id, ())) for f in sit.factions}
         self.active_techs: dict[str, list[str]] = {f: list(v) for f, v in self.known_techs.items()}
         self.known_spells: dict[str, list[str]] = {f.id: list(ext.spells.get(f.id, ())) for f in sit.factions}
         self.items: dict[str, list[str]] = {f.id: list(ext.items.get(f.id, ())) for f in sit.factions}
@@ -143,7 +152,10 @@ class World:
         self.revealed: dict[str, dict[str, Any]] = {}
         self._fx_cache: dict[str, list[Effect]] = {}
         self.reveal_seen: dict[int, str] = {}  # army uid -> province already looked around from
-        self.hidden_left: set[str] = {p for p, info in self.map.provinces.items() if info.hidden}
+        # «hidden» is ignored on a capital, a sea or a Boss province (SCHEMA_V2 §7)
+        self.hidden: frozenset[str] = frozenset(p for p, info in self.map.provinces.items()
+                                                if info.hidden and p not in sit.bosses)
+        self.hidden_left: set[str] = set(self.hidden)
 
     # -- randomness: one stream per purpose and stable id (DESIGN: adding a battle changes no other dice)
     def rng(self, *stable_id: object) -> Random:
@@ -166,15 +178,21 @@ class World:
         if cached is not None:
             return cached
         out: list[Effect] = []
-        techs = self.data.technologies
+        techs = self.catalog.technologies
         for t in self.active_techs.get(faction, ()):
             out.extend(techs[t].effects)
-        for e in self.active_events:
-            if e.get("status") == "debuff" and faction in e.get("debuffed", ()) and \
-                    (self.turn is None or e.get("from", 0) <= self.turn):
-                out.extend(self.data.events[e["class"]][e["id"]].debuff)
+        for e in self.active_events:  # G84: in force in every turn t with from <= t <= until
+            if e.get("status") == "debuff" and faction in e.get("debuffed", ()) and (
+                    self.turn is None or e.get("from", 0) <= self.turn <= e.get("until", self.turn)):
+                out.extend(self.catalog.events[e["id"]].debuff)
         self._fx_cache[faction] = out
         return out
+
+    def activate_techs(self) -> None:
+        """P1.1, G73: at the start of the Campaign every technology known by then is in force (one won
+        later, in the Campaign, is in force from the next turn, SCHEMA_V2 §13)."""
+        self.active_techs = {f: list(v) for f, v in self.known_techs.items()}
+        self.effects_changed()
 
     def effects_changed(self) -> None:
         """Technologies in effect or events in force changed: recompute the effects on demand."""
@@ -196,14 +214,36 @@ class World:
         """The province's deposits: revealed this turn, none while hidden, else the map's (None: any)."""
         if province in self.revealed:
             return frozenset(self.revealed[province]["deposits"])
-        info = self.map.provinces[province]
-        return frozenset() if info.hidden else info.deposits
+        return frozenset() if province in self.hidden else self.map.provinces[province].deposits
 
     def is_shrine(self, province: str) -> bool:
         if province in self.revealed:
             return bool(self.revealed[province]["shrine"])
-        info = self.map.provinces[province]
-        return info.shrine and not info.hidden
+        return self.map.provinces[province].shrine and province not in self.hidden
+
+    def has_market(self, province: str) -> bool:
+        """A Keeper's Market (SCHEMA_V2 §13): the map's `market` feature, or a `market` building there."""
+        return self.map.provinces[province].market or "market" in self.buildings[province]
+
+    # -- buildings (SCHEMA_V2 §9, default G92: a catalog field replaces that field's v1 default)
+    def produces(self, building: str) -> dict[str, int]:
+        return produces(self.catalog, self.params, building)
+
+    def building_food(self, building: str) -> int:
+        d = self.catalog.buildings.get(building)
+        if d is not None and d.food is not None:
+            return d.food
+        return self.params.farm_food if building == "farm" else 0
+
+    def needs(self, building: str) -> str | None:
+        d = self.catalog.buildings.get(building)
+        if d is not None and d.needs_given:
+            return d.needs
+        return self.params.needs_deposit.get(building)
+
+    def building_effects(self, building: str) -> tuple[Effect, ...]:
+        d = self.catalog.buildings.get(building)
+        return d.effects if d is not None else ()
 
     def owned(self, faction: str) -> list[str]:
         return [p for p, o in self.owners.items() if o == faction]
@@ -230,8 +270,8 @@ class World:
         for prov in self.owned(faction):
             if self.map.provinces[prov].capital:
                 food += p.capital_food
-            if "farm" in self.buildings[prov]:
-                food += p.farm_food
+            for b in self.buildings[prov]:
+                food += self.building_food(b)
         return max(0, food + self.race(faction).extra_food * p.skaven_food + bonus)
 
     def shrines(self, faction: str) -> int:

@@ -21,16 +21,11 @@ def _schema(path: Path) -> str:
     return str(json.loads(path.read_text(encoding="utf-8")).get("schema", ""))
 
 
-# titania.adjudicate.v2 (SCHEMA_V2.md) is issue 24, not built yet: its cases are expected to fail until then
-V2_PENDING = pytest.mark.xfail(reason="titania.adjudicate.v2 is issue 24, not implemented yet", strict=True)
-PARAMS = [pytest.param(p, marks=V2_PENDING) if _schema(p).endswith(".v2") else p for p in CASES]
-V1_CASES = [p for p in CASES if not _schema(p).endswith(".v2")]
-
 needs_public = pytest.mark.skipif(not CASES, reason="shared/conformance/titania is not beside the checkout")
 
 
 @needs_public
-@pytest.mark.parametrize("path", PARAMS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
 def test_public_case_agrees(path: Path) -> None:
     case = json.loads(path.read_text(encoding="utf-8"))
     result = adjudicate(case)
@@ -43,4 +38,5 @@ def test_check_titania_script_agrees_on_all_cases_through_the_cli() -> None:
     proc = subprocess.run([sys.executable, str(PUBLIC / "check_titania.py"), str(PUBLIC), str(FORUMWAR)],
                           capture_output=True, text=True, timeout=300)
     last = proc.stdout.strip().splitlines()[-1]
-    assert last == f"titania cases agreeing: {len(V1_CASES)}/{len(CASES)}", proc.stdout   # v2: issue 24
+    assert last == f"titania cases agreeing: {len(CASES)}/{len(CASES)}", proc.stdout
+    assert len(CASES) >= 21 and {_schema(p) for p in CASES} == {"titania.adjudicate.v1", "titania.adjudicate.v2"}

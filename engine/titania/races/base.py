@@ -8,8 +8,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from engine.titania.params import RESOURCES
+
 if TYPE_CHECKING:
     from engine.titania.world import Army, World
+
+
+def lower_by_one(n: int) -> int:
+    """«скидкой 1 …, но не менее одного» (default G74, G48 a): n >= 2 -> n - 1; 1 stays 1; 0 stays 0."""
+    return n - 1 if n >= 2 else n
 
 
 class Race:
@@ -25,10 +32,7 @@ class Race:
     extra_food: ClassVar[int] = 0  # Skaven, We are legion (times params.skaven_food)
     free_hire: ClassVar[int] = 0  # Skaven, Rat swarm (G60 a)
     building_discount: ClassVar[Mapping[str, int]] = {}  # building -> Influence off (G70 a, floor 0)
-    # research and spell discounts: (resources to choose from, amount off, floor) (G48 a)
-    tech_discounts: ClassVar[tuple[tuple[tuple[str, ...], int, int], ...]] = ()
-    spell_discounts: ClassVar[tuple[tuple[tuple[str, ...], int, int], ...]] = ()
-    tech_needs_might: ClassVar[bool] = True  # Chaos dwarfs, Dark technologies: False
+    tech_needs_might: ClassVar[bool] = True  # Chaos dwarfs, Dark technologies: False (G76: only Might)
 
     # -- battle totals (G22 a: modifiers, never damage)
     attack_bonus_unsupported: ClassVar[int] = 0  # Beastmen, Brutality (not vs natives)
@@ -50,6 +54,15 @@ class Race:
     capture_garrison: ClassVar[int] = 0  # Fauns: garrison on capture, not in native provinces (G65 a)
     plunder: ClassVar[int] = 0  # Orcs: units of each resource extracted in a captured province (G59 a)
 
+    def research_cost(self, cost: Mapping[str, int], discount: str | None) -> dict[str, int]:
+        """A technology's catalog cost after the race's research rule (SCHEMA_V2 §3); `discount` is the
+        order's named resource (Lizardmen). Default: no discount."""
+        return dict(cost)
+
+    def spell_cost(self, cost: Mapping[str, int]) -> dict[str, int]:
+        """A spell's learning or casting cost after the race's rule (only the High elves have one, G78)."""
+        return dict(cost)
+
     def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
         """Validate the target spec of the active ability (before anything is paid)."""
         return "bad_target"
@@ -59,14 +72,13 @@ class Race:
 
     def on_capture(self, w: World, faction: str, province: str, army: Army | None, from_natives: bool) -> None:
         """After the faction captured a province (by battle or by entering it)."""
-        if self.plunder:
-            produces = w.params.produces
-            for b in w.buildings[province]:
-                res = produces.get(b)
-                if res is not None:
-                    w.resources[faction][res] += self.plunder
-                    w.events.append({"kind": "plunder", "faction": faction, "province": province,
-                                     "resource": res, "amount": self.plunder})
+        if self.plunder:  # G59 a: a resource a building there extracts; Influence is not extracted
+            extracted = sorted({r for b in w.buildings[province] for r, n in w.produces(b).items()
+                                if n > 0 and r != "influence"}, key=RESOURCES.index)
+            for res in extracted:
+                w.resources[faction][res] += self.plunder
+                w.events.append({"kind": "plunder", "faction": faction, "province": province,
+                                 "resource": res, "amount": self.plunder})
         if self.capture_garrison and not from_natives:
             if army is not None and army.alive and army.province == province:
                 army.strength = min(w.limit(faction), army.strength + self.capture_garrison)

@@ -16,7 +16,13 @@ class Beastmen(Race):
     name = "зверолюды"
     ability = "Дикий набег"
     attack_bonus_unsupported = 3
-    tech_discounts = ((("stone",), 1, 0),)  # Simple dwellings: «1 камень … бесплатна по камню»
+
+    def research_cost(self, cost: Mapping[str, int], discount: str | None) -> dict[str, int]:
+        """Simple dwellings: «скидкой 1 камень (если технология требует 1 камень — она бесплатна по камню)»."""
+        out = dict(cost)
+        if "stone" in out:
+            out["stone"] = max(0, out["stone"] - 1)
+        return out
 
     def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
         p = any_province(w, spec)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.titania.races.base import Race, own_province
+from engine.titania.races.base import Race, lower_by_one, own_province
 
 if TYPE_CHECKING:
     from engine.titania.world import World
@@ -15,7 +15,14 @@ class HighElves(Race):
     key = "high_elves"
     name = "высшие эльфы"
     ability = "Охранные чары"
-    spell_discounts = ((("mana",), 1, 1),)  # Affinity for magic: «на 1 ману, но не меньше 1»
+
+    def spell_cost(self, cost: Mapping[str, int]) -> dict[str, int]:
+        """Affinity for magic: «Стоимость всех заклинаний снижается на 1 ману, но не меньше 1» (G78: learning
+        and casting; only Mana)."""
+        out = dict(cost)
+        if "mana" in out:
+            out["mana"] = lower_by_one(out["mana"])
+        return out
     defence_support_bonus = 1
 
     def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:

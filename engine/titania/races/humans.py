@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.titania.races.base import Race, own_army
+from engine.titania.races.base import Race, lower_by_one, own_army
 
 if TYPE_CHECKING:
     from engine.titania.world import World
@@ -15,7 +15,13 @@ class Humans(Race):
     name = "люди"
     ability = "Тактика"
     adaptability = 1
-    tech_discounts = ((("influence",), 1, 1),)  # Prosperity: «скидкой 1 влияния, но не менее одного»
+
+    def research_cost(self, cost: Mapping[str, int], discount: str | None) -> dict[str, int]:
+        """Prosperity: «изучают технологии со скидкой 1 влияния, но не менее одного» (G74)."""
+        out = dict(cost)
+        if "influence" in out:
+            out["influence"] = lower_by_one(out["influence"])
+        return out
 
     def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
         return None if own_army(w, faction, spec) is not None else "bad_target"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.titania.races.base import Race
+from engine.titania.races.base import Race, lower_by_one
 
 if TYPE_CHECKING:
     from engine.titania.world import Army, World
@@ -24,7 +24,15 @@ class Lizardmen(Race):
     ability = "Устрашение"
     is_trigger = False
     damage_reduction = 1
-    tech_discounts = ((("gold", "wood"), 1, 1),)  # Gifts of the Gods: «1 золота или 1 дерева по выбору»
+
+    def research_cost(self, cost: Mapping[str, int], discount: str | None) -> dict[str, int]:
+        """Gifts of the Gods: «скидкой в 1 золота или 1 дерева по выбору, но не менее одного». G75: the named
+        resource; without one, gold when its cost is 2 or more, else wood; one that cannot fall saves nothing."""
+        out = dict(cost)
+        res = discount if discount in ("gold", "wood") else ("gold" if out.get("gold", 0) >= 2 else "wood")
+        if res in out:
+            out[res] = lower_by_one(out[res])
+        return out
 
     def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
         army = _target(w, spec)
