@@ -89,8 +89,10 @@ def _open_contribute(w: World, eid: object) -> dict[str, Any] | None:
 def contribute(w: World, faction: str, order: Mapping[str, Any], extra: dict[str, Any]) -> str:
     """Planning order `contribute` (SCHEMA_V2 §5): the resources are spent; the goal is decided at the end of
     Planning (`decide`). Keepers never contribute."""
-    if w.factions[faction].is_keeper:
+    if w.factions[faction].is_keeper or not isinstance(order.get("event"), str):
         return "bad_order"
+    if order["event"] not in w.catalog.events:  # G72
+        return "unknown_item"
     e = _open_contribute(w, order.get("event"))
     if e is None:
         return "no_event"

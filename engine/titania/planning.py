@@ -262,12 +262,14 @@ class Planning:
         if (not isinstance(route, list) or len(route) < 2 or not all(isinstance(p, str) and p in w.map.provinces
                                                                       for p in route)):
             return "bad_route"
-        if w.owners.get(route[0]) != faction or w.owners.get(route[-1]) != to:
+        if w.owners.get(route[0]) != faction or any(not w.map.adjacent(a, b)
+                                                    for a, b in zip(route, route[1:], strict=False)):
             return "bad_route"
-        if any(not w.map.adjacent(a, b) for a, b in zip(route, route[1:], strict=False)):
+        if w.factions[to].is_keeper:  # G85: «используя Рынок по обычным правилам передачи ресурсов»
+            if w.owners.get(route[-1]) != to or not w.has_market(route[-1]):
+                return "no_market"
+        elif w.owners.get(route[-1]) != to:
             return "bad_route"
-        if w.factions[to].is_keeper and not w.has_market(route[-1]):
-            return "no_market"  # Keepers: «используя Рынок по обычным правилам передачи ресурсов»
         between = route[1:-1]
         war = w.factions[faction].at_war | w.factions[to].at_war
         if any(w.owners.get(p) in war for p in between):

@@ -11,12 +11,12 @@ stream seeded by the scenario (`setup_seed`, else its title), so a scenario alwa
 """
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
 from engine.rng import Random, stream
 from engine.state import SCHEMA_VERSION
+from engine.titania import natives
 from engine.titania.holdings import apply_holdings
 from engine.titania.map import DEPOSITS
 from engine.titania.params import Params, default_params, override
@@ -26,7 +26,6 @@ from engine.titania.reveal import reveal_around
 CAPITAL_GARRISON = 3  # Game start: «гарнизон войск с силой 3»
 CAPITAL_BUILDINGS = ("mine", "sawmill")  # «один рудник т1 по добыче золота, одну лесопилку т1»
 KEEPER_STRENGTH = (1, 10)  # Keepers: «На каждой провинции Хранителей появляется войско с силой 1-10»
-NATIVE_FREE = 3  # Natives: «первые три случайные провинции, смежные к столице без туземцев»
 RESOURCE_KEYS = ("gold", "wood", "influence", "stone", "mana")
 DEPOSIT_BUILDING = {"gold": "mine", "wood": "sawmill", "fertile": "farm", "stone": "quarry", "mana": "tower"}
 
@@ -217,45 +216,20 @@ def _bosses(raw: object, provinces: dict[str, dict[str, Any]], rng: Random, stat
         state["bosses"][p] = {"health": health}
 
 
-def _rings(provinces: Mapping[str, dict[str, Any]], nb: Mapping[str, set[str]]) -> dict[str, int]:
-    """Distance (in provinces) from the nearest capital, over the whole map."""
-    dist: dict[str, int] = {p: 0 for p, info in provinces.items() if info["capital"]}
-    queue = deque(sorted(dist))
-    while queue:
-        p = queue.popleft()
-        for n in sorted(nb[p]):
-            if n not in dist:
-                dist[n] = dist[p] + 1
-                queue.append(n)
-    return dist
-
-
 def place_natives(state: dict[str, Any], rng: Random) -> None:
-    """G41 a: around each capital the first three random neighbours (filled up from the next ring) have no
-    natives; the other neighbours 1, the next ring 2, the next 3, and so on (G40 a: a squad of that
-    Strength). Keeper, Boss and capital provinces and the sea have none."""
+    """G41 a, G40 a (SCHEMA_V2 §8, engine.titania.natives: the adjudicator's `setup.natives` runs the same
+    function): around each capital three random neighbours (filled up from 2 steps away) have no natives; every
+    other free land province gets a squad of its distance over land from the nearest capital. Keeper, Boss,
+    owned and capital provinces and the sea have none."""
     provinces = state["map"]["provinces"]
     nb = neighbours(state)
-    dist = _rings(provinces, nb)
-
-    def open_land(p: str) -> bool:
-        info = provinces[p]
-        return not (info["sea"] or info["capital"] or info["keeper"] or info["boss"])
-
-    free: set[str] = set()
-    for cap in sorted(p for p, info in provinces.items() if info["capital"]):
-        ring1 = sorted(n for n in nb[cap] if open_land(n))
-        rng.shuffle(ring1)
-        chosen = ring1[:NATIVE_FREE]
-        if len(chosen) < NATIVE_FREE:  # fill up from the next ring (G41 a)
-            ring2 = sorted({m for n in nb[cap] for m in nb[n]} - {cap, *nb[cap]})
-            ring2 = [m for m in ring2 if open_land(m)]
-            rng.shuffle(ring2)
-            chosen += ring2[:NATIVE_FREE - len(chosen)]
-        free.update(chosen)
-    for p in sorted(provinces):
-        if open_land(p) and p not in free and p in dist and state["owners"].get(p) is None:
-            state["natives"][p] = max(1, dist[p])
+    land = frozenset(p for p, info in provinces.items() if not info["sea"])
+    eligible = frozenset(p for p in land if not (provinces[p]["capital"] or provinces[p]["keeper"]
+                                                 or provinces[p]["boss"]) and state["owners"].get(p) is None
+                         and p not in state["natives"])
+    capitals = [p for p, info in provinces.items() if info["capital"]]
+    _, placed = natives.place(land, nb, capitals, eligible, {}, lambda _cap: rng)
+    state["natives"].update(placed)
 
 
 def new_game(scenario: Mapping[str, Any], ruleset: str = "titania") -> dict[str, Any]:
