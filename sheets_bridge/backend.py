@@ -5,8 +5,16 @@ Two backends implement it: `xlsx` (local .xlsx files, the embedded default) and
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+# The merged cells of the tabs a read of orders returns (`read_orders`, `lock_and_read`), kept among the
+# tabs under this key, which no tab can be titled (Excel refuses «[» and «]» in a title): one row per tab
+# holding merged cells, its title first and then each merged range in A1 form, e.g. ["Экономика", "A4:A5"].
+# So the merges travel with the rows wherever the rows go: the archive of the orders as read, the orders
+# kept at a lock, a replay.
+MERGED_CELLS = "[объединённые ячейки]"
 
 
 class BackendError(Exception):
@@ -61,6 +69,23 @@ class BookRef:
     title: str
 
 
+def with_merges(tabs: dict[str, list[list[str]]], merges: Mapping[str, Iterable[str]]
+                ) -> dict[str, list[list[str]]]:
+    """`tabs` with the merged ranges of these tabs (title -> A1 ranges) under MERGED_CELLS, if there are any."""
+    rows = [[title, *ranges] for title, ranges in merges.items() if title in tabs]
+    rows = [row for row in rows if len(row) > 1]
+    return {**tabs, MERGED_CELLS: rows} if rows else dict(tabs)
+
+
+def merged_ranges(tabs: Mapping[str, list[list[str]]]) -> dict[str, list[str]]:
+    """Tab title -> its merged ranges in A1 form, from what a read of orders returned (`with_merges`)."""
+    out: dict[str, list[str]] = {}
+    for row in tabs.get(MERGED_CELLS, []):
+        if row:
+            out.setdefault(str(row[0]), []).extend(str(r) for r in row[1:])
+    return out
+
+
 class Backend(Protocol):
     name: str
 
@@ -69,7 +94,9 @@ class Backend(Protocol):
 
     def read_tabs(self, book_id: str, titles: list[str]) -> dict[str, list[list[str]]]:
         """All cells of the named tabs in ONE request, as text rows (header included).
-        A missing tab maps to None-free absence: it is simply not in the result."""
+        A missing tab maps to None-free absence: it is simply not in the result.
+        Both backends also have `read_orders`: the same in ONE request, with the tabs' merged cells under
+        MERGED_CELLS (what `pull` reads orders with)."""
 
     def write_book(self, book_id: str, tabs: list[TabWrite]) -> None:
         """Write every tab of the list in ONE request; creates missing tabs. Safe to repeat."""

@@ -4,9 +4,12 @@ One file for one class, over 400 lines, because its methods share one metadata c
 and one translation of Google's errors; the requests it sends are built in `gsheets_requests`,
 its HTTP layer is `gsheets_http` and opening it for a game directory is `gsheets_game`.
 
-Per book and stage it sends one `values:batchGet` (read) and one `spreadsheets:batchUpdate`
-(write). Spreadsheet metadata is cached (in memory, optionally in a JSON file) and refreshed
-from every write's answer; a 400 caused by stale metadata triggers one refresh and one retry.
+Per book and stage it sends one read and one `spreadsheets:batchUpdate` (write). The orders are read
+with one `spreadsheets.get` of the order tabs' values and merged cells (`read_orders`), or at a lock with
+the batchUpdate that closes the tabs and returns them (`lock_and_read`); other tabs with one
+`values:batchGet` (`read_tabs`). Spreadsheet metadata is cached (in memory, optionally in a JSON file)
+and refreshed from every write's answer and every read of orders; a 400 caused by stale metadata
+triggers one refresh and one retry.
 Every write is idempotent: grids are sized absolutely, and a spreadsheet create carries a
 marker (Drive appProperties) by which a retry finds the file it already made.
 """
@@ -35,7 +38,7 @@ from gspread.urls import (
 )
 from gspread.utils import ExportFormat, extract_id_from_url
 
-from sheets_bridge.backend import BackendError, BookRef, TabWrite
+from sheets_bridge.backend import BackendError, BookRef, TabWrite, with_merges
 from sheets_bridge.google_auth import (
     ApiUnavailableError,
     action_phrase,
@@ -51,6 +54,7 @@ from sheets_bridge.gsheets_requests import (
     SHEET_FIELDS,
     BookMeta,
     grid_size,
+    grid_tabs,
     lock_requests,
     plan_write,
     protection_requests,
@@ -282,6 +286,40 @@ class GSheetsBackend:
             return out
         return {}
 
+    def read_orders(self, book_id: str, titles: list[str]) -> dict[str, list[list[str]]]:
+        """`read_tabs` with the tabs' merged cells (under backend.MERGED_CELLS), in ONE spreadsheets.get of
+        the tabs' grid data: the values as `lock_and_read` reads them (what the player entered, a formula
+        as its text), the merges and the tabs' metadata as they are now (the cache is refreshed from it)."""
+        meta = self.metadata(book_id)
+        wanted = list(dict.fromkeys(titles))
+        for attempt in (0, 1):
+            present = [t for t in wanted if t in meta.sheets]
+            if not present:
+                return {}
+            try:
+                with self._errors(book_id, "read"):
+                    try:
+                        response = self.http.request("get", SPREADSHEET_URL % book_id, params={
+                            "ranges": [quote_title(t) for t in present], "includeGridData": "true",
+                            "fields": f"sheets({SHEET_FIELDS},data.rowData.values.userEnteredValue)"})
+                    except APIError as err:
+                        if attempt == 0 and err.code == 400:
+                            raise _Stale() from err
+                        raise
+            except _Stale:
+                meta = self.metadata(book_id, refresh=True)
+                continue
+            sheets = response.json().get("sheets", [])
+            read = grid_tabs(sheets)
+            with self._lock:
+                known = self._meta[book_id]
+                known.sheets.update(BookMeta.from_resource({"sheets": sheets}).sheets)
+            self._store(book_id, known)
+            out = {t: text_rows([[user_entered(v) for v in row] for row in read[t][0]]) for t in present if t in read}
+            self._forget_changed_formulas(book_id, out)
+            return with_merges(out, {t: read[t][1] for t in out})
+        return {}
+
     def _forget_changed_formulas(self, book_id: str, tabs: Mapping[str, list[list[str]]]) -> None:
         """Drop remembered formula cells whose text is no longer there (edited since): writing them
         back would overwrite the new value. Values read with FORMULA show a formula as its text."""
@@ -354,8 +392,9 @@ class GSheetsBackend:
 
         For `turn`: no late edit can slip in between the lock and the read, and the stage still
         costs one request before the push (which reopens the next stage's tabs). Returns what
-        `read_tabs` would; tabs the book lacks are left out. The cells that hold formulas are
-        remembered (in the metadata file too): the next `write_book` of a tab turns them into text.
+        `read_orders` would (the tabs' merged cells too); tabs the book lacks are left out. The cells
+        that hold formulas are remembered (in the metadata file too): the next `write_book` of a tab
+        turns them into text.
         """
         wanted = list(dict.fromkeys(titles))
         staff = sorted({self.service_email, *self.gm_emails})
@@ -373,14 +412,12 @@ class GSheetsBackend:
             f"updatedSpreadsheet(properties.title,sheets({SHEET_FIELDS},data.rowData.values.userEnteredValue))"))
         sheets = answer.get("updatedSpreadsheet", {}).get("sheets", [])
         out = {}
+        read = grid_tabs(sheets)
         with self._lock:
             meta = self._meta[book_id]
             meta.sheets.update(BookMeta.from_resource({"sheets": sheets}).sheets)
             formulas = self._formulas.setdefault(book_id, {})
-            for entry in sheets:
-                title = entry["properties"]["title"]
-                rows = ((entry.get("data") or [{}])[0]).get("rowData", [])
-                values = [[cell.get("userEnteredValue") or {} for cell in row.get("values", [])] for row in rows]
+            for title, (values, _) in read.items():
                 out[title] = text_rows([[user_entered(v) for v in row] for row in values])
                 found = {(r, c): str(v["formulaValue"]) for r, row in enumerate(values)
                          for c, v in enumerate(row) if "formulaValue" in v}
@@ -389,7 +426,7 @@ class GSheetsBackend:
                 else:
                     formulas.pop(title, None)
         self._store(book_id, meta)
-        return {t: out[t] for t in present if t in out}
+        return with_merges({t: out[t] for t in present if t in out}, {t: read[t][1] for t in present if t in read})
 
     def _batch_update(self, book_id: str, action: str, build: Callable[[BookMeta], dict], fields: str) -> dict:
         """One batchUpdate built from the cached metadata; a 400 (stale metadata: a tab renamed or

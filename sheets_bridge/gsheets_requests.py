@@ -2,10 +2,11 @@
 and the text of the cells it reads back. One file: every request of that one batchUpdate is built
 from the same cached metadata and stable ids, and they must agree with each other.
 
-Per book and stage the backend sends one `values:batchGet` (read) and one
-`spreadsheets:batchUpdate` (write: tabs, values as stringValue/numberValue, formats, header
-notes, dropdowns, whole-number validation, OK/error colours, protections), built here from cached
-metadata (`BookMeta`) by pure functions. Sheet ids and protected-range ids are derived from tab
+Per book and stage the backend sends one read (a `spreadsheets.get` of the order tabs' values and
+merged cells, or the batchUpdate that closes them and reads them) and one `spreadsheets:batchUpdate`
+(write: tabs, values as stringValue/numberValue, formats, header notes, dropdowns, whole-number
+validation, OK/error colours, protections, and the undoing of merges the write meets), built here from
+cached metadata (`BookMeta`) by pure functions. Sheet ids and protected-range ids are derived from tab
 titles (`stable_id`), and a tab's conditional formats are deleted (as many as the metadata counts)
 before its own are added, so a repeated write never duplicates anything; grids are sized
 absolutely, so a repeated request is harmless. Sheets has no print settings in its API: a book's
@@ -34,9 +35,10 @@ NUMBER_FORMAT = {"numberFormat": {"type": "NUMBER", "pattern": "0"}}
 OK_PREFIX = "OK"
 DEFAULT_SHEET_TITLES = ("Sheet1", "Лист1", "Лист 1")
 SHEET_FIELDS = ("properties(sheetId,title,index,gridProperties),protectedRanges(protectedRangeId,description),"
-                "conditionalFormats(ranges(sheetId))")
+                "conditionalFormats(ranges(sheetId)),merges")
 META_FIELDS = f"properties.title,sheets({SHEET_FIELDS})"
 Formulas = Mapping[tuple[int, int], str]       # (0-based row, column) -> a formula's text
+Merge = tuple[int, int, int, int]              # a merged range: 0-based start row, end row, start column, end column
 
 
 # -- metadata -------------------------------------------------------------------------------------
@@ -51,6 +53,7 @@ class SheetMeta:
     frozen_rows: int = 0
     protections: dict[int, str] = field(default_factory=dict)
     conditional_rules: int = 0          # conditional format rules on the sheet (a write replaces them all)
+    merges: tuple[Merge, ...] = ()      # its merged ranges (end indexes exclusive, as in a GridRange)
 
 
 @dataclass
@@ -72,7 +75,8 @@ class BookMeta:
                 frozen_rows=int(grid.get("frozenRowCount", 0)),
                 protections={int(p["protectedRangeId"]): str(p.get("description", ""))
                              for p in entry.get("protectedRanges", [])},
-                conditional_rules=len(entry.get("conditionalFormats", [])))
+                conditional_rules=len(entry.get("conditionalFormats", [])),
+                merges=tuple(_merge(g) for g in entry.get("merges", [])))
         return cls(str(resource.get("properties", {}).get("title", "")), sheets)
 
     def to_json(self) -> dict:
@@ -80,7 +84,8 @@ class BookMeta:
             {"sheet_id": s.sheet_id, "title": s.title, "index": s.index, "row_count": s.row_count,
              "column_count": s.column_count, "frozen_rows": s.frozen_rows,
              "protections": {str(k): v for k, v in s.protections.items()},
-             "conditional_rules": s.conditional_rules} for s in self.sheets.values()]}
+             "conditional_rules": s.conditional_rules, "merges": [list(m) for m in s.merges]}
+            for s in self.sheets.values()]}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BookMeta:
@@ -89,8 +94,22 @@ class BookMeta:
             sheets[s["title"]] = SheetMeta(s["sheet_id"], s["title"], s["index"], s["row_count"], s["column_count"],
                                            s.get("frozen_rows", 0),
                                            {int(k): v for k, v in s.get("protections", {}).items()},
-                                           int(s.get("conditional_rules", 0)))
+                                           int(s.get("conditional_rules", 0)),
+                                           tuple((int(r0), int(r1), int(c0), int(c1))
+                                                 for r0, r1, c0, c1 in s.get("merges", [])))
         return cls(data.get("title", ""), sheets)
+
+
+def _merge(grid: Mapping[str, Any]) -> Merge:
+    """A merged GridRange as (start row, end row, start column, end column); a missing index is 0."""
+    return (int(grid.get("startRowIndex", 0)), int(grid.get("endRowIndex", 0)),
+            int(grid.get("startColumnIndex", 0)), int(grid.get("endColumnIndex", 0)))
+
+
+def merge_a1(merge: Merge) -> str:
+    """A merged range in A1 form: (3, 5, 0, 1) -> "A4:A5"."""
+    r0, r1, c0, c1 = merge
+    return f"{_column_letters(c0)}{r0 + 1}:{_column_letters(max(c1 - 1, c0))}{max(r1, r0 + 1)}"
 
 
 # -- building the one batchUpdate of a book --------------------------------------------------------
@@ -193,6 +212,8 @@ def plan_write(meta: BookMeta, tabs: Iterable[TabWrite], staff: Iterable[str],
             cells = tab.column_updates or {}
             requests_.extend(_grow(existing, max([c + 1 for c in cells] + [1]),
                                    max([r for rows in cells.values() for r in rows] + [1])))
+            written = {(int(r) - 1, int(c)) for c, rows in cells.items() for r in rows}
+            requests_.extend(unmerge_requests(existing, written))
             requests_.extend(_cell_requests(tab, existing.sheet_id, 0, 0, values_only=True))
             continue
         if existing is None:
@@ -208,6 +229,7 @@ def plan_write(meta: BookMeta, tabs: Iterable[TabWrite], staff: Iterable[str],
             sheet_id = existing.sheet_id
             rows, cols = max(height, existing.row_count), max(width, existing.column_count)
             requests_.extend(_grow(existing, width, height, tab.frozen_rows))
+            requests_.extend(unmerge_requests(existing))
             protections = existing.protections
             old_rules = existing.conditional_rules
             if tab.rows is None:        # kept cells: the header and status writes below still win
@@ -219,6 +241,24 @@ def plan_write(meta: BookMeta, tabs: Iterable[TabWrite], staff: Iterable[str],
     if drop_default_sheet and default is not None and default.title not in {t.title for t in tabs} and tabs:
         requests_.append({"deleteSheet": {"sheetId": default.sheet_id}})
     return requests_
+
+
+def unmerge_requests(sheet: SheetMeta, cells: Iterable[tuple[int, int]] | None = None) -> list[dict]:
+    """Undo the sheet's merges that a write meets: all of them (one unmergeCells over the whole sheet,
+    which never spans a merge partly) for a write with the tab's layout, else each merge holding one of
+    `cells` (0-based row, column), the ones a values-only write sets. An order row spread over a merge is
+    not read (E_MERGED_CELLS): the player gets the cells back one by one."""
+    if not sheet.merges:
+        return []
+    if cells is None:
+        return [{"unmergeCells": {"range": {"sheetId": sheet.sheet_id}}}]
+    wanted = set(cells)
+    out = []
+    for r0, r1, c0, c1 in sheet.merges:
+        if any(r0 <= r < r1 and c0 <= c < c1 for r, c in wanted):
+            out.append({"unmergeCells": {"range": {"sheetId": sheet.sheet_id, "startRowIndex": r0, "endRowIndex": r1,
+                                                   "startColumnIndex": c0, "endColumnIndex": c1}}})
+    return out
 
 
 def _grow(sheet: SheetMeta, width: int, height: int, frozen_rows: int | None = None) -> list[dict]:
@@ -437,6 +477,18 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def grid_tabs(sheets: Iterable[Mapping[str, Any]]) -> dict[str, tuple[list[list[dict]], list[str]]]:
+    """Tab title -> (its cells' userEnteredValue row by row, its merged ranges in A1 form), from the sheets
+    of a Spreadsheet resource read with grid data of whole tabs."""
+    out = {}
+    for entry in sheets:
+        rows = ((entry.get("data") or [{}])[0]).get("rowData", [])
+        values = [[cell.get("userEnteredValue") or {} for cell in row.get("values", [])] for row in rows]
+        merges = sorted((_merge(g) for g in entry.get("merges", [])), key=lambda m: (m[0], m[2], m))
+        out[str(entry["properties"]["title"])] = (values, [merge_a1(m) for m in merges])
+    return out
+
+
 def text_rows(values: list[list[Any]]) -> list[list[str]]:
     """A ValueRange's rows as text; like the xlsx backend, blank cells at a row's end and blank
     rows at the end are left out (Google already trims them)."""
@@ -472,4 +524,4 @@ def grid_size(a1: str) -> tuple[int, int] | None:
 __all__ = ["SheetMeta", "BookMeta", "Formulas", "stable_id", "stable_sheet_id", "cell_data", "plan_write",
            "protection_requests", "lock_requests", "tab_width", "user_entered", "text_rows", "quote_title",
            "grid_size", "status_colour_requests", "whole_number_rule", "PROTECTION_TAG", "DEFAULT_SHEET_TITLES",
-           "META_FIELDS", "SHEET_FIELDS"]
+           "META_FIELDS", "SHEET_FIELDS", "Merge", "merge_a1", "unmerge_requests", "grid_tabs"]

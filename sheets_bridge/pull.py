@@ -2,18 +2,21 @@
 
 Before the rule set sees a row, the bridge checks the tab itself: a missing or renamed tab (and where
 its orders went, when a tab with its header sits under another title), a missing or doubled column
-header, rows below the tab's row limit, formulas. Each such problem is a Russian notice for the book's
-players («Сводка») and for the GM (console and «Проблемы»), and refuses the rows concerned.
+header, rows below the tab's row limit, formulas, merged cells. Each such problem is a Russian notice for
+the book's players («Сводка») and for the GM (console and «Проблемы»), or a status of the rows concerned,
+and refuses those rows.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Protocol
 
+from openpyxl.utils.cell import range_boundaries
+
 from engine.errors import OrderError
 from engine.ruleset import GM_BOOK, ParsedOrders, Row, RowStatus, Ruleset
 from engine.state import Envelope
-from sheets_bridge.backend import Backend
+from sheets_bridge.backend import MERGED_CELLS, Backend, merged_ranges
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout, TabLayout, book_kind, clip_rows, column_positions, rows_from_sheet
 
@@ -66,7 +69,7 @@ def book_notices(state: dict, key: str, problems: list[str]) -> list[str]:
 def find_renamed(tab: TabLayout, raw: RawBook, known: set[str]) -> str | None:
     """The title of a tab that is not in the layout but carries every column header of `tab`."""
     for title, rows in raw.items():
-        if title not in known and rows:
+        if title not in known and title != MERGED_CELLS and rows:
             _, missing, twice = column_positions(tab, list(rows[0]))
             if not missing and not twice:
                 return title
@@ -86,6 +89,8 @@ def pull(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, sta
     Only when an order tab is missing are the book's other tabs read too (one more read), to find
     where its orders went. The raw tabs returned (and archived) stop at each tab's row limit.
     `also_read` (book key -> tab titles) adds tabs to the same read, e.g. the «Симулятор» at `check`.
+    The read (`read_orders`, or `lock_and_read`) also says which cells of the tabs are merged: they
+    travel with the raw tabs (under backend.MERGED_CELLS) and refuse the rows they touch (`parse_books`).
     `kept` (tab_lock.kept_orders) gives the order rows of some books instead of what the books hold now
     (the rows at the lock, or the orders archived before a rollback): the books are still read once, and
     each row that differs from the kept one gets a status saying that the change was not read (those
@@ -93,7 +98,7 @@ def pull(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, sta
     """
     raw_books: dict[str, RawBook] = {}
     late: dict[str, list[RowStatus]] = {} if late_out is None else late_out
-    read = getattr(be, "lock_and_read", None) if lock else None
+    read = (getattr(be, "lock_and_read", None) if lock else None) or getattr(be, "read_orders", None) or be.read_tabs
     for key in order_books(rs, state):
         tabs = stage_tabs(rs, layout, stage, key)
         extra = [t for t in (also_read or {}).get(key, []) if t not in {tab.title for tab in tabs}]
@@ -105,7 +110,7 @@ def pull(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, sta
                 raw = {**{t: raw[t] for t in extra if t in raw}, **kept.books[key]}
                 raw_books[key] = raw
                 continue
-            raw = dict((read or be.read_tabs)(book_id, [t.title for t in tabs] + extra))
+            raw = dict(read(book_id, [t.title for t in tabs] + extra))
             list_tabs = getattr(be, "tab_titles", None)
             if list_tabs is not None and any(t.title not in raw for t in tabs):
                 known = {t.title for t in layout.books[book_kind(key)].tabs}
@@ -186,19 +191,43 @@ def add_late(by_key: dict[tuple[str, int], RowStatus], late: Iterable[RowStatus]
 def _clipped(layout: Layout, key: str, raw: RawBook) -> RawBook:
     limits = {t.title: t for t in layout.order_tabs(kind=book_kind(key))}
     longest = max((t.last_row for t in limits.values()), default=0)
-    return {title: clip_rows(limits[title], rows) if title in limits else rows[:longest]
-            for title, rows in raw.items()}
+    return {title: clip_rows(limits[title], rows) if title in limits else rows if title == MERGED_CELLS
+            else rows[:longest] for title, rows in raw.items()}
+
+
+def merged_rows(tab: TabLayout, rows: list[list[str]], ranges: Iterable[str]) -> dict[int, list[str]]:
+    """Order row number -> the merged ranges (A1) that touch it in a column read as orders (a merge
+    only over the status column, or beyond the layout's columns, takes nothing away from an order)."""
+    found, _, _ = column_positions(tab, list(rows[0]) if rows else [])
+    status_at = found.get(tab.columns[tab.status_index].key) if tab.status_index is not None else None
+    read = {i + 1 for i in found.values() if i != status_at}      # 1-based sheet columns
+    out: dict[int, list[str]] = {}
+    for text in ranges:
+        try:
+            bounds = range_boundaries(text)
+        except (ValueError, TypeError):
+            continue
+        first_col, first_row, last_col, last_row = bounds
+        if first_col is None or first_row is None or last_col is None or last_row is None:
+            continue
+        if not any(first_col <= c <= last_col for c in read):
+            continue
+        for number in range(max(2, first_row), min(last_row, tab.last_row) + 1):
+            out.setdefault(number, []).append(text)
+    return out
 
 
 def parse_books(rs: Ruleset, layout: Layout, state: dict, stage: str,
                 raw_books: dict[str, RawBook]) -> tuple[dict[str, ParsedOrders], list[str]]:
-    """Validate the raw order tabs of every book (also used by `replay` on archived orders)."""
+    """Validate the raw order tabs of every book (also used by `replay` on archived orders). A row that a
+    merge touches (`merged_rows`) gets E_MERGED_CELLS and is left out, as a row with a formula is."""
     parsed: dict[str, ParsedOrders] = {f: ParsedOrders(f, stage, (), ()) for f in rs.factions(state)}
     problems: list[str] = []
     for key, raw in raw_books.items():
         rows_by_tab: dict[str, list[Row]] = {}
         early: list[RowStatus] = []
         known = {t.title for t in layout.books[book_kind(key)].tabs}
+        merges = merged_ranges(raw)
         for t in stage_tabs(rs, layout, stage, key):
             if t.title not in raw:
                 found = find_renamed(t, raw, known)
@@ -210,8 +239,13 @@ def parse_books(rs: Ruleset, layout: Layout, state: dict, stage: str,
             problems.extend(book_problem(state, key, n) for n in read.notices)
             early.extend(read.refused)
             if read.header_ok:     # a broken header: the tab is left out, as if it were missing
+                merged = merged_rows(t, raw[t.title], merges.get(t.title, ()))
+                early.extend(RowStatus(t.key, n, (OrderError("E_MERGED_CELLS", {"cells": ", ".join(cells)}),))
+                             for n, cells in sorted(merged.items()))
                 clean = []
                 for row in read.rows:
+                    if row.number in merged:
+                        continue
                     errs = _formula_errors(row, t)
                     if errs:
                         early.append(RowStatus(t.key, row.number, errs))

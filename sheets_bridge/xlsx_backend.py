@@ -21,9 +21,10 @@ from typing import Any
 
 from openpyxl import Workbook
 from openpyxl.utils.exceptions import InvalidFileException
+from openpyxl.worksheet.worksheet import Worksheet
 
 from sheets_bridge import xlsx_files
-from sheets_bridge.backend import BackendError, BookForbidden, BookNotFound, TabWrite
+from sheets_bridge.backend import BackendError, BookForbidden, BookNotFound, TabWrite, with_merges
 from sheets_bridge.gamedir import atomic_write_bytes
 from sheets_bridge.xlsx_password import game_password, lock_sheets
 from sheets_bridge.xlsx_pictures import put_pictures
@@ -72,12 +73,13 @@ class XlsxBackend:
         return book_id
 
     def read_tabs(self, book_id: str, titles: list[str]) -> dict[str, list[list[str]]]:
+        return _read(self._load(book_id, edit=False), titles)
+
+    def read_orders(self, book_id: str, titles: list[str]) -> dict[str, list[list[str]]]:
+        """`read_tabs`, with the merged cells of these tabs under MERGED_CELLS (`backend.with_merges`)."""
         wb = self._load(book_id, edit=False)
-        result: dict[str, list[list[str]]] = {}
-        for title in titles:
-            if title in wb.sheetnames and title not in result:
-                result[title] = _text_rows(xlsx_files.sheet_values(wb[title]))
-        return result
+        tabs = _read(wb, titles)
+        return with_merges(tabs, {title: merged_cells(wb[title]) for title in tabs})
 
     def tab_titles(self, book_id: str) -> list[str]:
         """Titles of the book's tabs in order (the hidden dropdown lists left out)."""
@@ -129,6 +131,19 @@ class XlsxBackend:
 
 
 # -- reading --------------------------------------------------------------------------
+def _read(wb: Workbook, titles: list[str]) -> dict[str, list[list[str]]]:
+    result: dict[str, list[list[str]]] = {}
+    for title in titles:
+        if title in wb.sheetnames and title not in result:
+            result[title] = _text_rows(xlsx_files.sheet_values(wb[title]))
+    return result
+
+
+def merged_cells(ws: Worksheet) -> list[str]:
+    """The sheet's merged ranges in A1 form («A4:A5»), top to bottom, left to right."""
+    return [m.coord for m in sorted(ws.merged_cells.ranges, key=lambda m: (m.min_row, m.min_col, m.coord))]
+
+
 def cell_text(value: Any) -> str:
     """A cell value as the text a player sees: integral numbers without '.0', None as ''."""
     if value is None:

@@ -12,7 +12,7 @@ its reader numbers the style parts afresh and gives comments their default size;
 out, so the next write of a book gives the same bytes whether the process kept it or parsed it
 (tests/bridge/test_xlsx_files.py; the whole demos give identical files either way).
 Workbooks holding pictures or charts are never kept (openpyxl reads their images from the loaded
-file once).
+file once), nor is one saved with merged cells (the reader makes a merge's cells anew).
 """
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from typing import Any
 from zipfile import ZIP_DEFLATED, ZipFile
 
 from openpyxl import Workbook, load_workbook
+from openpyxl.cell.cell import MergedCell
 from openpyxl.comments import Comment
 from openpyxl.compat.strings import safe_string
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing
@@ -158,8 +159,8 @@ def _as_parsed(wb: Workbook) -> bool:
     left as it is and not kept). The writer leaves the columns' outline level and the comments'
     drawing part on the workbook; the file holds numbers to 16 digits, an empty text as no value,
     no empty cell or row, style parts as XML and comments without their size (it lives in the
-    drawing part, which the reader does not read). Pictures, hyperlinks, a date or a number shown as
-    one (it comes back as a datetime) and values of other types are not evened out."""
+    drawing part, which the reader does not read). Pictures, hyperlinks, merged cells, a date or a
+    number shown as one (it comes back as a datetime) and values of other types are not evened out."""
     if _holds_pictures(wb):
         return False
     work = [_cells_to_even(ws) for ws in wb.worksheets]     # first every cell is checked, then changed
@@ -206,14 +207,17 @@ def _as_parsed(wb: Workbook) -> bool:
 def _cells_to_even(ws: Worksheet) -> tuple[list[tuple[int, int]], list[Any], list[Any], list[Any]] | None:
     """The sheet's cells that a parse of its file gives otherwise: (empty ones, which the file does not
     hold, numbers, empty texts, cells with a comment); None if a cell cannot be made what its parse
-    gives (a hyperlink, a date or a number shown as one, a value of another type)."""
+    gives (a hyperlink, a date or a number shown as one, a value of another type), or if the sheet has
+    merged cells (the reader makes their cells anew, without their styles)."""
+    if ws.merged_cells.ranges:
+        return None
     empty: list[tuple[int, int]] = []
     numbers: list[Any] = []
     blanks: list[Any] = []
     comments: list[Any] = []
     cells: dict[tuple[int, int], Any] = ws._cells
     for key, cell in cells.items():
-        if cell._hyperlink is not None:
+        if isinstance(cell, MergedCell) or cell._hyperlink is not None:
             return None
         value, kind = cell._value, cell.data_type
         if kind == "n":

@@ -9,6 +9,8 @@ becomes its text. The xlsx backend loads a book, applies each tab with `apply_ta
 """
 from __future__ import annotations
 
+import bisect
+import copy
 import math
 import re
 import textwrap
@@ -16,7 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from openpyxl import Workbook
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell, MergedCell
 from openpyxl.comments import Comment
 from openpyxl.formatting.formatting import ConditionalFormattingList
 from openpyxl.formatting.rule import FormulaRule
@@ -85,6 +87,7 @@ def apply_tab(wb: Workbook, tab: TabWrite) -> None:
         raise BackendError(f"tab title {LISTS_SHEET!r} is reserved for dropdown lists")
     is_new = tab.title not in wb.sheetnames
     ws = _create_sheet(wb, tab.title) if is_new else wb[tab.title]
+    unmerge(ws, tab)
     if tab.header is not None:
         _write_header(ws, tab.header, tab.notes)
     if tab.rows is not None:
@@ -122,6 +125,47 @@ def apply_tab(wb: Workbook, tab: TabWrite) -> None:
     _fit_header(ws)
     fit_rows(ws, range(2, ws.max_row + 1))
     _set_print(ws, tab)
+
+
+def unmerge(ws: Worksheet, tab: TabWrite) -> None:
+    """Undo the merges that a write of `tab` meets: every one of the sheet when the tab is written with
+    its layout (header or rows), else those holding a cell the write sets. A merged cell holds no value
+    of its own (openpyxl cannot write one), and an order row spread over a merge is not read
+    (E_MERGED_CELLS), so the player gets the cells back one by one. Each takes the style of the nearest
+    cell of its column below the header that no merge hid (an order cell stays open to the player, a
+    status cell closed); in the header row, or a column without one, none (a header is styled when it is
+    written; a cell without a style is closed)."""
+    ranges = list(ws.merged_cells.ranges)
+    if not ranges:
+        return
+    if tab.header is None and tab.rows is None:
+        written = [(int(r), int(c) + 1) for c, cells in (tab.column_updates or {}).items() for r in cells]
+        ranges = [m for m in ranges if any(m.min_row <= r <= m.max_row and m.min_col <= c <= m.max_col
+                                           for r, c in written)]
+    cells: dict[tuple[int, int], Any] = ws._cells
+    hidden = {(r, c) for m in ranges for r in range(m.min_row, m.max_row + 1) for c in range(m.min_col, m.max_col + 1)
+              if (r, c) != (m.min_row, m.min_col)}
+    styled: dict[int, dict[int, StyleArray]] = {}      # column -> row -> style, of the cells that keep theirs
+    for (r, c), cell in cells.items():
+        if r > 1 and (r, c) not in hidden and not isinstance(cell, MergedCell) and cell.has_style:
+            styled.setdefault(c, {})[r] = _style_array(cell)
+    rows_of = {c: sorted(found) for c, found in styled.items()}
+    for merge in ranges:
+        ws.merged_cells.remove(merge)
+    for row, column in sorted(hidden):
+        cells.pop((row, column), None)
+        style = _nearest(styled.get(column, {}), rows_of.get(column, []), row) if row > 1 else None
+        if style is not None:
+            cells[(row, column)] = Cell(ws, row=row, column=column, style_array=copy.copy(style))
+
+
+def _nearest(styles: dict[int, StyleArray], rows: list[int], row: int) -> StyleArray | None:
+    """The style at the row of `rows` (sorted) nearest to `row`, the upper one on a tie."""
+    at = bisect.bisect_left(rows, row)
+    near = rows[max(at - 1, 0):at + 1]
+    if not near:
+        return None
+    return styles[min(near, key=lambda r: (abs(r - row), r))]
 
 
 def _create_sheet(wb: Workbook, title: str) -> Worksheet:

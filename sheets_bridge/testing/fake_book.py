@@ -50,6 +50,19 @@ def _intersects(a: Bounds, r0: int, r1: int, c0: int, c1: int) -> tuple[int, int
     return ar0, ar1, ac0, ac1
 
 
+Rect = tuple[int, int, int, int]        # a merge: start row, end row, start column, end column (ends exclusive)
+
+
+def merge_rect(grid: dict) -> Rect:
+    return (grid.get("startRowIndex", 0), grid["endRowIndex"], grid.get("startColumnIndex", 0),
+            grid["endColumnIndex"])
+
+
+def merge_grid(sheet_id: int, r: Rect) -> dict:
+    return {"sheetId": sheet_id, "startRowIndex": r[0], "endRowIndex": r[1], "startColumnIndex": r[2],
+            "endColumnIndex": r[3]}
+
+
 # -- the model ------------------------------------------------------------------------------
 
 class Sheet:
@@ -64,6 +77,7 @@ class Sheet:
         self.protected: list[dict] = []
         self.dimensions: dict[tuple[str, int], dict] = {}
         self.conditional: list[dict] = []          # conditional format rules, in priority order
+        self.merges: list[dict] = []               # merged ranges: bounded GridRanges with the sheet's id
 
     def __deepcopy__(self, memo: dict) -> Sheet:
         other = Sheet(copy.deepcopy(self.properties, memo))
@@ -71,6 +85,7 @@ class Sheet:
         other.protected = copy.deepcopy(self.protected, memo)
         other.dimensions = copy.deepcopy(self.dimensions, memo)
         other.conditional = copy.deepcopy(getattr(self, "conditional", []), memo)
+        other.merges = copy.deepcopy(getattr(self, "merges", []), memo)
         return other
 
     @property
@@ -88,6 +103,27 @@ class Sheet:
     @property
     def cols(self) -> int:
         return self.properties["gridProperties"]["columnCount"]
+
+    def shift_merges(self, dim: str, start: int, end: int, inserted: bool) -> None:
+        """Move the merges with rows (or columns) `start` to `end` inserted before `start`, or deleted: a
+        merge grows by the rows inserted inside it, loses the rows deleted from it, and goes when fewer
+        than two of its cells are left."""
+        lo, hi = (0, 1) if dim == "ROWS" else (2, 3)
+        n = end - start
+        kept = []
+        for merge in self.merges:
+            r = list(merge_rect(merge))
+            for i in (lo, hi):
+                if inserted:
+                    if r[i] > start or (i == lo and r[i] == start):
+                        r[i] += n
+                elif r[i] >= end:
+                    r[i] -= n
+                elif r[i] > start:
+                    r[i] = start
+            if (r[1] - r[0]) * (r[3] - r[2]) >= 2:
+                kept.append(merge_grid(self.sheet_id, (r[0], r[1], r[2], r[3])))
+        self.merges = kept
 
     def used_extent(self) -> tuple[int, int]:
         """(rows, cols) up to the last cell holding a value."""
@@ -123,6 +159,16 @@ class Book:
             if sheet.sheet_id == sheet_id:
                 return sheet
         raise invalid(f"No grid with id: {sheet_id}")
+
+    def _grid(self, grid: dict) -> tuple[Sheet, int, int, int, int]:
+        """A GridRange's sheet and bounds within its grid, or Google's 400 for a range past the grid."""
+        sheet = self.sheet_by_id(grid.get("sheetId", 0))
+        r0, r1, c0, c1 = grid_range_bounds(grid).clip(sheet.rows, sheet.cols)
+        end_r, end_c = grid.get("endRowIndex"), grid.get("endColumnIndex")
+        if end_r is not None and end_r > sheet.rows or end_c is not None and end_c > sheet.cols:
+            raise invalid(f"Range ({quote_title(sheet.title)}!{col_letters((end_c or 1) - 1)}{end_r or 1}) "
+                          f"exceeds grid limits. Max rows: {sheet.rows}, max columns: {sheet.cols}")
+        return sheet, r0, r1, c0, c1
 
     def sheet_by_title(self, title: str) -> Sheet | None:
         for sheet in self.sheets:
@@ -218,6 +264,9 @@ class Book:
                 entry["protectedRanges"] = [self.protected_view(p, who) for p in sheet.protected]
             if getattr(sheet, "conditional", None):
                 entry["conditionalFormats"] = copy.deepcopy(sheet.conditional)
+            if getattr(sheet, "merges", None):      # a sheet id of 0 left out, as proto3 does
+                entry["merges"] = [{k: v for k, v in m.items() if not (k == "sheetId" and v == 0)}
+                                   for m in sheet.merges]
             if include_grid:
                 entry["data"] = [self._grid_data(sheet, b) for b in wanted.get(sheet.sheet_id, [Bounds()])]
             sheets.append(entry)
@@ -388,6 +437,7 @@ class Book:
         sheet.cells = moved
         grid = sheet.properties["gridProperties"]
         grid["rowCount" if axis == 0 else "columnCount"] += n
+        sheet.shift_merges(dim, start, end, inserted=True)
         for prot in sheet.protected:
             for rng in [prot["range"], *prot.get("unprotectedRanges", ())]:
                 lo, hi = ("startRowIndex", "endRowIndex") if axis == 0 else ("startColumnIndex", "endColumnIndex")

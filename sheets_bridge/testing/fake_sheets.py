@@ -1,5 +1,6 @@
 """One spreadsheet of the fake: `Book` (cells, protections, values API) with Sheets v4's
-batchUpdate requests, applied in order with Google's checks and error messages."""
+batchUpdate requests, applied in order with Google's checks and error messages (conditional formats in
+`fake_formats`, merged cells in `fake_merges`)."""
 from __future__ import annotations
 
 import copy
@@ -9,12 +10,12 @@ from typing import Any
 
 from sheets_bridge.testing import field_mask
 from sheets_bridge.testing.a1 import col_letters, quote_title
-from sheets_bridge.testing.fake_book import DEFAULT_GRID, Sheet, grid_range_bounds
+from sheets_bridge.testing.fake_book import DEFAULT_GRID, Sheet
 from sheets_bridge.testing.fake_errors import PROTECTED_MESSAGE, ApiError, invalid
-from sheets_bridge.testing.fake_formats import FormattedBook
+from sheets_bridge.testing.fake_merges import MergedBook
 
 
-class Spreadsheet(FormattedBook):
+class Spreadsheet(MergedBook):
     """A spreadsheet with Google's values and batchUpdate semantics; `owner` edits everything."""
 
     # -- batchUpdate ----------------------------------------------------------------------------
@@ -35,15 +36,6 @@ class Spreadsheet(FormattedBook):
                 message = err.body["error"]["message"]
                 raise invalid(f"Invalid requests[{i}].{kind}: {message}") from None
         return replies
-
-    def _grid(self, grid: dict) -> tuple[Sheet, int, int, int, int]:
-        sheet = self.sheet_by_id(grid.get("sheetId", 0))
-        r0, r1, c0, c1 = grid_range_bounds(grid).clip(sheet.rows, sheet.cols)
-        end_r, end_c = grid.get("endRowIndex"), grid.get("endColumnIndex")
-        if end_r is not None and end_r > sheet.rows or end_c is not None and end_c > sheet.cols:
-            raise invalid(f"Range ({quote_title(sheet.title)}!{col_letters((end_c or 1) - 1)}{end_r or 1}) "
-                          f"exceeds grid limits. Max rows: {sheet.rows}, max columns: {sheet.cols}")
-        return sheet, r0, r1, c0, c1
 
     def _r_addSheet(self, body: dict, who: str) -> dict:
         props = copy.deepcopy(body.get("properties", {}))
@@ -368,4 +360,5 @@ class Spreadsheet(FormattedBook):
         sheet.cells = moved
         grid = sheet.properties["gridProperties"]
         grid["rowCount" if axis == 0 else "columnCount"] -= n
+        sheet.shift_merges(dim, start, end, inserted=False)
         return {}

@@ -1,6 +1,6 @@
-"""Drive's xlsx export of a fake spreadsheet: values, frozen rows, widths, dropdowns.
+"""Drive's xlsx export of a fake spreadsheet: values, merged cells, frozen rows, widths, dropdowns.
 
-An export is kept for the same content (a book's sheets, cells and dimensions), as building the file
+An export is kept for the same content (a book's sheets, cells, dimensions and merges), as building the file
 costs most of a fake Google stage's archive; a process may also take exports made elsewhere
 (`keep_exports`): the crash sweep's reruns find those of the uninterrupted run."""
 from __future__ import annotations
@@ -14,6 +14,7 @@ from openpyxl.cell.cell import TYPE_STRING
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
+from sheets_bridge.testing.fake_book import merge_rect
 from sheets_bridge.testing.fake_sheets import Spreadsheet
 from sheets_bridge.testing.fake_values import effective
 from sheets_bridge.xlsx_files import workbook_bytes
@@ -47,9 +48,9 @@ def keep_exports(made: dict[bytes, bytes]) -> None:
 
 
 def _content_digest(book: Spreadsheet) -> bytes:
-    """Equal for books whose sheets hold the same properties, cells and dimensions."""
-    content = [(sheet.properties, sorted(sheet.cells.items()), sorted(sheet.dimensions.items()))
-               for sheet in book.sheets]
+    """Equal for books whose sheets hold the same properties, cells, dimensions and merges."""
+    content = [(sheet.properties, sorted(sheet.cells.items()), sorted(sheet.dimensions.items()),
+                getattr(sheet, "merges", [])) for sheet in book.sheets]
     return hashlib.blake2b(pickle.dumps(content, protocol=pickle.HIGHEST_PROTOCOL), digest_size=20).digest()
 
 
@@ -76,6 +77,9 @@ def _build(book: Spreadsheet) -> bytes:
                 for ref in _ranges(cells):
                     validation.add(ref)
                 ws.add_data_validation(validation)
+        for merge in getattr(sheet, "merges", []):
+            r0, r1, c0, c1 = merge_rect(merge)
+            ws.merge_cells(start_row=r0 + 1, end_row=r1, start_column=c0 + 1, end_column=c1)
         frozen = sheet.properties["gridProperties"].get("frozenRowCount", 0)
         if frozen:
             ws.freeze_panes = f"A{frozen + 1}"

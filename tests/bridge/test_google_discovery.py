@@ -121,7 +121,7 @@ def test_every_request_of_a_whole_game_matches_the_discovery_documents(tmp_path)
     assert bridge and all(s.problems == () for s in bridge)
     assert all(check(s.method, s.url, s.body) == [] for s in bridge)
     called = {discovery.find_method(s.method, s.url)[0].id for s in bridge}
-    assert {"sheets.spreadsheets.batchUpdate", "sheets.spreadsheets.values.batchGet", "drive.files.create",
+    assert {"sheets.spreadsheets.batchUpdate", "sheets.spreadsheets.get", "drive.files.create",
             "drive.files.list", "drive.permissions.list", "drive.permissions.create",
             "drive.files.export"} <= called
 

@@ -95,7 +95,8 @@ def test_wrong_rows_get_their_russian_message_on_either_backend(played, backend)
 def test_google_stage_uses_one_read_and_one_write_per_book(tmp_path):
     """`turn` reads each order book in ONE request that also locks its order tabs (a batchUpdate that
     returns the values), then pushes each book in ONE batchUpdate that reopens the next stage's tabs;
-    `check` reads with one values:batchGet and writes the statuses in one batchUpdate."""
+    `check` reads with one spreadsheets.get (the values and the merged cells) and writes the statuses in one
+    batchUpdate."""
     game = Game("gsheets", tmp_path / "game")
     state = game.gd.latest_state()
     game.fill("empire", _orders(state, "empire"))
@@ -104,7 +105,7 @@ def test_google_stage_uses_one_read_and_one_write_per_book(tmp_path):
     check(game.gd, be=game.be)
     for key, book_id in game.gd.config.books.items():
         mine = sorted(c.op for c in game.fake.calls if c.file_id == book_id and not c.op.startswith("drive."))
-        assert mine == (["spreadsheets.batchUpdate", "values.batchGet"] if key in order_books else []), key
+        assert mine == (["spreadsheets.batchUpdate", "spreadsheets.get"] if key in order_books else []), key
     game.fake.calls.clear()
     run_turn(game.gd, be=game.be)
     books = game.gd.config.books

@@ -78,7 +78,7 @@ def test_check_writes_the_odds_and_each_row_s_status_and_the_rows_survive_a_turn
     if isinstance(game, Google):
         empire = game.gd.config.books["empire"]
         mine = sorted(c.op for c in game.fake.calls if c.file_id == empire and not c.op.startswith("drive."))
-        assert mine == ["spreadsheets.batchUpdate", "values.batchGet"], "one read, one write"
+        assert mine == ["spreadsheets.batchUpdate", "spreadsheets.get"], "one read, one write"
     tabs = game.read("empire", ["Симулятор", "Шансы"])
     sim, odds = tabs["Симулятор"], tabs["Шансы"]
     status = sim[0].index("Статус")
