@@ -1,12 +1,10 @@
 """GM adjustments: corrections typed in the GM book, applied as orders so they are logged and replay."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from engine import cells, ledger
+from engine import cells
 from engine.errors import OrderError, allowed_list, define
-from engine.jade_rose import factions
+from engine.jade_rose import factions, ledger
+from engine.jade_rose.state_types import Adjustment, JadeRoseState
 from engine.ruleset import Row, RowStatus
 
 TAB = "adjustments"
@@ -21,7 +19,7 @@ define({
 })
 
 
-def _faction_by_name(state: Mapping[str, Any], text: str) -> str | None:
+def _faction_by_name(state: JadeRoseState, text: str) -> str | None:
     text = cells.normalize_name(text)
     for fid, rec in state["factions"].items():
         if text in (fid, cells.normalize_name(rec["name"])):
@@ -29,8 +27,8 @@ def _faction_by_name(state: Mapping[str, Any], text: str) -> str | None:
     return None
 
 
-def parse_adjustments(state: Mapping[str, Any], rows: list[Row]) -> tuple[list[dict[str, Any]], list[RowStatus]]:
-    orders: list[dict[str, Any]] = []
+def parse_adjustments(state: JadeRoseState, rows: list[Row]) -> tuple[list[Adjustment], list[RowStatus]]:
+    orders: list[Adjustment] = []
     statuses: list[RowStatus] = []
     for row in rows:
         errors: list[OrderError] = []
@@ -52,18 +50,19 @@ def parse_adjustments(state: Mapping[str, Any], rows: list[Row]) -> tuple[list[d
         if errors:
             statuses.append(RowStatus(TAB, row.number, tuple(errors)))
             continue
+        assert fid is not None and resource is not None     # each None came with an error
         orders.append({"row": row.number, "faction": fid, "resource": resource, "amount": amount,
                        "reason": row.get("reason")})
         statuses.append(RowStatus(TAB, row.number))
     return orders, statuses
 
 
-def apply_adjustments(state: dict[str, Any], orders: list[dict[str, Any]]) -> None:
+def apply_adjustments(state: JadeRoseState, orders: list[Adjustment]) -> None:
     """Apply GM corrections to `state` (mutated), each with a ledger line."""
     for order in orders:
         ledger.change(state, order["faction"], order["resource"], order["amount"],
                       f"Корректировка мастера: {order['reason']}")
 
 
-def vocabulary(state: Mapping[str, Any]) -> dict[str, list[str]]:
+def vocabulary(state: JadeRoseState) -> dict[str, list[str]]:
     return {"factions": [f["name"] for f in state["factions"].values()], "resources": list(RESOURCES)}

@@ -4,33 +4,52 @@ modules); the war itself already moved cities, paid plunder and raze gold and re
 affected faction's journal gets one line per event summing up its ledger lines."""
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, TypeGuard
+from collections.abc import Mapping
+from typing import TypeGuard
 
-from engine import ledger
-from engine.jade_rose import factions
+from engine.jade_rose import factions, ledger
 from engine.jade_rose.data import load_data
 from engine.jade_rose.factions.base import CHOICE_WORDS
 from engine.jade_rose.holdings import city_name, faction_name
+from engine.jade_rose.state_types import (
+    BattleEvent,
+    CaptureEvent,
+    EliminatedEvent,
+    FailedAttackEvent,
+    JadeRoseState,
+    LedgerLine,
+    WarEvent,
+)
 
+HANDLED = ("battle", "capture", "failed_attack", "eliminated")    # the kinds of event with consequences
 TAKEN = ("colonise", "plunder", "raze")          # a city changes hands or is destroyed; "ruins" is no city (JR-51)
 _UNITS_OF = {"honor": "ч", "gold": "з", "slaves": " рабов", "eternal_servants": " вечных слуг"}
 
 
-def _playing(faction: object, state: Mapping[str, Any]) -> TypeGuard[str]:
+def _playing(faction: object, state: JadeRoseState) -> TypeGuard[str]:
     """`faction` is the id of a faction of this game."""
     return isinstance(faction, str) and faction in state["factions"]
 
 
-def apply_war_events(state: dict, events: list[dict]) -> None:
+def apply_war_events(state: JadeRoseState, events: list[WarEvent]) -> None:
     """Faction consequences of the turn's war events, in their order."""
     for event in events:
-        if isinstance(event, Mapping):
-            handler = _EVENT_HANDLERS.get(event.get("kind", ""))
-            if handler is not None:
-                start = len(state.setdefault("ledger", []))
-                handler(state, event)
-                _log_consequences(state, event, state["ledger"][start:])
+        if isinstance(event, Mapping) and event.get("kind", "") in HANDLED:
+            start = len(state.setdefault("ledger", []))
+            _handle(state, event)
+            _log_consequences(state, event, state["ledger"][start:])
+
+
+def _handle(state: JadeRoseState, event: WarEvent) -> None:
+    """The handler of the event's kind (one of HANDLED)."""
+    if event["kind"] == "battle":
+        _battle(state, event)
+    elif event["kind"] == "capture":
+        _capture(state, event)
+    elif event["kind"] == "failed_attack":
+        _failed_attack(state, event)
+    elif event["kind"] == "eliminated":
+        _eliminated(state, event)
 
 
 def _plural(n: int, one: str, few: str, many: str) -> str:
@@ -39,15 +58,16 @@ def _plural(n: int, one: str, few: str, many: str) -> str:
     return few if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else many
 
 
-def _log_consequences(state: dict, event: Mapping, lines: list[dict]) -> None:
+def _log_consequences(state: JadeRoseState, event: WarEvent, lines: list[LedgerLine]) -> None:
     place = city_name(state, event.get("city"))
-    if event.get("kind") == "battle":
+    if event["kind"] == "battle":
         title = f"Бой за {place}"
-    elif event.get("kind") == "capture":
+    elif event["kind"] == "capture":
         who = faction_name(state, event.get("attacker"))
         title = f"Город {place} {CHOICE_WORDS.get(event.get('choice', ''), 'взят')} («{who}»)"
-    else:
-        title = f"Нападение «{faction_name(state, event.get('attacker'))}» на {place} отбито"
+    else:       # a failed attack (an elimination changes no balance: it logs nothing here)
+        attacker = event.get("attacker") if event["kind"] == "failed_attack" else None
+        title = f"Нападение «{faction_name(state, attacker)}» на {place} отбито"
     parts: dict[str, list[str]] = {}
     for line in lines:
         amount = int(line["amount"])
@@ -61,7 +81,7 @@ def _log_consequences(state: dict, event: Mapping, lines: list[dict]) -> None:
         ledger.note(state, faction, f"{title}: {', '.join(texts)}")
 
 
-def _battle(state: dict, event: Mapping) -> None:
+def _battle(state: JadeRoseState, event: BattleEvent) -> None:
     units = load_data().units
     place = city_name(state, event.get("city"))
     for fid, dead in sorted((event.get("deaths") or {}).items()):
@@ -73,7 +93,7 @@ def _battle(state: dict, event: Mapping) -> None:
         factions.of(defender).on_attacked(state, defender, event, place)
 
 
-def _capture(state: dict, event: Mapping) -> None:
+def _capture(state: JadeRoseState, event: CaptureEvent) -> None:
     if event.get("choice") not in TAKEN:
         return
     previous, attacker = event.get("previous_owner"), event.get("attacker")
@@ -83,19 +103,16 @@ def _capture(state: dict, event: Mapping) -> None:
         factions.of(attacker).on_city_taken(state, attacker, event)
 
 
-def _failed_attack(state: dict, event: Mapping) -> None:
+def _failed_attack(state: JadeRoseState, event: FailedAttackEvent) -> None:
     defender, attacker = event.get("defender"), event.get("attacker")
     if _playing(defender, state) and _playing(attacker, state):
         factions.of(defender).on_failed_attack(state, defender, event)
 
 
-def _eliminated(state: dict, event: Mapping) -> None:
+def _eliminated(state: JadeRoseState, event: EliminatedEvent) -> None:
     """L35 «Если фракция теряет последний город, она выбывает из игры.»"""
     faction = event.get("faction")
     if _playing(faction, state) and not state["factions"][faction].get("eliminated"):
         state["factions"][faction]["eliminated"] = True
         ledger.note(state, faction, "Фракция потеряла последний город и выбыла из игры")
 
-
-_EVENT_HANDLERS: dict[str, Callable[[dict, Mapping], None]] = {
-    "battle": _battle, "capture": _capture, "failed_attack": _failed_attack, "eliminated": _eliminated}

@@ -10,9 +10,10 @@ at Midnight after turn 9. Pure: the bridge types the rows into the books.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from engine.jade_rose.data import dump_data
+from engine.jade_rose.state_types import JadeRoseState, jade_rose_state
 
 Row = tuple[str, ...]
 
@@ -143,7 +144,8 @@ ECONOMY: dict[int, dict[str, list[Row]]] = {
 
 # War calendar: turn -> faction -> list of (army, order, target city, capture choice, skip planning, units).
 # units: "all" (every awake unit not in another army) or {unit name: count}.
-WAR: dict[int, dict[str, list[tuple]]] = {
+WarRow = tuple[str, str, str, str, str, Literal["all"] | dict[str, int]]
+WAR: dict[int, dict[str, list[WarRow]]] = {
     1: {"empire": [("Северная", "Атаковать", "Чёрная Топь", "Колонизировать", "Нет", "all")],
         "vampires": [("Стража", "Оборонять", "Чёрная Топь", "", "", "all")]},
     2: {"jade": [("Нефритовая", "Атаковать", "Медная Гора", "Разграбить", "Да", "all")]},
@@ -161,15 +163,15 @@ LATE_CAPTURE = {4: "Колонизировать", 5: "Разграбить", 6:
 class Bot:
     """One faction's scripted player."""
 
-    def __init__(self, fid: str, data: dict):
+    def __init__(self, fid: str, data: dict[str, Any]):
         self.fid = fid
         self.data = data
         self.by_name = {u["name"]: k for k, u in data["units"].items() if u["faction"] == fid}
 
-    def own_cities(self, state: dict) -> set[str]:
+    def own_cities(self, state: JadeRoseState) -> set[str]:
         return {c["name"] for c in state["cities"].values() if c.get("owner") == self.fid and not c.get("ruins")}
 
-    def economy_rows(self, state: dict, turn: int) -> list[Row]:
+    def economy_rows(self, state: JadeRoseState, turn: int) -> list[Row]:
         rows: list[Row] = []
         mine = sorted((c for c in state["cities"].values() if c.get("owner") == self.fid),
                       key=lambda c: (c["level"], c["name"]))
@@ -185,14 +187,14 @@ class Bot:
             rows.append((action, city, what, count))
         return rows
 
-    def awake_units(self, state: dict) -> dict[str, int]:
+    def awake_units(self, state: JadeRoseState) -> dict[str, int]:
         rec = state["factions"][self.fid]
         sleeping = rec.get("hibernating", {})
         return {k: n - sleeping.get(k, 0) for k, n in rec.get("units", {}).items() if n - sleeping.get(k, 0) > 0}
 
     def deploy(self, units: dict[str, int]) -> list[tuple[str, str, str, int]]:
         """Shooters in the centre rearguard, chargers on the left, everyone else in the centre vanguard."""
-        rows = []
+        rows: list[tuple[str, str, str, int]] = []
         for key, n in sorted(units.items()):
             abil = self.data["units"][key]["abilities"]
             if "ranged" in abil:
@@ -213,7 +215,7 @@ class Bot:
             rows = [(f, "Авангард" if f == "Центр" else line, k, n) for f, line, k, n in rows]
         return rows
 
-    def war_rows(self, state: dict, turn: int) -> tuple[list[Row], list[Row]]:
+    def war_rows(self, state: JadeRoseState, turn: int) -> tuple[list[Row], list[Row]]:
         plan = WAR.get(turn, {}).get(self.fid)
         if plan is None and turn >= 4:
             plan = self.late_plan(state, turn)
@@ -231,20 +233,21 @@ class Bot:
                 free = {}
         return army_rows, order_rows
 
-    def late_plan(self, state: dict, turn: int) -> list[tuple]:
+    def late_plan(self, state: JadeRoseState, turn: int) -> list[WarRow]:
         roads = state["roads"]
         mine = {cid for cid, c in state["cities"].items() if c.get("owner") == self.fid and not c.get("ruins")}
-        targets = set()
+        targets: set[str] = set()
         for a, b in roads:
             for x, y in ((a, b), (b, a)):
                 if x in mine and state["cities"][y].get("owner") != self.fid:
                     owner = state["cities"][y].get("owner")
-                    if owner is None or not state["factions"].get(owner, {}).get("won"):
+                    rec = state["factions"].get(owner) if owner is not None else None
+                    if owner is None or not (rec is not None and rec.get("won")):
                         targets.add(y)
         if not targets or not self.awake_units(state):
             return []
 
-        def weakness(cid):
+        def weakness(cid: str) -> tuple[int, int, bool, int, str]:
             c = state["cities"][cid]
             prey = 0 if c.get("owner") == "vampires" else 1
             return (1 if c.get("ruins") else 0, prey, c["large"], c["level"], c["name"])
@@ -253,7 +256,7 @@ class Bot:
         capture = LATE_CAPTURE.get(turn, "Колонизировать")
         return [("Поход", "Атаковать", state["cities"][target]["name"], capture, "Нет", "all")]
 
-    def garrison_rows(self, cities: list[list[str]], state: dict) -> list[Row]:
+    def garrison_rows(self, cities: list[list[str]], state: JadeRoseState) -> list[Row]:
         """Place the capital's garrison as the «Города» tab shows it: shooters behind, riders on the right."""
         capital = next((c["name"] for c in state["cities"].values()
                         if c.get("owner") == self.fid and c.get("capital") and not c.get("ruins")), None)
@@ -331,7 +334,7 @@ class JadeRoseDemoPlayers:
     def orders(self, state: Mapping[str, Any], faction: str,
                book: Mapping[str, list[list[str]]]) -> dict[str, list[tuple[Any, ...]]]:
         """Rows per order tab key for the open stage (tabs left out are not touched)."""
-        bot, st = self.bot(faction), dict(state)
+        bot, st = self.bot(faction), jade_rose_state(dict(state))
         if st["stage"] == "planning":
             rows = book.get("Манёвры", [])
             if len(rows) <= 1:

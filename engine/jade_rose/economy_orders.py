@@ -6,13 +6,11 @@ balances and on earlier orders of the same turn are checked when the orders run 
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from engine.errors import OrderError, allowed_list, define
 from engine.jade_rose.data import load_data, normalize_name
 from engine.jade_rose.holdings import city_names, own_cities
 from engine.jade_rose.names import faction_id, find_building, find_unit, find_units
+from engine.jade_rose.state_types import EconomyOrder, JadeRoseState
 from engine.numbers import read_count
 from engine.ruleset import Row, RowStatus
 
@@ -144,13 +142,13 @@ def actions_for(faction: str) -> tuple[str, ...]:
     return tuple(a for a in ACTIONS if FACTION_ONLY.get(KINDS[a], faction) == faction)
 
 
-def economy_targets(state: Mapping, faction: str) -> list[str]:
+def economy_targets(state: JadeRoseState, faction: str) -> list[str]:
     """Everything the «Что» column may name for a faction: its buildings, its units, the rival factions."""
     return _building_names(faction) + _unit_names(faction) + (
         rival_names(state, faction) if any(FACTION_ONLY.get(k) == faction for k in TARGET_KINDS) else [])
 
 
-def find_city(state: Mapping, text: str) -> str | None:
+def find_city(state: JadeRoseState, text: str) -> str | None:
     """City id by its name (case, ё/е, spacing ignored) or its id."""
     if text in state["cities"]:
         return text
@@ -161,7 +159,7 @@ def find_city(state: Mapping, text: str) -> str | None:
     return None
 
 
-def _faction_title(state: Mapping, faction: str) -> str:
+def _faction_title(state: JadeRoseState, faction: str) -> str:
     rec = state.get("factions", {}).get(faction)
     if rec and rec.get("name"):
         return rec["name"]
@@ -176,7 +174,7 @@ def _action_kind(text: str) -> str | None:
     return norm if norm in ACTION_OF_KIND else None
 
 
-def find_faction(state: Mapping, text: str) -> str | None:
+def find_faction(state: JadeRoseState, text: str) -> str | None:
     """Faction id of the game by id, alias or Russian name (its own display name included)."""
     fid = faction_id(text)
     if fid in state.get("factions", {}):
@@ -188,12 +186,12 @@ def find_faction(state: Mapping, text: str) -> str | None:
     return None
 
 
-def rival_names(state: Mapping, faction: str) -> list[str]:
+def rival_names(state: JadeRoseState, faction: str) -> list[str]:
     """Display names of the other factions of the game (targets of a vengeful campaign or a grudge room)."""
     return [_faction_title(state, f) for f in sorted(state.get("factions", {})) if f != faction]
 
 
-def _parse_row(state: Mapping, faction: str, row: Row) -> tuple[dict | None, list[OrderError]]:
+def _parse_row(state: JadeRoseState, faction: str, row: Row) -> tuple[EconomyOrder | None, list[OrderError]]:
     errors: list[OrderError] = []
     cells = {key: row.get(key) for key in COLUMNS}
     for key, value in cells.items():
@@ -214,7 +212,7 @@ def _parse_row(state: Mapping, faction: str, row: Row) -> tuple[dict | None, lis
         owner = FACTION_ONLY[kind]
         return None, [OrderError("JR_ACTION_NOT_FOR_FACTION", {"action": action, "owner": _faction_title(state, owner),
                                                                "allowed": allowed_list(own, limit=20)})]
-    order: dict[str, Any] = {"row": row.number, "kind": kind, "city": None, "what": None, "count": 1}
+    order: EconomyOrder = {"row": row.number, "kind": kind, "city": None, "what": None, "count": 1}
 
     # count
     count_text = cells["count"]
@@ -305,9 +303,10 @@ def _unit_names(faction: str) -> list[str]:
     return [u.name for u in sorted(load_data().faction_units(faction), key=lambda u: u.tier)]
 
 
-def parse_economy_rows(state: Mapping, faction: str, rows: list[Row]) -> tuple[list[dict], list[RowStatus]]:
+def parse_economy_rows(state: JadeRoseState, faction: str,
+                       rows: list[Row]) -> tuple[list[EconomyOrder], list[RowStatus]]:
     """Orders (JSON-able dicts) from the tab's rows, and a status for every non-blank row; never raises."""
-    orders: list[dict] = []
+    orders: list[EconomyOrder] = []
     statuses: list[RowStatus] = []
     for row in rows:
         try:
@@ -324,7 +323,7 @@ def parse_economy_rows(state: Mapping, faction: str, rows: list[Row]) -> tuple[l
     return orders, statuses
 
 
-def sort_orders(orders: list[dict]) -> list[dict]:
+def sort_orders(orders: list[EconomyOrder]) -> list[EconomyOrder]:
     """Orders in the rulings' execution order (by kind, then by sheet row)."""
     rank: dict[str, int] = {}
     for i, entry in enumerate(KIND_ORDER):

@@ -4,10 +4,11 @@ the rule book's template «Города:» (L348–363)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from engine.jade_rose import holdings, income, views
 from engine.jade_rose.data import load_data
+from engine.jade_rose.state_types import BattleEvent, CaptureEvent, JadeRoseState, WarEvent, jade_rose_state
 from engine.jade_rose.war.captures import fate_text
 from engine.ruleset import ForumPost, StageResult
 
@@ -25,7 +26,7 @@ def strength_words(n: int) -> str:
     return "огромная армия"
 
 
-def _name(state: Mapping[str, Any], fid: str | None) -> str:
+def _name(state: JadeRoseState, fid: str | None) -> str:
     return str(state["factions"][fid]["name"]) if fid in state["factions"] else "никто"
 
 
@@ -33,7 +34,7 @@ def _new_entries(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[st
     return list(after[len(before):]) if list(after[:len(before)]) == list(before) else list(after)
 
 
-def _battle_line(state: Mapping[str, Any], event: Mapping[str, Any], captured: Mapping[str, Any] | None) -> str:
+def _battle_line(state: JadeRoseState, event: BattleEvent, captured: CaptureEvent | None) -> str:
     city = state["cities"][event["city"]]["name"]
     a, d = event["attacker"], event["defender"]
     size, deaths = event.get("army_size", {}), event.get("deaths", {})
@@ -45,13 +46,17 @@ def _battle_line(state: Mapping[str, Any], event: Mapping[str, Any], captured: M
 
 
 def chronicle_post(before: Mapping[str, Any], result: StageResult) -> ForumPost:
-    state = result.state
+    state = jade_rose_state(result.state)
     turn, stage = int(before["turn"]), str(before["stage"])
     lines = [f"[b]Война Нефритовой Розы — ход {turn}, {views.STAGE_NAMES.get(stage, stage)}[/b]",
              f"Эпоха: {views.ERA_NAMES.get(str(state.get('era')), str(state.get('era')))}.", ""]
-    events = list(result.events)
-    captures = {e["city"]: e for e in events if e.get("kind") == "capture"}
-    battles = [e for e in events if e.get("kind") == "battle"]
+    captures: dict[str, CaptureEvent] = {}
+    battles: list[BattleEvent] = []
+    for e in cast(list[WarEvent], list(result.events)):
+        if e["kind"] == "capture":
+            captures[e["city"]] = e
+        elif e["kind"] == "battle":
+            battles.append(e)
     if battles:
         lines += ["[u]Бои[/u]", "[list]"]
         lines += [f"[*]{_battle_line(state, e, captures.pop(e['city'], None) if e['winner'] == 'attacker' else None)}"
@@ -74,7 +79,7 @@ def chronicle_post(before: Mapping[str, Any], result: StageResult) -> ForumPost:
     return ForumPost("chronicle", f"Ход {turn}: хроника", "\n".join(lines).rstrip() + "\n")
 
 
-def cities_post(state: Mapping[str, Any], faction: str) -> ForumPost:
+def cities_post(state: JadeRoseState, faction: str) -> ForumPost:
     """The faction's cities in the template «Города:»: name (level) (size), income, buildings, totals."""
     data = load_data()
     lines = ["Города:"]
@@ -97,7 +102,7 @@ def cities_post(state: Mapping[str, Any], faction: str) -> ForumPost:
 
 class JadeRosePosts:
     def posts(self, before: Mapping[str, Any], result: StageResult) -> tuple[ForumPost, ...]:
-        state = result.state
+        state = jade_rose_state(result.state)
         known = {p["id"] for p in before.get("battle_posts", []) or []}
         fights = [p for p in state.get("battle_posts", []) or [] if p["id"] not in known]
         out = [chronicle_post(before, result)]

@@ -3,15 +3,15 @@ wiring data, economy, war, faction mechanics and views, and its battle simulator
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
-from engine import ledger
 from engine.jade_rose import (
     adjustments,
     battle,
     economy_orders,
     factions,
     income,
+    ledger,
     odds,
     setup,
     turn,
@@ -24,6 +24,7 @@ from engine.jade_rose.demo_players import JadeRoseDemoPlayers
 from engine.jade_rose.forum_posts import JadeRosePosts
 from engine.jade_rose.map_picture import JadeRoseMap
 from engine.jade_rose.odds import JadeRoseOdds
+from engine.jade_rose.state_types import jade_rose_state, plain
 from engine.registry import register
 from engine.ruleset import (
     GM_BOOK,
@@ -56,14 +57,14 @@ class JadeRose(Ruleset):
         "finished": "Игра окончена: победителей покажет forumwar status."}
     order_tab_keys = {"orders": ("economy", *war.ORDER_TABS, "adjustments"), "planning": ("manoeuvres",)}
 
-    def dump_data(self) -> dict:
+    def dump_data(self) -> dict[str, Any]:
         return dump_data()
 
-    def new_game(self, scenario: Mapping[str, Any]) -> dict:
+    def new_game(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
         state = setup.new_game(scenario)
         ledger.chronicle(state, "Начало",
                          f"Начинается {self.title}: эпоха «{views.ERA_NAMES.get(state['era'], state['era'])}».", turn=1)
-        return state
+        return plain(state)
 
     def order_tabs(self, stage: str) -> tuple[str, ...]:
         return self.order_tab_keys.get(stage, ())
@@ -71,46 +72,49 @@ class JadeRose(Ruleset):
     def vocabularies(self, state: Mapping[str, Any], faction: str | None) -> dict[str, list[str]]:
         if faction is None:
             return {}
-        own = sorted(c["name"] for c in state["cities"].values() if c.get("owner") == faction)
+        game = jade_rose_state(state)
+        own = sorted(c["name"] for c in game["cities"].values() if c.get("owner") == faction)
         vocab = {
             "economy_actions": list(economy_orders.actions_for(faction)),
             "own_cities": own,
-            "economy_targets": economy_orders.economy_targets(state, faction),
+            "economy_targets": economy_orders.economy_targets(game, faction),
         }
-        vocab.update(war.vocabularies(state, faction))
-        vocab.update(odds.vocabularies(state, faction))
+        vocab.update(war.vocabularies(game, faction))
+        vocab.update(odds.vocabularies(game, faction))
         return vocab
 
     def validate(self, state: Mapping[str, Any], faction: str, stage: str,
                  tabs: Mapping[str, list[Row]]) -> ParsedOrders:
         if stage == "planning":
-            return turn.validate_manoeuvres(state, faction, tabs)
-        return turn.validate_orders(state, faction, tabs)
+            return turn.validate_manoeuvres(jade_rose_state(state), faction, tabs)
+        return turn.validate_orders(jade_rose_state(state), faction, tabs)
 
     def gm_vocabularies(self, state: Mapping[str, Any]) -> dict[str, list[str]]:
-        return adjustments.vocabulary(state)
+        return adjustments.vocabulary(jade_rose_state(state))
 
     def validate_gm(self, state: Mapping[str, Any], stage: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
-        orders, statuses = adjustments.parse_adjustments(state, list(tabs.get("adjustments", ())))
-        return ParsedOrders(GM_BOOK, stage, tuple(orders), tuple(statuses))
+        orders, statuses = adjustments.parse_adjustments(jade_rose_state(state), list(tabs.get("adjustments", ())))
+        return ParsedOrders(GM_BOOK, stage, cast(tuple[dict[str, Any], ...], tuple(orders)), tuple(statuses))
 
     def resolve(self, state: Mapping[str, Any], stage: str, orders: Mapping[str, ParsedOrders],
                 seed: int) -> StageResult:
         if stage == "planning":
-            new = turn.resolve_planning_stage(state, orders, seed)
+            new = turn.resolve_planning_stage(jade_rose_state(state), orders, seed)
         else:
-            new = turn.resolve_orders_stage(state, orders, seed)
+            new = turn.resolve_orders_stage(jade_rose_state(state), orders, seed)
         before, after = state["era"], new.state["era"]   # every Jade Rose state has an era (setup, each turn)
         if after != before and new.state["stage"] != "finished":
-            ledger.chronicle(new.state, "Эпоха", f"Наступает эпоха «{views.ERA_NAMES.get(after, after)}».")
+            ledger.chronicle(jade_rose_state(new.state), "Эпоха",
+                             f"Наступает эпоха «{views.ERA_NAMES.get(after, after)}».")
         return new
 
     def views(self, state: Mapping[str, Any], result: StageResult | None = None) -> dict[str, dict[str, Table]]:
-        books = views.all_views(state)
-        for fid in state["factions"]:
-            books[fid].update(war.views(state, fid))
-        books["public"].update(war.public_views(state))
-        books["gm"].update(war.gm_views(state))
+        game = jade_rose_state(state)
+        books = views.all_views(game)
+        for fid in game["factions"]:
+            books[fid].update(war.views(game, fid))
+        books["public"].update(war.public_views(game))
+        books["gm"].update(war.gm_views(game))
         return books
 
     def battle_simulator(self) -> BattleSimulator:
@@ -141,7 +145,7 @@ class JadeRose(Ruleset):
             res = "".join(f", {views.RESOURCES.get(k, k)} {v}" for k, v in f["resources"].items())
             line = (f"золото {f['gold']}{res}; городов {len(f['cities'])}; "
                     f"юнитов {sum(f['units'].values())}")
-            numbers = {"Доход": income.faction_income(state, fid), "Казна": f["gold"],
+            numbers = {"Доход": income.faction_income(jade_rose_state(state), fid), "Казна": f["gold"],
                        "Армия (юнитов)": sum(f["units"].values()), "Города": len(f["cities"])}
             factions_out.append(FactionSummary(fid, f["name"], (line,), f["eliminated"], f["won"], f, numbers))
         extras = {k: v for k, v in facts.items() if k != "factions"}
@@ -150,8 +154,9 @@ class JadeRose(Ruleset):
     def figures(self, state: Mapping[str, Any]) -> dict[str, Any]:
         """Turn, stage, era, winners and per-faction figures (the extras of `status --json`)."""
         data = load_data()
+        game = jade_rose_state(state)
         out = {"ruleset": self.name, "turn": state["turn"], "stage": state["stage"], "era": state.get("era"),
-               "game_over": victory.game_over(state), "winners": victory.winners(state),
+               "game_over": victory.game_over(game), "winners": victory.winners(game),
                "pending_battles": len(state.get("battles", [])), "factions": {}}
         for fid, f in state["factions"].items():
             out["factions"][fid] = {
@@ -188,7 +193,7 @@ class JadeRoseBattles:
         return battle.battle_report(spec, seed, bbcode=bbcode)
 
 
-def _battle_factions(battle: Mapping) -> set[str]:
+def _battle_factions(battle: Mapping[str, Any]) -> set[str]:
     """Factions taking part in a pending battle (attackers and the defender)."""
     found = set()
     for key in ("attacker", "defender", "owner"):

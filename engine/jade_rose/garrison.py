@@ -1,20 +1,18 @@
 """City garrisons: the faction's table by level, building bonuses, large-city doubling."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from engine.jade_rose.data import load_data
+from engine.jade_rose.state_types import JadeRoseState
 
 
-def has_forge(state: Mapping[str, Any], faction: str) -> bool:
+def has_forge(state: JadeRoseState, faction: str) -> bool:
     data = load_data()
     return any(c["owner"] == faction and not c.get("ruins")
                and any(data.buildings[b].effects.get("forge") for b in c["buildings"] if b in data.buildings)
                for c in state["cities"].values())
 
 
-def garrison_of(state: Mapping[str, Any], city_id: str) -> dict[str, int]:
+def garrison_of(state: JadeRoseState, city_id: str) -> dict[str, int]:
     """Unit counts of a city's garrison (ruins have none; RULINGS JR-54: large cities double, bonuses too)."""
     data = load_data()
     city = state["cities"][city_id]

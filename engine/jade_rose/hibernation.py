@@ -17,10 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine import ledger
+from engine.jade_rose import ledger
 from engine.jade_rose.data import load_data
-
-Batch = dict[str, Any]
+from engine.jade_rose.state_types import FactionRecord, HireBatch, JadeRoseState
 
 
 def blood_of(key: str) -> int:
@@ -29,28 +28,29 @@ def blood_of(key: str) -> int:
     return int(unit.blood) if unit is not None else 0
 
 
-def blood_capacity(rec: Mapping) -> int:
+def blood_capacity(rec: FactionRecord) -> int:
     """Units' worth of blood the faction's slaves and eternal servants give."""
     per = int(load_data().factions["vampires"].get("slaves_per_unit", 15))
     return (int(rec.get("slaves", 0)) + int(rec.get("eternal_servants", 0))) // per
 
 
-def blood_needed(rec: Mapping) -> int:
+def blood_needed(rec: FactionRecord) -> int:
     """Blood every unit of the faction would need awake."""
     return sum(blood_of(k) * int(n) for k, n in rec.get("units", {}).items() if int(n) > 0)
 
 
-def _owned(rec: Mapping) -> dict[str, int]:
+def _owned(rec: FactionRecord) -> dict[str, int]:
     return {k: int(n) for k, n in sorted(rec.get("units", {}).items()) if int(n) > 0 and blood_of(k) > 0}
 
 
-def hire_batches(rec: Mapping) -> list[Batch]:
+def hire_batches(rec: FactionRecord) -> list[HireBatch]:
     """The hiring record made to agree with the units held, oldest first (see the module docstring)."""
     data = load_data()
     owned = _owned(rec)
-    batches = [{"turn": int(b.get("turn", 0)), "unit": b["unit"], "count": int(b.get("count", 0))}
-               for b in rec.get("hire_order", ()) or ()
-               if isinstance(b, Mapping) and b.get("unit") in owned and int(b.get("count", 0)) > 0]
+    batches: list[HireBatch] = [
+        {"turn": int(b.get("turn", 0)), "unit": b["unit"], "count": int(b.get("count", 0))}
+        for b in rec.get("hire_order", ()) or ()
+        if isinstance(b, Mapping) and b.get("unit") in owned and int(b.get("count", 0)) > 0]
     recorded: dict[str, int] = {}
     for b in batches:
         recorded[b["unit"]] = recorded.get(b["unit"], 0) + b["count"]
@@ -65,10 +65,11 @@ def hire_batches(rec: Mapping) -> list[Batch]:
                 extra -= cut
     missing = sorted(((k, n - recorded.get(k, 0)) for k, n in owned.items() if n > recorded.get(k, 0)),
                      key=lambda kv: (-data.units[kv[0]].cost["gold"], kv[0]))
-    return [{"turn": 0, "unit": k, "count": n} for k, n in missing] + [b for b in batches if b["count"] > 0]
+    first: list[HireBatch] = [{"turn": 0, "unit": k, "count": n} for k, n in missing]
+    return first + [b for b in batches if b["count"] > 0]
 
 
-def note_hire(state: dict, faction: str, key: str, count: int) -> None:
+def note_hire(state: JadeRoseState, faction: str, key: str, count: int) -> None:
     """Record a hiring (call it before the hired units are added to the faction's units)."""
     if blood_of(key) <= 0 or count <= 0:
         return
@@ -76,7 +77,7 @@ def note_hire(state: dict, faction: str, key: str, count: int) -> None:
     rec["hire_order"] = hire_batches(rec) + [{"turn": int(state["turn"]), "unit": key, "count": int(count)}]
 
 
-def named_sleepers(rec: Mapping) -> dict[str, int]:
+def named_sleepers(rec: FactionRecord) -> dict[str, int]:
     """This turn's named sleepers so far, by unit."""
     out: dict[str, int] = {}
     for key, n in rec.get("sleep_choice", ()) or ():
@@ -84,14 +85,14 @@ def named_sleepers(rec: Mapping) -> dict[str, int]:
     return out
 
 
-def name_sleepers(rec: dict, key: str, count: int) -> None:
+def name_sleepers(rec: FactionRecord, key: str, count: int) -> None:
     rec.setdefault("sleep_choice", []).append([key, int(count)])
 
 
 class _Pool:
     """Units not yet placed in the sleep order, per hiring batch; a unit type gives its newest first."""
 
-    def __init__(self, batches: list[Batch]):
+    def __init__(self, batches: list[HireBatch]):
         self.batches = batches
         self.left = [b["count"] for b in batches]
 
@@ -105,7 +106,7 @@ class _Pool:
         return taken
 
 
-def sleep_order(rec: Mapping, batches: list[Batch]) -> list[tuple[str, int, bool]]:
+def sleep_order(rec: FactionRecord, batches: list[HireBatch]) -> list[tuple[str, int, bool]]:
     """(unit, count, named by the player) in the order they fall asleep."""
     pool = _Pool(batches)
     order: list[tuple[str, int, bool]] = []
@@ -126,7 +127,7 @@ def sleep_order(rec: Mapping, batches: list[Batch]) -> list[tuple[str, int, bool
     return order
 
 
-def choose_sleepers(rec: Mapping, batches: list[Batch]) -> tuple[dict[str, int], dict[str, int]]:
+def choose_sleepers(rec: FactionRecord, batches: list[HireBatch]) -> tuple[dict[str, int], dict[str, int]]:
     """(everyone asleep, the named among them): the fewest in sleep order that cover the shortfall."""
     short = blood_needed(rec) - blood_capacity(rec)
     chosen: list[list[Any]] = []
@@ -156,7 +157,7 @@ def _units_text(units: Mapping[str, int]) -> str:
     return ", ".join(f"{data.units[k].name} ×{n}" for k, n in units.items() if n) or "никто"
 
 
-def hibernate(state: dict, faction: str) -> None:
+def hibernate(state: JadeRoseState, faction: str) -> None:
     """End of the turn: put the shortfall to sleep (wake the rest), log it, use up the turn's choice."""
     rec = state["factions"][faction]
     batches = hire_batches(rec)
@@ -182,7 +183,7 @@ def hibernate(state: dict, faction: str) -> None:
             f"вампиров (действие «Отправить в спячку» во вкладке «Экономика»): {_units_text(owned)}."))
     rec["hibernating"] = asleep
     rec.pop("sleep_choice", None)
-    if batches == hire_batches({"units": rec.get("units", {})}):
+    if batches == hire_batches({**rec, "hire_order": []}):
         rec.pop("hire_order", None)      # only starting units: nothing to remember
     else:
         rec["hire_order"] = batches

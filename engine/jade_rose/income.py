@@ -2,16 +2,15 @@
 factions' own income (see their modules), unit upkeep, and the era's gift to the smallest (JR-61)."""
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from engine import ledger
-from engine.jade_rose import factions
+from engine.jade_rose import factions, ledger
 from engine.jade_rose.data import load_data
 from engine.jade_rose.holdings import active_factions, base_income, city_count, era_of, own_cities, unit_upkeep
+from engine.jade_rose.state_types import JadeRoseState, LedgerLine
 
 
-def income_lines(state: Mapping, faction: str) -> list[dict]:
+def income_lines(state: JadeRoseState, faction: str) -> list[LedgerLine]:
     """What the faction earns at the start of the current turn, line by line (ledger-shaped dicts).
 
     Gold: cities and their buildings (× the era's multiplier), then the faction's own lines (vampire
@@ -21,7 +20,7 @@ def income_lines(state: Mapping, faction: str) -> list[dict]:
     data = load_data()
     gmul = int(era_of(state).gold_multiplier)
     suffix = f" ({era_of(state).name}: ×{gmul})" if gmul != 1 else ""
-    lines: list[dict] = []
+    lines: list[LedgerLine] = []
 
     def add(resource: str, amount: int, reason: str, city: str | None = None, **tags: Any) -> None:
         if amount:
@@ -40,15 +39,16 @@ def income_lines(state: Mapping, faction: str) -> list[dict]:
     return lines
 
 
-def upkeep_total(state: Mapping, faction: str) -> int:
+def upkeep_total(state: JadeRoseState, faction: str) -> int:
     """Gold upkeep per turn of the faction's units (e.g. hibernating units in a crypt pay none)."""
     return unit_upkeep(state, faction, factions.of(faction).upkeep_exempt(state, faction))
 
 
-def collect_income(state: dict, faction: str) -> None:
+def collect_income(state: JadeRoseState, faction: str) -> None:
     """Pay the turn's income (`income_lines`) and count down cities that yield nothing this turn."""
     for item in income_lines(state, faction):
-        tags = {k: v for k, v in item.items() if k not in ("faction", "resource", "amount", "reason", "city")}
+        tags: dict[str, Any] = {k: v for k, v in item.items()
+                                if k not in ("faction", "resource", "amount", "reason", "city")}
         ledger.change(state, faction, item["resource"], item["amount"], item["reason"], item.get("city"), **tags)
     for cid in own_cities(state, faction, ruins=False):
         city = state["cities"][cid]
@@ -56,12 +56,12 @@ def collect_income(state: dict, faction: str) -> None:
             city["no_income_turns"] = int(city["no_income_turns"]) - 1
 
 
-def pay_upkeep(state: dict, faction: str) -> None:
+def pay_upkeep(state: JadeRoseState, faction: str) -> None:
     """Upkeep of the units owned at the start of the turn (the balance may go negative, JR-57)."""
     ledger.change(state, faction, "gold", -upkeep_total(state, faction), "Содержание армии", kind="upkeep")
 
 
-def era_gift(state: dict) -> None:
+def era_gift(state: JadeRoseState) -> None:
     """At the first turn of an era with a gift, every faction tied for fewest cities gets it (JR-61)."""
     era = era_of(state)
     if not era.gift_gold or int(state["turn"]) != era.first_turn:
@@ -76,7 +76,7 @@ def era_gift(state: dict) -> None:
                           f"Подарок богов: эпоха «{era.name}», меньше всего городов")
 
 
-def faction_income(state: Mapping, faction: str, measure: str = "gross") -> int:
+def faction_income(state: JadeRoseState, faction: str, measure: str = "gross") -> int:
     """Gold a faction earns per turn: gross (its income lines) or net of upkeep."""
     gross = sum(int(item["amount"]) for item in income_lines(state, faction) if item["resource"] == "gold")
     return gross - upkeep_total(state, faction) if measure == "net" else gross

@@ -22,12 +22,15 @@ def faction_id(name: str | None) -> str | None:
     return _FACTION_ALIASES.get(text) or _FACTION_ALIASES.get(text.replace("-", "_"))
 
 
+NameIndex = dict[str, dict[str, str]]     # normalised spelling -> faction -> unit or building key
+
+
 @functools.lru_cache(maxsize=1)
-def _indexes() -> tuple[dict, dict]:
+def _indexes() -> tuple[NameIndex, NameIndex]:
     data = load_data()
-    out = []
+    out: list[NameIndex] = []
     for records in (data.units, data.buildings):
-        index: dict[str, dict[str, str]] = {}
+        index: NameIndex = {}
         for key, rec in records.items():
             for spelling in (key, rec.name, *rec.names):
                 index.setdefault(normalize_name(spelling), {})[rec.faction] = key
@@ -35,7 +38,7 @@ def _indexes() -> tuple[dict, dict]:
     return out[0], out[1]
 
 
-def _find(index: dict, name: object, faction: str | None) -> str | None:
+def _find(index: NameIndex, name: object, faction: str | None) -> str | None:
     if name is None:
         return None
     hits = index.get(normalize_name(str(name)), {})

@@ -17,6 +17,7 @@ from engine.jade_rose import battle
 from engine.jade_rose.battle.deployment import BattleSpecError
 from engine.jade_rose.data import load_data
 from engine.jade_rose.names import find_unit, unit_names
+from engine.jade_rose.state_types import JadeRoseState, jade_rose_state
 from engine.jade_rose.war.words import parse_flank, parse_line, parse_manoeuvre, parse_position
 from engine.numbers import read_count
 from engine.rng import derive_seed
@@ -56,7 +57,7 @@ def _side(text: str) -> str | None:
     return SIDE_WORDS.get(" ".join(text.lower().replace("ё", "е").split()))
 
 
-def _enemy_id(state: Mapping[str, Any], faction: str, text: str) -> str | None:
+def _enemy_id(state: JadeRoseState, faction: str, text: str) -> str | None:
     wanted = " ".join(text.lower().replace("ё", "е").split())
     for fid, rec in state["factions"].items():
         if fid != faction and wanted in (fid, " ".join(str(rec["name"]).lower().replace("ё", "е").split())):
@@ -67,7 +68,7 @@ def _enemy_id(state: Mapping[str, Any], faction: str, text: str) -> str | None:
 Errors = dict[int, list[OrderError]]
 
 
-def _parse(state: Mapping[str, Any], faction: str, rows: Sequence[Row]) -> tuple[dict[str, Any], Errors]:
+def _parse(state: JadeRoseState, faction: str, rows: Sequence[Row]) -> tuple[dict[str, Any], Errors]:
     """The rows as squads per side, and the errors of each bad row."""
     errors: Errors = {}
     role: str | None = None
@@ -134,7 +135,7 @@ def _parse(state: Mapping[str, Any], faction: str, rows: Sequence[Row]) -> tuple
     return {"role": role or OURS_ATTACK, "enemy": enemy, "squads": squads}, errors
 
 
-def _spec(state: Mapping[str, Any], faction: str, parsed: Mapping[str, Any]) -> dict[str, Any]:
+def _spec(state: JadeRoseState, faction: str, parsed: Mapping[str, Any]) -> dict[str, Any]:
     ours, theirs = parsed["role"] == OURS_ATTACK, parsed["enemy"]
 
     def side(fid: str, who: str) -> dict[str, Any]:
@@ -159,7 +160,7 @@ def _num(x: float) -> str:
     return f"{x:.1f}".replace(".", ",")
 
 
-def _table(odds: Mapping[str, Any], ours_role: str, spec: Mapping[str, Any], state: Mapping[str, Any]) -> Table:
+def _table(odds: Mapping[str, Any], ours_role: str, spec: Mapping[str, Any], state: JadeRoseState) -> Table:
     them = "defender" if ours_role == "attacker" else "attacker"
     rows: list[tuple[Any, ...]] = [
         ("Наша победа", _pct(odds[f"{ours_role}_win"]), "доля прогонов, в которых побеждаете вы"),
@@ -191,10 +192,11 @@ class JadeRoseOdds:
 
     def odds(self, state: Mapping[str, Any], faction: str,
              rows: Sequence[Row]) -> tuple[tuple[RowStatus, ...], Table]:
+        game = jade_rose_state(state)
         rows = [r for r in rows if not r.is_blank()]
         if not rows:
             return (), EMPTY
-        parsed, errors = _parse(state, faction, rows)
+        parsed, errors = _parse(game, faction, rows)
         statuses: Errors = dict(errors)
         sides = {w for w, _ in parsed["squads"]}
         table = EMPTY
@@ -202,7 +204,7 @@ class JadeRoseOdds:
             first = next((r.number for r in rows if r.number not in errors), rows[0].number)
             statuses.setdefault(first, []).append(OrderError("JR_SIM_ONE_SIDE", {}))
         else:
-            spec = _spec(state, faction, parsed)
+            spec = _spec(game, faction, parsed)
             seed = derive_seed("odds", canonical_json(spec))
             try:
                 result = battle.simulate(spec, RUNS, seed)
@@ -211,7 +213,7 @@ class JadeRoseOdds:
                 statuses.setdefault(first, []).extend(OrderError("JR_SIM_BATTLE", {"problem": p}) for p in exc.problems)
             else:
                 role = "attacker" if parsed["role"] == OURS_ATTACK else "defender"
-                table = _table(result, role, spec, state)
+                table = _table(result, role, spec, game)
                 if errors:
                     table = Table(table.columns, (*table.rows, ("Не учтены строки", ", ".join(map(str, sorted(errors))),
                                                                 "в них ошибки: см. столбец «Статус»")))
@@ -222,7 +224,7 @@ class JadeRoseOdds:
         return tuple(out), table
 
 
-def vocabularies(state: Mapping[str, Any], faction: str) -> dict[str, list[str]]:
+def vocabularies(state: JadeRoseState, faction: str) -> dict[str, list[str]]:
     """Dropdowns of the «Симулятор» tab (flanks, lines, manoeuvres and positions come from the war tabs)."""
     data = load_data()
     return {"sim_sides": ["Атакуем", "Обороняемся", "Противник"],

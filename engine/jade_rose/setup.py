@@ -13,11 +13,12 @@ All problems are reported at once (ScenarioError.problems, Russian, one per prob
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, cast
 
 from engine.jade_rose.data import load_data
 from engine.jade_rose.data_schema import FACTIONS, LEVELS
 from engine.jade_rose.names import faction_id, find_building, find_unit
+from engine.jade_rose.state_types import City, FactionRecord, JadeRoseState
 from engine.state import SCHEMA_VERSION
 
 RESOURCE_KEYS = {"empire": ("honor", "corruption"), "vampires": ("slaves", "eternal_servants"),
@@ -38,7 +39,7 @@ def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _faction_record(fid: str, spec: Mapping, present: list[str], problems: list[str]) -> dict:
+def _faction_record(fid: str, spec: Mapping[str, Any], present: list[str], problems: list[str]) -> FactionRecord:
     data = load_data()
     consts = data.factions[fid]
     where = f"Фракция «{fid}»"
@@ -74,24 +75,24 @@ def _faction_record(fid: str, spec: Mapping, present: list[str], problems: list[
         problems.append(f"{where}: units должно быть таблицей «юнит = количество».")
         units = {}
     for name, n in units.items():
-        key = find_unit(name, fid)
-        if key is None:
+        unit = find_unit(name, fid)
+        if unit is None:
             problems.append(f"{where}: неизвестный юнит «{name}» (юниты фракции: "
                             f"{', '.join(u.name for u in data.faction_units(fid))}).")
         elif not _is_int(n) or n <= 0:
             problems.append(f"{where}: количество юнитов «{name}» должно быть целым числом больше нуля, а не {n!r}.")
         else:
-            rec["units"][key] = rec["units"].get(key, 0) + n
+            rec["units"][unit] = rec["units"].get(unit, 0) + n
     if fid == "vampires":
         blood = sum(data.units[k].blood * n for k, n in rec["units"].items())
         per = int(consts.get("slaves_per_unit", 15))
         if blood * per > rec["slaves"] + rec["eternal_servants"]:
             problems.append(f"{where}: стартовым вампирам нужно {blood * per} рабов на кровь, "
                             f"а рабов {rec['slaves'] + rec['eternal_servants']}.")
-    return dict(sorted(rec.items()))
+    return cast(FactionRecord, dict(sorted(rec.items())))     # every key of its faction, checked above
 
 
-def _city_record(cid: str, spec: Any, factions: set[str], problems: list[str]) -> dict | None:
+def _city_record(cid: str, spec: Any, factions: set[str], problems: list[str]) -> City | None:
     data = load_data()
     where = f"Город «{cid}»"
     if not isinstance(spec, Mapping):
@@ -141,12 +142,13 @@ def _city_record(cid: str, spec: Any, factions: set[str], problems: list[str]) -
     for axis, value in place.items():
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             problems.append(f"{where}: координата {axis} должна быть числом, а не {value!r}.")
-    return {"name": name.strip(), "owner": owner, "large": large is True, "level": level,
-            "buildings": buildings, "capital": capital is True, "ruins": ruins is True, "no_income_turns": 0,
-            **place}
+    city: City = {"name": name.strip(), "owner": owner, "large": large is True, "level": level,
+                  "buildings": buildings, "capital": capital is True, "ruins": ruins is True, "no_income_turns": 0}
+    city.update(place)      # type: ignore[typeddict-item]  # x and y: numbers, checked above
+    return city
 
 
-def new_game(scenario: Mapping[str, Any]) -> dict:
+def new_game(scenario: Mapping[str, Any]) -> JadeRoseState:
     """Initial state of a Jade Rose game; raises ScenarioError listing every problem."""
     data = load_data()
     problems: list[str] = []
@@ -155,7 +157,7 @@ def new_game(scenario: Mapping[str, Any]) -> dict:
         problems.append("Нет ни одной фракции: добавьте таблицы [factions.empire] и т. д.")
         raw_factions = {}
     present: list[str] = []
-    specs: dict[str, Mapping] = {}
+    specs: dict[str, Mapping[str, Any]] = {}
     for name, spec in raw_factions.items():
         fid = faction_id(name)
         if fid is None:
@@ -173,7 +175,7 @@ def new_game(scenario: Mapping[str, Any]) -> dict:
     if not isinstance(raw_cities, Mapping) or not raw_cities:
         problems.append("Нет ни одного города: добавьте таблицы [cities.<id>].")
         raw_cities = {}
-    cities: dict[str, dict] = {}
+    cities: dict[str, City] = {}
     for cid, spec in raw_cities.items():
         rec = _city_record(str(cid), spec, set(present), problems)
         if rec is not None:

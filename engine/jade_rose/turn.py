@@ -9,7 +9,7 @@ planning: battles, captures and their faction consequences, the factions' end of
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from engine.errors import OrderError
 from engine.jade_rose import adjustments, consequences, factions, income, victory, war
@@ -19,6 +19,17 @@ from engine.jade_rose.actions.runner import run_economy
 from engine.jade_rose.economy_orders import TAB as ECONOMY_TAB
 from engine.jade_rose.economy_orders import parse_economy_rows
 from engine.jade_rose.holdings import active_factions, era_of
+from engine.jade_rose.state_types import (
+    Adjustment,
+    EconomyOrder,
+    JadeRoseState,
+    ManoeuvrePlan,
+    WarEvent,
+    WarPlan,
+    balance,
+    jade_rose_state,
+    plain,
+)
 from engine.rng import stream
 from engine.ruleset import ParsedOrders, Row, RowStatus, StageResult
 from engine.state import clone
@@ -36,7 +47,7 @@ def seeded_dice(seed: int | str) -> DiceSource:
     return dice
 
 
-def start_of_turn(state: dict, seed: int | str, dice: DiceSource | None = None) -> None:
+def start_of_turn(state: JadeRoseState, seed: int | str, dice: DiceSource | None = None) -> None:
     """JR-56 step 1: the era, the era's gift, then each playing faction's own steps and its summons revived.
 
     `dice` replaces the seed's dice of the factions' steps (`check` passes the highest faces)."""
@@ -48,7 +59,7 @@ def start_of_turn(state: dict, seed: int | str, dice: DiceSource | None = None) 
         revive_summons(state, faction)
 
 
-def begin_turn(state: dict, seed: int | str, dice: DiceSource | None = None) -> None:
+def begin_turn(state: JadeRoseState, seed: int | str, dice: DiceSource | None = None) -> None:
     """Steps 1-2 of the turn: start-of-turn events, then every playing faction's income and upkeep."""
     start_of_turn(state, seed, dice)
     for faction in active_factions(state):
@@ -57,24 +68,24 @@ def begin_turn(state: dict, seed: int | str, dice: DiceSource | None = None) -> 
         factions.of(faction).after_economy(state, faction)
 
 
-def end_of_turn(state: dict) -> None:
+def end_of_turn(state: JadeRoseState) -> None:
     """The factions' end-of-turn steps (the vampires' slaves and hibernation), before victory is checked."""
     for faction in active_factions(state):
         factions.of(faction).end_of_turn(state, faction)
 
 
-def fresh_turn(state: Mapping[str, Any]) -> dict:
+def fresh_turn(state: JadeRoseState) -> JadeRoseState:
     """A copy of `state` as a turn's orders stage starts it: this turn's ledger, log and reports empty, last
     turn's purge of the generals over."""
-    new = clone(dict(state))
+    new = jade_rose_state(clone(dict(state)))
     new["ledger"], new["log"], new["reports"], new["battle_posts"] = [], [], {}, []
     for rec in new["factions"].values():
         rec.pop("armies_blocked", None)
     return new
 
 
-def predict_economy(state: Mapping[str, Any], faction: str, orders: list[dict],
-                    army_plan: dict | None = None) -> tuple[dict, dict[int, RowStatus]]:
+def predict_economy(state: JadeRoseState, faction: str, orders: list[EconomyOrder],
+                    army_plan: WarPlan | None = None) -> tuple[JadeRoseState, dict[int, RowStatus]]:
     """What `check` says of a faction's economy orders: a dry run on a copy after this turn's income and
     upkeep; returns (the copy after the orders, each order's status by row).
 
@@ -87,14 +98,14 @@ def predict_economy(state: Mapping[str, Any], faction: str, orders: list[dict],
     results: dict[int, RowStatus] = {}
     if faction in copy["factions"]:
         begin_turn(copy, CHECK_SEED, dice=highest_rolls)
-        worst = {res: int(copy["factions"][faction].get(res, 0)) for res in DICE_RESOURCES}
+        worst = {res: int(balance(copy["factions"][faction], res)) for res in DICE_RESOURCES}
         for status in run_economy(copy, faction, orders, stream(CHECK_SEED, "economy", faction), army_plan=army_plan):
             results[status.number] = status
         _explain_worst_rolls(state, faction, worst, results)
     return copy, results
 
 
-def _explain_worst_rolls(state: Mapping[str, Any], faction: str, worst: Mapping[str, int],
+def _explain_worst_rolls(state: JadeRoseState, faction: str, worst: Mapping[str, int],
                          results: dict[int, RowStatus]) -> None:
     """A row refused for gold or honor that a better start-of-turn roll would leave more of says so."""
     short = {res: code for res, code in SHORT_CODES.items() if res in DICE_RESOURCES}
@@ -102,7 +113,7 @@ def _explain_worst_rolls(state: Mapping[str, Any], faction: str, worst: Mapping[
         return
     best = fresh_turn(state)
     begin_turn(best, CHECK_SEED, dice=lowest_rolls)
-    gaps = {code: int(best["factions"][faction].get(res, 0)) - worst[res] for res, code in short.items()}
+    gaps = {code: int(balance(best["factions"][faction], res)) - worst[res] for res, code in short.items()}
     for number, status in list(results.items()):
         extra = [OrderError("JR_WORST_ROLL", {"gap": gaps[e.code], "sign": RESOURCE_SIGN[res]})
                  for res, code in short.items() for e in status.errors if e.code == code and gaps[code] > 0]
@@ -110,8 +121,8 @@ def _explain_worst_rolls(state: Mapping[str, Any], faction: str, worst: Mapping[
             results[number] = RowStatus(status.tab, status.number, status.errors + tuple(extra[:1]), status.note)
 
 
-def validate_economy(state: Mapping, faction: str, rows: list[Row],
-                     army_plan: dict | None = None) -> list[RowStatus]:
+def validate_economy(state: JadeRoseState, faction: str, rows: list[Row],
+                     army_plan: WarPlan | None = None) -> list[RowStatus]:
     """Parse the «Экономика» rows and dry-run them (`predict_economy`): `check` reports e.g. "not enough
     gold" before the deadline, exactly as the turn will."""
     orders, parsed = parse_economy_rows(state, faction, rows)
@@ -120,16 +131,28 @@ def validate_economy(state: Mapping, faction: str, rows: list[Row],
     return [results[n] for n in sorted(results)]
 
 
-def split_orders(parsed: ParsedOrders | None) -> tuple[list[dict], dict | None]:
-    """Economy orders and the war plan of one faction's parsed orders."""
+def split_orders(parsed: ParsedOrders | None) -> tuple[list[EconomyOrder], dict[str, Any] | None]:
+    """Economy orders and the plan (the war plan, or the manoeuvres at planning) of one faction's parsed
+    orders, as the contract carries them (plain JSON: `war_orders` and `manoeuvre_plan` type them)."""
     if parsed is None:
         return [], None
-    econ = [o for o in parsed.orders if o.get("kind") not in (WAR_PLAN, MANOEUVRES)]
+    econ = [cast(EconomyOrder, o) for o in parsed.orders if o.get("kind") not in (WAR_PLAN, MANOEUVRES)]
     plan = next((o["plan"] for o in parsed.orders if o.get("kind") in (WAR_PLAN, MANOEUVRES)), None)
     return econ, plan
 
 
-def validate_orders(state: Mapping[str, Any], faction: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
+def war_orders(parsed: ParsedOrders | None) -> tuple[list[EconomyOrder], WarPlan | None]:
+    """`split_orders` of the orders stage: its plan is the war plan (`validate_orders`)."""
+    econ, plan = split_orders(parsed)
+    return econ, cast(WarPlan | None, plan)
+
+
+def manoeuvre_plan(parsed: ParsedOrders | None) -> ManoeuvrePlan | None:
+    """The plan of the planning stage: the manoeuvres (`validate_manoeuvres`)."""
+    return cast(ManoeuvrePlan | None, split_orders(parsed)[1])
+
+
+def validate_orders(state: JadeRoseState, faction: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
     """Parse a faction's orders-stage tabs and dry-run them (economy, then armies) on a copy, as the turn
     runs them (`predict_economy`, then `war.form_battles` on the state after the economy)."""
     econ_rows = list(tabs.get(ECONOMY_TAB, ()))
@@ -147,22 +170,23 @@ def validate_orders(state: Mapping[str, Any], faction: str, tabs: Mapping[str, l
             for s in war.form_battles(dry, {faction: plan}, CHECK_SEED).get(faction, []):
                 if (s.tab, s.number) not in statuses or statuses[(s.tab, s.number)].ok:
                     statuses[(s.tab, s.number)] = s
-    orders = tuple(econ_orders) + ({"kind": WAR_PLAN, "plan": plan},)
+    orders = cast(tuple[dict[str, Any], ...], tuple(econ_orders)) + ({"kind": WAR_PLAN, "plan": plan},)
     return ParsedOrders(faction, "orders", orders, tuple(statuses[k] for k in sorted(statuses)))
 
 
-def validate_manoeuvres(state: Mapping[str, Any], faction: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
+def validate_manoeuvres(state: JadeRoseState, faction: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
     plan, statuses = war.parse_manoeuvres(state, faction, list(tabs.get(MANOEUVRES, ())))
     return ParsedOrders(faction, "planning", ({"kind": MANOEUVRES, "plan": plan},), tuple(statuses))
 
 
-def run_checked_economy(state: Mapping[str, Any], new: dict, faction: str, orders: list[dict],
-                        plan: dict | None, seed: int) -> list[RowStatus]:
+def run_checked_economy(state: JadeRoseState, new: JadeRoseState, faction: str, orders: list[EconomyOrder],
+                        plan: WarPlan | None, seed: int) -> list[RowStatus]:
     """The faction's economy orders at the turn: those `check` refuses (`predict_economy` on the state
     before the turn) keep its verdict and never run, so a bad row never takes gold from a good one; the
     others run on `new` with the turn's dice."""
     _, expected = predict_economy(state, faction, orders, plan)
-    accepted, refused = [], []
+    accepted: list[EconomyOrder] = []
+    refused: list[RowStatus] = []
     for order in orders:
         verdict = expected.get(int(order.get("row", 0))) if isinstance(order, Mapping) else None
         if verdict is not None and not verdict.ok:
@@ -173,37 +197,43 @@ def run_checked_economy(state: Mapping[str, Any], new: dict, faction: str, order
     return sorted(refused + ran, key=lambda s: s.number)
 
 
-def resolve_orders_stage(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
+def resolve_orders_stage(state: JadeRoseState, orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
     new = fresh_turn(state)
     begin_turn(new, seed)
     statuses: dict[str, list[RowStatus]] = {}
-    plans: dict[str, dict] = {}
+    plans: dict[str, WarPlan] = {}
     for fid in sorted(f for f in orders if f in new["factions"]):
-        econ, plan = split_orders(orders[fid])
+        econ, plan = war_orders(orders[fid])
         if plan is not None:
             plans[fid] = plan
         if econ or plan is not None:
             statuses[fid] = run_checked_economy(state, new, fid, econ, plan, seed)
     if "gm" in orders:
-        adjustments.apply_adjustments(new, list(orders["gm"].orders))
+        adjustments.apply_adjustments(new, [cast(Adjustment, o) for o in orders["gm"].orders])
     for fid, extra in war.form_battles(new, plans, seed).items():
         statuses.setdefault(fid, []).extend(extra)
-    events: list[dict] = []
+    events: list[WarEvent] = []
     if war.needs_planning(new):
         new["stage"] = "planning"
     else:
         events, verdicts = _finish_turn(new, {}, seed)
         _override(statuses, verdicts)
-    return StageResult(state=new, statuses={f: tuple(s) for f, s in statuses.items()}, events=tuple(events))
+    return _result(new, statuses, events)
 
 
-def resolve_planning_stage(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
-    new = clone(dict(state))
-    manoeuvres = {f: split_orders(p)[1] for f, p in orders.items() if f in new["factions"]}
+def resolve_planning_stage(state: JadeRoseState, orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
+    new = jade_rose_state(clone(dict(state)))
+    manoeuvres = {f: manoeuvre_plan(p) for f, p in orders.items() if f in new["factions"]}
     events, verdicts = _finish_turn(new, {f: m for f, m in manoeuvres.items() if m is not None}, seed)
     statuses: dict[str, list[RowStatus]] = {}
     _override(statuses, verdicts)
-    return StageResult(state=new, statuses={f: tuple(s) for f, s in statuses.items()}, events=tuple(events))
+    return _result(new, statuses, events)
+
+
+def _result(new: JadeRoseState, statuses: Mapping[str, list[RowStatus]], events: list[WarEvent]) -> StageResult:
+    """The stage's result in the contract's plain JSON."""
+    return StageResult(state=plain(new), statuses={f: tuple(s) for f, s in statuses.items()},
+                       events=cast(tuple[dict[str, Any], ...], tuple(events)))
 
 
 def _override(statuses: dict[str, list[RowStatus]], verdicts: Mapping[str, list[RowStatus]]) -> None:
@@ -214,8 +244,8 @@ def _override(statuses: dict[str, list[RowStatus]], verdicts: Mapping[str, list[
         statuses[fid] = kept + list(extra)
 
 
-def _finish_turn(state: dict, manoeuvres: Mapping[str, dict], seed: int
-                 ) -> tuple[list[dict], dict[str, list[RowStatus]]]:
+def _finish_turn(state: JadeRoseState, manoeuvres: Mapping[str, ManoeuvrePlan], seed: int
+                 ) -> tuple[list[WarEvent], dict[str, list[RowStatus]]]:
     """Battles, their consequences and the end of the turn; returns the war's events (war/__init__.py) and
     the verdicts the battles gave the attack orders and manoeuvres."""
     events, verdicts = war.resolve_battles_with_verdicts(state, manoeuvres, seed)

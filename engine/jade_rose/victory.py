@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine import ledger
+from engine.jade_rose import ledger
 from engine.jade_rose.data import load_data
 from engine.jade_rose.factions.dwarves import go_underground
 from engine.jade_rose.factions.vampires import subjugate
 from engine.jade_rose.holdings import active_factions, base_income, city_count, faction_name, own_cities
 from engine.jade_rose.income import faction_income
+from engine.jade_rose.state_types import JadeRoseState, balance
 
 RESOURCE_TITLES = {"honor": "Честь", "gold": "Золото", "jade": "Нефрит", "eternal_servants": "Вечные слуги"}
 
@@ -19,13 +20,13 @@ def _consts(faction: str) -> Mapping[str, Any]:
     return load_data().factions.get(faction, {})
 
 
-def forge_count(state: Mapping, faction: str) -> int:
+def forge_count(state: JadeRoseState, faction: str) -> int:
     data = load_data()
     return sum(1 for cid in own_cities(state, faction, ruins=False) for b in state["cities"][cid]["buildings"]
                if b in data.buildings and data.buildings[b].effects.get("forge"))
 
 
-def victory_progress(state: Mapping, faction: str) -> list[tuple[str, bool]]:
+def victory_progress(state: JadeRoseState, faction: str) -> list[tuple[str, bool]]:
     """Each victory condition of the faction as (Russian text, met now); all are required (JR-59)."""
     rec = state["factions"][faction]
     out: list[tuple[str, bool]] = []
@@ -48,28 +49,28 @@ def victory_progress(state: Mapping, faction: str) -> list[tuple[str, bool]]:
             else:
                 out.append((f"Против вас должна остаться одна фракция, а их {len(rivals)}", False))
         else:
-            have = int(rec.get(key, 0))
+            have = int(balance(rec, key))
             out.append((f"{RESOURCE_TITLES.get(key, key)}: {have} из {need}", have >= need))
     return out
 
 
-def _victory_met(state: Mapping, faction: str) -> bool:
+def _victory_met(state: JadeRoseState, faction: str) -> bool:
     progress = victory_progress(state, faction)
     return bool(progress) and all(met for _, met in progress)
 
 
-def make_peace(state: dict, faction: str, name: str, how: str) -> str:
+def make_peace(state: JadeRoseState, faction: str, name: str, how: str) -> str:
     """L72, L269: enemies make peace; the winner leaves and its cities can no longer be attacked."""
     return (f"{name} побеждает ({how}): враги вынуждены заключить мир, фракция выходит из игры, "
             "её города больше нельзя атаковать.")
 
 
 # What a victory does, by the `on_victory` of the faction's data; returns the chronicle's text.
-ON_VICTORY: dict[str, Callable[[dict, str, str, str], str]] = {
+ON_VICTORY: dict[str, Callable[[JadeRoseState, str, str, str], str]] = {
     "peace": make_peace, "tunnels": go_underground, "subjugate": subjugate}
 
 
-def _win(state: dict, faction: str, how: str) -> None:
+def _win(state: JadeRoseState, faction: str, how: str) -> None:
     rec = state["factions"][faction]
     rec["won"], rec["won_turn"] = True, int(state["turn"])
     effect = ON_VICTORY.get(str(_consts(faction).get("on_victory", "peace")), make_peace)
@@ -78,7 +79,7 @@ def _win(state: dict, faction: str, how: str) -> None:
     ledger.chronicle(state, "Победа", text)
 
 
-def end_of_turn(state: dict) -> None:
+def end_of_turn(state: JadeRoseState) -> None:
     """Victory conditions on the balances held now; after the last turn, Midnight; a lone faction left wins.
 
     The vampires' condition depends on who is still playing, so it is checked after the others."""
@@ -100,13 +101,13 @@ def end_of_turn(state: dict) -> None:
             _win(state, left[0], "все остальные фракции вышли из игры")
 
 
-def _tie_value(state: Mapping, faction: str, name: str) -> int:
+def _tie_value(state: JadeRoseState, faction: str, name: str) -> int:
     if name == "base_income":
         return sum(base_income(state["cities"][cid], faction) for cid in own_cities(state, faction, ruins=False))
-    return int(state["factions"][faction].get(name, 0))
+    return int(balance(state["factions"][faction], name))
 
 
-def _midnight(state: dict) -> None:
+def _midnight(state: JadeRoseState) -> None:
     """L335 «Они уничтожают все фракции, кроме уже победивших и той, у которой больше всего городов. Эта фракция
     выигрывает.» Ties: higher total base income, then higher gold; still tied, all of them survive (JR-60)."""
     playing = active_factions(state)
@@ -120,7 +121,7 @@ def _midnight(state: dict) -> None:
     destroyed = [f for f in playing if f not in survivors]
     state["midnight"] = {"turn": int(state["turn"]), "survivors": survivors, "destroyed": destroyed}
     for faction in destroyed:
-        state["factions"][faction].update(eliminated=True, destroyed_at_midnight=True)
+        state["factions"][faction].update({"eliminated": True, "destroyed_at_midnight": True})
         ledger.note(state, faction, "Полночь: боги уничтожили фракцию")
     for faction in survivors:
         rec = state["factions"][faction]
@@ -132,11 +133,11 @@ def _midnight(state: dict) -> None:
                                        f"Побеждает больше всех городов удержавшая фракция: {names}.")
 
 
-def game_over(state: Mapping) -> bool:
+def game_over(state: JadeRoseState) -> bool:
     """True once Midnight has come or no faction is left in play."""
     return bool(state.get("midnight")) or not active_factions(state)
 
 
-def winners(state: Mapping) -> list[str]:
+def winners(state: JadeRoseState) -> list[str]:
     """Factions that have won, in a stable order."""
     return sorted(f for f, rec in state["factions"].items() if rec.get("won"))

@@ -11,6 +11,7 @@ from typing import Any
 from engine.jade_rose import factions, income, victory
 from engine.jade_rose.data import load_data
 from engine.jade_rose.garrison import garrison_of
+from engine.jade_rose.state_types import JadeRoseState
 from engine.jade_rose.war.squads import army_part
 from engine.jade_rose.war.words import pos_key, position_text
 from engine.ruleset import Table
@@ -31,17 +32,17 @@ def building_name(key: str) -> str:
     return b.name if b else key
 
 
-def city_name(state: Mapping[str, Any], city_id: str) -> str:
+def city_name(state: JadeRoseState, city_id: str) -> str:
     return str(state["cities"][city_id]["name"])
 
 
-def faction_name(state: Mapping[str, Any], fid: str | None) -> str:
+def faction_name(state: JadeRoseState, fid: str | None) -> str:
     if not fid:
         return "—"
     return str(state["factions"][fid]["name"])
 
 
-def neighbours(state: Mapping[str, Any], city_id: str) -> list[str]:
+def neighbours(state: JadeRoseState, city_id: str) -> list[str]:
     out = [b if a == city_id else a for a, b in state["roads"] if city_id in (a, b)]
     return sorted(out, key=lambda c: state["cities"][c]["name"])
 
@@ -60,12 +61,12 @@ def _slots(city: Mapping[str, Any]) -> int:
     return int(slots.get("large" if city["large"] else "small", 3 if city["large"] else 1))
 
 
-def _city_income(state: Mapping[str, Any], fid: str, city_id: str) -> int:
+def _city_income(state: JadeRoseState, fid: str, city_id: str) -> int:
     return sum(line["amount"] for line in income.income_lines(state, fid)
                if line.get("city") == city_id and line.get("resource", "gold") == "gold")
 
 
-def summary(state: Mapping[str, Any], fid: str) -> Table:
+def summary(state: JadeRoseState, fid: str) -> Table:
     f = state["factions"][fid]
     rows: list[tuple[Any, ...]] = [
         ("Ход", state["turn"], ""),
@@ -95,7 +96,7 @@ def summary(state: Mapping[str, Any], fid: str) -> Table:
     return Table(("Показатель", "Значение", "Пояснение"), tuple(rows))
 
 
-def cities(state: Mapping[str, Any], fid: str) -> Table:
+def cities(state: JadeRoseState, fid: str) -> Table:
     rows = []
     for cid, city in sorted(state["cities"].items(), key=lambda kv: kv[1]["name"]):
         if city.get("owner") != fid:
@@ -113,7 +114,7 @@ def cities(state: Mapping[str, Any], fid: str) -> Table:
                   "Соседи по дорогам"), tuple(rows))
 
 
-def deployed(state: Mapping[str, Any], fid: str) -> list[tuple[str, str, int]]:
+def deployed(state: JadeRoseState, fid: str) -> list[tuple[str, str, int]]:
     """(unit key, where, count) of the faction's units out in the pending battles' armies: an attacking
     army's squad by its position, the armies defending a city; the rest of the units are in reserve."""
     out: list[tuple[str, str, int]] = []
@@ -134,13 +135,13 @@ def deployed(state: Mapping[str, Any], fid: str) -> list[tuple[str, str, int]]:
     return out
 
 
-def units(state: Mapping[str, Any], fid: str) -> Table:
+def units(state: JadeRoseState, fid: str) -> Table:
     """Each unit type of the faction by where it is: in an army of a pending battle, or in reserve."""
     data = load_data()
     f = state["factions"][fid]
     hibernating = f.get("hibernating", {})
     out = deployed(state, fid)
-    rows = []
+    rows: list[tuple[str, int, int, str, int | str]] = []
     for key, n in sorted(f.get("units", {}).items(), key=lambda kv: (data.units[kv[0]].tier, kv[0])):
         if n <= 0:
             continue
@@ -154,8 +155,8 @@ def units(state: Mapping[str, Any], fid: str) -> Table:
     return Table(("Юнит", "Количество", "Содержание, з/ход", "Где", "В спячке"), tuple(rows))
 
 
-def journal(state: Mapping[str, Any], fid: str) -> Table:
-    rows = []
+def journal(state: JadeRoseState, fid: str) -> Table:
+    rows: list[tuple[int | str, str, int | str, str]] = []
     for line in state.get("ledger", []):
         if line["faction"] == fid:
             rows.append((state["turn"] - 1 if state.get("stage") == "orders" else state["turn"],
@@ -166,7 +167,7 @@ def journal(state: Mapping[str, Any], fid: str) -> Table:
     return Table(("Ход", "Ресурс", "Изменение", "Что произошло"), tuple(rows))
 
 
-def public_map(state: Mapping[str, Any]) -> Table:
+def public_map(state: JadeRoseState) -> Table:
     rows = []
     for cid, city in sorted(state["cities"].items(), key=lambda kv: kv[1]["name"]):
         rows.append((city["name"], faction_name(state, city.get("owner")), _size(city),
@@ -175,12 +176,12 @@ def public_map(state: Mapping[str, Any]) -> Table:
     return Table(("Город", "Владелец", "Размер", "Уровень", "Соседи по дорогам"), tuple(rows))
 
 
-def chronicle(state: Mapping[str, Any]) -> Table:
+def chronicle(state: JadeRoseState) -> Table:
     rows = [(e.get("turn", ""), e.get("kind", ""), e["text"]) for e in state.get("chronicle", [])]
     return Table(("Ход", "Событие", "Описание"), tuple(rows))
 
 
-def gm_factions(state: Mapping[str, Any]) -> Table:
+def gm_factions(state: JadeRoseState) -> Table:
     rows = []
     for fid, f in state["factions"].items():
         owned = [c for c in state["cities"].values() if c.get("owner") == fid and not c.get("ruins")]
@@ -190,7 +191,7 @@ def gm_factions(state: Mapping[str, Any]) -> Table:
     return Table(("Фракция", "Золото", "Городов", "Юнитов", "Содержание", "Статус", "Ресурсы"), tuple(rows))
 
 
-def gm_cities(state: Mapping[str, Any]) -> Table:
+def gm_cities(state: JadeRoseState) -> Table:
     rows = []
     for _cid, city in sorted(state["cities"].items(), key=lambda kv: kv[1]["name"]):
         rows.append((city["name"], faction_name(state, city.get("owner")), _size(city), city["level"],
@@ -199,13 +200,13 @@ def gm_cities(state: Mapping[str, Any]) -> Table:
     return Table(("Город", "Владелец", "Размер", "Уровень", "Постройки", "Отметки"), tuple(rows))
 
 
-def gm_ledger(state: Mapping[str, Any]) -> Table:
+def gm_ledger(state: JadeRoseState) -> Table:
     rows = [(faction_name(state, line["faction"]), RESOURCES.get(line["resource"], line["resource"]), line["amount"],
              line["reason"]) for line in state.get("ledger", [])]
     return Table(("Фракция", "Ресурс", "Изменение", "Причина"), tuple(rows))
 
 
-def all_views(state: Mapping[str, Any]) -> dict[str, dict[str, Table]]:
+def all_views(state: JadeRoseState) -> dict[str, dict[str, Table]]:
     books: dict[str, dict[str, Table]] = {}
     for fid in state["factions"]:
         books[fid] = {"summary": summary(state, fid), "cities": cities(state, fid),

@@ -9,9 +9,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from engine import ledger
 from engine.errors import OrderError, allowed_list
+from engine.jade_rose import ledger
 from engine.jade_rose.holdings import city_names, own_cities
+from engine.jade_rose.state_types import City, EconomyOrder, JadeRoseState, WarPlan, balance
 
 RESOURCE_SIGN = {"gold": "з", "honor": "ч", "jade": "н"}
 SHORT_CODES = {"gold": "JR_NOT_ENOUGH_GOLD", "honor": "JR_NOT_ENOUGH_HONOR", "jade": "JR_NOT_ENOUGH_JADE",
@@ -63,20 +64,29 @@ class Reject(Exception):
 class OrdersTurn:
     """What one faction's orders of a turn share (mutable while they run)."""
 
-    army_plan: Mapping | None = None
-    bought: dict = field(default_factory=dict)          # jade bought this turn
+    army_plan: WarPlan | None = None
+    bought: dict[str, int] = field(default_factory=dict)    # jade bought this turn
     corruption_row: int | None = None                   # the row of the turn's one action against corruption
     officials_purge_row: int | None = None              # a purge of the officials: no construction (L89)
     crusade: str | None = None                          # faction of the vengeful campaign declared this turn
     crusade_pct: int = 0
-    discounted: dict = field(default_factory=dict)      # units hired at the campaign's discount
+    discounted: dict[str, int] = field(default_factory=dict)    # units hired at the campaign's discount
 
 
 def err(code: str, **params: Any) -> OrderError:
     return OrderError(code, params)
 
 
-def own_city(state: Mapping, faction: str, cid: Any) -> dict:
+def what(order: EconomyOrder) -> str:
+    """The unit or building key of the order's «Что» (parsing sets one on every order that needs it; a KeyError,
+    as a missing key of the data's tables, when there is none)."""
+    key = order["what"]
+    if key is None:
+        raise KeyError("what")
+    return key
+
+
+def own_city(state: JadeRoseState, faction: str, cid: object) -> City:
     city = state["cities"].get(cid) if isinstance(cid, str) else None
     if city is None or city.get("owner") != faction:
         allowed = allowed_list(city_names(state, own_cities(state, faction)))
@@ -85,11 +95,11 @@ def own_city(state: Mapping, faction: str, cid: Any) -> dict:
     return city
 
 
-def pay(state: dict, faction: str, costs: Mapping[str, int], reason: str, city: str | None = None) -> None:
+def pay(state: JadeRoseState, faction: str, costs: Mapping[str, int], reason: str, city: str | None = None) -> None:
     """Check every resource first (all shortfalls reported at once), then pay."""
     rec = state["factions"][faction]
-    short = [err(SHORT_CODES[res], need=need, have=rec.get(res, 0))
-             for res, need in costs.items() if need > 0 and rec.get(res, 0) < need]
+    short = [err(SHORT_CODES[res], need=need, have=balance(rec, res))
+             for res, need in costs.items() if need > 0 and balance(rec, res) < need]
     if short:
         raise Reject(*short)
     for res, need in costs.items():

@@ -1,21 +1,19 @@
 """Selling and building (L47-55, RULINGS JR-56 step 3), with the units summoned by a building (L260, JR-86)."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from engine import ledger
 from engine.errors import allowed_list
-from engine.jade_rose import factions
-from engine.jade_rose.actions.base import Dice, OrdersTurn, Reject, err, own_city, pay
+from engine.jade_rose import factions, ledger
+from engine.jade_rose.actions.base import Dice, OrdersTurn, Reject, err, own_city, pay, what
 from engine.jade_rose.data import load_data
 from engine.jade_rose.economy_orders import ACTION_OF_KIND
 from engine.jade_rose.holdings import city_size, own_cities, summon_limits
+from engine.jade_rose.state_types import EconomyOrder, JadeRoseState
 
 
-def sell(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTurn) -> str:
+def sell(state: JadeRoseState, faction: str, order: EconomyOrder, rng: Dice, ctx: OrdersTurn) -> str:
     data = load_data()
     city = own_city(state, faction, order["city"])
-    b = data.buildings[order["what"]]
+    b = data.buildings[what(order)]
     if b.key not in city["buildings"]:
         there = [data.buildings[k].name for k in city["buildings"] if k in data.buildings]
         raise Reject(err("JR_BUILDING_NOT_IN_CITY", city=city["name"], building=b.name,
@@ -35,18 +33,18 @@ def sell(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTurn) 
     return note
 
 
-def _faction_building_city(state: Mapping, faction: str, key: str) -> str | None:
+def _faction_building_city(state: JadeRoseState, faction: str, key: str) -> str | None:
     for cid in own_cities(state, faction):
         if key in state["cities"][cid]["buildings"]:
             return cid
     return None
 
 
-def build(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTurn) -> str:
+def build(state: JadeRoseState, faction: str, order: EconomyOrder, rng: Dice, ctx: OrdersTurn) -> str:
     data = load_data()
     cid = order["city"]
     city = own_city(state, faction, cid)
-    b = data.buildings[order["what"]]
+    b = data.buildings[what(order)]
     size = city_size(city)
     if ctx.officials_purge_row is not None:
         raise Reject(err("JR_BUILDING_BLOCKED", action=ACTION_OF_KIND["purge_officials"],
@@ -100,7 +98,7 @@ def build(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTurn)
     return "; ".join(notes)
 
 
-def revive_summons(state: dict, faction: str) -> None:
+def revive_summons(state: JadeRoseState, faction: str) -> None:
     """Start of the turn: summon buildings bring their units back for free while they stand (L260, JR-86)."""
     rec = state["factions"][faction]
     units = rec.setdefault("units", {})

@@ -1,15 +1,14 @@
 """Upgrading a city (JR-48: each level costs the base income at the level it leaves) and restoring ruins."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from engine import ledger
+from engine.jade_rose import ledger
 from engine.jade_rose.actions.base import Dice, OrdersTurn, Reject, err, own_city, pay
 from engine.jade_rose.data import load_data
 from engine.jade_rose.holdings import base_income, city_size, era_of, ordinal
+from engine.jade_rose.state_types import EconomyOrder, JadeRoseState
 
 
-def upgrade(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTurn) -> str:
+def upgrade(state: JadeRoseState, faction: str, order: EconomyOrder, rng: Dice, ctx: OrdersTurn) -> str:
     data = load_data()
     cid = order["city"]
     city = own_city(state, faction, cid)
@@ -33,7 +32,7 @@ def upgrade(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTur
     return f"город {ordinal(target)} уровня за {cost}з"
 
 
-def restore(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTurn) -> str:
+def restore(state: JadeRoseState, faction: str, order: EconomyOrder, rng: Dice, ctx: OrdersTurn) -> str:
     data = load_data()
     cid = order["city"]
     city = own_city(state, faction, cid)

@@ -2,26 +2,24 @@
 factions add their own conditions (Jade forges, vampire blood) and prices (the dwarves' campaign)."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from engine import ledger
-from engine.jade_rose import factions, hibernation
-from engine.jade_rose.actions.base import Dice, OrdersTurn, Reject, err, paid_text, pay
+from engine.jade_rose import factions, hibernation, ledger
+from engine.jade_rose.actions.base import Dice, OrdersTurn, Reject, err, paid_text, pay, what
 from engine.jade_rose.data import UnitDef, load_data
 from engine.jade_rose.holdings import owned_buildings, summon_limits
+from engine.jade_rose.state_types import EconomyOrder, JadeRoseState
 
 
-def unit_costs(state: Mapping, faction: str, unit: UnitDef, count: int) -> dict[str, int]:
+def unit_costs(state: JadeRoseState, faction: str, unit: UnitDef, count: int) -> dict[str, int]:
     """Total cost of `count` units; the cathedral cuts honor by 40 % rounded down, once (JR-65)."""
     honor_pct = min((int(b.effects.get("honor_cost_pct", 0)) for _, b in owned_buildings(state, faction)), default=0)
     honor_each = unit.cost["honor"] * (100 + honor_pct) // 100
     return {"gold": unit.cost["gold"] * count, "honor": honor_each * count, "jade": unit.cost["jade"] * count}
 
 
-def hire(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTurn) -> str:
+def hire(state: JadeRoseState, faction: str, order: EconomyOrder, rng: Dice, ctx: OrdersTurn) -> str:
     data = load_data()
     rules = factions.of(faction)
-    unit = data.units[order["what"]]
+    unit = data.units[what(order)]
     count = int(order["count"])
     units = state["factions"][faction].setdefault("units", {})
     have = int(units.get(unit.key, 0))

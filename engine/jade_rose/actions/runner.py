@@ -9,14 +9,15 @@ from engine.jade_rose.actions import buildings, cities, hiring
 from engine.jade_rose.actions.base import Dice, OrdersTurn, Reject, err
 from engine.jade_rose.economy_orders import ACTION_OF_KIND, TAB, sort_orders
 from engine.jade_rose.factions.base import Handler
+from engine.jade_rose.state_types import EconomyOrder, JadeRoseState, WarPlan
 from engine.ruleset import RowStatus
 
 HANDLERS: dict[str, Handler] = {"sell": buildings.sell, "build": buildings.build, "upgrade": cities.upgrade,
                                 "restore": cities.restore, "hire": hiring.hire, **factions.action_handlers()}
 
 
-def run_economy(state: dict, faction: str, orders: list[dict], rng: Dice,
-                army_plan: dict | None = None) -> list[RowStatus]:
+def run_economy(state: JadeRoseState, faction: str, orders: list[EconomyOrder], rng: Dice,
+                army_plan: WarPlan | None = None) -> list[RowStatus]:
     """Apply a faction's economy orders to `state` (mutated) in the rulings' order; a status per order.
 
     An order the balance cannot pay, or that breaks a rule, is rejected with its message and

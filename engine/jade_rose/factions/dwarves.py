@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine import ledger
 from engine.errors import allowed_list
+from engine.jade_rose import ledger
 from engine.jade_rose.actions.base import Dice, DiceSource, OrdersTurn, Reject, err, own_city, pay
 from engine.jade_rose.data import UnitDef, load_data
 from engine.jade_rose.economy_orders import rival_names
@@ -24,6 +24,16 @@ from engine.jade_rose.holdings import (
     owned_buildings,
     round_half_up,
 )
+from engine.jade_rose.state_types import (
+    BattleEvent,
+    CaptureEvent,
+    EconomyOrder,
+    FailedAttackEvent,
+    JadeRoseState,
+    LedgerLine,
+    SideModifiers,
+    WarPlan,
+)
 
 
 def _consts(faction: str) -> Mapping[str, Any]:
@@ -32,11 +42,11 @@ def _consts(faction: str) -> Mapping[str, Any]:
 
 # -- grudges ---------------------------------------------------------------------------------
 
-def change_grudges(state: dict, faction: str, against: str | None, amount: int, reason: str) -> int:
+def change_grudges(state: JadeRoseState, faction: str, against: str | None, amount: int, reason: str) -> int:
     """Grudges of `faction` against `against`, kept within 0..10 (L209); the guild of endless vengeance ignores
     every reduction (L257). Each change is a ledger line (resource "grudges", key "against"). Returns it."""
-    rec = state["factions"].get(faction, {})
-    if not amount or "grudges" not in rec or against == faction or against not in state["factions"]:
+    rec = state["factions"].get(faction)
+    if not amount or rec is None or "grudges" not in rec or against == faction or against not in state["factions"]:
         return 0
     if amount < 0 and has_effect(state, faction, "ignore_grudge_reduction"):
         ledger.note(state, faction, f"Гильдия бесконечной мести: обиды на «{faction_name(state, against)}» не "
@@ -51,7 +61,7 @@ def change_grudges(state: dict, faction: str, against: str | None, amount: int, 
     return new - now
 
 
-def _forgive_grudges(state: dict, faction: str) -> None:
+def _forgive_grudges(state: JadeRoseState, faction: str) -> None:
     """«если у вашей фракции вдвое больше городов, чем у противника, то этому противнику прощается 1 обида в
     начале каждого хода, если он не заработал ни одной новой обиды» (L208; new = during the previous turn)."""
     rec = state["factions"][faction]
@@ -69,7 +79,7 @@ def _forgive_grudges(state: dict, faction: str) -> None:
                            f"а «{faction_name(state, other)}» не нанесла новых обид")
 
 
-def _room_grudges(state: Mapping, faction: str, cid: str) -> int:
+def _room_grudges(state: JadeRoseState, faction: str, cid: str) -> int:
     city = state["cities"].get(cid)
     if not city or city.get("owner") != faction or city.get("ruins"):
         return 0
@@ -78,28 +88,29 @@ def _room_grudges(state: Mapping, faction: str, cid: str) -> int:
                 if b in data.buildings), default=0)
 
 
-def _grudge_room_gains(state: dict, faction: str) -> None:
+def _grudge_room_gains(state: JadeRoseState, faction: str) -> None:
     """«Комната записи обид (300з) - +1 обида/ход против одной выбранной фракции … Две гильдии против одной
     фракции работать не могут» (L253)."""
     rec = state["factions"][faction]
     rooms = rec.get("grudge_rooms", {})
     counted: set[str] = set()
     for cid in sorted(rooms):
-        target, city = rooms[cid], state["cities"].get(cid, {})
+        target, city = rooms[cid], state["cities"].get(cid)
+        place = city["name"] if city is not None else cid
         per = _room_grudges(state, faction, cid)
         if not per:
             del rooms[cid]
-            ledger.note(state, faction, f"Комнаты записи обид в городе {city.get('name', cid)} больше нет: обиды "
+            ledger.note(state, faction, f"Комнаты записи обид в городе {place} больше нет: обиды "
                                         f"на «{faction_name(state, target)}» там не записываются")
             continue
-        other = state["factions"].get(target, {})
-        if target in counted or other.get("eliminated") or other.get("won"):
+        other = state["factions"].get(target)
+        if target in counted or (other is not None and (other.get("eliminated") or other.get("won"))):
             continue
         counted.add(target)
-        change_grudges(state, faction, target, per, f"Комната записи обид ({city['name']}): +{per}")
+        change_grudges(state, faction, target, per, f"Комната записи обид ({place}): +{per}")
 
 
-def _return_investment(state: dict, faction: str) -> None:
+def _return_investment(state: JadeRoseState, faction: str) -> None:
     """«Гильдия вкладчиков … позволяет вложить до 500з и к следующему ходу вернуть на 20% больше» (L248)."""
     rec = state["factions"][faction]
     amount = int(rec.get("investment", 0))
@@ -116,14 +127,15 @@ def _return_investment(state: dict, faction: str) -> None:
 
 # -- actions -----------------------------------------------------------------------------------
 
-def units_sent_against(state: Mapping, army_plan: Mapping | None, target: str) -> dict[str, int]:
+def units_sent_against(state: JadeRoseState, army_plan: WarPlan | None, target: str) -> dict[str, int]:
     """Units of the army plan's armies that attack a city of `target` this turn, by unit key."""
     out: dict[str, int] = {}
     armies = army_plan.get("armies", {}) if isinstance(army_plan, Mapping) else {}
     for army in (armies.values() if isinstance(armies, Mapping) else ()):
         if not isinstance(army, Mapping) or army.get("order") != "attack":
             continue
-        city = state["cities"].get(army.get("city")) if isinstance(army.get("city"), str) else None
+        where = army.get("city")
+        city = state["cities"].get(where) if isinstance(where, str) else None
         if not city or city.get("owner") != target:
             continue
         for squad in army.get("squads", ()) or ():
@@ -133,7 +145,7 @@ def units_sent_against(state: Mapping, army_plan: Mapping | None, target: str) -
     return out
 
 
-def crusade(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTurn) -> str:
+def crusade(state: JadeRoseState, faction: str, order: EconomyOrder, rng: Dice, ctx: OrdersTurn) -> str:
     """«Вы можете объявить 'мстительный поход' против фракции … скидку в размере 7%*число обид … Всех купленных со
     скидкой юнитов вы обязаны отправить на захват города фракции, которой вы мстите» (L210; JR-82)."""
     target = str(order.get("target") or order.get("what") or "")
@@ -156,7 +168,7 @@ def crusade(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTur
             "всех нанятых юнитов поставьте в армию, атакующую её город")
 
 
-def invest(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTurn) -> str:
+def invest(state: JadeRoseState, faction: str, order: EconomyOrder, rng: Dice, ctx: OrdersTurn) -> str:
     """«Гильдия вкладчиков (200з) - позволяет вложить до 500з и к следующему ходу вернуть на 20% больше» (L248);
     each guild takes up to 500з."""
     rec = state["factions"][faction]
@@ -175,18 +187,19 @@ def invest(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTurn
     return f"вложено {amount}з; в начале следующего хода вернётся {back}з (вклад {have + amount}з и {pct} %)"
 
 
-def grudge_target(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTurn) -> str:
+def grudge_target(state: JadeRoseState, faction: str, order: EconomyOrder, rng: Dice, ctx: OrdersTurn) -> str:
     """«Комната записи обид (300з) - +1 обида/ход против одной выбранной фракции … Две гильдии против одной
     фракции работать не могут» (L253): the room of a city records grudges against the faction named."""
     cid, target = order["city"], str(order.get("target") or order.get("what") or "")
     city = own_city(state, faction, cid)
+    assert cid is not None      # own_city found the city
     if target not in state["factions"] or target == faction:
         raise Reject(err("JR_UNKNOWN_FACTION", value=target, allowed=allowed_list(rival_names(state, faction))))
     per = _room_grudges(state, faction, cid)
     if not per:
-        rooms = [state["cities"][c]["name"] for c in own_cities(state, faction, ruins=False)
-                 if _room_grudges(state, faction, c)]
-        raise Reject(err("JR_NO_GRUDGE_ROOM", city=city["name"], allowed=allowed_list(rooms)))
+        with_rooms = [state["cities"][c]["name"] for c in own_cities(state, faction, ruins=False)
+                      if _room_grudges(state, faction, c)]
+        raise Reject(err("JR_NO_GRUDGE_ROOM", city=city["name"], allowed=allowed_list(with_rooms)))
     rooms = state["factions"][faction].setdefault("grudge_rooms", {})
     for other_cid, other_target in sorted(rooms.items()):
         if other_cid != cid and other_target == target and _room_grudges(state, faction, other_cid):
@@ -198,10 +211,10 @@ def grudge_target(state: dict, faction: str, order: Mapping, rng: Dice, ctx: Ord
     return f"с начала следующего хода +{per} обида в ход на «{faction_name(state, target)}»"
 
 
-def go_underground(state: dict, faction: str, name: str, how: str) -> str:
+def go_underground(state: JadeRoseState, faction: str, name: str, how: str) -> str:
     """L200: «Дворфы переселяются под землю, а города на поверхности становятся руинами.»"""
     for cid in own_cities(state, faction):
-        state["cities"][cid].update(ruins=True, buildings=[], owner=None, no_income_turns=0)
+        state["cities"][cid].update({"ruins": True, "buildings": [], "owner": None, "no_income_turns": 0})
     return (f"{name} побеждает ({how}): дворфы выкапывают колоссальную сеть тоннелей и уходят под землю, "
             "их города на поверхности становятся руинами.")
 
@@ -212,12 +225,12 @@ class Dwarves(Faction):
     uses_runes = True
     actions = {"crusade": crusade, "invest": invest, "grudge_target": grudge_target}
 
-    def status_rows(self, state: Mapping, faction: str) -> list[tuple[str, Any, str]]:
+    def status_rows(self, state: JadeRoseState, faction: str) -> list[tuple[str, Any, str]]:
         """One row per faction the dwarves hold grudges against."""
         return [(f"Обиды: {state['factions'][other]['name']}", n, "+5 % к урону против этой фракции за обиду")
                 for other, n in sorted(state["factions"][faction].get("grudges", {}).items())]
 
-    def start_of_turn(self, state: dict, faction: str, dice: DiceSource) -> None:
+    def start_of_turn(self, state: JadeRoseState, faction: str, dice: DiceSource) -> None:
         """Grudge forgiveness, the investment's return, the grudge rooms' gains."""
         if "grudges" in state["factions"][faction]:
             _forgive_grudges(state, faction)
@@ -225,7 +238,7 @@ class Dwarves(Faction):
         if "grudges" in state["factions"][faction]:
             _grudge_room_gains(state, faction)
 
-    def income(self, state: Mapping, faction: str, add: AddLine, lines: list[dict]) -> None:
+    def income(self, state: JadeRoseState, faction: str, add: AddLine, lines: list[LedgerLine]) -> None:
         """Runes per turn and from the obelisk (one per faction: the largest bonus), up to the cap."""
         consts, rec, era = _consts(faction), state["factions"][faction], era_of(state)
         rmul = int(era.resource_multiplier)
@@ -236,7 +249,7 @@ class Dwarves(Faction):
         room = max(0, int(consts.get("rune_cap", 10)) - int(rec.get("runes", 0)))
         add("runes", min(gain, room), f"Руны за ход (запас не больше {consts.get('rune_cap', 10)}){rsuffix}")
 
-    def hire_price(self, state: Mapping, faction: str, unit: UnitDef, count: int, costs: dict[str, int],
+    def hire_price(self, state: JadeRoseState, faction: str, unit: UnitDef, count: int, costs: dict[str, int],
                    ctx: OrdersTurn) -> tuple[dict[str, int], str]:
         """The vengeful campaign's discount, for units sent against its target (JR-82)."""
         if not (ctx.crusade and ctx.crusade_pct and any(costs.values())):
@@ -251,7 +264,7 @@ class Dwarves(Faction):
         return ({res: v * (100 - ctx.crusade_pct) // 100 for res, v in costs.items()},
                 f" (мстительный поход: скидка {ctx.crusade_pct} %)")
 
-    def after_hire(self, state: dict, faction: str, unit: UnitDef, count: int, ctx: OrdersTurn,
+    def after_hire(self, state: JadeRoseState, faction: str, unit: UnitDef, count: int, ctx: OrdersTurn,
                    price_note: str) -> str:
         if not price_note:
             return ""
@@ -262,13 +275,13 @@ class Dwarves(Faction):
                 f"«{faction_name(state, str(ctx.crusade))}»)")
 
     # -- war ------------------------------------------------------------------------------------
-    def battle_modifiers(self, state: Mapping, faction: str, opponent: str | None, city: str,
-                         out: dict[str, Any]) -> None:
+    def battle_modifiers(self, state: JadeRoseState, faction: str, opponent: str | None, city: str,
+                         out: SideModifiers) -> None:
         """Grudges against the opponent raise the dwarves' damage."""
         if opponent:
             out["grudges"] = int(state["factions"][faction].get("grudges", {}).get(opponent, 0))
 
-    def on_attacked(self, state: dict, faction: str, event: Mapping, place: str) -> None:
+    def on_attacked(self, state: JadeRoseState, faction: str, event: BattleEvent, place: str) -> None:
         """L207 «Враг уничтожил как минимум половину вашей армии при нападении на вас: +1 обида» (JR-80: by count)."""
         attacker = event.get("attacker")
         if "grudges" not in state["factions"][faction]:
@@ -282,7 +295,7 @@ class Dwarves(Faction):
                            f"Обида: «{faction_name(state, attacker)}» уничтожила {lost} из {size} юнитов армии "
                            f"при нападении на {place}")
 
-    def on_city_lost(self, state: dict, faction: str, event: Mapping) -> None:
+    def on_city_lost(self, state: JadeRoseState, faction: str, event: CaptureEvent) -> None:
         """L204: «Ваш город захватили, разграбили или разрушили: +1 обиды для маленького, +2 для большого. Если он
         был максимального уровня, ограниченного эпохой - вдвое больше.»"""
         attacker = event.get("attacker")
@@ -298,7 +311,7 @@ class Dwarves(Faction):
                        f"Обида: «{faction_name(state, attacker)}» — город {city_name(state, event.get('city'))} "
                        f"{CHOICE_WORDS[event['choice']]}{doubled}")
 
-    def on_city_taken(self, state: dict, faction: str, event: Mapping) -> None:
+    def on_city_taken(self, state: JadeRoseState, faction: str, event: CaptureEvent) -> None:
         """L205 «Вы захватили город фракции: -1 обида для маленького, -2 обиды для большого.»"""
         previous = event.get("previous_owner")
         if "grudges" in state["factions"][faction] and _playing(state, previous) and previous != faction:
@@ -307,7 +320,7 @@ class Dwarves(Faction):
                                                              f"{city_name(state, event.get('city'))} фракции "
                                                              f"«{faction_name(state, previous)}»")
 
-    def on_failed_attack(self, state: dict, faction: str, event: Mapping) -> None:
+    def on_failed_attack(self, state: JadeRoseState, faction: str, event: FailedAttackEvent) -> None:
         """L206 «Враг неудачно напал на ваш город: +1 обида.»"""
         attacker = event.get("attacker")
         if "grudges" in state["factions"][faction]:
@@ -316,5 +329,5 @@ class Dwarves(Faction):
                            f"{city_name(state, event.get('city'))}")
 
 
-def _playing(state: Mapping, faction: Any) -> bool:
+def _playing(state: JadeRoseState, faction: Any) -> bool:
     return isinstance(faction, str) and faction in state["factions"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine import ledger
+from engine.jade_rose import ledger
 from engine.jade_rose.actions.base import Dice, DiceSource, OrdersTurn, Reject, err, paid_text, pay
 from engine.jade_rose.data import load_data
 from engine.jade_rose.economy_orders import ACTION_OF_KIND, CORRUPTION_ACTIONS
@@ -20,13 +20,21 @@ from engine.jade_rose.holdings import (
     round_half_up,
     unit_upkeep,
 )
+from engine.jade_rose.state_types import (
+    BattleEvent,
+    CaptureEvent,
+    EconomyOrder,
+    FactionRecord,
+    JadeRoseState,
+    LedgerLine,
+)
 
 
 def _consts(faction: str) -> Mapping[str, Any]:
     return load_data().factions.get(faction, {})
 
 
-def gain_honor(state: dict, faction: str, amount: int, reason: str, city: str | None = None) -> int:
+def gain_honor(state: JadeRoseState, faction: str, amount: int, reason: str, city: str | None = None) -> int:
     """Honor received from an event (× the era's resource multiplier, JR-62); returns what was added."""
     if amount <= 0:
         return 0
@@ -36,7 +44,7 @@ def gain_honor(state: dict, faction: str, amount: int, reason: str, city: str | 
     return amount * mult
 
 
-def lose_honor(state: dict, faction: str, amount: int, reason: str, city: str | None = None) -> int:
+def lose_honor(state: JadeRoseState, faction: str, amount: int, reason: str, city: str | None = None) -> int:
     """Honor lost to an event: «Честь не может быть отрицательной» (L75), so it stops at 0."""
     loss = max(0, min(int(amount), int(state["factions"][faction].get("honor", 0))))
     ledger.change(state, faction, "honor", -loss, reason, city)
@@ -54,7 +62,7 @@ def corruption_penalty(level: int) -> Mapping[str, int]:
     return best
 
 
-def corruption_roll(state: dict, faction: str, rng: Dice) -> None:
+def corruption_roll(state: JadeRoseState, faction: str, rng: Dice) -> None:
     """Corruption grows by a die chosen by cities held, less the police reduction (JR-2 defaults)."""
     rows = load_data().economy.get("corruption", {}).get("roll", ())
     cities = city_count(state, faction)
@@ -73,10 +81,11 @@ def corruption_roll(state: dict, faction: str, rng: Dice) -> None:
 
 
 def _corruption_spec(faction: str, kind: str) -> Mapping[str, Any]:
-    return _consts(faction).get("corruption_actions", {}).get(kind, {})
+    spec: Mapping[str, Any] = _consts(faction).get("corruption_actions", {}).get(kind, {})
+    return spec
 
 
-def _corruption_costs(rec: Mapping, spec: Mapping, kind: str) -> dict[str, int]:
+def _corruption_costs(rec: FactionRecord, spec: Mapping[str, Any], kind: str) -> dict[str, int]:
     """Gold and honor of an action against corruption; the honor grows with each earlier use (JR-66)."""
     uses = int(rec.get("corruption_actions", {}).get(kind, 0))
     return {"gold": int(spec.get("gold", 0)),
@@ -88,7 +97,7 @@ def _enabling_building(faction: str, action: str) -> str:
     return " или ".join(f"«{n}»" for n in names) or "—"
 
 
-def corruption_action(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTurn) -> str:
+def corruption_action(state: JadeRoseState, faction: str, order: EconomyOrder, rng: Dice, ctx: OrdersTurn) -> str:
     """L87-92: purge of the generals / officials, public execution, surveillance, terror (one per turn)."""
     kind = order["kind"]
     action = ACTION_OF_KIND[kind]
@@ -127,7 +136,7 @@ def corruption_action(state: dict, faction: str, order: Mapping, rng: Dice, ctx:
     return "; ".join(notes)
 
 
-def _cancel_building_income(state: dict, faction: str, action: str) -> int:
+def _cancel_building_income(state: JadeRoseState, faction: str, action: str) -> int:
     """Take back this turn's gold from buildings, and recompute the corruption penalty without it."""
     lines = [line for line in state.get("ledger", []) if line.get("faction") == faction
              and line.get("resource") == "gold" and line.get("turn") == int(state["turn"])]
@@ -147,10 +156,10 @@ class Empire(Faction):
     resources = ("honor", "corruption")
     actions = {kind: corruption_action for kind in CORRUPTION_ACTIONS}
 
-    def start_of_turn(self, state: dict, faction: str, dice: DiceSource) -> None:
+    def start_of_turn(self, state: JadeRoseState, faction: str, dice: DiceSource) -> None:
         corruption_roll(state, faction, dice("corruption", state["turn"], faction))
 
-    def income(self, state: Mapping, faction: str, add: AddLine, lines: list[dict]) -> None:
+    def income(self, state: JadeRoseState, faction: str, add: AddLine, lines: list[LedgerLine]) -> None:
         """Honor from buildings; the corruption penalty on gold (capped) and on honor (down to a floor)."""
         data = load_data()
         rec = state["factions"][faction]
@@ -174,7 +183,7 @@ class Empire(Faction):
             honor_loss = max(0, min(honor_loss, honor_now - floor))
             add("honor", -honor_loss, f"Коррупция ({rec.get('corruption', 0)} кр): потеря чести")
 
-    def plan_orders(self, state: Mapping, faction: str, ordered: list[dict], ctx: OrdersTurn) -> None:
+    def plan_orders(self, state: JadeRoseState, faction: str, ordered: list[EconomyOrder], ctx: OrdersTurn) -> None:
         """The first action against corruption (by row) is the turn's one (L87); if it is an affordable purge
         of the officials, construction is impossible this turn, although building runs before faction actions."""
         first = next((o for o in ordered if o.get("kind") in CORRUPTION_ACTIONS), None)
@@ -187,7 +196,7 @@ class Empire(Faction):
         if spec.get("blocks_building") and int(rec.get("honor", 0)) >= costs["honor"]:
             ctx.officials_purge_row = ctx.corruption_row
 
-    def after_build(self, state: dict, faction: str, key: str, rng: Dice, notes: list[str]) -> None:
+    def after_build(self, state: JadeRoseState, faction: str, key: str, rng: Dice, notes: list[str]) -> None:
         """Secret police: corruption −(1d4+1); inquisition: corruption to 0 — only after the first construction."""
         b = load_data().buildings[key]
         rec = state["factions"][faction]
@@ -208,7 +217,8 @@ class Empire(Faction):
         notes.append(f"коррупция −{amount}")
 
     # -- war ------------------------------------------------------------------------------------
-    def on_fallen(self, state: dict, faction: str, fallen: Mapping[str, int], event: Mapping, place: str) -> None:
+    def on_fallen(self, state: JadeRoseState, faction: str, fallen: Mapping[str, int], event: BattleEvent,
+                  place: str) -> None:
         """L75 «Каждый умерший юнит даёт честь в размере пятой части своего содержания» — own units, garrisons
         included, summed per battle then floored (JR-63, JR-54)."""
         divisor = int(_consts(faction).get("honor_per_upkeep_divisor", 0))
@@ -220,7 +230,7 @@ class Empire(Faction):
                    f"Честь за павших в бою за {place}: {sum(fallen.values())} юнитов, содержание {upkeep}з ÷ {divisor}",
                    event.get("city"))
 
-    def on_city_lost(self, state: dict, faction: str, event: Mapping) -> None:
+    def on_city_lost(self, state: JadeRoseState, faction: str, event: CaptureEvent) -> None:
         """L77-78: «Ваш город захватили или разрушили: +50ч (если большой, то +150ч)»; «разграбили: +30ч (+90ч)»."""
         choice, cid = event["choice"], event.get("city")
         table = _consts(faction).get("honor_city_plundered" if choice == "plunder" else "honor_city_captured")
@@ -229,7 +239,7 @@ class Empire(Faction):
             gain_honor(state, faction, int(table[size]),
                        f"Честь: наш город {city_name(state, cid)} {CHOICE_WORDS[choice]}", cid)
 
-    def on_city_taken(self, state: dict, faction: str, event: Mapping) -> None:
+    def on_city_taken(self, state: JadeRoseState, faction: str, event: CaptureEvent) -> None:
         """L79 «Вы разграбили или разрушили город: -20ч»."""
         choice, cid = event["choice"], event.get("city")
         consts = _consts(faction)

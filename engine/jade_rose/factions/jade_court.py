@@ -3,24 +3,23 @@ jade plague in battle."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
-from typing import Any
 
-from engine import ledger
+from engine.jade_rose import ledger
 from engine.jade_rose.actions.base import Dice, OrdersTurn, Reject, err, pay
 from engine.jade_rose.battle import battle_kit
 from engine.jade_rose.data import UnitDef, load_data
 from engine.jade_rose.factions.base import Faction
 from engine.jade_rose.holdings import effect_total, era_of, neighbours, ordinal, own_cities, owned_buildings
+from engine.jade_rose.state_types import EconomyOrder, JadeRoseState, SideModifiers
 
 
-def jade_limit(state: Mapping, faction: str) -> int:
+def jade_limit(state: JadeRoseState, faction: str) -> int:
     """Jade that may be bought per turn: 300 plus every jade mine and estates (L283, L320, L323)."""
     consts = load_data().factions.get(faction, {})
     return int(consts.get("jade_purchase_limit", 0)) + effect_total(state, faction, "jade_limit")
 
 
-def buy_jade(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTurn) -> str:
+def buy_jade(state: JadeRoseState, faction: str, order: EconomyOrder, rng: Dice, ctx: OrdersTurn) -> str:
     data = load_data()
     amount = int(order["count"])
     limit = jade_limit(state, faction)
@@ -40,13 +39,13 @@ def buy_jade(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTu
     return f"куплено {received}н за {gold}з"
 
 
-def forge_levels(state: Mapping, faction: str) -> list[tuple[str, int]]:
+def forge_levels(state: JadeRoseState, faction: str) -> list[tuple[str, int]]:
     """(city name, level) of every Great Forge of the faction."""
     return [(state["cities"][cid]["name"], int(state["cities"][cid]["level"]))
             for cid, b in owned_buildings(state, faction) if b.effects.get("forge")]
 
 
-def forge_distance(state: Mapping, faction: str, city: str) -> int | None:
+def forge_distance(state: JadeRoseState, faction: str, city: str) -> int | None:
     """Roads from `city` to the nearest standing city of `faction` with a Great Forge (JR-91); None: none."""
     data = load_data()
     forges = {cid for cid in own_cities(state, faction, ruins=False)
@@ -71,7 +70,7 @@ class JadeCourt(Faction):
     resources = ("jade",)
     actions = {"buy_jade": buy_jade}
 
-    def hire_requirement(self, state: Mapping, faction: str, unit: UnitDef) -> None:
+    def hire_requirement(self, state: JadeRoseState, faction: str, unit: UnitDef) -> None:
         """A jade creature is forged only in a Great Forge standing in a city of at least its tier (L286)."""
         if unit.jade_creature:
             forges = forge_levels(state, faction)
@@ -79,8 +78,8 @@ class JadeCourt(Faction):
                 shown = ", ".join(f"{name} ({ordinal(level)} уровня)" for name, level in forges) or "нет ни одной"
                 raise Reject(err("JR_NEEDS_FORGE", unit=unit.name, tier=unit.tier, forges=shown))
 
-    def battle_modifiers(self, state: Mapping, faction: str, opponent: str | None, city: str,
-                         out: dict[str, Any]) -> None:
+    def battle_modifiers(self, state: JadeRoseState, faction: str, opponent: str | None, city: str,
+                         out: SideModifiers) -> None:
         """The forge's distance (none reachable: switched off, JR-91) and the jade plague."""
         data = load_data()
         dist = forge_distance(state, faction, city)

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine import ledger
 from engine.errors import allowed_list
-from engine.jade_rose import hibernation
-from engine.jade_rose.actions.base import Dice, DiceSource, OrdersTurn, Reject, err, own_city, pay
+from engine.jade_rose import hibernation, ledger
+from engine.jade_rose.actions.base import Dice, DiceSource, OrdersTurn, Reject, err, own_city, pay, what
 from engine.jade_rose.data import UnitDef, load_data
 from engine.jade_rose.factions.base import CHOICE_WORDS, AddLine, Faction
 from engine.jade_rose.holdings import (
@@ -25,6 +24,7 @@ from engine.jade_rose.holdings import (
     owned_buildings,
     round_half_up,
 )
+from engine.jade_rose.state_types import CaptureEvent, EconomyOrder, FactionRecord, JadeRoseState, LedgerLine
 
 SLAVES_PCT_KEY = {"colonise": "slaves_capture_pct", "plunder": "slaves_plunder_pct", "raze": "slaves_raze_pct"}
 
@@ -33,7 +33,7 @@ def _consts(faction: str) -> Mapping[str, Any]:
     return load_data().factions.get(faction, {})
 
 
-def gain_slaves(state: dict, faction: str, amount: int, reason: str, city: str | None = None) -> int:
+def gain_slaves(state: JadeRoseState, faction: str, amount: int, reason: str, city: str | None = None) -> int:
     """Slaves received (× the era's resource multiplier, JR-62); after the ritual they arrive as eternal
     servants (L155 «Все рабы, которых вы захватите в будущем, тоже будут автоматически превращаться»)."""
     if amount <= 0:
@@ -47,11 +47,11 @@ def gain_slaves(state: dict, faction: str, amount: int, reason: str, city: str |
     return amount * mult
 
 
-def _slave_cap(state: Mapping, faction: str) -> int:
+def _slave_cap(state: JadeRoseState, faction: str) -> int:
     return int(load_data().factions["vampires"].get("slave_cap", 600)) + effect_total(state, faction, "slave_cap")
 
 
-def _escape_fraction(state: Mapping, faction: str) -> tuple[int, int]:
+def _escape_fraction(state: JadeRoseState, faction: str) -> tuple[int, int]:
     consts = load_data().factions["vampires"]
     fractions = [tuple(b.effects["slave_escape_fraction"]) for _, b in owned_buildings(state, faction)
                  if "slave_escape_fraction" in b.effects]
@@ -60,7 +60,7 @@ def _escape_fraction(state: Mapping, faction: str) -> tuple[int, int]:
     return min(fractions, key=lambda f: f[0] / f[1])
 
 
-def slave_deaths(state: Mapping, faction: str) -> int:
+def slave_deaths(state: JadeRoseState, faction: str) -> int:
     """Slaves dying at the end of the turn: a third (rounded half up, JR-70) plus the gallows' losses."""
     num, den = load_data().factions["vampires"].get("slave_death_fraction", (1, 3))
     slaves = int(state["factions"][faction].get("slaves", 0))
@@ -71,14 +71,15 @@ def slave_deaths(state: Mapping, faction: str) -> int:
 
 # -- crypts ------------------------------------------------------------------------------------
 
-def crypt_occupants(state: Mapping, faction: str) -> dict[str, dict[str, int]]:
+def crypt_occupants(state: JadeRoseState, faction: str) -> dict[str, dict[str, int]]:
     """Hibernating units in each city's crypt (no upkeep there): costliest upkeep first, crypts by city name.
 
     A bone cannon takes the room of 3 (L167)."""
     data = load_data()
     rec = state["factions"][faction]
-    pending = sorted(([k, n] for k, n in rec.get("hibernating", {}).items() if n > 0 and k in data.units),
-                     key=lambda kv: (-data.units[kv[0]].upkeep / max(1, data.units[kv[0]].blood), kv[0]))
+    pending: list[list[Any]] = sorted(      # [unit key, sleepers not yet in a crypt]
+        ([k, n] for k, n in rec.get("hibernating", {}).items() if n > 0 and k in data.units),
+        key=lambda kv: (-data.units[kv[0]].upkeep / max(1, data.units[kv[0]].blood), kv[0]))
     out: dict[str, dict[str, int]] = {}
     for cid, b in owned_buildings(state, faction):
         space = int(b.effects.get("crypt_capacity", 0))
@@ -92,7 +93,7 @@ def crypt_occupants(state: Mapping, faction: str) -> dict[str, dict[str, int]]:
     return out
 
 
-def note_crypts(state: dict, faction: str) -> None:
+def note_crypts(state: JadeRoseState, faction: str) -> None:
     """Remember who sleeps in which crypt: when a city is captured its sleepers die (L180), even after
     the capture has destroyed the crypt."""
     rec = state["factions"][faction]
@@ -100,7 +101,7 @@ def note_crypts(state: dict, faction: str) -> None:
         rec["crypts"] = crypt_occupants(state, faction)
 
 
-def _crypt_sleepers_die(state: dict, faction: str, cid: Any) -> None:
+def _crypt_sleepers_die(state: JadeRoseState, faction: str, cid: Any) -> None:
     """L180 «Если город захватят, то вампиры из склепа автоматически умирают» (the crypt list of the turn)."""
     rec = state["factions"][faction]
     sleepers = rec.get("crypts", {}).pop(cid, None) if isinstance(cid, str) else None
@@ -124,7 +125,7 @@ def _crypt_sleepers_die(state: dict, faction: str, cid: Any) -> None:
 
 # -- actions ------------------------------------------------------------------------------------
 
-def ritual(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTurn) -> str:
+def ritual(state: JadeRoseState, faction: str, order: EconomyOrder, rng: Dice, ctx: OrdersTurn) -> str:
     """«Начиная с эпохи 'день' (с 5-го хода) вы можете принести в жертву 100 рабов и 1000з, чтобы обратить всех
     своих текущих рабов в Вечных слуг» (L154)."""
     spec = load_data().factions[faction]["ritual"]
@@ -146,7 +147,7 @@ def ritual(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTurn
             "слугами; новые рабы сразу становятся вечными слугами")
 
 
-def enslave(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTurn) -> str:
+def enslave(state: JadeRoseState, faction: str, order: EconomyOrder, rng: Dice, ctx: OrdersTurn) -> str:
     """«Вы можете обратить в рабство жителей одного из своих городов. Он обратится в руины, а вы получите рабов в
     размере удвоенного базового дохода города» (L147)."""
     consts = load_data().factions[faction]
@@ -157,17 +158,17 @@ def enslave(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTur
     if not consts.get("enslave_last_city", False) and city_count(state, faction) <= 1:
         raise Reject(err("JR_ENSLAVE_LAST_CITY", city=city["name"]))
     gain = base_income(city, faction) * int(consts.get("slaves_enslave_pct", 200)) // 100
-    city.update(ruins=True, buildings=[], no_income_turns=0)
+    city.update({"ruins": True, "buildings": [], "no_income_turns": 0})
     got = gain_slaves(state, faction, gain, f"Жители города {city['name']} обращены в рабство", cid)
     ledger.note(state, faction, f"Жители города {city['name']} обращены в рабство: +{got}, город лежит в руинах")
     return f"получено {got} рабов, город {city['name']} лежит в руинах"
 
 
-def sleep(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTurn) -> str:
+def sleep(state: JadeRoseState, faction: str, order: EconomyOrder, rng: Dice, ctx: OrdersTurn) -> str:
     """«Если крови рабов не хватает для содержания армии, то часть вампиров впадает в спячку (вы можете сами
     выбрать, какие)» (L144, JR-71): the named units sleep first if the blood runs short at the end of the turn."""
     data = load_data()
-    unit = data.units[order["what"]]
+    unit = data.units[what(order)]
     rec = state["factions"][faction]
     if unit.blood <= 0:
         thirsty = [u.name for u in sorted(data.faction_units(faction), key=lambda u: u.tier) if u.blood > 0]
@@ -178,7 +179,7 @@ def sleep(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTurn)
         raise Reject(err("JR_SLEEP_TOO_MANY", unit=unit.name, count=count, have=have, used=used,
                          left=max(0, have - used)))
     hibernation.name_sleepers(rec, unit.key, count)
-    after = dict(rec, slaves=int(rec.get("slaves", 0)) - slave_deaths(state, faction))
+    after: FactionRecord = {**rec, "slaves": int(rec.get("slaves", 0)) - slave_deaths(state, faction)}
     cap, need = hibernation.blood_capacity(after), hibernation.blood_needed(rec)
     outlook = (f"сейчас крови после гибели рабов в конце хода хватит на {cap} из {need} юнитов" if cap < need else
                f"сейчас крови хватает на всех ({cap} юнитов на {need})")
@@ -186,7 +187,7 @@ def sleep(state: dict, faction: str, order: Mapping, rng: Dice, ctx: OrdersTurn)
             f"({outlook}; бои этого хода могут это изменить)")
 
 
-def _blood_used(state: Mapping, faction: str) -> int:
+def _blood_used(state: JadeRoseState, faction: str) -> int:
     data = load_data()
     rec = state["factions"][faction]
     sleeping = rec.get("hibernating", {})
@@ -194,11 +195,11 @@ def _blood_used(state: Mapping, faction: str) -> int:
                for k, n in rec.get("units", {}).items() if k in data.units and n > 0)
 
 
-def subjugate(state: dict, faction: str, name: str, how: str) -> str:
+def subjugate(state: JadeRoseState, faction: str, name: str, how: str) -> str:
     """L141: «оставшаяся фракция добровольно вынуждена вам сдаться. Вы подчиняете её и захватываете весь мир.»"""
     rivals = [f for f in active_factions(state) if f != faction]
     for other in rivals:
-        state["factions"][other].update(eliminated=True, subjugated_by=faction)
+        state["factions"][other].update({"eliminated": True, "subjugated_by": faction})
         for cid in own_cities(state, other):
             state["cities"][cid]["owner"] = faction
         ledger.note(state, other, f"Фракция сдалась: её подчинила фракция «{name}»")
@@ -206,7 +207,7 @@ def subjugate(state: dict, faction: str, name: str, how: str) -> str:
     return f"{name} побеждает ({how}): {defeated} сдаётся, весь мир покорён."
 
 
-def _slave_market_bonus(state: Mapping, faction: str, cid: Any) -> int:
+def _slave_market_bonus(state: JadeRoseState, faction: str, cid: Any) -> int:
     """«Рынок рабов (100з) - +50 к получаемым рабам при нападениях на соседние города» (L184): the attacked city
     is next by road to an own city with a slave market; several markets do not add up."""
     data = load_data()
@@ -214,8 +215,8 @@ def _slave_market_bonus(state: Mapping, faction: str, cid: Any) -> int:
         return 0
     best = 0
     for other in neighbours(state, cid):
-        city = state["cities"].get(other, {})
-        if city.get("owner") == faction and not city.get("ruins"):
+        city = state["cities"].get(other)
+        if city is not None and city.get("owner") == faction and not city.get("ruins"):
             for b in city.get("buildings", []):
                 if b in data.buildings:
                     best = max(best, int(data.buildings[b].effects.get("slave_market_bonus", 0)))
@@ -227,7 +228,7 @@ class Vampires(Faction):
     resources = ("slaves", "eternal_servants")
     actions = {"ritual": ritual, "enslave": enslave, "hibernate": sleep}
 
-    def start_of_turn(self, state: dict, faction: str, dice: DiceSource) -> None:
+    def start_of_turn(self, state: JadeRoseState, faction: str, dice: DiceSource) -> None:
         """Two thirds (one third with gallows) of the slaves above the cap escape at the start (L151, JR-70)."""
         rec = state["factions"][faction]
         over = int(rec.get("slaves", 0)) - _slave_cap(state, faction)
@@ -236,7 +237,7 @@ class Vampires(Faction):
             ledger.change(state, faction, "slaves", -round_half_up(over * num, den),
                           f"Побег рабов сверх максимума ({_slave_cap(state, faction)})")
 
-    def income(self, state: Mapping, faction: str, add: AddLine, lines: list[dict]) -> None:
+    def income(self, state: JadeRoseState, faction: str, add: AddLine, lines: list[LedgerLine]) -> None:
         """Gold from every slave and eternal servant (× the era's multiplier)."""
         per_slave = int(_consts(faction).get("gold_per_slave", 0))
         if per_slave:
@@ -247,7 +248,7 @@ class Vampires(Faction):
             add("gold", slaves * per_slave * gmul, f"Рабы и вечные слуги: {per_slave}з за каждого{suffix}",
                 kind="income_slaves")
 
-    def upkeep_exempt(self, state: Mapping, faction: str) -> dict[str, int]:
+    def upkeep_exempt(self, state: JadeRoseState, faction: str) -> dict[str, int]:
         """Hibernating units that sleep in a crypt pay no upkeep."""
         out: dict[str, int] = {}
         for units in crypt_occupants(state, faction).values():
@@ -255,17 +256,17 @@ class Vampires(Faction):
                 out[key] = out.get(key, 0) + n
         return out
 
-    def after_economy(self, state: dict, faction: str) -> None:
+    def after_economy(self, state: JadeRoseState, faction: str) -> None:
         note_crypts(state, faction)
 
-    def end_of_turn(self, state: dict, faction: str) -> None:
+    def end_of_turn(self, state: JadeRoseState, faction: str) -> None:
         """A third of the slaves (rounded half up) die, plus the gallows' losses; then hibernation (the player's
         choice of sleepers first, then newest first, JR-71; see hibernation.py)."""
         ledger.change(state, faction, "slaves", -slave_deaths(state, faction), "Гибель рабов в конце хода")
         hibernation.hibernate(state, faction)
         note_crypts(state, faction)
 
-    def hire_capacity(self, state: Mapping, faction: str, unit: UnitDef, count: int) -> None:
+    def hire_capacity(self, state: JadeRoseState, faction: str, unit: UnitDef, count: int) -> None:
         """Each unit drinking blood needs 15 slaves or eternal servants (L144)."""
         if not unit.blood:
             return
@@ -280,7 +281,7 @@ class Vampires(Faction):
                              left=max(0, (cap - used) // unit.blood)))
 
     # -- war ------------------------------------------------------------------------------------
-    def on_city_lost(self, state: dict, faction: str, event: Mapping) -> None:
+    def on_city_lost(self, state: JadeRoseState, faction: str, event: CaptureEvent) -> None:
         """L148: «Если ваш город захватывают или разграбляют, вампиры сбегают из него вместе с рабами» (2× base);
         the crypt's sleepers die (L180)."""
         consts, cid = _consts(faction), event.get("city")
@@ -290,7 +291,7 @@ class Vampires(Faction):
                         cid)
         _crypt_sleepers_die(state, faction, cid)
 
-    def on_city_taken(self, state: dict, faction: str, event: Mapping) -> None:
+    def on_city_taken(self, state: JadeRoseState, faction: str, event: CaptureEvent) -> None:
         """L145-146: slaves from plunder (= base income) and capture (half of it); L184 the slave market's +50."""
         consts, cid, choice = _consts(faction), event.get("city"), event["choice"]
         key = SLAVES_PCT_KEY[choice]

@@ -12,13 +12,15 @@ Plan shape:
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 
 from engine.errors import OrderError, allowed_list
 from engine.jade_rose.data import load_data, normalize_name
 from engine.jade_rose.economy_orders import find_city
 from engine.jade_rose.holdings import city_names, own_cities
 from engine.jade_rose.names import find_unit, find_units, unit_names
+from engine.jade_rose.state_types import ArmyPlan, JadeRoseState, PlanSquad, WarPlan
 from engine.jade_rose.war.codes import err
 from engine.jade_rose.war.words import (
     FLANK_LOC,
@@ -49,11 +51,12 @@ class _Bad(Exception):
         self.errors = errors
 
 
-def empty_plan() -> dict:
+def empty_plan() -> WarPlan:
     return {"armies": {}, "garrisons": {}}
 
 
-def parse_war_tabs(state: Mapping, faction: str, tabs: Mapping[str, list[Row]]) -> tuple[dict, list[RowStatus]]:
+def parse_war_tabs(state: JadeRoseState, faction: str,
+                   tabs: Mapping[str, list[Row]]) -> tuple[WarPlan, list[RowStatus]]:
     """The faction's war plan and a status for every non-blank row of the three tabs; never raises."""
     plan = empty_plan()
     statuses: list[RowStatus | None] = []   # None: a blank row
@@ -61,8 +64,8 @@ def parse_war_tabs(state: Mapping, faction: str, tabs: Mapping[str, list[Row]]) 
     builders = {"armies": _SquadBuilder("armies"), "garrisons": _SquadBuilder("garrisons")}
     for tab in ("armies", "garrisons"):
         for row in tabs.get(tab, ()) or ():
-            statuses.append(_guard(tab, row, lambda r, t=tab: _squad_row(state, faction, t, r, names,
-                                                                          builders[t])))
+            parse = functools.partial(_squad_row, state, faction, tab, names=names, builder=builders[tab])
+            statuses.append(_guard(tab, row, parse))
     for owner, squads in builders["armies"].squads.items():
         plan["armies"][owner] = _army_record(squads)
     for owner, squads in builders["garrisons"].squads.items():
@@ -108,12 +111,12 @@ def garrison_rear_note(flank: str) -> str:
     return f"в {front} никого не поставлено — в бою отряд встанет в {front}"
 
 
-def _army_record(squads: Mapping[str, dict]) -> dict:
+def _army_record(squads: Mapping[str, PlanSquad]) -> ArmyPlan:
     return {"squads": list(squads.values()), "order": None, "city": None, "capture": "colonise",
             "skip_planning": False, "row": None}
 
 
-def _guard(tab: str, row: Row, parse) -> RowStatus | None:
+def _guard(tab: str, row: Row, parse: Callable[[Row], str | None]) -> RowStatus | None:
     """Run one row's parser; garbage must never crash a stage, so any failure is a row error."""
     try:
         if row.is_blank():
@@ -136,7 +139,7 @@ class _SquadBuilder:
 
     def __init__(self, tab: str):
         self.tab = tab
-        self.squads: dict[str, dict[str, dict]] = {}
+        self.squads: dict[str, dict[str, PlanSquad]] = {}
 
     def add(self, owner: str, label: str, flank: str, line: str, unit: str, count: int, number: int) -> str:
         data = load_data()
@@ -160,7 +163,7 @@ class _SquadBuilder:
         return key
 
 
-def _squad_row(state: Mapping, faction: str, tab: str, row: Row, names: dict[str, str],
+def _squad_row(state: JadeRoseState, faction: str, tab: str, row: Row, names: dict[str, str],
                builder: _SquadBuilder) -> str:
     cols = COLUMNS[tab]
     errors: list[OrderError] = []
@@ -194,7 +197,7 @@ def _squad_row(state: Mapping, faction: str, tab: str, row: Row, names: dict[str
     return ""
 
 
-def _garrison_city(state: Mapping, faction: str, text: str, errors: list[OrderError]) -> str | None:
+def _garrison_city(state: JadeRoseState, faction: str, text: str, errors: list[OrderError]) -> str | None:
     mine = own_cities(state, faction, ruins=False)
     allowed = allowed_list(city_names(state, mine))
     if not text:
@@ -214,7 +217,7 @@ def _garrison_city(state: Mapping, faction: str, text: str, errors: list[OrderEr
     return cid
 
 
-def _unit(state: Mapping, faction: str, text: str, column: str, errors: list[OrderError]) -> str | None:
+def _unit(state: JadeRoseState, faction: str, text: str, column: str, errors: list[OrderError]) -> str | None:
     allowed = allowed_list(unit_names(faction), limit=20)
     if not text:
         errors.append(OrderError("E_REQUIRED", {"column": column, "hint": f"Ваши юниты: {allowed}."}))
@@ -225,7 +228,8 @@ def _unit(state: Mapping, faction: str, text: str, column: str, errors: list[Ord
     others = find_units(text)
     if others:
         owner = load_data().units[others[0]].faction
-        title = state.get("factions", {}).get(owner, {}).get("name") or load_data().factions[owner]["name"]
+        known = state.get("factions", {}).get(owner)
+        title = (known.get("name") if known is not None else None) or load_data().factions[owner]["name"]
         errors.append(err("JR_WAR_FOREIGN_UNIT", value=text, owner=title, allowed=allowed))
     else:
         errors.append(err("JR_WAR_UNKNOWN_UNIT", value=text, allowed=allowed))
@@ -243,7 +247,7 @@ def _count(text: str, column: str, errors: list[OrderError]) -> int | None:
     return value
 
 
-def _order_row(state: Mapping, row: Row, names: dict[str, str], plan: dict, seen: dict[str, int]) -> str:
+def _order_row(state: JadeRoseState, row: Row, names: dict[str, str], plan: WarPlan, seen: dict[str, int]) -> str:
     cols = COLUMNS["army_orders"]
     errors: list[OrderError] = []
     raw = row.get("army")
@@ -284,6 +288,7 @@ def _order_row(state: Mapping, row: Row, names: dict[str, str], plan: dict, seen
         errors.append(err("JR_WAR_NO_DEPLOYMENT", army=raw, order=ORDER_WORDS[order]))
     if errors:
         raise _Bad(*errors)
+    assert capture is not None      # a None came with an error
     seen[key] = row.number
     if army is None:   # a disperse order for an army with no valid rows: nothing to do
         army = names.setdefault(key, raw)

@@ -13,14 +13,24 @@ over 400 lines: forming a battle and the verdicts it gives the attack orders rea
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TypedDict
 
-from engine.errors import allowed_list
+from engine.errors import OrderError, allowed_list
 from engine.jade_rose import factions
 from engine.jade_rose.data import load_data
 from engine.jade_rose.economy_orders import ACTION_OF_KIND
 from engine.jade_rose.garrison import garrison_of
 from engine.jade_rose.holdings import city_names, era_of, neighbours, own_cities
+from engine.jade_rose.state_types import (
+    ArmyPlan,
+    Attack,
+    Defence,
+    JadeRoseState,
+    PendingBattle,
+    SideModifiers,
+    Squad,
+    WarPlan,
+)
 from engine.jade_rose.war import squads as sq
 from engine.jade_rose.war.armies import empty_plan, rear_note
 from engine.jade_rose.war.codes import err
@@ -29,16 +39,28 @@ from engine.rng import stream
 from engine.ruleset import RowStatus
 
 TAB_ORDER = {"armies": 0, "army_orders": 1, "garrisons": 2}
+Cells = dict[str, Squad]        # an army's (or a defence's) squads by their cell "flank/line"
+
+
+class _AttackOrder(TypedDict):
+    """An accepted attack order, before the battles are formed."""
+
+    faction: str
+    army: str
+    row: int | None
+    capture: str
+    skip_planning: bool
+    cells: Cells
 
 
 # -- geography ----------------------------------------------------------------------
 
-def standing(state: Mapping, faction: str) -> list[str]:
+def standing(state: JadeRoseState, faction: str) -> list[str]:
     """The faction's cities that are not ruins (ruins are not cities, JR-51)."""
     return own_cities(state, faction, ruins=False)
 
 
-def attack_targets(state: Mapping, faction: str) -> list[str]:
+def attack_targets(state: JadeRoseState, faction: str) -> list[str]:
     """Cities (and ruins) of others joined by a road to one of the faction's standing cities (L40)."""
     out: set[str] = set()
     for cid in standing(state, faction):
@@ -47,15 +69,16 @@ def attack_targets(state: Mapping, faction: str) -> list[str]:
                   key=lambda c: state["cities"][c]["name"])
 
 
-def _protected(state: Mapping, city: str) -> bool:
+def _protected(state: JadeRoseState, city: str) -> bool:
     owner = state["cities"][city].get("owner")
-    return bool(owner and state["factions"].get(owner, {}).get("won"))
+    rec = state["factions"].get(owner) if owner else None
+    return bool(rec is not None and rec.get("won"))
 
 
-def side_modifiers(state: Mapping, faction: str | None, opponent: str | None, city: str) -> dict:
+def side_modifiers(state: JadeRoseState, faction: str | None, opponent: str | None, city: str) -> SideModifiers:
     """The side's modifiers, filled by its faction's hooks: dwarf grudges against the opponent, Jade forge
     distance (no forge reachable: switched off) and plague."""
-    out = {"grudges": 0, "forge_distance": None, "plague": False}
+    out: SideModifiers = {"grudges": 0, "forge_distance": None, "plague": False}
     if faction:
         factions.of(faction).battle_modifiers(state, faction, opponent, city, out)
     return out
@@ -63,7 +86,7 @@ def side_modifiers(state: Mapping, faction: str | None, opponent: str | None, ci
 
 # -- the faction's armies ---------------------------------------------------------------
 
-def available_units(state: Mapping, faction: str) -> dict[str, int]:
+def available_units(state: JadeRoseState, faction: str) -> dict[str, int]:
     """Units that may join an army: owned ones, hibernating vampires excepted."""
     rec = state["factions"][faction]
     sleeping = rec.get("hibernating", {}) or {}
@@ -73,10 +96,10 @@ def available_units(state: Mapping, faction: str) -> dict[str, int]:
 class _Statuses:
     """Statuses by (tab, row): the first error of a row wins, notes only on OK rows."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.items: dict[tuple[str, int], RowStatus] = {}
 
-    def reject(self, tab: str, row: int, error) -> None:
+    def reject(self, tab: str, row: int, error: OrderError) -> None:
         old = self.items.get((tab, row))
         errors = (old.errors if old and not old.ok else ()) + (error,)
         self.items[(tab, row)] = RowStatus(tab, row, errors)
@@ -94,18 +117,18 @@ class _Statuses:
         return [self.items[k] for k in sorted(self.items, key=lambda k: (TAB_ORDER.get(k[0], 9), k[1]))]
 
 
-def _assign_units(state: Mapping, faction: str, plan: Mapping, out: _Statuses) -> dict[str, dict[str, dict]]:
+def _assign_units(state: JadeRoseState, faction: str, plan: WarPlan, out: _Statuses) -> dict[str, Cells]:
     """Armies' squads after each unit is given to at most one army (rows in sheet order, JR-56 step 4)."""
     data = load_data()
     free = available_units(state, faction)
     sleeping = state["factions"][faction].get("hibernating", {}) or {}
-    rows = []
+    rows: list[tuple[int, str, str, str, int]] = []
     for name, army in plan.get("armies", {}).items():
         for squad in army.get("squads", ()):
             for r in squad.get("rows", ()):
                 rows.append((int(r["row"]), name, pos_key(squad["flank"], squad["line"]), r["unit"], int(r["count"])))
     taken: dict[str, dict[str, int]] = {}
-    armies: dict[str, dict[str, dict]] = {}
+    armies: dict[str, Cells] = {}
     for number, name, key, unit, count in sorted(rows):
         have = free.get(unit, 0)
         used = sum(taken.get(unit, {}).values())
@@ -124,30 +147,31 @@ def _assign_units(state: Mapping, faction: str, plan: Mapping, out: _Statuses) -
             out.reject("armies", number, problem)
             continue
         taken.setdefault(unit, {})[name] = taken.get(unit, {}).get(name, 0) + count
-        squad = armies.setdefault(name, {}).setdefault(key, sq.new_squad(key))
-        squad["units"][unit] = squad["units"].get(unit, 0) + count
+        cell = armies.setdefault(name, {}).setdefault(key, sq.new_squad(key))
+        cell["units"][unit] = cell["units"].get(unit, 0) + count
     return armies
 
 
-def _check_orders(state: Mapping, faction: str, plan: Mapping, armies: Mapping[str, dict],
-                  out: _Statuses) -> list[tuple[str, dict]]:
+def _check_orders(state: JadeRoseState, faction: str, plan: WarPlan, armies: Mapping[str, Cells],
+                  out: _Statuses) -> list[tuple[str, ArmyPlan]]:
     """Accepted attack and defend orders (name, order), the era's cap counted in sheet order."""
     era = era_of(state)
     cap = int(era.max_armies)
     mine = standing(state, faction)
-    accepted: list[tuple[str, dict]] = []
+    accepted: list[tuple[str, ArmyPlan]] = []
     orders = sorted(((rec.get("row") or 0, name, rec) for name, rec in plan.get("armies", {}).items()
                      if rec.get("order")), key=lambda t: (t[0], t[1]))
     for row, name, rec in orders:
         order, cid = rec["order"], rec.get("city")
+        assert order is not None        # only armies with an order are listed
         if order == "disperse":
             out.note("army_orders", row, "армия рассредоточена: юниты остаются в резерве")
             continue
         if not armies.get(name):
             out.reject("army_orders", row, err("JR_WAR_NO_DEPLOYMENT", army=name, order=ORDER_WORDS[order]))
             continue
-        city = state["cities"].get(cid)
-        if city is None:
+        city = state["cities"].get(cid) if cid is not None else None
+        if cid is None or city is None:
             every = sorted(c["name"] for c in state["cities"].values())
             out.reject("army_orders", row, err("JR_WAR_UNKNOWN_CITY", value=cid, allowed=allowed_list(every)))
             continue
@@ -158,10 +182,11 @@ def _check_orders(state: Mapping, faction: str, plan: Mapping, armies: Mapping[s
             elif city.get("ruins"):
                 problem = err("JR_WAR_DEFEND_RUINS", city=city["name"], allowed=allowed_list(city_names(state, mine)))
         else:
-            if city.get("owner") == faction:
+            owner = city.get("owner")
+            if owner == faction:
                 problem = err("JR_WAR_ATTACK_OWN", city=city["name"], what="руины" if city.get("ruins") else "город")
-            elif _protected(state, cid):
-                problem = err("JR_WAR_CITY_PROTECTED", owner=state["factions"][city["owner"]]["name"])
+            elif owner and _protected(state, cid):
+                problem = err("JR_WAR_CITY_PROTECTED", owner=state["factions"][owner]["name"])
             elif cid not in attack_targets(state, faction):
                 problem = err("JR_WAR_NOT_ADJACENT", city=city["name"],
                               allowed=allowed_list(city_names(state, attack_targets(state, faction))))
@@ -174,10 +199,10 @@ def _check_orders(state: Mapping, faction: str, plan: Mapping, armies: Mapping[s
     return accepted
 
 
-def _check_garrisons(state: Mapping, faction: str, plan: Mapping, out: _Statuses) -> dict[str, list[dict]]:
+def _check_garrisons(state: JadeRoseState, faction: str, plan: WarPlan, out: _Statuses) -> dict[str, list[Squad]]:
     """The owner's placement of each garrison, rows beyond the garrison's composition rejected."""
     data = load_data()
-    placed: dict[str, list[dict]] = {}
+    placed: dict[str, list[Squad]] = {}
     for cid, squads in plan.get("garrisons", {}).items():
         city = state["cities"].get(cid)
         rows = sorted((int(r["row"]), pos_key(s["flank"], s["line"]), r["unit"], int(r["count"]))
@@ -194,7 +219,7 @@ def _check_garrisons(state: Mapping, faction: str, plan: Mapping, out: _Statuses
         comp = garrison_of(state, cid)
         shown = ", ".join(f"{data.units[k].name} ×{n}" for k, n in comp.items()) or "нет"
         used: dict[str, int] = {}
-        cells: dict[str, dict] = {}
+        cells: Cells = {}
         for number, key, unit, count in rows:
             have = comp.get(unit, 0)
             if not have:
@@ -215,16 +240,16 @@ def _check_garrisons(state: Mapping, faction: str, plan: Mapping, out: _Statuses
 
 # -- forming the battles ------------------------------------------------------------------
 
-def form_battles(state: dict, plans: Mapping[str, dict], seed: int | str) -> dict[str, list[RowStatus]]:
+def form_battles(state: JadeRoseState, plans: Mapping[str, WarPlan], seed: int | str) -> dict[str, list[RowStatus]]:
     """Check every faction's armies against `state` (after the economy) and write `state["battles"]`.
 
     Rejected rows get statuses and the rest still counts; accepted orders get a note. Pure in
     (state, plans, seed); the order of several attackers on one city is drawn from the seed.
     """
     statuses: dict[str, list[RowStatus]] = {}
-    attacks: dict[str, list[dict]] = {}
-    defends: dict[str, list[tuple[str, str, dict]]] = {}
-    placements: dict[str, dict[str, list[dict]]] = {}
+    attacks: dict[str, list[_AttackOrder]] = {}
+    defends: dict[str, list[tuple[str, str, Cells]]] = {}
+    placements: dict[str, dict[str, list[Squad]]] = {}
     order_rows: dict[tuple[str, str], int] = {}
     for fid in sorted(plans):
         rec = state["factions"].get(fid)
@@ -244,19 +269,20 @@ def form_battles(state: dict, plans: Mapping[str, dict], seed: int | str) -> dic
             continue
         armies = _assign_units(state, fid, plan, out)
         for name, cells in armies.items():
-            for rear in sq.step_up({k: dict(v) for k, v in cells.items()}):
+            for rear in sq.step_up({k: v.copy() for k, v in cells.items()}):
                 for squad in plan["armies"][name]["squads"]:
                     if pos_key(squad["flank"], squad["line"]) == rear:
                         for r in squad["rows"]:
                             out.note("armies", int(r["row"]), rear_note(squad["flank"]))
         placements[fid] = _check_garrisons(state, fid, plan, out)
-        joined: dict[str, dict[str, dict]] = {}
+        joined: dict[str, Cells] = {}
         for name, order in _check_orders(state, fid, plan, armies, out):
             cid = order["city"]
+            assert cid is not None      # _check_orders found the city
             order_rows[(fid, name)] = int(order.get("row") or 0)
             if order["order"] == "defend":
                 _join_defence(state, cid, name, plan, armies[name], joined, placements[fid], out)
-            cells = {k: dict(v, units=dict(v["units"]), garrison={}) for k, v in armies[name].items()}
+            cells = {k: {**v, "units": dict(v["units"]), "garrison": {}} for k, v in armies[name].items()}
             if order["order"] == "attack":
                 attacks.setdefault(cid, []).append({"faction": fid, "army": name, "row": order.get("row"),
                                                     "capture": order.get("capture") or "colonise",
@@ -268,7 +294,7 @@ def form_battles(state: dict, plans: Mapping[str, dict], seed: int | str) -> dic
                          f"армия обороняет город {state['cities'][cid]['name']}")
         statuses[fid] = out.as_list()
 
-    battles = []
+    battles: list[PendingBattle] = []
     for cid in sorted(attacks):
         battle = _battle(state, cid, attacks[cid], defends.get(cid, []), placements, seed)
         battles.append(battle)
@@ -291,8 +317,8 @@ def form_battles(state: dict, plans: Mapping[str, dict], seed: int | str) -> dic
     return statuses
 
 
-def _join_defence(state: Mapping, cid: str, name: str, plan: Mapping, army: dict[str, dict],
-                  joined: dict[str, dict[str, dict]], placed: Mapping[str, list[dict]], out: _Statuses) -> None:
+def _join_defence(state: JadeRoseState, cid: str, name: str, plan: WarPlan, army: Cells,
+                  joined: dict[str, Cells], placed: Mapping[str, list[Squad]], out: _Statuses) -> None:
     """A defending army joins the city's garrison squad by squad where its rows put it (L45 «ваша армия временно
     прибавится к гарнизону»), after the garrison's own placement rows and the armies that defend it before
     (in sheet order); the garrison's unplaced units then fill in around them (`_battle`). A row whose unit
@@ -338,7 +364,7 @@ def _with_note(statuses: list[RowStatus], tab: str, row: int, note: str) -> list
     return sorted(out, key=lambda s: (TAB_ORDER.get(s.tab, 9), s.number))
 
 
-def _reject_blocked(plan: Mapping, out: _Statuses) -> None:
+def _reject_blocked(plan: WarPlan, out: _Statuses) -> None:
     """L88 «Чистки генералов - армия не может действовать в этом ходу»: no army is formed, no attack or
     defence order runs (a dispersal changes nothing and stays OK); garrisons are no army and still deploy."""
     problem = err("JR_WAR_ARMIES_BLOCKED", action=ACTION_OF_KIND["purge_generals"])
@@ -346,36 +372,39 @@ def _reject_blocked(plan: Mapping, out: _Statuses) -> None:
         for squad in army.get("squads", ()):
             for r in squad.get("rows", ()):
                 out.reject("armies", int(r["row"]), problem)
-        if army.get("row"):
+        row = army.get("row")
+        if row:
             if army.get("order") == "disperse":
-                out.note("army_orders", int(army["row"]), "армия рассредоточена: юниты остаются в резерве")
+                out.note("army_orders", int(row), "армия рассредоточена: юниты остаются в резерве")
             else:
-                out.reject("army_orders", int(army["row"]), problem)
+                out.reject("army_orders", int(row), problem)
 
 
-def _plan_rows(plan: Mapping) -> list[tuple[str, int]]:
-    rows = []
+def _plan_rows(plan: WarPlan) -> list[tuple[str, int]]:
+    rows: list[tuple[str, int]] = []
     for army in plan.get("armies", {}).values():
         rows += [("armies", int(r["row"])) for s in army.get("squads", ()) for r in s.get("rows", ())]
-        if army.get("row"):
-            rows.append(("army_orders", int(army["row"])))
+        row = army.get("row")
+        if row:
+            rows.append(("army_orders", int(row)))
     for squads in plan.get("garrisons", {}).values():
         rows += [("garrisons", int(r["row"])) for s in squads for r in s.get("rows", ())]
     return sorted(set(rows))
 
 
-def _battle(state: Mapping, cid: str, attacks: list[dict], defends: list[tuple[str, str, dict]],
-            placements: Mapping[str, Mapping[str, list[dict]]], seed: int | str) -> dict:
+def _battle(state: JadeRoseState, cid: str, attacks: list[_AttackOrder], defends: list[tuple[str, str, Cells]],
+            placements: Mapping[str, Mapping[str, list[Squad]]], seed: int | str) -> PendingBattle:
     city = state["cities"][cid]
     owner = city.get("owner")
     bid = f"b{state['turn']}-{cid}"
-    defence: dict[str, Any] = {"squads": [], "armies": [], "garrison_only": True, "notes": []}
+    defence: Defence = {"squads": [], "armies": [], "garrison_only": True, "notes": []}
     target = "ruins" if city.get("ruins") else "city"
     if target == "city":
-        cells: dict[str, dict] = {}
+        cells: Cells = {}
         garrison = garrison_of(state, cid) if owner else {}
         left = dict(garrison)
-        for squad in placements.get(owner, {}).get(cid, []):
+        placed = placements.get(owner, {}) if owner is not None else {}
+        for squad in placed.get(cid, []):
             for unit, n in squad["units"].items():
                 sq.place(cells, unit, n, pos_key(squad["flank"], squad["line"]), garrison=True)
                 left[unit] -= n
@@ -397,7 +426,7 @@ def _battle(state: Mapping, cid: str, attacks: list[dict], defends: list[tuple[s
             target = "empty"
     attackers = sorted(attacks, key=lambda a: (a["faction"], a["army"]))
     stream(seed, "attack-order", bid).shuffle(attackers)
-    out = []
+    out: list[Attack] = []
     for n, att in enumerate(attackers, 1):
         cells = att["cells"]
         notes = [sq.step_up_text(rear) for rear in sq.step_up(cells)]
@@ -411,12 +440,12 @@ def _battle(state: Mapping, cid: str, attacks: list[dict], defends: list[tuple[s
             "needs_planning": any(a["needs_planning"] for a in out)}
 
 
-def needs_planning(state: Mapping) -> bool:
+def needs_planning(state: JadeRoseState) -> bool:
     """Whether a pending battle waits for manoeuvres (the planning stage)."""
     return any(b.get("needs_planning") for b in state.get("battles") or ())
 
 
-def fight_title(state: Mapping, city: str, fight: str) -> str:
+def fight_title(state: JadeRoseState, city: str, fight: str) -> str:
     """«Цинхэ — атака 1»: how books and reports name a fight («<battle id>/<n>» inside): the city and
     the attack's number there (several armies attack one city one after another)."""
     return f"{state['cities'][city]['name']} — атака {fight.rsplit('/', 1)[-1]}"

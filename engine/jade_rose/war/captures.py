@@ -8,17 +8,18 @@ declines them (order "raze_leave", L54 «если только вы не зах�
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable
 
-from engine import ledger
-from engine.jade_rose.data import load_data
+from engine.jade_rose import ledger
+from engine.jade_rose.data import EraDef, load_data
 from engine.jade_rose.holdings import base_income, era_of, own_cities, summon_limits
+from engine.jade_rose.state_types import CaptureEvent, City, EliminatedEvent, JadeRoseState
 from engine.jade_rose.war.words import CAPTURE_DONE
 
 CHOICES = ("colonise", "plunder", "raze", "raze_leave")
 
 
-def owner_base_income(city: Mapping, owner: str | None) -> int:
+def owner_base_income(city: City, owner: str | None) -> int:
     """The city's base income for the faction that owned it (JR-50); a neutral city earns the plain rate."""
     if city.get("ruins"):
         return 0
@@ -27,7 +28,7 @@ def owner_base_income(city: Mapping, owner: str | None) -> int:
     return int(load_data().economy["city_income"]["large" if city.get("large") else "small"]) * int(city["level"])
 
 
-def capture(state: dict, city_id: str, attacker: str, choice: str) -> dict:
+def capture(state: JadeRoseState, city_id: str, attacker: str, choice: str) -> CaptureEvent:
     """Apply a capture to `state` and return the capture event (see war/__init__.py)."""
     city = state["cities"][city_id]
     previous = city.get("owner")
@@ -35,7 +36,7 @@ def capture(state: dict, city_id: str, attacker: str, choice: str) -> dict:
     leave = choice == "raze_leave"
     if leave:
         choice = "raze"
-    event = {"kind": "capture", "city": city_id, "attacker": attacker, "previous_owner": previous,
+    event: CaptureEvent = {"kind": "capture", "city": city_id, "attacker": attacker, "previous_owner": previous,
              "choice": "ruins" if city.get("ruins") else choice, "large": bool(city.get("large")),
              "level_before": int(city["level"]), "era_max_level": int(era.max_city_level),
              "base_income": owner_base_income(city, previous), "buildings_lost": list(city.get("buildings", []))}
@@ -45,13 +46,13 @@ def capture(state: dict, city_id: str, attacker: str, choice: str) -> dict:
         return event
     _destroy_buildings(state, city_id)
     if choice == "colonise":
-        city.update(owner=attacker, capital=False)
+        city.update({"owner": attacker, "capital": False})
     elif choice == "plunder":
         city["level"] = max(1, int(city["level"]) - 1)
         city["no_income_turns"] = max(1, int(city.get("no_income_turns", 0)))
         _pay_triple(state, attacker, event, era, f"Разграбление города {city['name']}: утроенный доход")
     elif choice == "raze":
-        city.update(owner=previous if leave else attacker, capital=False, ruins=True, no_income_turns=0)
+        city.update({"owner": previous if leave else attacker, "capital": False, "ruins": True, "no_income_turns": 0})
         if leave:
             event["left"] = True
         _pay_triple(state, attacker, event, era, f"Разрушение города {city['name']}: утроенный доход")
@@ -60,14 +61,14 @@ def capture(state: dict, city_id: str, attacker: str, choice: str) -> dict:
     return event
 
 
-def _pay_triple(state: dict, attacker: str, event: Mapping, era, reason: str) -> None:
+def _pay_triple(state: JadeRoseState, attacker: str, event: CaptureEvent, era: EraDef, reason: str) -> None:
     mult = int(era.gold_multiplier)
     amount = 3 * int(event["base_income"]) * mult
     ledger.change(state, attacker, "gold", amount, reason + (f" ({era.name}: ×{mult})" if mult != 1 else ""),
                   event["city"])
 
 
-def _destroy_buildings(state: dict, city_id: str) -> None:
+def _destroy_buildings(state: JadeRoseState, city_id: str) -> None:
     """Buildings go; units summoned by a destroyed building die with it (L260)."""
     data = load_data()
     city = state["cities"][city_id]
@@ -89,7 +90,7 @@ def _destroy_buildings(state: dict, city_id: str) -> None:
                                       f"в городе {city['name']}")
 
 
-def fate_text(event: Mapping, state: Mapping) -> str:
+def fate_text(event: CaptureEvent, state: JadeRoseState) -> str:
     """Russian city fate for the chronicle: «колонизирован», «разграблен (уровень 2 → 1)», …"""
     if event["choice"] == "ruins":
         return "руины заняты"
@@ -106,9 +107,9 @@ def fate_text(event: Mapping, state: Mapping) -> str:
     return text
 
 
-def eliminate(state: dict, factions) -> list[dict]:
+def eliminate(state: JadeRoseState, factions: Iterable[str | None]) -> list[EliminatedEvent]:
     """Factions (of `factions`) left with no standing city are out; their units are lost (L35, JR-51)."""
-    events = []
+    events: list[EliminatedEvent] = []
     for fid in sorted(f for f in factions if f):
         rec = state["factions"].get(fid)
         if rec is None or rec.get("eliminated") or own_cities(state, fid, ruins=False):

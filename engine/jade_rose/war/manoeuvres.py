@@ -14,6 +14,17 @@ from engine.errors import OrderError, allowed_list
 from engine.jade_rose import factions
 from engine.jade_rose.battle import BattleSpecError, Manoeuvre, SideSetup, battle_kit, build_battle
 from engine.jade_rose.battle.texts import squad_ru
+from engine.jade_rose.state_types import (
+    Attack,
+    FightPlan,
+    JadeRoseState,
+    ManoeuvrePlan,
+    Modifiers,
+    PendingBattle,
+    SideModifiers,
+    Squad,
+    SquadManoeuvre,
+)
 from engine.jade_rose.war import squads as sq
 from engine.jade_rose.war.battles import fight_title
 from engine.jade_rose.war.codes import err
@@ -32,11 +43,12 @@ TAB = "manoeuvres"
 COLUMNS = {"battle": "Бой", "squad": "Отряд", "units": "Состав", "manoeuvre": "Манёвр", "target": "Цель",
            "free_move": "Второй манёвр", "runes": "Руны"}
 MAX_RUNES_CELL = 1000     # runes one row may spend; what the faction holds is checked later
+Fights = dict[str, tuple[PendingBattle, Attack, str]]     # fight id -> (battle, attacker entry, role)
 
 
-def planned_fights(state: Mapping, faction: str) -> dict[str, tuple[dict, dict, str]]:
+def planned_fights(state: JadeRoseState, faction: str) -> Fights:
     """Fight id -> (battle, attacker entry, role) for the faction's fights that have a planning phase."""
-    out = {}
+    out: Fights = {}
     for battle in state.get("battles") or ():
         for att in battle["attackers"]:
             if not att.get("needs_planning"):
@@ -48,12 +60,12 @@ def planned_fights(state: Mapping, faction: str) -> dict[str, tuple[dict, dict, 
     return out
 
 
-def fight_label(state: Mapping, battle: Mapping, att: Mapping) -> str:
+def fight_label(state: JadeRoseState, battle: PendingBattle, att: Attack) -> str:
     """«Цинхэ — атака 1»: the fight as the «Бой» cell names it (read back by `fight_in_cell`)."""
     return fight_title(state, battle["city"], att["fight"])
 
 
-def fight_in_cell(state: Mapping, fights: Mapping[str, tuple], text: str) -> str | None:
+def fight_in_cell(state: JadeRoseState, fights: Fights, text: str) -> str | None:
     """The fight id a «Бой» cell names: its label in any letter case or spacing (or, from books
     written before labels had no id, the id itself as the cell's first word)."""
     wanted = normalize_name(text)
@@ -64,30 +76,32 @@ def fight_in_cell(state: Mapping, fights: Mapping[str, tuple], text: str) -> str
     return token if token in fights else None
 
 
-def own_squads(battle: Mapping, att: Mapping, role: str) -> list[dict]:
+def own_squads(battle: PendingBattle, att: Attack, role: str) -> list[Squad]:
     return att["squads"] if role == "attacker" else battle["defence"]["squads"]
 
 
-def to_manoeuvre(order: Mapping | None) -> Manoeuvre:
+def to_manoeuvre(order: SquadManoeuvre | None) -> Manoeuvre:
     if not order:
         return Manoeuvre()
-    target = to_position(order["target"]) if order.get("target") else None
-    free = to_position(order["free_move"]) if order.get("free_move") else None
+    target_key, free_key = order.get("target"), order.get("free_move")
+    target = to_position(target_key) if target_key else None
+    free = to_position(free_key) if free_key else None
     return Manoeuvre(kind=order.get("kind", "none"), target=target, free_move=free)
 
 
-def side_manoeuvres(plan: Mapping | None, fight: str, role: str) -> tuple[dict[str, Manoeuvre], int]:
+def side_manoeuvres(plan: ManoeuvrePlan | None, fight: str, role: str) -> tuple[dict[str, Manoeuvre], int]:
     """Manoeuvres by cell and runes of one side of one fight, from a faction's manoeuvre plan."""
-    entry = ((plan or {}).get("fights") or {}).get(fight)
+    fights = plan.get("fights") if plan else None
+    entry = fights.get(fight) if fights else None
     if not entry or entry.get("role") != role:
         return {}, 0
     return ({k: to_manoeuvre(v) for k, v in entry.get("squads", {}).items()}, int(entry.get("runes", 0)))
 
 
-def parse_manoeuvres(state: Mapping, faction: str, rows: list[Row]) -> tuple[dict, list[RowStatus]]:
+def parse_manoeuvres(state: JadeRoseState, faction: str, rows: list[Row]) -> tuple[ManoeuvrePlan, list[RowStatus]]:
     """The faction's manoeuvres and runes per fight, and a status for every non-blank row; never raises."""
     fights = planned_fights(state, faction)
-    plan: dict = {"fights": {}}
+    plan: ManoeuvrePlan = {"fights": {}}
     errors: dict[int, list[OrderError]] = {}
     seen: dict[tuple[str, str], int] = {}
     rune_rows: dict[str, list[int]] = {}
@@ -111,7 +125,8 @@ def parse_manoeuvres(state: Mapping, faction: str, rows: list[Row]) -> tuple[dic
     return plan, statuses
 
 
-def _parse_row(state, faction, row: Row, fights, plan, seen, rune_rows) -> list[OrderError]:
+def _parse_row(state: JadeRoseState, faction: str, row: Row, fights: Fights, plan: ManoeuvrePlan,
+               seen: dict[tuple[str, str], int], rune_rows: dict[str, list[int]]) -> list[OrderError]:
     for key, title in COLUMNS.items():
         if row.get(key).startswith("="):
             return [OrderError("E_FORMULA", {"column": title, "value": row.get(key)})]
@@ -122,7 +137,7 @@ def _parse_row(state, faction, row: Row, fights, plan, seen, rune_rows) -> list[
     battle, att, role = fights[token]
     mine = [pos_key(s["flank"], s["line"]) for s in own_squads(battle, att, role)]
     cell = parse_position(row.get("squad")) if row.get("squad") else None
-    if cell not in mine:
+    if cell is None or cell not in mine:
         return [err("JR_WAR_UNKNOWN_SQUAD", value=row.get("squad"), battle=fight_label(state, battle, att),
                     allowed=allowed_list([position_text(k) for k in mine]))]
     if (token, cell) in seen:
@@ -133,7 +148,7 @@ def _parse_row(state, faction, row: Row, fights, plan, seen, rune_rows) -> list[
     if kind is None:
         problems.append(err("JR_WAR_UNKNOWN_MANOEUVRE", value=row.get("manoeuvre"),
                             allowed=", ".join(MANOEUVRE_WORDS.values())))
-    targets = {}
+    targets: dict[str, str | None] = {}
     for column in ("target", "free_move"):
         text = row.get(column)
         targets[column] = parse_position(text) if text else None
@@ -150,6 +165,7 @@ def _parse_row(state, faction, row: Row, fights, plan, seen, rune_rows) -> list[
                 problems.append(err("JR_WAR_RUNES_NOT_DWARF"))
     if problems:
         return problems
+    assert kind is not None     # a None came with a problem
     seen[(token, cell)] = row.number
     entry = plan["fights"].setdefault(token, {"role": role, "runes": 0, "squads": {}})
     entry["squads"][cell] = {"kind": kind, "target": targets["target"] if kind not in ("none", "cover") else None,
@@ -161,7 +177,7 @@ def _parse_row(state, faction, row: Row, fights, plan, seen, rune_rows) -> list[
     return []
 
 
-def battle_cells(squads: list[dict], forge_distance: int | None) -> dict[str, str | None]:
+def battle_cells(squads: list[Squad], forge_distance: int | None) -> dict[str, str | None]:
     """Where each squad's cell stands once the battle is built: jade creatures out of the forge's reach sit
     the battle out (a squad of nothing else stays out: None), then a rearguard with no vanguard steps up."""
     units, constants = battle_kit()
@@ -200,15 +216,17 @@ def problem_cells(problems: list[str], role: str, cells: Mapping[str, str | None
     return found, rest
 
 
-def side_setup(faction: str | None, squads: list[dict], orders: Mapping[str, Manoeuvre] | None,
-               mods: Mapping | None, runes: int = 0) -> SideSetup:
+def side_setup(faction: str | None, squads: list[Squad], orders: Mapping[str, Manoeuvre] | None,
+               mods: SideModifiers | None, runes: int = 0) -> SideSetup:
     """One side of a fight as the battle package takes it, with the side's modifiers (war/battles.py)."""
-    m = mods or {}
-    return SideSetup(faction=str(faction), squads=sq.setups(squads, orders), grudges=int(m.get("grudges", 0) or 0),
-                     runes=runes, forge_distance=m.get("forge_distance"), plague=bool(m.get("plague")))
+    grudges = int(mods.get("grudges", 0) or 0) if mods else 0
+    forge = mods.get("forge_distance") if mods else None
+    plague = bool(mods.get("plague")) if mods else False
+    return SideSetup(faction=str(faction), squads=sq.setups(squads, orders), grudges=grudges, runes=runes,
+                     forge_distance=forge, plague=plague)
 
 
-def _validate_fight(battle: Mapping, att: Mapping, role: str, entry: dict) -> list[tuple[int, str]]:
+def _validate_fight(battle: PendingBattle, att: Attack, role: str, entry: FightPlan) -> list[tuple[int, str]]:
     """Build the fight as the turn will (both sides' modifiers, so e.g. jade creatures out of the forge's reach
     sit out) with these manoeuvres; drop each rejected one and try again until it builds.
 
@@ -219,8 +237,9 @@ def _validate_fight(battle: Mapping, att: Mapping, role: str, entry: dict) -> li
     mine = own_squads(battle, att, role)
     theirs = own_squads(battle, att, enemy_role)
     faction = {"attacker": att["faction"], "defender": battle["defender"]}
-    mods = att.get("modifiers") or {}
-    cells = battle_cells(mine, (mods.get(role) or {}).get("forge_distance"))
+    mods: Modifiers = att.get("modifiers") or {}
+    own_mods = mods.get(role)
+    cells = battle_cells(mine, own_mods.get("forge_distance") if own_mods else None)
     found: list[tuple[int, str]] = []
     for key, final in cells.items():
         order = entry["squads"].get(key)
@@ -250,12 +269,13 @@ def _validate_fight(battle: Mapping, att: Mapping, role: str, entry: dict) -> li
     return found
 
 
-def _check_runes(state: Mapping, faction: str, plan: dict, rune_rows: Mapping[str, list[int]],
+def _check_runes(state: JadeRoseState, faction: str, plan: ManoeuvrePlan, rune_rows: Mapping[str, list[int]],
                  errors: dict[int, list[OrderError]]) -> None:
     """Runes spent: at most the faction holds over all its fights, at most the battle maximum in each."""
     if not factions.of(faction).uses_runes:
         return
-    held = int(state["factions"].get(faction, {}).get("runes", 0))
+    rec = state["factions"].get(faction)
+    held = int(rec.get("runes", 0)) if rec is not None else 0
     cap = battle_kit()[1].max_runes
     spent = 0
     for fight in sorted(plan["fights"]):

@@ -4,13 +4,13 @@ course of the battle folded in a spoiler, the outcome and the losses."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from engine.jade_rose.battle.model import Battle, Position, SideSetup
 from engine.jade_rose.battle.report import render_report
 from engine.jade_rose.battle.result import BattleResult
 from engine.jade_rose.battle.texts import FLANK_ADJ, FLANK_GEN, LINE_NOM, MANOEUVRE_NOM, ROLE_NOM
 from engine.jade_rose.data import load_data
+from engine.jade_rose.state_types import BattlePost, JadeRoseState
 
 FLANKS = ("right", "center", "left")          # the template's order
 LINES = ("vanguard", "rearguard")
@@ -55,8 +55,8 @@ def deployment(side: SideSetup) -> list[str]:
     return out or ["—"]
 
 
-def fight_post(state: Mapping[str, Any], city: str, fight: str, battle: Battle, result: BattleResult,
-               factions: Mapping[str, str | None], labels: Mapping[str, str]) -> dict[str, str]:
+def fight_post(state: JadeRoseState, city: str, fight: str, battle: Battle, result: BattleResult,
+               factions: Mapping[str, str | None], labels: Mapping[str, str]) -> BattlePost:
     """{"id", "city", "title", "bbcode"} of one fight (kept in the state for the turn's forum posts)."""
     name = str(state["cities"][city]["name"])
     title = f"Бой за город {name} (ход {state['turn']})"

@@ -1,37 +1,55 @@
 """Russian texts of the war: full battle reports (participants and GM) and public chronicle lines."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from typing import NotRequired, TypedDict
 
 from engine.jade_rose import battle as battle_pkg
 from engine.jade_rose.battle import battle_kit
-from engine.jade_rose.battle.result import BattleResult
+from engine.jade_rose.battle.result import BattleResult, SquadOutcome
 from engine.jade_rose.battle.texts import FLANK_ADJ, PHASE_NOM, ROLE_NOM, plural_rounds
 from engine.jade_rose.data import load_data
+from engine.jade_rose.state_types import JadeRoseState, SideModifiers, Squad, Units
 from engine.jade_rose.war.words import pos_key, position_text
 
 FIGHT_END = {"attacker": "верх взял атакующий", "defender": "верх взял защитник", "both_dead": "оба отряда погибли",
              "timeout": "лимит раундов — защитник держится"}
 
 
-def units_text(units: Mapping[str, int] | tuple) -> str:
+class FightSide(TypedDict):
+    """One side of a fight as its report tells it (war/resolution.py gives one per role)."""
+
+    faction: str
+    label: str
+    squads: list[Squad]
+    modifiers: SideModifiers
+    runes: int
+    deaths: Units
+    army_deaths: Units
+    recovered: Units
+    squad_losses: tuple[SquadOutcome, ...]
+    army_size: int
+    converted: NotRequired[int]         # jade warriors the plague raised from the enemy's dead
+
+
+def units_text(units: Mapping[str, int] | tuple[tuple[str, int], ...]) -> str:
     items = units.items() if isinstance(units, Mapping) else units
     data = load_data()
     return ", ".join(f"{data.units[k].name if k in data.units else k} ×{n}" for k, n in items if n) or "—"
 
 
-def faction_title(state: Mapping, fid: str | None) -> str:
+def faction_title(state: JadeRoseState, fid: str | None) -> str:
     if not fid:
         return "никто"
     return state["factions"][fid]["name"] if fid in state["factions"] else fid
 
 
-def deployment_lines(squads: list[dict]) -> list[str]:
+def deployment_lines(squads: list[Squad]) -> list[str]:
     return [f"  {position_text(pos_key(s['flank'], s['line']))}: {units_text(s['units'])}" for s in squads]
 
 
-def modifiers_text(mods: Mapping, runes: int) -> str:
-    parts = []
+def modifiers_text(mods: SideModifiers, runes: int) -> str:
+    parts: list[str] = []
     if mods.get("grudges"):
         pct = battle_kit()[1].grudge_outgoing_pct * mods["grudges"]
         parts.append(f"обиды {mods['grudges']} (+{pct} % к урону)")
@@ -67,7 +85,8 @@ def body(result: BattleResult) -> str:
     return "\n".join(lines)
 
 
-def fight_report(state: Mapping, city: str, fight: str, sides: Mapping[str, Mapping], result: BattleResult) -> str:
+def fight_report(state: JadeRoseState, city: str, fight: str, sides: Mapping[str, FightSide],
+                 result: BattleResult) -> str:
     """The full report of one fight. `sides[role]`: faction, label, squads, modifiers, runes, deaths,
     army_deaths, recovered."""
     name = state["cities"][city]["name"]
@@ -97,9 +116,9 @@ def fight_report(state: Mapping, city: str, fight: str, sides: Mapping[str, Mapp
     return "\n".join(lines)
 
 
-def squad_loss_lines(squads) -> list[str]:
+def squad_loss_lines(squads: Iterable[SquadOutcome]) -> list[str]:
     """Per-squad losses of a side (`SquadOutcome`s), the garrison's part named where a squad mixes both."""
-    out = []
+    out: list[str] = []
     for s in squads:
         if not s.losses:
             continue
@@ -111,7 +130,7 @@ def squad_loss_lines(squads) -> list[str]:
     return out
 
 
-def chronicle_fight(state: Mapping, city: str, attacker: str, defender: str | None, held_by_army: bool,
+def chronicle_fight(state: JadeRoseState, city: str, attacker: str, defender: str | None, held_by_army: bool,
                     won: bool, fate: str) -> str:
     name = state["cities"][city]["name"]
     whom = (f"его удерживает армия фракции «{faction_title(state, defender)}»" if held_by_army
@@ -120,6 +139,6 @@ def chronicle_fight(state: Mapping, city: str, attacker: str, defender: str | No
     return f"Город {name} ({whom}) атакован фракцией «{faction_title(state, attacker)}»: {outcome}."
 
 
-def chronicle_unopposed(state: Mapping, city: str, attacker: str, fate: str) -> str:
+def chronicle_unopposed(state: JadeRoseState, city: str, attacker: str, fate: str) -> str:
     return (f"{state['cities'][city]['name']}: защитников нет, фракция «{faction_title(state, attacker)}» "
             f"занимает его без боя — {fate}.")

@@ -8,15 +8,25 @@ army that took the city earlier in the turn could not be planned by anyone and r
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import TypedDict
 
-from engine import ledger
-from engine.jade_rose import factions
-from engine.jade_rose.battle import BattleSpecError, battle_kit, build_battle, fight_once
+from engine.jade_rose import factions, ledger
+from engine.jade_rose.battle import Battle, BattleSpecError, Manoeuvre, battle_kit, build_battle, fight_once
 from engine.jade_rose.battle.abilities import round_half_up
 from engine.jade_rose.battle.model import ROLES
 from engine.jade_rose.battle.texts import ROLE_GEN
 from engine.jade_rose.data import load_data
 from engine.jade_rose.holdings import faction_name
+from engine.jade_rose.state_types import (
+    Attack,
+    CaptureEvent,
+    JadeRoseState,
+    ManoeuvrePlan,
+    Modifiers,
+    PendingBattle,
+    Squad,
+    WarEvent,
+)
 from engine.jade_rose.war import captures
 from engine.jade_rose.war import squads as sq
 from engine.jade_rose.war.battles import fight_title, side_modifiers
@@ -24,7 +34,7 @@ from engine.jade_rose.war.codes import err
 from engine.jade_rose.war.manoeuvres import TAB as MANOEUVRES_TAB
 from engine.jade_rose.war.manoeuvres import battle_cells, problem_cells, side_manoeuvres, side_setup
 from engine.jade_rose.war.posts import fight_post
-from engine.jade_rose.war.reports import chronicle_fight, chronicle_unopposed, fight_report
+from engine.jade_rose.war.reports import FightSide, chronicle_fight, chronicle_unopposed, fight_report
 from engine.jade_rose.war.words import position_text
 from engine.rng import derive_seed, stream
 from engine.ruleset import RowStatus
@@ -33,17 +43,26 @@ PLAGUE_UNIT = "jade_warrior"
 ARMY_ORDERS_TAB = "army_orders"
 
 
+class _Holders(TypedDict):
+    """Who holds a city against its next attacker: the planned defence, or an army that took it this turn."""
+
+    faction: str
+    squads: list[Squad]
+    holder: bool                        # an army that took the city this turn: no one planned its deployment
+    label: str
+
+
 class _Turn:
     """What the resolution of one turn accumulates: events, the factions that lost a city, and the verdicts
     the battles give the rows that `check` accepted (attack orders, manoeuvres)."""
 
-    def __init__(self, state: dict, manoeuvres: Mapping[str, dict], seed: int | str):
+    def __init__(self, state: JadeRoseState, manoeuvres: Mapping[str, ManoeuvrePlan], seed: int | str):
         self.state, self.manoeuvres, self.seed = state, manoeuvres, seed
-        self.events: list[dict] = []
+        self.events: list[WarEvent] = []
         self.lost_city: set[str] = set()
         self.verdicts: dict[str, dict[tuple[str, int], RowStatus]] = {}
 
-    def report(self, factions, text: str) -> None:
+    def report(self, factions: Iterable[str | None], text: str) -> None:
         reports = self.state.setdefault("reports", {})
         for fid in sorted({f for f in factions if f}):
             reports.setdefault(fid, []).append(text)
@@ -57,10 +76,10 @@ class _Turn:
         if fid and status.number:
             self.verdicts.setdefault(fid, {})[(status.tab, status.number)] = status
 
-    def attack_done(self, att: Mapping, note: str) -> None:
+    def attack_done(self, att: Attack, note: str) -> None:
         self._put(att["faction"], RowStatus(ARMY_ORDERS_TAB, int(att.get("row") or 0), note=note))
 
-    def attack_failed(self, att: Mapping, code: str, **params: object) -> None:
+    def attack_failed(self, att: Attack, code: str, **params: object) -> None:
         self._put(att["faction"], RowStatus(ARMY_ORDERS_TAB, int(att.get("row") or 0), (err(code, **params),)))
 
     def manoeuvres_failed(self, fid: str | None, fight_id: str, role: str, code: str,
@@ -73,7 +92,7 @@ class _Turn:
         return {fid: [rows[k] for k in sorted(rows)] for fid, rows in sorted(self.verdicts.items())}
 
 
-def resolve_battles(state: dict, manoeuvres: Mapping[str, dict], seed: int | str) -> list[dict]:
+def resolve_battles(state: JadeRoseState, manoeuvres: Mapping[str, ManoeuvrePlan], seed: int | str) -> list[WarEvent]:
     """Resolve every pending battle, apply losses and captures, eliminate factions left with no city.
 
     Mutates `state` (units, runes, gold, cities, reports, chronicle; clears `state["battles"]`) and
@@ -82,8 +101,8 @@ def resolve_battles(state: dict, manoeuvres: Mapping[str, dict], seed: int | str
     return resolve_battles_with_verdicts(state, manoeuvres, seed)[0]
 
 
-def resolve_battles_with_verdicts(state: dict, manoeuvres: Mapping[str, dict], seed: int | str
-                                  ) -> tuple[list[dict], dict[str, list[RowStatus]]]:
+def resolve_battles_with_verdicts(state: JadeRoseState, manoeuvres: Mapping[str, ManoeuvrePlan], seed: int | str
+                                  ) -> tuple[list[WarEvent], dict[str, list[RowStatus]]]:
     """`resolve_battles`, and each faction's row verdicts from the battles: every attack order's outcome
     (won, or why not) and the manoeuvre rows that did not run as planned, each naming its cause (one of
     `codes.DEFEAT_CAUSES`: the battle order's draw, an earlier fight's dice, another faction's army)."""
@@ -97,10 +116,12 @@ def resolve_battles_with_verdicts(state: dict, manoeuvres: Mapping[str, dict], s
     return turn.events, turn.statuses()
 
 
-def manoeuvre_rows(plan: Mapping | None, fight: str, role: str, cells: Iterable[str] | None = None) -> list[int]:
+def manoeuvre_rows(plan: ManoeuvrePlan | None, fight: str, role: str,
+                   cells: Iterable[str] | None = None) -> list[int]:
     """Rows of a faction's manoeuvre plan that ask something of one side of a fight: a manoeuvre (not «Нет»)
     or a second move, and, unless only some `cells` are meant, the rows spending runes."""
-    entry = ((plan or {}).get("fights") or {}).get(fight)
+    fights = plan.get("fights") if plan else None
+    entry = fights.get(fight) if fights else None
     if not isinstance(entry, Mapping) or entry.get("role") != role:
         return []
     wanted = None if cells is None else set(cells)
@@ -111,14 +132,15 @@ def manoeuvre_rows(plan: Mapping | None, fight: str, role: str, cells: Iterable[
     return sorted(rows)
 
 
-def _resolve_city(turn: _Turn, battle: dict) -> None:
+def _resolve_city(turn: _Turn, battle: PendingBattle) -> None:
     state = turn.state
     cid = battle["city"]
     name = state["cities"][cid]["name"]
     owner = battle.get("defender")
-    defence = None
+    defence: _Holders | None = None
     if battle["target"] == "city" and battle["defence"]["squads"]:
-        defence = {"faction": battle["defender"], "squads": battle["defence"]["squads"], "holder": False,
+        assert owner is not None        # only an owned city has a garrison, and only its owner's armies join it
+        defence = {"faction": owner, "squads": battle["defence"]["squads"], "holder": False,
                    "label": "гарнизон" if battle["defence"]["garrison_only"] else "гарнизон и обороняющие армии"}
     took: dict[str, str] = {}
     fought = False     # a fight for the city has already changed its planned defence
@@ -181,7 +203,7 @@ def _resolve_city(turn: _Turn, battle: dict) -> None:
         if event.get("left"):   # the attacker declined the ruins: its army leaves them empty
             defence = None
             continue
-        defence = {"faction": fid, "squads": [dict(s, garrison={}) for s in holders], "holder": True,
+        defence = {"faction": fid, "squads": [{**s, "garrison": {}} for s in holders], "holder": True,
                    "label": "армия, занявшая город"}
 
 
@@ -189,7 +211,7 @@ def _how(planned: bool) -> str:
     return "бой с фазой планирования" if planned else "бой без фазы планирования"
 
 
-def _capture(turn: _Turn, cid: str, attacker: str, choice: str) -> dict:
+def _capture(turn: _Turn, cid: str, attacker: str, choice: str) -> CaptureEvent:
     event = captures.capture(turn.state, cid, attacker, choice)
     if event["choice"] in ("colonise", "raze", "ruins") and event["previous_owner"]:
         turn.lost_city.add(event["previous_owner"])
@@ -197,14 +219,17 @@ def _capture(turn: _Turn, cid: str, attacker: str, choice: str) -> dict:
     return event
 
 
-def _fight(turn: _Turn, battle: dict, att: dict, n: int, defence: dict, planned: bool,
-           fought: bool) -> tuple[bool | None, dict]:
+def _fight(turn: _Turn, battle: PendingBattle, att: Attack, n: int, defence: _Holders, planned: bool,
+           fought: bool) -> tuple[bool | None, dict[str, list[Squad]]]:
     """One fight of an attacker against the city's current defenders; returns (attacker won, survivors), won
     None when the fight could not be held. `fought`: an earlier fight changed the city's planned defence."""
     state = turn.state
     cid = battle["city"]
     fid, dfid = att["faction"], defence["faction"]
     units, constants = battle_kit()
+    mods: Modifiers
+    a_orders: dict[str, Manoeuvre]
+    d_orders: dict[str, Manoeuvre]
     if planned:
         mods = att["modifiers"]
         a_orders, a_runes = side_manoeuvres(turn.manoeuvres.get(fid), att["fight"], "attacker")
@@ -218,15 +243,15 @@ def _fight(turn: _Turn, battle: dict, att: dict, n: int, defence: dict, planned:
     factions = {"attacker": fid, "defender": dfid}
     notes = list(att.get("notes", ())) + (list(battle["defence"].get("notes", ())) if not defence["holder"] else [])
     name = state["cities"][cid]["name"]
-    fight, dropped = _build(factions, squads, orders, mods, runes, not planned, name)
+    fight, dropped, failure = _build(factions, squads, orders, mods, runes, not planned, name)
     label = fight_title(state, cid, att["fight"])
     if fight is None:
-        turn.report([fid, dfid], f"Бой за город {name} не состоялся: {dropped}. Защитники удерживают город.")
-        turn.attack_failed(att, "JR_WAR_FIGHT_NOT_HELD", army=att["army"], city=name, problem=dropped)
+        turn.report([fid, dfid], f"Бой за город {name} не состоялся: {failure}. Защитники удерживают город.")
+        turn.attack_failed(att, "JR_WAR_FIGHT_NOT_HELD", army=att["army"], city=name, problem=failure)
         if planned:
             for role in ROLES:
                 turn.manoeuvres_failed(factions[role], att["fight"], role, "JR_WAR_FIGHT_NOT_HELD",
-                                       army=att["army"], city=name, problem=dropped)
+                                       army=att["army"], city=name, problem=failure)
         return None, {"defender": defence["squads"]}
     for role in ROLES:
         for key, problem in sorted(dropped[role].items()):
@@ -235,13 +260,13 @@ def _fight(turn: _Turn, battle: dict, att: dict, n: int, defence: dict, planned:
             code = "JR_WAR_DEPLOYMENT_CHANGED" if fought else "JR_WAR_MANOEUVRE_DROPPED"
             turn.manoeuvres_failed(factions[role], att["fight"], role, code, cells=(key,), fight=label, city=name,
                                    problem=problem)
-    dropped = _dropped_note(dropped)
+    dropped_note = _dropped_note(dropped)
     seed = derive_seed(turn.seed, battle["id"]) if n == 0 else derive_seed(turn.seed, battle["id"], n + 1)
     result = fight_once(fight, seed)
     labels = {"attacker": "армия", "defender": defence["label"]}
     state.setdefault("battle_posts", []).append(fight_post(state, cid, att["fight"], fight, result, factions, labels))
-    sides: dict[str, dict] = {}
-    survivors: dict[str, list[dict]] = {}
+    sides: dict[str, FightSide] = {}
+    survivors: dict[str, list[Squad]] = {}
     for role in ("attacker", "defender"):
         outcome = result.side(role)
         deaths = dict(outcome.losses)
@@ -265,8 +290,8 @@ def _fight(turn: _Turn, battle: dict, att: dict, n: int, defence: dict, planned:
                 units_rec = state["factions"][factions[role]].setdefault("units", {})
                 units_rec[PLAGUE_UNIT] = int(units_rec.get(PLAGUE_UNIT, 0)) + converted
     result_text = fight_report(state, cid, att["fight"], sides, result)
-    if dropped:
-        result_text = f"Примечание: {dropped}\n" + result_text
+    if dropped_note:
+        result_text = f"Примечание: {dropped_note}\n" + result_text
     if notes:
         result_text += "\n" + "\n".join(f"Расстановка: {t}" for t in notes)
     turn.report([fid, dfid], result_text)
@@ -282,13 +307,13 @@ def _fight(turn: _Turn, battle: dict, att: dict, n: int, defence: dict, planned:
     return won, survivors
 
 
-def _runes_held(state: Mapping, faction: str | None, wanted: int) -> int:
+def _runes_held(state: JadeRoseState, faction: str, wanted: int) -> int:
     if not factions.of(faction).uses_runes or not wanted:
         return 0
     return max(0, min(wanted, int(state["factions"][faction].get("runes", 0)), battle_kit()[1].max_runes))
 
 
-def _apply_losses(state: dict, side: Mapping, city: str) -> None:
+def _apply_losses(state: JadeRoseState, side: FightSide, city: str) -> None:
     """Army dead leave the faction, less the 20 % who recover (JR-41); garrisons refill anyway (JR-54)."""
     units = state["factions"][side["faction"]].setdefault("units", {})
     for unit, dead in side["army_deaths"].items():
@@ -299,10 +324,12 @@ def _apply_losses(state: dict, side: Mapping, city: str) -> None:
                 del units[unit]
 
 
-def _build(factions, squads, orders, mods, runes, skip: bool, city: str):
-    """The battle, and the manoeuvres dropped because they no longer fit the deployment (role -> cell ->
-    problem): only the manoeuvres the battle finds at fault go, one side's others stay. (None, problems)
-    when even no manoeuvre at all builds it."""
+def _build(factions: Mapping[str, str], squads: Mapping[str, list[Squad]], orders: Mapping[str, dict[str, Manoeuvre]],
+           mods: Modifiers, runes: Mapping[str, int], skip: bool, city: str
+           ) -> tuple[Battle | None, dict[str, dict[str, str]], str]:
+    """The battle, the manoeuvres dropped because they no longer fit the deployment (role -> cell -> problem)
+    and no failure: only the manoeuvres the battle finds at fault go, one side's others stay. (None, the
+    dropped, the problems) when even no manoeuvre at all builds it."""
     units, constants = battle_kit()
     orders = {role: dict(orders[role]) for role in ROLES}
     cells = {role: battle_cells(squads[role], mods[role].get("forge_distance")) for role in ROLES}
@@ -312,7 +339,7 @@ def _build(factions, squads, orders, mods, runes, skip: bool, city: str):
                  for role in ROLES}
         try:
             return build_battle(sides["attacker"], sides["defender"], units, constants=constants,
-                                skip_planning=skip, city=city), dropped
+                                skip_planning=skip, city=city), dropped, ""
         except BattleSpecError as exc:
             rest = list(exc.problems)
             for role in ROLES:
@@ -322,12 +349,12 @@ def _build(factions, squads, orders, mods, runes, skip: bool, city: str):
                     orders[role].pop(key)
             if rest:
                 if not any(orders.values()):
-                    return None, "; ".join(rest)
+                    return None, dropped, "; ".join(rest)
                 for role in ROLES:
                     for key in list(orders[role]):
                         dropped[role][key] = "; ".join(rest)
                         orders[role].pop(key)
-    return None, "манёвры не удалось согласовать с расстановкой"
+    return None, dropped, "манёвры не удалось согласовать с расстановкой"
 
 
 def _dropped_note(dropped: Mapping[str, Mapping[str, str]]) -> str:

@@ -12,13 +12,14 @@ from collections.abc import Iterable, Mapping
 from engine.jade_rose.battle.model import FLANKS, LINES, Manoeuvre, SquadSetup
 from engine.jade_rose.battle.result import SideOutcome
 from engine.jade_rose.data import load_data
+from engine.jade_rose.state_types import Squad
 from engine.jade_rose.war.words import pos_key, position_order, position_text, to_position
 
 DEFAULT_SHOOTERS = "center/rearguard"   # L50: «стрелков в центральный арьергард»
 DEFAULT_OTHERS = "center/vanguard"      # L50: «а всех остальных - в центральный авангард»
 
 
-def new_squad(key: str) -> dict:
+def new_squad(key: str) -> Squad:
     flank, line = key.split("/")
     return {"flank": flank, "line": line, "units": {}, "garrison": {}}
 
@@ -60,7 +61,7 @@ def fallback_positions(preferred: str) -> list[str]:
     return order
 
 
-def place(squads: dict[str, dict], unit: str, count: int, preferred: str, garrison: bool) -> int:
+def place(squads: dict[str, Squad], unit: str, count: int, preferred: str, garrison: bool) -> int:
     """Add `count` units at `preferred`, moving those a squad cannot hold to the nearest cell that can.
 
     Returns how many could not be placed anywhere (they stay out of the battle).
@@ -82,7 +83,7 @@ def place(squads: dict[str, dict], unit: str, count: int, preferred: str, garris
     return left
 
 
-def default_placement(squads: dict[str, dict], units: Mapping[str, int]) -> int:
+def default_placement(squads: dict[str, Squad], units: Mapping[str, int]) -> int:
     """Units nobody placed: shooters to the centre rearguard, the others to the centre vanguard (L50)."""
     lost = 0
     for unit, n in sorted(units.items()):
@@ -91,7 +92,7 @@ def default_placement(squads: dict[str, dict], units: Mapping[str, int]) -> int:
     return lost
 
 
-def step_up(squads: dict[str, dict]) -> list[str]:
+def step_up(squads: dict[str, Squad]) -> list[str]:
     """A rearguard with no vanguard on its flank moves to the vanguard (L11); returns the moved cells."""
     moved = []
     for flank in FLANKS:
@@ -110,26 +111,18 @@ def step_up_text(rear: str) -> str:
             f"{position_text(pos_key(flank, 'vanguard')).lower()}")
 
 
-def ordered(squads: Mapping[str, dict] | Iterable[dict]) -> list[dict]:
+def ordered(squads: Mapping[str, Squad] | Iterable[Squad]) -> list[Squad]:
     items = squads.values() if isinstance(squads, Mapping) else squads
     return sorted((s for s in items if sum(s["units"].values()) > 0),
                   key=lambda s: position_order(pos_key(s["flank"], s["line"])))
 
 
-def total(squads: Iterable[dict], part: str = "units") -> dict[str, int]:
-    out: dict[str, int] = {}
-    for s in squads:
-        for unit, n in s.get(part, {}).items():
-            out[unit] = out.get(unit, 0) + n
-    return {k: v for k, v in sorted(out.items()) if v}
-
-
-def army_part(squad: Mapping) -> dict[str, int]:
+def army_part(squad: Squad) -> dict[str, int]:
     return {k: n - squad.get("garrison", {}).get(k, 0) for k, n in squad["units"].items()
             if n - squad.get("garrison", {}).get(k, 0) > 0}
 
 
-def setups(squads: Iterable[dict], manoeuvres: Mapping[str, Manoeuvre] | None = None) -> tuple[SquadSetup, ...]:
+def setups(squads: Iterable[Squad], manoeuvres: Mapping[str, Manoeuvre] | None = None) -> tuple[SquadSetup, ...]:
     """Battle squads, tagged with their cell ("flank/line"); the garrison's part of each is marked, so the
     battle tells garrison dead from army dead unit by unit."""
     out = []
@@ -143,14 +136,14 @@ def setups(squads: Iterable[dict], manoeuvres: Mapping[str, Manoeuvre] | None = 
     return tuple(out)
 
 
-def apply_losses(squads: list[dict], outcome: SideOutcome) -> tuple[list[dict], dict[str, int]]:
+def apply_losses(squads: list[Squad], outcome: SideOutcome) -> tuple[list[Squad], dict[str, int]]:
     """Survivor squads and the army's dead after a fight, from the battle's losses of each squad.
 
     Each squad loses exactly what the battle killed in it, its garrison part exactly the garrison's dead;
     units that sat the battle out (not in any battle squad) are untouched.
     """
     by_tag = {s.tag: s for s in outcome.squads}
-    out: list[dict] = []
+    out: list[Squad] = []
     army_dead: dict[str, int] = {}
     for s in ordered(squads):
         units, garrison = dict(s["units"]), dict(s.get("garrison", {}))
@@ -162,7 +155,7 @@ def apply_losses(squads: list[dict], outcome: SideOutcome) -> tuple[list[dict], 
                 garrison[unit] = garrison.get(unit, 0) - n
             for unit, n in result.army_losses().items():
                 army_dead[unit] = army_dead.get(unit, 0) + n
-        survivor = {**s, "units": {k: n for k, n in units.items() if n > 0},
+        survivor: Squad = {**s, "units": {k: n for k, n in units.items() if n > 0},
                     "garrison": {k: n for k, n in garrison.items() if n > 0}}
         if survivor["units"]:
             out.append(survivor)

@@ -5,11 +5,10 @@ planning phase, the opponent's deployment; nothing of other battles, armies or r
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from engine.jade_rose import factions
 from engine.jade_rose.data import load_data
 from engine.jade_rose.names import unit_names
+from engine.jade_rose.state_types import JadeRoseState, Squad
 from engine.jade_rose.war.battles import fight_title
 from engine.jade_rose.war.manoeuvres import fight_label, own_squads, planned_fights
 from engine.jade_rose.war.reports import faction_title, units_text
@@ -43,7 +42,7 @@ def garrison_unit_keys(faction: str) -> list[str]:
     return sorted(keys, key=lambda k: (data.units[k].tier, k))
 
 
-def vocabularies(state: Mapping, faction: str) -> dict[str, list[str]]:
+def vocabularies(state: JadeRoseState, faction: str) -> dict[str, list[str]]:
     """Dropdown lists of the war tabs for one faction's book."""
     data = load_data()
     return {
@@ -60,11 +59,11 @@ def vocabularies(state: Mapping, faction: str) -> dict[str, list[str]]:
     }
 
 
-def _squad_key(squad: Mapping) -> str:
+def _squad_key(squad: Squad) -> str:
     return pos_key(squad["flank"], squad["line"])
 
 
-def manoeuvres_table(state: Mapping, faction: str) -> Table:
+def manoeuvres_table(state: JadeRoseState, faction: str) -> Table:
     """One row per own squad of each fight with a planning phase, manoeuvre «Нет» pre-filled."""
     rows = []
     for _fight, (battle, att, role) in sorted(planned_fights(state, faction).items()):
@@ -76,7 +75,7 @@ def manoeuvres_table(state: Mapping, faction: str) -> Table:
     return Table(MANOEUVRE_COLUMNS, tuple(rows))
 
 
-def scouting_table(state: Mapping, faction: str) -> Table:
+def scouting_table(state: JadeRoseState, faction: str) -> Table:
     """The opponent's deployment in each of the faction's fights with a planning phase, and only those."""
     rows = []
     for _fight, (battle, att, role) in sorted(planned_fights(state, faction).items()):
@@ -89,9 +88,9 @@ def scouting_table(state: Mapping, faction: str) -> Table:
     return Table(SCOUTING_COLUMNS, tuple(rows))
 
 
-def battles_table(state: Mapping, faction: str) -> Table:
+def battles_table(state: JadeRoseState, faction: str) -> Table:
     """The faction's battle reports of the last turn, one line per report line."""
-    rows: list[tuple] = []
+    rows: list[tuple[str]] = []
     for text in (state.get("reports") or {}).get(faction, []):
         if rows:
             rows.append(("",))
@@ -99,19 +98,19 @@ def battles_table(state: Mapping, faction: str) -> Table:
     return Table(("Отчёт о боях",), tuple(rows))
 
 
-def views(state: Mapping, faction: str) -> dict[str, Table]:
+def views(state: JadeRoseState, faction: str) -> dict[str, Table]:
     return {"manoeuvres": manoeuvres_table(state, faction), "scouting": scouting_table(state, faction),
             "battles": battles_table(state, faction)}
 
 
-def public_views(state: Mapping) -> dict[str, Table]:
+def public_views(state: JadeRoseState) -> dict[str, Table]:
     """No extra public tables: the chronicle entries the resolution appends are the public record."""
     return {}
 
 
-def gm_views(state: Mapping) -> dict[str, Table]:
+def gm_views(state: JadeRoseState) -> dict[str, Table]:
     """Every pending battle with both sides' full deployment, then every report of the last turn."""
-    rows: list[tuple] = []
+    rows: list[tuple[str, ...]] = []
     for battle in state.get("battles") or ():
         city = state["cities"][battle["city"]]["name"]
         for squad in battle["defence"]["squads"]:
