@@ -70,7 +70,8 @@ def test_broken_data_reports_every_problem_at_once_in_russian() -> None:
         validate(docs)
     problems = err.value.problems
     assert len(problems) == 11, problems
-    expected = ["technologies.toml: technologies.drill.effects[0].type", "technologies.toml: technologies.masonry.requires",
+    expected = ["technologies.toml: technologies.drill.effects[0].type",
+                "technologies.toml: technologies.masonry.requires",
                 "technologies.toml: technologies.recruiting.cost.gold", "spells.toml: spells.fireball.target",
                 "spells.toml: spells.blessing", "events.toml: events.tribute.goal.amount", "events.toml: weather",
                 "quests.toml: quests.relic.item", "quests.toml: quests.stone.resource",
@@ -171,7 +172,8 @@ def test_events_fire_only_on_their_turns() -> None:
 
 GARBAGE: list[tuple[str, Any]] = [
     ("state.turn", 0), ("state.technologies", {"red": ["teleport"]}), ("state.spells", []),
-    ("state.events", [{"id": "drought"}]), ("state.quests", {"red": {"id": "stone"}}), ("state.items", {"red": "relic"}),
+    ("state.events", [{"id": "drought"}]), ("state.quests", {"red": {"id": "stone"}}),
+    ("state.items", {"red": "relic"}),
     ("spells", {"red": "fireball"}), ("catalog.spells", []), ("setup.natives", "yes"),
 ]
 
