@@ -53,9 +53,9 @@ def issue(w: World) -> None:
             q.update(resource=d.resource,
                      amount=fixed["amount"] if _int(fixed.get("amount")) else rng.randint(lo, hi))
         else:
-            pool = pools[d.kind]
-            q.update(item=d.item, province=fixed["province"] if fixed.get("province") in pool else rng.choice(pool),
-                     item_holder=None)
+            pool = pools[d.kind]  # dice.quest may fix any province of the map
+            q.update(item=d.item, item_holder=None, province=fixed["province"]
+                     if fixed.get("province") in w.map.provinces else rng.choice(pool))
         q.update(progress={}, done_by=None)
         w.quests[k] = q
         w.events.append({"kind": "quest_issued", "keeper": k, "quest": qid})
