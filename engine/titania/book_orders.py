@@ -24,6 +24,8 @@ from engine.numbers import echo, read_count, whole_number
 from engine.ruleset import ParsedOrders, Row, RowStatus
 from engine.titania.data import TitaniaData, default_data
 from engine.titania.names import BUILDING_NAMES, RESOURCE_NAMES, ability_name
+from engine.titania.params import default_params, override
+from engine.titania.world import needs
 
 PLANNING, CAMPAIGN, MIGHT = "planning", "campaign", "might"
 TABS = (PLANNING, CAMPAIGN, MIGHT)
@@ -40,7 +42,6 @@ PAY_GOLD, PAY_INFLUENCE = "Золото и дерево", "Влияние"
 MIGHT_ROW = "Могущество"
 PLAYER_BUILDINGS = ("mine", "sawmill", "farm", "quarry", "tower", "port", "fort")
 CARGO = ("gold", "wood", "stone", "mana")
-NEEDS_DEPOSIT = {"mine": "gold", "sawmill": "wood", "farm": "fertile", "quarry": "stone", "tower": "mana"}
 DEPOSIT_TEXT = {"gold": "нет месторождения золота", "wood": "нет леса", "fertile": "нет плодородных земель",
                 "stone": "нет месторождения камня", "mana": "нет места силы"}
 # What each race's active ability needs from the row (SCHEMA §1.5 `abilities`): the ability's form.
@@ -281,7 +282,7 @@ def _build(b: Book, row: Row, where: str, builds: set[tuple[str, str]]) -> tuple
         return None, _bad(PLANNING, row, OrderError("T_BUILDING_THERE", {
             "province": b.pname(where), "building": names[building], "allowed": allowed_list(free)}))
     deposits = b.state["map"]["provinces"][where]["deposits"]
-    need = NEEDS_DEPOSIT.get(building)
+    need = needs(data(), override(default_params(), b.state.get("params") or None, []), building)
     if need is not None and need not in (deposits or []):
         detail = DEPOSIT_TEXT[need] if deposits is not None else "ресурсы провинции ещё не разведаны"
         return None, _bad(PLANNING, row, OrderError("T_NO_DEPOSIT", {

@@ -30,6 +30,14 @@ def produces(catalog: Catalog, params: Params, building: str) -> dict[str, int]:
     return {res: params.yield_per_building} if res in RESOURCES else {}
 
 
+def needs(catalog: Catalog, params: Params, building: str) -> str | None:
+    """The deposit a building needs: the catalog's `needs` (null: none), else its v1 default (G92)."""
+    d = catalog.buildings.get(building)
+    if d is not None and d.needs_given:
+        return d.needs
+    return params.needs_deposit.get(building)
+
+
 @dataclass(eq=False)
 class Army:
     """An army: a squad of one faction in one province (10.0)."""
@@ -236,10 +244,7 @@ class World:
         return self.params.farm_food if building == "farm" else 0
 
     def needs(self, building: str) -> str | None:
-        d = self.catalog.buildings.get(building)
-        if d is not None and d.needs_given:
-            return d.needs
-        return self.params.needs_deposit.get(building)
+        return needs(self.catalog, self.params, building)
 
     def building_effects(self, building: str) -> tuple[Effect, ...]:
         d = self.catalog.buildings.get(building)
