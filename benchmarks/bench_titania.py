@@ -59,7 +59,7 @@ def google_stage(folder: Path) -> Stage:
     from sheets_bridge.gamedir import GameDir
     from sheets_bridge.layouts import Layout
     from sheets_bridge.stage import run_turn
-    from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client
+    from tests.fake_google import FakeGoogle, fake_backend, fake_client
 
     scenario = folder / "titania-scale.toml"
     scenario.write_text(titania_world.scenario_toml(), encoding="utf-8")

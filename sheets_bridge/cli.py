@@ -23,7 +23,7 @@ from sheets_bridge.cli_text import (
     runs_bar,
 )
 from sheets_bridge.fairness import UNFAIR_NOTICE
-from sheets_bridge.gameconfig import ruleset_problem
+from sheets_bridge.gameconfig import BACKENDS, ruleset_problem
 from sheets_bridge.map_cli import charts_command, map_command
 from sheets_bridge.post_cli import post as post_command
 
@@ -58,7 +58,7 @@ def _errors_to_click(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         from sheets_bridge import gamedir
-        from sheets_bridge.backend import BackendError
+        from sheets_bridge.backends.base import BackendError
         from sheets_bridge.stage_common import StageError
         expected = (StageError, BackendError, gamedir.GameDirError)
         try:
@@ -116,11 +116,13 @@ def new(game_dir, ruleset, scenario, backend, seed, title, books, folder, creden
             raise click.BadParameter(f"«{item}»: нужно КНИГА=ТАБЛИЦА (ключ таблицы или ссылка на неё)",
                                      param_hint="--book")
         book_ids[_book_key(ruleset, scenario, key.strip())] = value.strip()
-    if book_ids and backend != "gsheets":
-        raise click.BadParameter("--book бывает только с --backend gsheets", param_hint="--book")
+    from sheets_bridge.backends import kind as backend_kind
+    if book_ids and not backend_kind(backend).adopts_books:
+        takers = ", ".join(k.name for k in map(backend_kind, BACKENDS) if k.adopts_books)
+        raise click.BadParameter(f"--book бывает только с --backend {takers}", param_hint="--book")
     gd = create_game(Path(game_dir), ruleset, scenario, backend=backend, seed=seed, title=title,
                      book_ids=book_ids or None, progress=_progress, credentials=credentials, folder_id=folder)
-    where = "файлы Excel" if backend == "xlsx" else "Google-таблицы"
+    where = backend_kind(backend).books_text
     rules = find_ruleset(gd.config.ruleset).title
     named = f"«{gd.config.title}»" + (f" ({rules})" if gd.config.title != rules else "")
     click.echo(f"Игра {named} создана в {game_dir}: "
@@ -257,14 +259,18 @@ def share(game_dir, notify, revoke, credentials):
     """Открыть каждую книгу ровно тем, кто указан в game.toml, и дать игрокам править их вкладки приказов.
 
     О всех, у кого есть доступ сверх этого, команда предупреждает."""
-    gd = game_at(game_dir)
-    if gd.config.backend != "gsheets":
-        click.echo("Книги этой игры — файлы Excel: отдайте каждой фракции её файл из папки books/ "
-                   "(общую книгу — всем, книгу мастера — никому).")
-        return
+    from sheets_bridge.backends import kind as backend_kind
+    from sheets_bridge.backends.base import SharesGame
     from sheets_bridge.create import share_books
-    from sheets_bridge.gsheets_game import backend_for_game
-    warnings = share_books(gd, backend_for_game(gd, credentials), notify=notify, revoke=revoke)
+    from sheets_bridge.stage_common import open_backend
+    gd = game_at(game_dir)
+    if backend_kind(gd.config.backend).sharing_note is not None:
+        click.echo(backend_kind(gd.config.backend).sharing_note)
+        return
+    be = open_backend(gd, credentials)
+    if not isinstance(be, SharesGame):
+        raise click.ClickException(f"хранилище книг «{gd.config.backend}» не умеет раздавать доступ")
+    warnings = share_books(gd, be, notify=notify, revoke=revoke)
     for warning in warnings:
         click.echo(f"предупреждение: {warning}")
     click.echo(f"Доступ к книгам ({len(gd.config.books)}) открыт ровно тем, кто указан в game.toml; игроки могут "
@@ -360,7 +366,7 @@ def verify(game_dir, turn_no, offline, heads):
     Сверяет файлы игры между собой и с тем, что опубликовано в общей книге («Честность»): каждый хеш
     костей, зерно, соль и цепочку после каждого этапа. С --head сверяет и цепочку из поста на форуме.
     Ничего не записывает. Код выхода 1, если что-то не сходится; каждая ошибка названа один раз, с этапом."""
-    from sheets_bridge.backend import BackendError
+    from sheets_bridge.backends.base import BackendError
     from sheets_bridge.stage_common import open_backend
     from sheets_bridge.verify import verify as run_verify
     gd = game_at(game_dir)

@@ -3,21 +3,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from engine import find_ruleset
 from engine.state import Envelope
 from sheets_bridge import opening
-from sheets_bridge.backend import Backend
+from sheets_bridge.backends import kind as backend_kind
+from sheets_bridge.backends.base import AdoptsBooks, Backend, SharesGame
 from sheets_bridge.gamedir import FactionConfig, GameConfig, GameDir
 from sheets_bridge.layouts import Layout, book_kind
 from sheets_bridge.opening import open_latest
 from sheets_bridge.scenarios import load_scenario
 from sheets_bridge.stage_common import Progress, StageError, noop, open_backend, require_complete_books
-from sheets_bridge.xlsx_password import ensure_password, password_path
-
-if TYPE_CHECKING:   # gspread is imported only by the commands that talk to Google
-    from sheets_bridge.gsheets_backend import GSheetsBackend
 
 
 def book_title(layout: Layout, config: GameConfig, key: str) -> str:
@@ -50,9 +46,7 @@ def create_game(path: Path, ruleset: str, scenario: str, backend: str = "xlsx", 
         raise StageError(f"игра в {path} уже создана и готова; чтобы начать заново, выберите другой каталог")
     be = backend_factory(gd) if backend_factory else open_backend(gd, credentials, folder_id)
     layout = Layout.load(rs.name)
-    if config.backend == "xlsx":
-        ensure_password(gd.path)
-        progress(f"пароль защиты листов в книгах: {password_path(gd.path)} (для мастера; игрокам его не давайте)")
+    backend_kind(config.backend).prepare_game(gd.path, progress)
     unknown = set(book_ids or {}) - {*env.faction_ids, "public", "gm"}
     if unknown:
         raise StageError(f"--book называет неизвестные книги {', '.join(sorted(unknown))}; книги игры: "
@@ -62,8 +56,8 @@ def create_game(path: Path, ruleset: str, scenario: str, backend: str = "xlsx", 
             progress(f"книга «{book_title(layout, config, key)}»: {config.books[key]} (сделана раньше)")
             continue
         if book_ids and key in book_ids:
-            adopt = getattr(be, "adopt_book", None)
-            config.books[key] = adopt(book_ids[key], book_title(layout, config, key)) if adopt else book_ids[key]
+            config.books[key] = (be.adopt_book(book_ids[key], book_title(layout, config, key))
+                                 if isinstance(be, AdoptsBooks) else book_ids[key])
         else:
             config.books[key] = be.create_book(key, book_title(layout, config, key))
         gd.save_config()                 # recorded as soon as it exists: a re-run never makes it again
@@ -78,16 +72,15 @@ def create_game(path: Path, ruleset: str, scenario: str, backend: str = "xlsx", 
 
 # -- a game's books are complete; sharing them ---------------------------------------------
 
-def share_books(gd: GameDir, be: GSheetsBackend, *, notify: bool = False, revoke: bool = False) -> list[str]:
+def share_books(gd: GameDir, be: SharesGame, *, notify: bool = False, revoke: bool = False) -> list[str]:
     """`forumwar share`: give each book to exactly the people of game.toml, then set every tab's
     protections as the next push would (the same rendering), so that each faction's players and
     the GMs can type in exactly their open order tabs at once. Returns the warnings."""
-    from sheets_bridge.gsheets_game import share_game
     from sheets_bridge.render import render_books
     from sheets_bridge.tab_lock import lock_record
     with gd.lock():
         require_complete_books(gd)
-        warnings = share_game(be, gd.config, notify=notify, revoke=revoke)
+        warnings = be.share_game(gd.config, notify=notify, revoke=revoke)
         if opening.pending(gd) is not None:
             return [*warnings, "Обновление книг прошлого этапа не закончено, поэтому права на вкладки приказов "
                                "не изменены: запустите forumwar turn, он доделает его и выдаст их."]

@@ -15,13 +15,13 @@ from typing import Any
 from engine import find_ruleset, ruleset_names
 from engine.ruleset import Ruleset
 from engine.state import Envelope
+from sheets_bridge.backends.xlsx.files import load_for_edit, load_for_reading, save, sheet_values
 from sheets_bridge.create import create_game
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout
 from sheets_bridge.pull import book_name
 from sheets_bridge.stage import check, run_turn
 from sheets_bridge.stage_common import StageError, Step
-from sheets_bridge.xlsx_files import load_for_edit, load_for_reading, save, sheet_values
 
 
 class DemoBooks:

@@ -323,3 +323,19 @@ def _dump_toml(data: dict[str, Any], prefix: str = "") -> str:
             if body:
                 lines.append(body)
     return "\n".join(lines).strip("\n") + "\n" if not prefix else "\n".join(lines).strip("\n")
+
+
+def share_plan(config: GameConfig) -> dict[str, tuple[list[str], list[str]]]:
+    """Who gets each book (key -> (readers, writers)) from game.toml: a faction book its players
+    (writers), the public book every player (readers), the GM book nobody else; GMs are writers of all."""
+    gms = list(config.gm_emails)
+    everyone = sorted({p for f in config.factions.values() for p in f.players})
+    plan: dict[str, tuple[list[str], list[str]]] = {}
+    for key in config.books:
+        if key in config.factions:
+            plan[key] = ([], [*config.factions[key].players, *gms])
+        elif key == "public":
+            plan[key] = ([p for p in everyone if p not in gms], gms)
+        else:
+            plan[key] = ([], gms)
+    return plan

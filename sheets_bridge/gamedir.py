@@ -24,13 +24,13 @@ import fcntl
 import json
 import os
 import re
-import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from engine.state import Envelope, SchemaVersionError, canonical_json, check_schema
 from sheets_bridge import fairness
+from sheets_bridge.atomic import atomic_write_text, fsync_dir
 from sheets_bridge.fairness import SeedRecord
 from sheets_bridge.gameconfig import (
     BACKENDS,
@@ -45,8 +45,7 @@ from sheets_bridge.gameconfig import (
 )
 
 __all__ = ["BACKENDS", "CONFIG_FILE", "SHARED_BOOKS", "FactionConfig", "GameConfig", "GameConfigError", "GameDir",
-           "GameDirError", "GameLocked", "MissingSeed", "SnapshotConflict", "atomic_write_bytes", "atomic_write_text",
-           "config_problems"]
+           "GameDirError", "GameLocked", "MissingSeed", "SnapshotConflict", "config_problems"]
 
 JOURNAL_FILE = "journal.jsonl"
 LOCK_FILE = ".lock"
@@ -243,7 +242,7 @@ class GameDir:
                 n += 1
             os.replace(path, target)
             moved.append(target)
-        _fsync_dir(self.state_dir)
+        fsync_dir(self.state_dir)
         return moved
 
     def archive_path(self, turn: int) -> Path:
@@ -278,7 +277,7 @@ class GameDir:
             target.mkdir(exist_ok=True)
             for path in files:
                 os.replace(path, target / path.name)
-            _fsync_dir(self.archive_path(turn))
+            fsync_dir(self.archive_path(turn))
 
     def rolled_back_archive(self, turn: int, epoch: int) -> Path:
         return self.archive_path(turn) / f"rolled-back-{epoch}"
@@ -498,37 +497,3 @@ def _snapshot(path: Path) -> dict:
     except SchemaVersionError as exc:
         raise GameDirError(f"снимок {path}: {exc}") from None
     return state
-
-
-# -- atomic files --------------------------------------------------------------------------
-def atomic_write_text(path: Path, text: str) -> None:
-    """Replace `path` with `text` so that a reader sees the old or the new file, never a mix."""
-    atomic_write_bytes(path, text.encode("utf-8"))
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Replace `path` with `data` (e.g. a PNG) so that a reader sees the old or the new file, never a mix;
-    the file keeps its permissions (a new one gets rw-r--r--)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(directory: Path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)

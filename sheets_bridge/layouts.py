@@ -16,7 +16,7 @@ from typing import Any
 from engine.errors import OrderError
 from engine.numbers import TOO_LARGE, whole_number
 from engine.ruleset import Row, RowStatus, Table
-from sheets_bridge.backend import TabWrite
+from sheets_bridge.backends.base import TabWrite
 
 # The `templates` package (the top-level templates/ folder), found wherever forumwar is installed.
 TEMPLATES: Traversable = files("templates")

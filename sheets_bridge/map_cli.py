@@ -16,8 +16,9 @@ import click
 
 from engine import find_ruleset
 from engine.ruleset import Ruleset
+from sheets_bridge.atomic import atomic_write_bytes
 from sheets_bridge.cli_text import game_at
-from sheets_bridge.gamedir import GameDir, GameDirError, atomic_write_bytes
+from sheets_bridge.gamedir import GameDir, GameDirError
 
 
 def _snapshot(gd: GameDir, turn: int | None) -> Path:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.ruleset import OddsCalculator, Ruleset, Table
-from sheets_bridge.backend import TabWrite
+from sheets_bridge.backends.base import TabWrite
 from sheets_bridge.layouts import Layout, TabLayout, rows_from_sheet, status_column_update, status_tab
 
 RawBook = Mapping[str, list[list[str]]]

@@ -17,9 +17,10 @@ from typing import Any
 from engine import find_ruleset
 from engine.state import canonical_json
 from sheets_bridge import fairness, pictures
-from sheets_bridge.backend import Backend
+from sheets_bridge.atomic import atomic_write_text
+from sheets_bridge.backends.base import Backend
 from sheets_bridge.deadlines import stamp
-from sheets_bridge.gamedir import GameDir, atomic_write_text
+from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout
 from sheets_bridge.pull import book_name
 from sheets_bridge.render import push

@@ -16,8 +16,9 @@ from typing import Any
 
 from engine import find_ruleset
 from engine.ruleset import Ruleset
-from sheets_bridge.backend import Backend
-from sheets_bridge.gamedir import GameDir, atomic_write_bytes
+from sheets_bridge.atomic import atomic_write_bytes
+from sheets_bridge.backends.base import Backend, PutsPictures
+from sheets_bridge.gamedir import GameDir
 from sheets_bridge.stage_common import Progress, noop
 
 MAP_TAB = "Рисунок карты"
@@ -72,7 +73,7 @@ def publish(gd: GameDir, be: Backend, key: str, archive: Path | None, stage: str
     opened snapshot `key`. The charts change only when a turn opens (their rows are each turn's first
     snapshot): `with_charts=False` leaves the ones already drawn."""
     turn, snapshot_stage = int(key[len("turn-"):].split("-", 1)[0]), key.split("-", 2)[2]
-    put = getattr(be, "put_pictures", None)
+    put = be.put_pictures if isinstance(be, PutsPictures) else None
     if put is None and (archive is None or stage is None):
         return
     state = gd.read_snapshot(turn, snapshot_stage)

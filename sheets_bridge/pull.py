@@ -16,7 +16,7 @@ from openpyxl.utils.cell import range_boundaries
 from engine.errors import OrderError
 from engine.ruleset import GM_BOOK, ParsedOrders, Row, RowStatus, Ruleset
 from engine.state import Envelope
-from sheets_bridge.backend import MERGED_CELLS, Backend, merged_ranges
+from sheets_bridge.backends.base import MERGED_CELLS, Backend, LocksOnRead, merged_ranges
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout, TabLayout, book_kind, clip_rows, column_positions, rows_from_sheet
 
@@ -98,7 +98,7 @@ def pull(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, sta
     """
     raw_books: dict[str, RawBook] = {}
     late: dict[str, list[RowStatus]] = {} if late_out is None else late_out
-    read = (getattr(be, "lock_and_read", None) if lock else None) or getattr(be, "read_orders", None) or be.read_tabs
+    read = be.lock_and_read if lock and isinstance(be, LocksOnRead) else be.read_orders
     for key in order_books(rs, state):
         tabs = stage_tabs(rs, layout, stage, key)
         extra = [t for t in (also_read or {}).get(key, []) if t not in {tab.title for tab in tabs}]
@@ -111,10 +111,9 @@ def pull(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, sta
                 raw_books[key] = raw
                 continue
             raw = dict(read(book_id, [t.title for t in tabs] + extra))
-            list_tabs = getattr(be, "tab_titles", None)
-            if list_tabs is not None and any(t.title not in raw for t in tabs):
+            if any(t.title not in raw for t in tabs):
                 known = {t.title for t in layout.books[book_kind(key)].tabs}
-                others = [title for title in list_tabs(book_id) if title not in known]
+                others = [title for title in be.tab_titles(book_id) if title not in known]
                 if others:
                     raw.update(be.read_tabs(book_id, others))
             raw_books[key] = raw

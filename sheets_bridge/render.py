@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.ruleset import Ruleset, Table
 from sheets_bridge import fairness, odds_tab
-from sheets_bridge.backend import Backend, TabWrite
+from sheets_bridge.backends.base import Backend, TabWrite, WritesManyBooks
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import BookLayout, Layout, book_kind, order_tab, status_tab
 from sheets_bridge.pull import book_name, book_notices
@@ -186,10 +186,9 @@ def push(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, sta
         pushed.append(key)
         progress(Step(f"обновлена книга {len(pushed)} из {len(todo)}: {book_name(state, key)}", len(pushed), len(todo)))
 
-    write_many = getattr(be, "write_books", None)
-    if write_many is not None:   # independent books, pushed concurrently within the quota
+    if isinstance(be, WritesManyBooks):   # independent books, pushed concurrently within the quota
         by_id = {gd.config.books[key]: key for key in todo}
-        write_many({gd.config.books[k]: w for k, w in todo.items()}, progress=lambda book_id: done(by_id[book_id]))
+        be.write_books({gd.config.books[k]: w for k, w in todo.items()}, progress=lambda book_id: done(by_id[book_id]))
     else:
         for key, writes in todo.items():
             be.write_book(gd.config.books[key], writes)

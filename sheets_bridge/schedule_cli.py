@@ -8,6 +8,7 @@ from pathlib import Path
 
 from engine import find_ruleset
 from sheets_bridge import deadlines, schedule
+from sheets_bridge.backends import kind as backend_kind
 from sheets_bridge.gamedir import GameDir
 
 
@@ -32,9 +33,7 @@ def cron_text(gd: GameDir, command: str | None = None) -> str:
 
     titles = {s: rs.stage_title(s) for s in rs.stages}
     lines = [f"# forumwar: игра «{gd.config.title}» ({game}); сроки — по поясу {gd.config.timezone}"]
-    if gd.config.backend == "gsheets":
-        lines.append("# Google-таблицам нужен ключ сервисного аккаунта: впишите строку")
-        lines.append("# FORUMWAR_CREDENTIALS=/полный/путь/к/credentials.json")
+    lines += backend_kind(gd.config.backend).cron_notes
     lines += schedule.cron_lines(rules, rs.stages, titles, gd.config.timezone, run("check"), run("lock"))
     return "\n".join(lines)
 

@@ -16,7 +16,7 @@ from engine import find_ruleset
 from engine.ruleset import RowStatus
 from engine.state import canonical_json
 from sheets_bridge import deadlines, odds_tab, opening, posts, submissions, tab_lock
-from sheets_bridge.backend import Backend
+from sheets_bridge.backends.base import Backend
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout, order_text, status_column_update
 from sheets_bridge.pull import book_name, merge_statuses, order_books, parse_books, pull, stage_tabs

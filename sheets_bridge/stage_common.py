@@ -4,7 +4,7 @@ from __future__ import annotations
 import errno
 from collections.abc import Callable
 
-from sheets_bridge.backend import Backend
+from sheets_bridge.backends.base import Backend
 from sheets_bridge.gamedir import GameDir
 
 Progress = Callable[[str], None]
@@ -42,15 +42,13 @@ def noop(_msg: str) -> None:
 
 
 def open_backend(gd: GameDir, credentials: str | None = None, folder_id: str | None = None) -> Backend:
-    name = gd.config.backend
-    if name == "xlsx":
-        from sheets_bridge.xlsx_backend import XlsxBackend
-        return XlsxBackend(gd.path)
-    if name == "gsheets":
-        from sheets_bridge import gsheets_game
-        return gsheets_game.backend_for_game(gd, credentials, folder_id=folder_id)
-    raise StageError(f"в game.toml указано хранилище книг backend = «{name}», такого нет: укажите "
-                     "backend = \"xlsx\" (файлы Excel) или backend = \"gsheets\" (Google-таблицы)")
+    """The game's backend, as game.toml names it (a StageError for a name the registry lacks)."""
+    from sheets_bridge.backends import UnknownBackend
+    from sheets_bridge.backends import open_backend as open_kind
+    try:
+        return open_kind(gd, credentials, folder_id)
+    except UnknownBackend as exc:
+        raise StageError(str(exc)) from None
 
 
 def missing_books(gd: GameDir) -> list[str]:

@@ -16,6 +16,7 @@ from engine import find_ruleset
 from engine.ruleset import Ruleset, Summary
 from engine.state import Envelope
 from sheets_bridge import deadlines, schedule, submissions, tab_lock
+from sheets_bridge.backends import kind as backend_kind
 from sheets_bridge.fairness import UNFAIR_NOTICE
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout
@@ -50,7 +51,7 @@ def gather(gd: GameDir, state: Mapping[str, Any], rs: Ruleset) -> Console:
     if kept is not None:
         parsed, _ = parse_books(rs, layout, dict(state), stage, kept)
         return Console(clock, locked_at, submissions.count(rs, layout, state, stage, kept, parsed), "lock")
-    if gd.config.backend == "xlsx":
+    if backend_kind(gd.config.backend).reads_are_free:
         parsed, raw_books, _ = pull(gd, open_backend(gd), rs, layout, dict(state), stage,
                                     kept=tab_lock.kept_orders(gd, state))
         return Console(clock, None, submissions.count(rs, layout, state, stage, raw_books, parsed), "books")

@@ -21,8 +21,9 @@ from engine import find_ruleset
 from engine.ruleset import GM_BOOK, Ruleset
 from engine.state import canonical_json
 from sheets_bridge import deadlines, opening
-from sheets_bridge.backend import Backend, TabWrite
-from sheets_bridge.gamedir import GameDir, atomic_write_text
+from sheets_bridge.atomic import atomic_write_text
+from sheets_bridge.backends.base import Backend, LocksOnRead, TabWrite
+from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout
 from sheets_bridge.pull import book_name, order_books, pull, stage_tabs
 from sheets_bridge.render import render_books
@@ -124,7 +125,7 @@ def lock(gd: GameDir, be: Backend | None = None, force: bool = False, now: dt.da
         layout = Layout.load(rs.name)
         _, raw_books, _ = pull(gd, be, rs, layout, state, stage, lock=True, kept=kept_orders(gd, state))
         kept = {key: raw for key, raw in raw_books.items() if key != GM_BOOK}
-        if getattr(be, "lock_and_read", None) is None:      # xlsx: lock the order cells in one write per book
+        if not isinstance(be, LocksOnRead):      # the read did not close them: lock the order cells in one write
             tabs = _locked_tabs(gd, rs, layout, state, stage, kept)
             for key, writes in tabs.items():
                 be.write_book(gd.config.books[key], writes)

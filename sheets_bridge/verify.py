@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from engine import find_ruleset
 from engine.ruleset import Ruleset
 from sheets_bridge import fairness, opening
-from sheets_bridge.backend import Backend
+from sheets_bridge.backends.base import Backend
 from sheets_bridge.gamedir import GameDir, GameDirError
 from sheets_bridge.layouts import Layout
 from sheets_bridge.stage import replay_state

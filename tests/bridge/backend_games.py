@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sheets_bridge.backend import Backend
+from sheets_bridge.backends.base import Backend
+from sheets_bridge.backends.xlsx.backend import XlsxBackend
 from sheets_bridge.create import create_game
 from sheets_bridge.demo import fill_orders
 from sheets_bridge.gamedir import GameDir
-from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client
-from sheets_bridge.xlsx_backend import XlsxBackend
 from tests import games
+from tests.fake_google import FakeGoogle, fake_backend, fake_client
 
 GM = "gm@example.com"
 BOT = "forumwar@games.iam.gserviceaccount.com"

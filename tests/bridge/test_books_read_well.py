@@ -22,11 +22,11 @@ from gspread.exceptions import APIError
 from engine.errors import OrderError
 from engine.numbers import read_count
 from engine.ruleset import RowStatus, Table
+from sheets_bridge.backends.xlsx.backend import XlsxBackend
+from sheets_bridge.backends.xlsx.password import password_path, protection_hash, stored_password
 from sheets_bridge.create import create_game
 from sheets_bridge.layouts import Layout, LayoutError, header_width, order_tab, status_column_update, status_tab
-from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client, gm_created_books
-from sheets_bridge.xlsx_backend import XlsxBackend
-from sheets_bridge.xlsx_password import password_path, protection_hash, stored_password
+from tests.fake_google import FakeGoogle, fake_backend, fake_client, gm_created_books
 
 GM = "gm@example.com"
 BOT = "bot@forumwar-test.iam.gserviceaccount.com"

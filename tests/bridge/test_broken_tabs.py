@@ -19,7 +19,7 @@ from sheets_bridge.demo import fill_orders
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout, rows_from_sheet
 from sheets_bridge.stage import check, run_turn
-from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client
+from tests.fake_google import FakeGoogle, fake_backend, fake_client
 from tests.games import new_game
 
 GM = "gm@example.com"

@@ -47,15 +47,15 @@ import orjson
 import pytest
 
 from engine import find_ruleset
-from sheets_bridge import xlsx_files
+from sheets_bridge.backends.xlsx import files as xlsx_files
+from sheets_bridge.backends.xlsx.backend import BOOKS_DIR, XlsxBackend
 from sheets_bridge.create import create_game
 from sheets_bridge.demo import DemoBooks
 from sheets_bridge.gamedir import LOCK_FILE, GameDir
 from sheets_bridge.layouts import Layout
 from sheets_bridge.stage import run_turn
-from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client, xlsx_export
-from sheets_bridge.testing.adapter import FakeGoogleAdapter
-from sheets_bridge.xlsx_backend import BOOKS_DIR, XlsxBackend
+from tests.fake_google import FakeGoogle, fake_backend, fake_client, xlsx_export
+from tests.fake_google.adapter import FakeGoogleAdapter
 
 SEED = "crash-sweep"
 GM = "gm@example.com"

@@ -378,7 +378,7 @@ def test_schedule_cron_command_prints_crontab_lines_for_the_game(tmp_path):
 # -- Google Sheets --------------------------------------------------------------------------------
 
 def test_on_google_sheets_lock_closes_each_book_in_one_request_and_turn_reads_them_only_to_flag_late_edits(tmp_path):
-    from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client
+    from tests.fake_google import FakeGoogle, fake_backend, fake_client
     gm, bot = "gm@example.com", "forumwar@deadlines.iam.gserviceaccount.com"
     fake = FakeGoogle(quota_per_minute=None)
     fake.add_user(gm)

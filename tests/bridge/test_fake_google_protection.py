@@ -6,7 +6,7 @@ import copy
 import pytest
 from gspread.exceptions import APIError
 
-from sheets_bridge.testing import PROTECTED_MESSAGE, FakeGoogle, fake_client
+from tests.fake_google import PROTECTED_MESSAGE, FakeGoogle, fake_client
 
 GM = "gm@example.com"
 ALICE = "alice@example.com"      # player of the book's faction

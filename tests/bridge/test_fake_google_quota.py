@@ -5,7 +5,7 @@ import pytest
 import requests
 from gspread.exceptions import APIError
 
-from sheets_bridge.testing import FakeClock, FakeGoogle, fake_client
+from tests.fake_google import FakeClock, FakeGoogle, fake_client
 
 GM = "gm@example.com"
 OTHER = "other@example.com"

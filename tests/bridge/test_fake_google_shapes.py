@@ -13,7 +13,7 @@ import openpyxl
 import pytest
 import requests
 
-from sheets_bridge.testing import FakeGoogle, fake_client, fake_session
+from tests.fake_google import FakeGoogle, fake_client, fake_session
 
 GM = "gm@example.com"
 BOT = "bot@forumwar-test.iam.gserviceaccount.com"
@@ -206,7 +206,7 @@ def test_an_xlsx_export_is_kept_for_the_same_content_only(fake):
 
 def test_unauthenticated_request_is_401(fake):
     answer = requests.Session()
-    from sheets_bridge.testing import mount
+    from tests.fake_google import mount
     mount(answer, fake)
     response = answer.get(f"{SHEETS}/whatever")
     assert response.status_code == 401

@@ -7,7 +7,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sheets_bridge.testing import field_mask
+from tests.fake_google import field_mask
 
 NAMES = st.sampled_from(["a", "b", "c"])
 LEAVES = st.one_of(st.integers(-3, 3), st.text("xy", max_size=2), st.booleans(), st.lists(st.integers(0, 2),

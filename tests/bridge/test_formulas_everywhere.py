@@ -18,7 +18,7 @@ import pytest
 from sheets_bridge.create import create_game
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.stage import check, run_turn
-from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client
+from tests.fake_google import FakeGoogle, fake_backend, fake_client
 from tests.games import new_game
 
 GM = "gm@example.com"

@@ -112,7 +112,7 @@ def test_same_game_seed_and_orders_give_identical_snapshots(tmp_path):
 
 
 def test_interrupted_push_resumes_without_resolving_twice(tmp_path, monkeypatch):
-    from sheets_bridge.xlsx_backend import XlsxBackend
+    from sheets_bridge.backends.xlsx.backend import XlsxBackend
     gd = _new(tmp_path)
     _fill_empire(gd)
     real = XlsxBackend.write_book

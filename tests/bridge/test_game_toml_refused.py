@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from sheets_bridge.backends.xlsx.backend import XlsxBackend
 from sheets_bridge.cli import main
 from sheets_bridge.gamedir import GameConfigError, GameDir
-from sheets_bridge.xlsx_backend import XlsxBackend
 from tests.games import new_game
 
 # Every command that takes a game folder, with the arguments that make it do its work.

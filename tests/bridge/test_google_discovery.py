@@ -12,8 +12,8 @@ import sys
 
 import pytest
 
-from sheets_bridge.testing import FakeGoogle, discovery, fake_backend, fake_client, gm_created_books
-from sheets_bridge.testing.discovery import DiscoveryViolation, check
+from tests.fake_google import FakeGoogle, discovery, fake_backend, fake_client, gm_created_books
+from tests.fake_google.discovery import DiscoveryViolation, check
 from tests.paths import REPO
 
 SHEETS = "https://sheets.googleapis.com/v4/spreadsheets/abc"
@@ -138,7 +138,7 @@ def test_every_request_of_the_gsheets_test_suite_matches_the_discovery_documents
         str(p.relative_to(REPO)) for p in (REPO / "tests" / "bridge").glob("test_fake_google_*.py"))
     env = {**os.environ, "FORUMWAR_DISCOVERY_REPORT": str(report), "FORUMWAR_CACHE_DIR": str(tmp_path / "cache")}
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-o", "addopts=", "-p", "no:cacheprovider",
-                          "-p", "sheets_bridge.testing.discovery_plugin", *files],
+                          "-p", "tests.fake_google.discovery_plugin", *files],
                          cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     summary = json.loads(report.read_text(encoding="utf-8"))

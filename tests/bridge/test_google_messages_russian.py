@@ -11,8 +11,8 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from sheets_bridge.backend import BackendError, BookForbidden, BookNotFound, BookRef, TabWrite
-from sheets_bridge.google_auth import (
+from sheets_bridge.backends.base import BackendError, BookForbidden, BookNotFound, BookRef, TabWrite
+from sheets_bridge.backends.gsheets.auth import (
     ApiDisabledError,
     ApiUnavailableError,
     BookRejected,
@@ -20,8 +20,8 @@ from sheets_bridge.google_auth import (
     DriveStorageError,
     load_service_account,
 )
-from sheets_bridge.gsheets_game import open_gsheets_backend
-from sheets_bridge.testing import FakeClock, FakeGoogle, fake_backend, gm_created_books, mount
+from sheets_bridge.backends.gsheets.game import open_gsheets_backend
+from tests.fake_google import FakeClock, FakeGoogle, fake_backend, gm_created_books, mount
 from tests.paths import REPO
 
 GM = "gm@example.com"

@@ -9,10 +9,10 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from sheets_bridge.backend import BookRef, TabWrite
-from sheets_bridge.google_auth import CredentialsError, load_service_account
-from sheets_bridge.gsheets_game import open_gsheets_backend
-from sheets_bridge.testing import FakeGoogle, gm_created_books, mount
+from sheets_bridge.backends.base import BookRef, TabWrite
+from sheets_bridge.backends.gsheets.auth import CredentialsError, load_service_account
+from sheets_bridge.backends.gsheets.game import open_gsheets_backend
+from tests.fake_google import FakeGoogle, gm_created_books, mount
 from tests.paths import REPO
 
 BOT = "bot@forumwar-test.iam.gserviceaccount.com"

@@ -11,8 +11,8 @@ from gspread.exceptions import APIError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sheets_bridge.backend import TabWrite
-from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client, gm_created_books
+from sheets_bridge.backends.base import TabWrite
+from tests.fake_google import FakeGoogle, fake_backend, fake_client, gm_created_books
 
 GM = "gm@example.com"
 BOT = "bot@forumwar-test.iam.gserviceaccount.com"

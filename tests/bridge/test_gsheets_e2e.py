@@ -14,8 +14,8 @@ from sheets_bridge.create import create_game
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout
 from sheets_bridge.stage import check, run_turn
-from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client
 from tests.bridge.backend_games import new_game
+from tests.fake_google import FakeGoogle, fake_backend, fake_client
 
 SEED = "parity-seed"
 GM = "gm@example.com"
@@ -120,7 +120,7 @@ def test_google_stage_uses_one_read_and_one_write_per_book(tmp_path):
 def test_new_game_adopts_spreadsheets_the_gm_created(tmp_path):
     """`forumwar new --backend gsheets --book KEY=...`: a service account cannot own files, so the GM
     creates the spreadsheets, shares them with it, and the game adopts them instead of creating new ones."""
-    from sheets_bridge.testing import gm_created_books
+    from tests.fake_google import gm_created_books
     fake = FakeGoogle()
     keys = ("empire", "vampires", "dwarves", "jade", "public", "gm")
     given = gm_created_books(fake, GM, BOT, {k: () for k in keys})

@@ -10,7 +10,7 @@ from sheets_bridge.create import create_game, share_books
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout
 from sheets_bridge.stage import check
-from sheets_bridge.testing import PROTECTED_MESSAGE, FakeGoogle, fake_backend, fake_client
+from tests.fake_google import PROTECTED_MESSAGE, FakeGoogle, fake_backend, fake_client
 
 GM = "gm@example.com"
 BOT = "forumwar@first-day.iam.gserviceaccount.com"

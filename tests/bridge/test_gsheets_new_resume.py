@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from sheets_bridge.backend import BackendError
+from sheets_bridge.backends.base import BackendError
+from sheets_bridge.backends.gsheets.auth import ApiUnavailableError
 from sheets_bridge.create import create_game, require_complete_books
 from sheets_bridge.gamedir import GameDir, GameDirError
-from sheets_bridge.google_auth import ApiUnavailableError
 from sheets_bridge.stage import check, run_turn
 from sheets_bridge.stage_common import StageError
-from sheets_bridge.testing import FakeGoogle, fake_backend
-from sheets_bridge.testing.fake_drive import SPREADSHEET_MIME
+from tests.fake_google import FakeGoogle, fake_backend
+from tests.fake_google.fake_drive import SPREADSHEET_MIME
 
 GM = "gm@example.com"
 BOT = "forumwar@resume.iam.gserviceaccount.com"

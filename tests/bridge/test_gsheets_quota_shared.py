@@ -11,11 +11,11 @@ import time
 
 import pytest
 
-from sheets_bridge.backend import BookRef, TabWrite
-from sheets_bridge.google_auth import ApiUnavailableError
-from sheets_bridge.gsheets_game import open_gsheets_backend
-from sheets_bridge.gsheets_http import RequestPacer, quota_file
-from sheets_bridge.testing import FakeClock, FakeGoogle, fake_backend, gm_created_books
+from sheets_bridge.backends.base import BookRef, TabWrite
+from sheets_bridge.backends.gsheets.auth import ApiUnavailableError
+from sheets_bridge.backends.gsheets.game import open_gsheets_backend
+from sheets_bridge.backends.gsheets.http import RequestPacer, quota_file
+from tests.fake_google import FakeClock, FakeGoogle, fake_backend, gm_created_books
 
 GM = "gm@example.com"
 BOT = "bot@forumwar-test.iam.gserviceaccount.com"

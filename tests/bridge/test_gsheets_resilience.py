@@ -8,11 +8,11 @@ import pytest
 from gspread.exceptions import APIError
 from gspread.urls import SPREADSHEET_VALUES_BATCH_URL
 
-from sheets_bridge.backend import BookForbidden, BookNotFound, BookRef, TabWrite
-from sheets_bridge.google_auth import ApiDisabledError, ApiUnavailableError
-from sheets_bridge.gsheets_backend import GSheetsBackend
-from sheets_bridge.gsheets_http import RequestPacer, RetryPolicy, http_client_factory
-from sheets_bridge.testing import FakeClock, FakeGoogle, fake_backend, fake_client, gm_created_books
+from sheets_bridge.backends.base import BookForbidden, BookNotFound, BookRef, TabWrite
+from sheets_bridge.backends.gsheets.auth import ApiDisabledError, ApiUnavailableError
+from sheets_bridge.backends.gsheets.backend import GSheetsBackend
+from sheets_bridge.backends.gsheets.http import RequestPacer, RetryPolicy, http_client_factory
+from tests.fake_google import FakeClock, FakeGoogle, fake_backend, fake_client, gm_created_books
 
 GM = "gm@example.com"
 BOT = "bot@forumwar-test.iam.gserviceaccount.com"

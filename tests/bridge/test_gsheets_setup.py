@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from sheets_bridge.backend import BookForbidden, BookNotFound, TabWrite
-from sheets_bridge.google_auth import DriveStorageError
-from sheets_bridge.testing import FakeGoogle, fake_backend
+from sheets_bridge.backends.base import BookForbidden, BookNotFound, TabWrite
+from sheets_bridge.backends.gsheets.auth import DriveStorageError
+from tests.fake_google import FakeGoogle, fake_backend
 
 GM = "gm@example.com"
 BOT = "bot@forumwar-test.iam.gserviceaccount.com"

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from sheets_bridge.backend import BookRef
-from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client, gm_created_books
+from sheets_bridge.backends.base import BookRef
+from tests.fake_google import FakeGoogle, fake_backend, fake_client, gm_created_books
 
 GM = "gm@example.com"
 BOT = "bot@forumwar-test.iam.gserviceaccount.com"
@@ -91,7 +91,6 @@ def test_owner_outside_game_toml_is_reported(fake, book):
 def test_share_game_gives_each_book_to_exactly_its_people(fake):
     from types import SimpleNamespace
 
-    from sheets_bridge.gsheets_game import share_game
     books = gm_created_books(fake, GM, BOT, {"empire": [], "dwarves": [], "public": [], "gm": []})
     config = SimpleNamespace(
         gm_emails=[GM], books=books,
@@ -99,14 +98,14 @@ def test_share_game_gives_each_book_to_exactly_its_people(fake):
                   "dwarves": SimpleNamespace(name="Гномы", players=[BORIS])})
     fake.share(books["gm"], ALICE, "reader")          # a leak the GM did not notice
     backend = fake_backend(fake, BOT, gm_emails=[GM], books=[BookRef("gm", books["gm"], "GM")])
-    warnings = share_game(backend, config)
+    warnings = backend.share_game(config)
     assert roles(fake, books["empire"]) == {GM: "owner", BOT: "writer", ALICE: "writer", AMIR: "writer"}
     assert roles(fake, books["dwarves"]) == {GM: "owner", BOT: "writer", BORIS: "writer"}
     assert roles(fake, books["public"]) == {GM: "owner", BOT: "writer", ALICE: "reader", AMIR: "reader",
                                             BORIS: "reader"}
     assert warnings == [f"книга мастера: у {ALICE} доступ «чтение», а в game.toml его нет; уберите его в окне "
                         "«Настройки доступа» или запустите forumwar share --revoke."]
-    share_game(backend, config, revoke=True)
+    backend.share_game(config, revoke=True)
     assert roles(fake, books["gm"]) == {GM: "owner", BOT: "writer"}
     assert fake.notifications == []
 
@@ -120,7 +119,7 @@ def test_sharing_rate_limit_is_retried_later(fake, backend, book):
 
 
 def test_persistent_sharing_rate_limit_is_explained_as_a_limit_not_a_missing_right(fake, backend, book):
-    from sheets_bridge.google_auth import ApiUnavailableError
+    from sheets_bridge.backends.gsheets.auth import ApiUnavailableError
     fake.inject("http", status=403, reason="sharingRateLimitExceeded", op="drive.permissions.create", times=1000)
     with pytest.raises(ApiUnavailableError) as excinfo:
         backend.share(book, readers=[], writers=[ALICE])

@@ -193,8 +193,8 @@ def test_every_stage_archives_the_public_map_and_embeds_it_in_the_public_book(ga
 
 
 def test_the_picture_survives_the_next_push_of_the_book(game, tmp_path):
-    from sheets_bridge.backend import TabWrite
-    from sheets_bridge.xlsx_backend import XlsxBackend
+    from sheets_bridge.backends.base import TabWrite
+    from sheets_bridge.backends.xlsx.backend import XlsxBackend
     copy = tmp_path / "books" / "public.xlsx"
     copy.parent.mkdir()
     shutil.copy(game.path / game.config.books["public"], copy)
@@ -216,7 +216,7 @@ def test_the_public_book_with_the_embedded_map_converts_to_pdf_in_libreoffice(ga
 
 
 def test_on_google_sheets_the_gm_is_told_where_the_map_is_and_how_to_paste_it(tmp_path):
-    from sheets_bridge.testing import FakeGoogle, fake_backend
+    from tests.fake_google import FakeGoogle, fake_backend
     gm, bot = "gm@example.com", "forumwar@map.iam.gserviceaccount.com"
     fake = FakeGoogle()
     fake.add_user(gm)

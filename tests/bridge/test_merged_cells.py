@@ -23,13 +23,13 @@ import pytest
 from gspread.exceptions import APIError
 
 from sheets_bridge import stage, tab_lock
-from sheets_bridge.backend import MERGED_CELLS, Backend
+from sheets_bridge.backends.base import MERGED_CELLS, Backend
+from sheets_bridge.backends.gsheets.sheets_requests import merge_a1
+from sheets_bridge.backends.xlsx.backend import XlsxBackend
 from sheets_bridge.create import create_game
 from sheets_bridge.gamedir import GameDir
-from sheets_bridge.gsheets_requests import merge_a1
-from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client
-from sheets_bridge.testing.fake_merges import PARTLY_MESSAGE
-from sheets_bridge.xlsx_backend import XlsxBackend
+from tests.fake_google import FakeGoogle, fake_backend, fake_client
+from tests.fake_google.fake_merges import PARTLY_MESSAGE
 from tests.games import new_game
 
 GM = "gm@example.com"

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from sheets_bridge.backends.xlsx.backend import XlsxBackend
 from sheets_bridge.create import create_game
 from sheets_bridge.demo import fill_orders
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.stage import check, run_turn
-from sheets_bridge.testing import FakeGoogle, fake_backend, fake_client
-from sheets_bridge.xlsx_backend import XlsxBackend
+from tests.fake_google import FakeGoogle, fake_backend, fake_client
 from tests.games import new_game
 
 SEED = "odds-seed"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sheets_bridge.xlsx_backend import XlsxBackend
+from sheets_bridge.backends.xlsx.backend import XlsxBackend
 
 pytestmark = pytest.mark.long
 

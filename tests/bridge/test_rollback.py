@@ -9,12 +9,12 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 
+from sheets_bridge.backends.xlsx.backend import XlsxBackend
 from sheets_bridge.cli import main
 from sheets_bridge.demo import fill_orders
 from sheets_bridge.gamedir import GameDir, GameLocked
 from sheets_bridge.stage import replay, rollback, run_turn
 from sheets_bridge.verify import verify
-from sheets_bridge.xlsx_backend import XlsxBackend
 from tests.games import new_game
 
 ORDERS = [

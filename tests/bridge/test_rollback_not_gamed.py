@@ -18,13 +18,13 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sheets_bridge.backends.xlsx.backend import XlsxBackend, cell_text
 from sheets_bridge.cli import main
 from sheets_bridge.demo import fill_orders
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.render import typed_cell
 from sheets_bridge.stage import check, rollback, run_turn
 from sheets_bridge.verify import verify
-from sheets_bridge.xlsx_backend import XlsxBackend, cell_text
 from tests.games import new_game
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from sheets_bridge import xlsx_backend
+from sheets_bridge.backends.xlsx import backend as xlsx_backend
 from sheets_bridge.layouts import ORDER_ROWS, Layout
 from sheets_bridge.stage import check, run_turn
 from tests.games import new_game

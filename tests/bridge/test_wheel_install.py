@@ -86,6 +86,16 @@ def test_wheel_holds_every_data_file_of_the_source_tree(installed: dict[str, Pat
     assert wanted - names == set()
 
 
+def test_wheel_holds_no_test_code(installed: dict[str, Path]) -> None:
+    """Issue 21 item 2: the fake Google and its pytest plugin live in the tests, out of the wheel."""
+    with zipfile.ZipFile(installed["wheel"]) as whl:
+        names = whl.namelist()
+    assert any(n.startswith("sheets_bridge/backends/gsheets/") for n in names)
+    leaked = [n for n in names if n.startswith(("tests/", "sheets_bridge/testing/")) or "fake_google" in n
+              or "discovery_plugin" in n]
+    assert leaked == []
+
+
 def test_installed_tool_starts_a_gm_scenario_plays_a_stage_and_a_battle_from_an_empty_folder(
         installed: dict[str, Path], tmp_path: Path) -> None:
     """From an empty folder, with the source tree out of reach: a game from the GM's own scenario file

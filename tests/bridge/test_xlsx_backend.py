@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openpyxl.worksheet._writer import WorksheetWriter
 
-from sheets_bridge import xlsx_files
-from sheets_bridge.backend import BackendError, BookNotFound, TabWrite
-from sheets_bridge.xlsx_backend import XlsxBackend, cell_text
-from sheets_bridge.xlsx_tabs import LISTS_SHEET
+from sheets_bridge.backends.base import BackendError, BookNotFound, TabWrite
+from sheets_bridge.backends.xlsx import files as xlsx_files
+from sheets_bridge.backends.xlsx.backend import XlsxBackend, cell_text
+from sheets_bridge.backends.xlsx.tabs import LISTS_SHEET
 
 ARMY_HEADER = ("Армия", "Юнит", "Количество", "Статус")
 CITIES = tuple(f"Город номер {i}" for i in range(40))       # > 255 characters inline

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from openpyxl.comments import Comment
 from openpyxl.styles import Alignment, Font, Protection
 
-from sheets_bridge import xlsx_files
-from sheets_bridge.backend import TabWrite
-from sheets_bridge.xlsx_backend import XlsxBackend
-from sheets_bridge.xlsx_tabs import put_value
+from sheets_bridge.backends.base import TabWrite
+from sheets_bridge.backends.xlsx import files as xlsx_files
+from sheets_bridge.backends.xlsx.backend import XlsxBackend
+from sheets_bridge.backends.xlsx.tabs import put_value
 
 
 def _book(tmp_path: Path, value: str = "первое") -> Path:

@@ -17,6 +17,7 @@ from engine import find_ruleset, ruleset_names
 from engine.errors import CATALOGUE
 from engine.ruleset import ParsedOrders, Row, Ruleset, StageResult, Summary
 from engine.state import Envelope, canonical_json
+from sheets_bridge.backends.xlsx.backend import XlsxBackend
 from sheets_bridge.cli import main
 from sheets_bridge.create import create_game
 from sheets_bridge.demo import fill_orders
@@ -24,7 +25,6 @@ from sheets_bridge.layouts import Layout
 from sheets_bridge.scenarios import load_scenario, packaged_scenarios
 from sheets_bridge.stage import check, run_turn
 from sheets_bridge.verify import verify
-from sheets_bridge.xlsx_backend import XlsxBackend
 
 NAMES = ["jade_rose", "coins", "titania"]
 

@@ -30,9 +30,9 @@ from engine.jade_rose.war.codes import DEFEAT_CAUSES
 from engine.jade_rose.war.views import manoeuvres_table
 from engine.ruleset import Row, RowStatus
 from engine.state import clone
+from sheets_bridge.backends.xlsx.files import load_for_edit, save
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.stage import check, run_turn
-from sheets_bridge.xlsx_files import load_for_edit, save
 from tests.games import new_game
 
 RS = find_ruleset("jade_rose")

@@ -15,9 +15,9 @@ from engine.jade_rose.economy_orders import parse_economy_rows
 from engine.jade_rose.war.armies import parse_war_tabs
 from engine.numbers import read_count, whole_number
 from engine.ruleset import Row
+from sheets_bridge.backends.xlsx.backend import cell_text
 from sheets_bridge.demo import fill_orders
 from sheets_bridge.stage import check
-from sheets_bridge.xlsx_backend import cell_text
 from tests.games import new_game
 from tests.jade_rose.small_games import make_game, rows
 

@@ -38,8 +38,8 @@ from gspread.urls import (
 )
 from gspread.utils import ExportFormat, extract_id_from_url
 
-from sheets_bridge.backend import BackendError, BookRef, TabWrite, with_merges
-from sheets_bridge.google_auth import (
+from sheets_bridge.backends.base import Backend, BackendError, BookRef, TabWrite, with_merges
+from sheets_bridge.backends.gsheets.auth import (
     ApiUnavailableError,
     action_phrase,
     book_place,
@@ -47,8 +47,8 @@ from sheets_bridge.google_auth import (
     explain,
     explain_refresh,
 )
-from sheets_bridge.gsheets_http import RequestStats, ResilientHTTPClient
-from sheets_bridge.gsheets_requests import (
+from sheets_bridge.backends.gsheets.http import ResilientHTTPClient
+from sheets_bridge.backends.gsheets.sheets_requests import (
     DEFAULT_SHEET_TITLES,
     META_FIELDS,
     SHEET_FIELDS,
@@ -63,6 +63,7 @@ from sheets_bridge.gsheets_requests import (
     text_rows,
     user_entered,
 )
+from sheets_bridge.gameconfig import GameConfig, share_plan
 
 CREATE_MARKER = "forumwarCreate"       # Drive appProperties key carrying the create's token
 _BOOK_KINDS = {"public": "общая книга", "gm": "книга мастера"}
@@ -70,7 +71,7 @@ _ROLE_RU = {"reader": "чтение", "writer": "редактирование", 
             "fileOrganizer": "упорядочивание", "organizer": "управление"}
 
 
-class GSheetsBackend:
+class GSheetsBackend(Backend):
     """Books are Google spreadsheets opened by key; see the module docstring for the guarantees."""
 
     name = "gsheets"
@@ -104,11 +105,6 @@ class GSheetsBackend:
                                   for book, tabs in saved.get("formulas", {}).items()}
             except (ValueError, KeyError, TypeError, AttributeError):
                 self._meta = {}
-
-    @property
-    def request_stats(self) -> RequestStats | None:
-        """Requests sent, retries and seconds slept so far (None with a plain gspread HTTPClient)."""
-        return getattr(self.http, "stats", None)
 
     # -- naming and errors ---------------------------------------------------------------------------
     def name_book(self, book_id: str, name: str) -> None:
@@ -248,7 +244,7 @@ class GSheetsBackend:
                                      params={"supportsAllDrives": "true", "fields": "id,name,capabilities(canEdit)"}
                                      ).json()
         if not info.get("capabilities", {}).get("canEdit", False):
-            from sheets_bridge.backend import BookForbidden
+            from sheets_bridge.backends.base import BookForbidden
             raise BookForbidden(
                 f"{book_place(self._book_name(book_id), book_id)}: сервисный аккаунт {self.service_email} может её "
                 "только просматривать. Откройте книгу в браузере, нажмите «Настройки доступа» (Share) и смените "
@@ -485,6 +481,13 @@ class GSheetsBackend:
             error.failures = failures  # type: ignore[attr-defined]
             raise error
         return results
+
+    def share_game(self, config: GameConfig, *, notify: bool = False, revoke: bool = False) -> list[str]:
+        """`forumwar share`: share every book of game.toml with exactly its people; all warnings."""
+        warnings: list[str] = []
+        for key, (readers, writers) in share_plan(config).items():
+            warnings.extend(self.share(config.books[key], readers, writers, notify=notify, revoke=revoke))
+        return warnings
 
     def share(self, book_id: str, readers: list[str], writers: list[str], notify: bool = False,
               *, revoke: bool = False) -> list[str]:

@@ -38,7 +38,7 @@ from openpyxl.worksheet._writer import WorksheetWriter
 from openpyxl.worksheet.worksheet import Worksheet
 from openpyxl.writer.excel import ExcelWriter
 
-from sheets_bridge.gamedir import atomic_write_bytes
+from sheets_bridge.atomic import atomic_write_bytes
 
 KEPT_BOOKS = 16          # every book of the largest scenario (Titania's ten), with room
 _PARSED_COMMENT = Comment("", "")    # a parsed comment's size: openpyxl's default

@@ -5,9 +5,9 @@ either refuses a range that holds part of a merge only. Rows and columns inserte
 (`fake_book.Sheet.shift_merges`). `MergedBook`; `fake_sheets.Spreadsheet` builds on it."""
 from __future__ import annotations
 
-from sheets_bridge.testing.fake_book import Rect, Sheet, merge_grid, merge_rect
-from sheets_bridge.testing.fake_errors import invalid
-from sheets_bridge.testing.fake_formats import FormattedBook
+from tests.fake_google.fake_book import Rect, Sheet, merge_grid, merge_rect
+from tests.fake_google.fake_errors import invalid
+from tests.fake_google.fake_formats import FormattedBook
 
 MERGE_TYPES = ("MERGE_ALL", "MERGE_COLUMNS", "MERGE_ROWS")
 PARTLY_MESSAGE = "You must select all cells in a merged range to merge or unmerge them."

@@ -14,10 +14,10 @@ from openpyxl.cell.cell import TYPE_STRING
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from sheets_bridge.testing.fake_book import merge_rect
-from sheets_bridge.testing.fake_sheets import Spreadsheet
-from sheets_bridge.testing.fake_values import effective
-from sheets_bridge.xlsx_files import workbook_bytes
+from sheets_bridge.backends.xlsx.files import workbook_bytes
+from tests.fake_google.fake_book import merge_rect
+from tests.fake_google.fake_sheets import Spreadsheet
+from tests.fake_google.fake_values import effective
 
 KEPT_EXPORTS = 64
 _EXPORTS: OrderedDict[bytes, bytes] = OrderedDict()     # digest of a book's content -> its export

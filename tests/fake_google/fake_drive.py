@@ -8,14 +8,12 @@ import hashlib
 import io
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import unquote
 
-from sheets_bridge.testing.fake_errors import ApiError, sheets_error
-from sheets_bridge.testing.fake_sheets import Spreadsheet
-
-if TYPE_CHECKING:
-    from sheets_bridge.testing.fake_google import Identity, _IdSource
+from tests.fake_google.fake_errors import ApiError, sheets_error
+from tests.fake_google.fake_identity import Identity, IdSource
+from tests.fake_google.fake_sheets import Spreadsheet
 
 SPREADSHEET_MIME = "application/vnd.google-apps.spreadsheet"
 FOLDER_MIME = "application/vnd.google-apps.folder"
@@ -56,7 +54,7 @@ class DriveFiles:
     drives: dict[str, dict[str, str]]
     identities: dict[str, Identity]
     notifications: list[tuple[str, str, str]]
-    ids: _IdSource
+    ids: IdSource
     locale: str
     _seconds: int
 
@@ -261,7 +259,7 @@ class DriveFiles:
             csv.writer(out, lineterminator="\n").writerows(values)
             return 200, {"Content-Type": "text/csv"}, out.getvalue().rstrip("\n").encode("utf-8")
         if mime == XLSX_MIME:
-            from sheets_bridge.testing.xlsx_export import spreadsheet_to_xlsx
+            from tests.fake_google.xlsx_export import spreadsheet_to_xlsx
             return 200, {"Content-Type": XLSX_MIME}, spreadsheet_to_xlsx(book)
         raise drive_error(400, f"The requested conversion is not supported: {mime}", "badRequest")
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import copy
 
-from sheets_bridge.testing.fake_book import Book, grid_range_bounds
-from sheets_bridge.testing.fake_errors import invalid
+from tests.fake_google.fake_book import Book, grid_range_bounds
+from tests.fake_google.fake_errors import invalid
 
 
 class FormattedBook(Book):

@@ -10,8 +10,8 @@ import gspread
 import requests
 from gspread.http_client import HTTPClient
 
-from sheets_bridge.testing.adapter import mount
-from sheets_bridge.testing.fake_google import FakeGoogle
+from tests.fake_google.adapter import mount
+from tests.fake_google.fake_google import FakeGoogle
 
 
 class FakeClock:
@@ -52,8 +52,8 @@ def fake_backend(fake: FakeGoogle, service_email: str, *, gm_emails: Iterable[st
     """A GSheetsBackend on `fake` as the service account. Retries and pacing sleep on `clock`
     (a fresh FakeClock by default: tests never wait); `real_time=True` sleeps for real (benchmarks).
     `pacer_path`: keep the request budget in that file, shared as by real forumwar commands."""
-    from sheets_bridge.gsheets_backend import GSheetsBackend
-    from sheets_bridge.gsheets_http import RequestPacer, RetryPolicy, http_client_factory
+    from sheets_bridge.backends.gsheets.backend import GSheetsBackend
+    from sheets_bridge.backends.gsheets.http import RequestPacer, RetryPolicy, http_client_factory
 
     if service_email not in fake.identities:
         fake.add_service_account(service_email)

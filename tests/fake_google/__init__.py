@@ -6,10 +6,10 @@
 
 Nothing here reaches the network: every Google URL of the session is answered by the fake.
 """
-from sheets_bridge.testing.adapter import FakeGoogleAdapter, mount
-from sheets_bridge.testing.fake_errors import PROTECTED_MESSAGE, ApiError
-from sheets_bridge.testing.fake_google import Call, FakeGoogle, Fault, Identity
-from sheets_bridge.testing.harness import FakeClock, fake_backend, fake_client, fake_session, gm_created_books
+from tests.fake_google.adapter import FakeGoogleAdapter, mount
+from tests.fake_google.fake_errors import PROTECTED_MESSAGE, ApiError
+from tests.fake_google.fake_google import Call, FakeGoogle, Fault, Identity
+from tests.fake_google.harness import FakeClock, fake_backend, fake_client, fake_session, gm_created_books
 
 __all__ = ["FakeGoogle", "FakeGoogleAdapter", "Fault", "Call", "Identity", "ApiError", "PROTECTED_MESSAGE",
            "FakeClock", "fake_backend", "fake_client", "fake_session", "gm_created_books", "mount"]

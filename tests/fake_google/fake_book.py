@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from sheets_bridge.testing.a1 import (
+from tests.fake_google.a1 import (
     Bounds,
     RangeError,
     RangeRef,
@@ -22,8 +22,8 @@ from sheets_bridge.testing.a1 import (
     quote_title,
     split_title,
 )
-from sheets_bridge.testing.fake_errors import PROTECTED_MESSAGE, invalid, sheets_error
-from sheets_bridge.testing.fake_values import effective, render, user_entered
+from tests.fake_google.fake_errors import PROTECTED_MESSAGE, invalid, sheets_error
+from tests.fake_google.fake_values import effective, render, user_entered
 
 DEFAULT_GRID = {"rowCount": 1000, "columnCount": 26}
 

@@ -27,24 +27,15 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import orjson
 
-from sheets_bridge.testing import discovery as discovery_docs
-from sheets_bridge.testing import field_mask
-from sheets_bridge.testing.fake_drive import FOLDER_MIME, RANK, SPREADSHEET_MIME, DriveFile, DriveFiles, drive_error
-from sheets_bridge.testing.fake_errors import ApiError, sheets_error
-from sheets_bridge.testing.fake_sheets import Spreadsheet
+from tests.fake_google import discovery as discovery_docs
+from tests.fake_google import field_mask
+from tests.fake_google.fake_drive import FOLDER_MIME, RANK, SPREADSHEET_MIME, DriveFile, DriveFiles, drive_error
+from tests.fake_google.fake_errors import ApiError, sheets_error
+from tests.fake_google.fake_identity import Identity, IdSource
+from tests.fake_google.fake_sheets import Spreadsheet
 
 TOKEN_PREFIX = "fake-token:"
 SERVICE_ACCOUNT_DOMAIN = ".gserviceaccount.com"
-
-
-@dataclass
-class Identity:
-    """A Google account: a person or a service account (which has no Drive storage by default)."""
-
-    email: str
-    google_account: bool = True
-    storage: bool = True
-    revoked: bool = False
 
 
 @dataclass
@@ -87,26 +78,6 @@ class Call:
     at: float = 0.0
 
 
-class _IdSource:
-    """Random ids shared by every spreadsheet; copying a spreadsheet keeps the same source."""
-
-    def __init__(self, rng: random.Random, lock: threading.RLock):
-        self._rng = rng
-        self._lock = lock
-
-    def __call__(self) -> int:
-        with self._lock:
-            return self._rng.randrange(1, 2**31 - 1)
-
-    def text(self, length: int = 44) -> str:
-        alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
-        with self._lock:
-            return "1" + "".join(self._rng.choice(alphabet) for _ in range(length - 1))
-
-    def __deepcopy__(self, memo: dict) -> _IdSource:
-        return self
-
-
 class FakeGoogle(DriveFiles):
     """The fake's whole state. Thread-safe; latency is slept outside the lock."""
 
@@ -118,7 +89,7 @@ class FakeGoogle(DriveFiles):
         instead) or "off". Requests of people (gspread in a test, as a browser would) are only
         recorded: Google takes the few fields gspread sends outside the documents."""
         self.lock = threading.RLock()
-        self.ids = _IdSource(random.Random(seed), self.lock)
+        self.ids = IdSource(random.Random(seed), self.lock)
         self.latency = latency
         self.quota_per_minute = quota_per_minute
         self.quota_retry_after = quota_retry_after

@@ -1,13 +1,21 @@
-"""The backend interface: one read and one write per book per stage.
+"""The backend seam: the `Backend` base, a Protocol per optional ability, and `BackendKind`, what the
+bridge knows of a backend before opening one (as engine/ruleset.py declares a rule set's contract).
 
-Two backends implement it: `xlsx` (local .xlsx files, the embedded default) and
-`gsheets` (Google Sheets through gspread). The bridge never knows which one it has.
+Two backends implement it, in `sheets_bridge.backends`: `xlsx` (local .xlsx files, the embedded
+default) and `gsheets` (Google Sheets through gspread). Outside `backends/` the bridge never knows
+which one it has: it asks `isinstance(be, LocksOnRead)`, never a backend's name.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import abc
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from sheets_bridge.gameconfig import GameConfig
+    from sheets_bridge.gamedir import GameDir
 
 # The merged cells of the tabs a read of orders returns (`read_orders`, `lock_and_read`), kept among the
 # tabs under this key, which no tab can be titled (Excel refuses «[» and «]» in a title): one row per tab
@@ -86,23 +94,100 @@ def merged_ranges(tabs: Mapping[str, list[list[str]]]) -> dict[str, list[str]]:
     return out
 
 
-class Backend(Protocol):
-    name: str
+class Backend(abc.ABC):
+    """A book store: one read and one write per book per stage. Both backends subclass it; what only
+    some can do is an optional ability below, tested with isinstance (never by probing attributes)."""
 
+    name: ClassVar[str]
+
+    @abc.abstractmethod
     def create_book(self, key: str, title: str) -> str:
         """Create an empty book; return its id (xlsx: file path; gsheets: spreadsheet key)."""
 
+    @abc.abstractmethod
     def read_tabs(self, book_id: str, titles: list[str]) -> dict[str, list[list[str]]]:
-        """All cells of the named tabs in ONE request, as text rows (header included).
-        A missing tab maps to None-free absence: it is simply not in the result.
-        Both backends also have `read_orders`: the same in ONE request, with the tabs' merged cells under
-        MERGED_CELLS (what `pull` reads orders with)."""
+        """All cells of the named tabs in ONE request, as rows (header included); a missing tab is
+        simply not in the result."""
 
+    @abc.abstractmethod
+    def read_orders(self, book_id: str, titles: list[str]) -> dict[str, list[list[str]]]:
+        """The same in ONE request, with the tabs' merged cells under MERGED_CELLS: what `pull` reads
+        orders with."""
+
+    @abc.abstractmethod
+    def tab_titles(self, book_id: str) -> list[str]:
+        """The titles of the book's tabs in order (internal helper tabs left out)."""
+
+    @abc.abstractmethod
     def write_book(self, book_id: str, tabs: list[TabWrite]) -> None:
         """Write every tab of the list in ONE request; creates missing tabs. Safe to repeat."""
 
+    @abc.abstractmethod
     def share(self, book_id: str, readers: list[str], writers: list[str], notify: bool = False) -> list[str]:
         """Grant access; return warnings (e.g. people with access who should not have it)."""
 
+    @abc.abstractmethod
     def export_xlsx(self, book_id: str, dest: str) -> None:
         """Save the book as a real .xlsx file at dest."""
+
+
+# -- optional abilities ---------------------------------------------------------------
+
+@runtime_checkable
+class LocksOnRead(Protocol):
+    """Closes the order tabs in the same request that reads them (no edit slips in between)."""
+
+    def lock_and_read(self, book_id: str, titles: list[str]) -> dict[str, list[list[str]]]: ...
+
+
+@runtime_checkable
+class WritesManyBooks(Protocol):
+    """Pushes independent books concurrently; `progress` gets each book id as it is written."""
+
+    def write_books(self, books: Mapping[str, list[TabWrite]],
+                    progress: Callable[[str], None] | None = None) -> None: ...
+
+
+@runtime_checkable
+class PutsPictures(Protocol):
+    """Embeds PNG pictures (the map, the charts) in a tab of a book."""
+
+    def put_pictures(self, book_id: str, title: str, pictures: list[bytes], note: str) -> None: ...
+
+
+@runtime_checkable
+class AdoptsBooks(Protocol):
+    """Takes an existing book (one the GM made) into a new game: `new --book`."""
+
+    def adopt_book(self, key_or_url: str, name: str | None = None) -> str: ...
+
+
+@runtime_checkable
+class SharesGame(Protocol):
+    """Gives each book of a game exactly its people (`forumwar share`) and sets the tabs' protections."""
+
+    def share_game(self, config: GameConfig, *, notify: bool = False, revoke: bool = False) -> list[str]: ...
+
+    def update_protections(self, book_id: str, tabs: list[TabWrite]) -> None: ...
+
+
+# -- what the bridge knows of a backend before it opens one -----------------------------
+
+class BackendKind(abc.ABC):
+    """A backend as game.toml names it: declarative data and the hooks of a game's life that differ
+    between backends. One instance per backend, in the registry `sheets_bridge.backends.KINDS`."""
+
+    name: ClassVar[str]                          # game.toml's `backend = "..."`
+    books_text: ClassVar[str]                    # how messages name the books: «файлы Excel»
+    reads_are_free: ClassVar[bool] = False       # reading every book costs nothing (status reads the books)
+    adopts_books: ClassVar[bool] = False         # `new --book` may hand it existing books
+    cron_notes: ClassVar[tuple[str, ...]] = ()   # comment lines of `schedule --cron`
+    sharing_note: ClassVar[str | None] = None    # what `share` says when the books are shared by hand
+
+    @abc.abstractmethod
+    def open(self, gd: GameDir, credentials: str | None = None, folder_id: str | None = None) -> Backend:
+        """The backend of a game directory (`credentials` and `folder_id` where the backend has them)."""
+
+    def prepare_game(self, game_path: Path, progress: Callable[[str], None]) -> None:
+        """Called by `new` before the books are made (xlsx: the sheets' password); nothing by default."""
+        return None

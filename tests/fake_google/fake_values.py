@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from sheets_bridge.testing.fake_errors import invalid
+from tests.fake_google.fake_errors import invalid
 
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 

@@ -23,18 +23,24 @@ from openpyxl import Workbook
 from openpyxl.utils.exceptions import InvalidFileException
 from openpyxl.worksheet.worksheet import Worksheet
 
-from sheets_bridge import xlsx_files
-from sheets_bridge.backend import BackendError, BookForbidden, BookNotFound, TabWrite, with_merges
-from sheets_bridge.gamedir import atomic_write_bytes
-from sheets_bridge.xlsx_password import game_password, lock_sheets
-from sheets_bridge.xlsx_pictures import put_pictures
-from sheets_bridge.xlsx_tabs import LISTS_SHEET, PLACEHOLDER_SHEET, apply_tab, collect_unused_lists, tidy_sheets
+from sheets_bridge.atomic import atomic_write_bytes
+from sheets_bridge.backends.base import Backend, BackendError, BookForbidden, BookNotFound, TabWrite, with_merges
+from sheets_bridge.backends.xlsx import files as xlsx_files
+from sheets_bridge.backends.xlsx.password import game_password, lock_sheets
+from sheets_bridge.backends.xlsx.pictures import put_pictures
+from sheets_bridge.backends.xlsx.tabs import (
+    LISTS_SHEET,
+    PLACEHOLDER_SHEET,
+    apply_tab,
+    collect_unused_lists,
+    tidy_sheets,
+)
 
 BOOKS_DIR = "books"
 EXACT_FLOAT_LIMIT = 2 ** 53      # floats at or above it are not whole numbers a person typed digit by digit
 
 
-class XlsxBackend:
+class XlsxBackend(Backend):
     """Backend over local .xlsx files under `root`."""
 
     name = "xlsx"

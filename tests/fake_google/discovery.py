@@ -17,7 +17,7 @@ from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from sheets_bridge.testing import field_mask
+from tests.fake_google import field_mask
 
 DOCUMENTS = ("sheets.v4.json", "drive.v3.json")
 CHECKED_HOSTS = ("sheets.googleapis.com", "www.googleapis.com")

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sheets_bridge.backend import TabWrite
+from sheets_bridge.backends.base import TabWrite
 
 PROTECTION_TAG = "forumwar"
 HEADER_FORMAT = {"textFormat": {"bold": True}, "wrapStrategy": "WRAP", "verticalAlignment": "MIDDLE",

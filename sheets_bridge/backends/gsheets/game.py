@@ -3,7 +3,7 @@
 `open_gsheets_backend` builds the backend over gspread with the resilient HTTP client, whose
 pacing budget is kept in a small locked file per service account (`gsheets_http.quota_file`),
 so every forumwar command of the machine shares it. `backend_for_game` takes the books, GMs and
-metadata file from a game directory; `share_game` gives each book of game.toml exactly its people.
+metadata file from a game directory.
 """
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from typing import Any
 
 import gspread
 
-from sheets_bridge.backend import BookRef
-from sheets_bridge.google_auth import ServiceAccount, load_service_account
-from sheets_bridge.gsheets_backend import GSheetsBackend
-from sheets_bridge.gsheets_http import RequestPacer, RetryPolicy, http_client_factory, quota_file
+from sheets_bridge.backends.base import BookRef
+from sheets_bridge.backends.gsheets.auth import ServiceAccount, load_service_account
+from sheets_bridge.backends.gsheets.backend import GSheetsBackend
+from sheets_bridge.backends.gsheets.http import RequestPacer, RetryPolicy, http_client_factory, quota_file
 
 _DEFAULT_POLICY = RetryPolicy()
 
@@ -71,30 +71,5 @@ def backend_for_game(gd: Any, credentials: str | Path | None = None, *,
                                 metadata_path=Path(gd.state_dir) / METADATA_FILE)
 
 
-def share_plan(config: Any) -> dict[str, tuple[list[str], list[str]]]:
-    """Who gets each book (key -> (readers, writers)) from game.toml: a faction book its players
-    (writers), the public book every player (readers), the GM book nobody else; GMs are writers of all."""
-    gms = list(config.gm_emails)
-    everyone = sorted({p for f in config.factions.values() for p in f.players})
-    plan: dict[str, tuple[list[str], list[str]]] = {}
-    for key in config.books:
-        if key in config.factions:
-            plan[key] = ([], [*config.factions[key].players, *gms])
-        elif key == "public":
-            plan[key] = ([p for p in everyone if p not in gms], gms)
-        else:
-            plan[key] = ([], gms)
-    return plan
-
-
-def share_game(backend: Any, config: Any, *, notify: bool = False, revoke: bool = False) -> list[str]:
-    """`forumwar share`: share every book of game.toml with exactly its people; all warnings."""
-    warnings: list[str] = []
-    for key, (readers, writers) in share_plan(config).items():
-        extra = {"revoke": True} if revoke else {}
-        warnings.extend(backend.share(config.books[key], readers, writers, notify=notify, **extra))
-    return warnings
-
-
-__all__ = ["open_gsheets_backend", "backend_for_game", "credentials_path", "book_label", "share_plan", "share_game",
+__all__ = ["open_gsheets_backend", "backend_for_game", "credentials_path", "book_label",
            "CREDENTIALS_ENV", "FOLDER_ENV", "METADATA_FILE"]

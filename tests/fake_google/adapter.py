@@ -7,7 +7,7 @@ import requests
 from requests.adapters import BaseAdapter
 from requests.structures import CaseInsensitiveDict
 
-from sheets_bridge.testing.fake_google import FakeGoogle
+from tests.fake_google.fake_google import FakeGoogle
 
 GOOGLE_PREFIXES = ("https://sheets.googleapis.com/", "https://www.googleapis.com/",
                    "https://oauth2.googleapis.com/")

@@ -8,11 +8,11 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from sheets_bridge.testing import field_mask
-from sheets_bridge.testing.a1 import col_letters, quote_title
-from sheets_bridge.testing.fake_book import DEFAULT_GRID, Sheet
-from sheets_bridge.testing.fake_errors import PROTECTED_MESSAGE, ApiError, invalid
-from sheets_bridge.testing.fake_merges import MergedBook
+from tests.fake_google import field_mask
+from tests.fake_google.a1 import col_letters, quote_title
+from tests.fake_google.fake_book import DEFAULT_GRID, Sheet
+from tests.fake_google.fake_errors import PROTECTED_MESSAGE, ApiError, invalid
+from tests.fake_google.fake_merges import MergedBook
 
 
 class Spreadsheet(MergedBook):

@@ -1,7 +1,7 @@
 """A pytest plugin collecting every request the bridge sends to a FakeGoogle during a test run,
 checked against Google's discovery documents; the summary goes to $FORUMWAR_DISCOVERY_REPORT.
 
-    FORUMWAR_DISCOVERY_REPORT=report.json pytest -p sheets_bridge.testing.discovery_plugin tests/...
+    FORUMWAR_DISCOVERY_REPORT=report.json pytest -p tests.fake_google.discovery_plugin tests/...
 """
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import json
 import os
 from typing import Any
 
-from sheets_bridge.testing import discovery
-from sheets_bridge.testing.fake_google import SERVICE_ACCOUNT_DOMAIN, FakeGoogle
+from tests.fake_google import discovery
+from tests.fake_google.fake_google import SERVICE_ACCOUNT_DOMAIN, FakeGoogle
 
 _FAKES: list[FakeGoogle] = []
 _original_init = FakeGoogle.__init__

@@ -31,7 +31,7 @@ from openpyxl.worksheet.page import PageMargins
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
-from sheets_bridge.backend import BackendError, TabWrite
+from sheets_bridge.backends.base import BackendError, TabWrite
 from sheets_bridge.layouts import HEADER_CHAR, as_number
 
 LISTS_SHEET = "Списки"          # hidden sheet holding dropdown lists too long to inline

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sheets_bridge.backend import BackendError, BookForbidden, BookNotFound
+from sheets_bridge.backends.base import BackendError, BookForbidden, BookNotFound
 
 SCOPES = ("https://www.googleapis.com/auth/spreadsheets", "https://www.googleapis.com/auth/drive")
 PLACEHOLDER = "REPLACE_ME"
