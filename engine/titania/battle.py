@@ -6,10 +6,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.titania import events, quests
+from engine.titania.board import NATIVES, Army
 from engine.titania.effects import battle_bonus
 from engine.titania.research import grant_knowledge
 from engine.titania.supports import Counted, collect
-from engine.titania.world import NATIVES, Army, World
+from engine.titania.world import World
 
 
 @dataclass(eq=False)

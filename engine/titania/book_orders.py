@@ -22,13 +22,12 @@ from engine.cells import normalize_name
 from engine.errors import OrderError, allowed_list
 from engine.numbers import echo, read_count, whole_number
 from engine.ruleset import ParsedOrders, Row, RowStatus
+from engine.titania import forecast
 from engine.titania.data import TitaniaData, default_data
 from engine.titania.names import BUILDING_NAMES, RESOURCE_NAMES, ability_name
 from engine.titania.params import default_params, override
+from engine.titania.tabs import CAMPAIGN, MIGHT, PLANNING
 from engine.titania.world import needs
-
-PLANNING, CAMPAIGN, MIGHT = "planning", "campaign", "might"
-TABS = (PLANNING, CAMPAIGN, MIGHT)
 
 BUILD, HIRE, CARAVAN, RATS = "Построить", "Нанять", "Отправить караван", "Нашествие крыс"
 RESEARCH, LEARN, CONTRIBUTE = "Исследовать", "Изучить заклинание", "Вклад в событие"
@@ -741,8 +740,6 @@ def validate(state: Mapping[str, Any], faction: str, stage: str, tabs: Mapping[s
     order it voids for the faction's own reasons is the row's error and is dropped, so the turn carries out
     every row called OK here unless another faction or a battle defeats it (reasons.EXTERNAL_CAUSES). A row
     that cannot be read gets its message; one bad row never cancels another."""
-    from engine.titania import forecast  # it builds on game_turn, which reads this module's tab names
-
     b = Book(state, faction)
     planning, st_planning = _planning(b, [r for r in tabs.get(PLANNING, []) if not r.is_blank()], free_hire)
     seen = forecast.foresee(state, faction, planning, with_campaign=False)

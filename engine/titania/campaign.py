@@ -5,10 +5,11 @@ from typing import Any
 
 from engine.titania import quests
 from engine.titania.battle import battle, capture_owner
+from engine.titania.board import Army, Task
 from engine.titania.orders import Record
 from engine.titania.reveal import reveal_near_armies
 from engine.titania.supports import mark_empty_entry
-from engine.titania.world import Army, Task, World
+from engine.titania.world import World
 
 
 def apply_abilities(w: World) -> None:

@@ -10,14 +10,11 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.datafiles import is_int
 from engine.titania.catalog import EMPTY, Catalog
 from engine.titania.map import TitaniaMap
-
-if TYPE_CHECKING:
-    from engine.titania.situation import FactionSpec
 
 
 @dataclass(frozen=True)
@@ -100,8 +97,10 @@ def _quest(q: Mapping[str, Any], catalog: Catalog, tmap: TitaniaMap, fids: set[s
 
 
 def parse_extensions(data: Mapping[str, Any], state: Mapping[str, Any], tmap: TitaniaMap,
-                     factions: Sequence[FactionSpec], catalog: Catalog, problems: list[str]) -> Extensions:
-    fids = {f.id for f in factions}
+                     factions: Sequence[str], keepers: Sequence[str], catalog: Catalog,
+                     problems: list[str]) -> Extensions:
+    """`factions`: the ids of every faction of the file, `keepers` those of the Keepers."""
+    fids = set(factions)
     turn = state.get("turn")
     if turn is not None and (not is_int(turn) or turn < 1):
         problems.append(f"state.turn: номер хода — целое число не меньше 1 (указано {turn!r}).")
@@ -119,7 +118,6 @@ def parse_extensions(data: Mapping[str, Any], state: Mapping[str, Any], tmap: Ti
             problems.append(f"state.events[{i}]: нет события {e.get('id')!r} в каталоге.")
     parsed_events = tuple(_event(e, catalog, fids) for e in events if e.get("id") in catalog.events)
     quests = state.get("quests", {})
-    keepers = {f.id for f in factions if f.is_keeper}
     if not isinstance(quests, dict):
         problems.append("state.quests: нужен объект «Хранитель: квест».")
         quests = {}

@@ -21,7 +21,7 @@ from engine.errors import OrderError, allowed_list
 from engine.ruleset import ParsedOrders
 from engine.titania import campaign, quests
 from engine.titania.adjudicate import start_of_campaign, start_of_turn
-from engine.titania.book_orders import CAMPAIGN, MIGHT
+from engine.titania.board import Task
 from engine.titania.game_turn import situation
 from engine.titania.names import RESOURCE_NAMES
 from engine.titania.orders import Record
@@ -30,7 +30,8 @@ from engine.titania.reasons import explain
 from engine.titania.research import spell_cost, tech_cost
 from engine.titania.reveal import reveal_near_armies
 from engine.titania.situation import parse_situation
-from engine.titania.world import Task, World
+from engine.titania.tabs import CAMPAIGN, MIGHT
+from engine.titania.world import World
 
 SEED = "forecast"  # nothing the faction's own verdicts depend on is drawn (raids, new events, reveals)
 UNNEEDED = ("no_battle", "empty_province")  # a standing support nobody needed: not a mistake

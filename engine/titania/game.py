@@ -43,6 +43,7 @@ from engine.titania.names import BUILDING_NAMES, RESOURCE_NAMES, ability_name, r
 from engine.titania.params import default_params
 from engine.titania.races import RACES
 from engine.titania.setup import RESOURCE_KEYS
+from engine.titania.tabs import TABS
 from engine.titania.victory import settings, standing
 
 
@@ -74,7 +75,7 @@ class Titania(Ruleset):
         return state
 
     def order_tabs(self, stage: str) -> tuple[str, ...]:
-        return book_orders.TABS if stage == "orders" else ()
+        return TABS if stage == "orders" else ()
 
     def vocabularies(self, state: Mapping[str, Any], faction: str | None) -> dict[str, list[str]]:
         if faction is None or faction not in state["factions"]:

@@ -18,7 +18,6 @@ from engine.rng import derive_seed, stream
 from engine.ruleset import ParsedOrders, RowStatus, StageResult
 from engine.state import clone
 from engine.titania.adjudicate import adjudicate
-from engine.titania.book_orders import CAMPAIGN, MIGHT, PLANNING
 from engine.titania.data import catalog_json, default_data
 from engine.titania.names import BUILDING_NAMES, DEPOSIT_NAMES, RESOURCE_NAMES
 from engine.titania.params import Params, default_params, override
@@ -27,6 +26,7 @@ from engine.titania.report import render
 from engine.titania.report_extras import event_name, quest_text, task_text
 from engine.titania.setup import RESOURCE_KEYS, neighbours
 from engine.titania.situation import SCHEMA_V2
+from engine.titania.tabs import CAMPAIGN, MIGHT, PLANNING
 from engine.titania.victory import check_victory
 from engine.titania.world import produces
 

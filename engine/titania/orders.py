@@ -5,7 +5,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.titania.world import NATIVES, Offer, Task, World
+from engine.titania.board import NATIVES, Offer, Task
+from engine.titania.world import World
 
 TYPES = ("hold", "move", "support", "split")
 

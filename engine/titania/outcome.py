@@ -5,9 +5,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.titania.board import Task
 from engine.titania.orders import Record
 from engine.titania.situation import Situation
-from engine.titania.world import Task, World
+from engine.titania.world import World
 
 
 @dataclass(frozen=True)

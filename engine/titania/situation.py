@@ -381,7 +381,8 @@ def parse_situation(data: object) -> tuple[Situation | None, list[str]]:
         pr.items.extend(more)
     else:
         catalog = default_data()
-    ext = parse_extensions(data, state_raw, tmap, factions, catalog, pr.items)
+    ext = parse_extensions(data, state_raw, tmap, [f.id for f in factions], [f.id for f in factions if f.is_keeper],
+                           catalog, pr.items)
     setup = _obj(data, "setup", pr, "")
     natives = setup.get("natives", False)
     if not isinstance(natives, bool):

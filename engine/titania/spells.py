@@ -13,10 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.titania.board import Army
 from engine.titania.catalog import Spell
 from engine.titania.effects import Effect
 from engine.titania.research import paid, spell_cost
-from engine.titania.world import Army, World
+from engine.titania.world import World
 
 PHASES = (("gain",), ("reinforce",), ("battle_modifier", "ward"), ("damage",), ("stop",))
 

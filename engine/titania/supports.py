@@ -4,7 +4,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from engine.titania.world import NATIVES, Army, Offer, World
+from engine.titania.board import NATIVES, Army, Offer
+from engine.titania.world import World
 
 
 @dataclass(frozen=True)

@@ -6,18 +6,15 @@ so one `World` is built from the situation, changed step by step, and then turne
 from __future__ import annotations
 
 import copy
-import math
-from dataclasses import dataclass, field
 from typing import Any
 
 from engine.rng import Random, stream
+from engine.titania.board import NATIVES, Army, Effects, Task
 from engine.titania.catalog import Catalog
 from engine.titania.effects import Effect, total
 from engine.titania.params import RESOURCES, Params
 from engine.titania.races import RACES, Race
 from engine.titania.situation import FactionSpec, Situation
-
-NATIVES = "natives"
 
 
 def produces(catalog: Catalog, params: Params, building: str) -> dict[str, int]:
@@ -36,79 +33,6 @@ def needs(catalog: Catalog, params: Params, building: str) -> str | None:
     if d is not None and d.needs_given:
         return d.needs
     return params.needs_deposit.get(building)
-
-
-@dataclass(eq=False)
-class Army:
-    """An army: a squad of one faction in one province (10.0)."""
-
-    uid: int
-    faction: str
-    province: str
-    strength: int
-    naval: bool
-    start: str
-    bonus: int = 0  # Might and Grungni points for this Campaign (G9 a): totals and support value only
-    moved: bool = False
-    attacked: bool = False
-    was_attacked: bool = False
-    supports: int = 0
-    cancelled: str | None = None
-    battles: int = 0
-    retreated: bool = False
-    task: Task | None = None
-
-    @property
-    def alive(self) -> bool:
-        return self.strength > 0
-
-
-@dataclass(eq=False)
-class Offer:
-    """A standing support offer (10.3.4): (province, supported faction)."""
-
-    task: Task
-    target: str
-    faction: str
-    second: bool = False
-    state: str = "pending"  # pending | counted | void | cancelled
-    reason: str | None = None
-
-
-@dataclass(eq=False)
-class Task:
-    """One order of one army (a split part is its own task, G16 a)."""
-
-    index: int
-    part: int | None
-    faction: str
-    type: str
-    army: Army | None
-    target: str | None = None
-    seq: float = math.inf
-    outcome: str | None = None
-    reason: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-    offers: list[Offer] = field(default_factory=list)
-
-    def settle(self, outcome: str, reason: str) -> None:
-        self.outcome, self.reason = outcome, reason
-
-
-@dataclass
-class Effects:
-    """Registered ability effects (10.3.3), each an effect type, keyed by province or army uid."""
-
-    wards: dict[str, str] = field(default_factory=dict)  # province -> warding faction
-    no_support: dict[str, str] = field(default_factory=dict)  # province -> faction whose attacks get none
-    followup: dict[int, tuple[str, str]] = field(default_factory=dict)  # army uid -> two provinces
-    no_loss_retreat: set[int] = field(default_factory=set)  # army uids (lose an attack: no losses)
-    recover: set[int] = field(default_factory=set)  # army uids (recover a third of first losses)
-    defeat_is_victory: dict[str, str] = field(default_factory=dict)  # province -> protected faction
-    protect_if_captured: dict[str, str] = field(default_factory=dict)  # province -> faction
-    support_anywhere: set[int] = field(default_factory=set)
-    double_support: set[int] = field(default_factory=set)
-    owner_of: dict[tuple[str, str | int], str] = field(default_factory=dict)  # (kind, key) -> faction
 
 
 class World:

@@ -6,12 +6,10 @@ A hook returns a reason code from `engine.titania.reasons` (or None when the tar
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
+from engine.titania.board import Army, Board
 from engine.titania.params import RESOURCES
-
-if TYPE_CHECKING:
-    from engine.titania.world import Army, World
 
 
 def lower_by_one(n: int) -> int:
@@ -63,14 +61,14 @@ class Race:
         """A spell's learning or casting cost after the race's rule (only the High elves have one, G78)."""
         return dict(cost)
 
-    def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
+    def check_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> str | None:
         """Validate the target spec of the active ability (before anything is paid)."""
         return "bad_target"
 
-    def apply_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> None:
+    def apply_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> None:
         """Apply the ability (immediate effect, or register its trigger) before any move (10.3.3)."""
 
-    def on_capture(self, w: World, faction: str, province: str, army: Army | None, from_natives: bool) -> None:
+    def on_capture(self, w: Board, faction: str, province: str, army: Army | None, from_natives: bool) -> None:
         """After the faction captured a province (by battle or by entering it)."""
         if self.plunder:  # G59 a: a resource a building there extracts; Influence is not extracted
             extracted = sorted({r for b in w.buildings[province] for r, n in w.produces(b).items()
@@ -89,17 +87,17 @@ class Race:
 
 # -- target helpers shared by the race modules -----------------------------------------------------------
 
-def own_army(w: World, faction: str, spec: Mapping[str, Any]) -> Army | None:
+def own_army(w: Board, faction: str, spec: Mapping[str, Any]) -> Army | None:
     """{"army": P}: the faction's army that starts the Campaign in P."""
     return w.army_at_start(faction, spec.get("army"))
 
 
-def own_province(w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
+def own_province(w: Board, faction: str, spec: Mapping[str, Any]) -> str | None:
     """{"province": P} where P is owned by the faction."""
     p = spec.get("province")
     return p if isinstance(p, str) and w.owners.get(p) == faction else None
 
 
-def any_province(w: World, spec: Mapping[str, Any]) -> str | None:
+def any_province(w: Board, spec: Mapping[str, Any]) -> str | None:
     p = spec.get("province")
     return p if isinstance(p, str) and p in w.map.provinces else None

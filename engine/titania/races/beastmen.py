@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engine.titania.board import Board
 from engine.titania.races.base import Race, any_province
-
-if TYPE_CHECKING:
-    from engine.titania.world import World
 
 
 class Beastmen(Race):
@@ -24,11 +22,11 @@ class Beastmen(Race):
             out["stone"] = max(0, out["stone"] - 1)
         return out
 
-    def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
+    def check_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> str | None:
         p = any_province(w, spec)
         return None if p is not None and not w.map.is_sea(p) else "bad_target"
 
-    def apply_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> None:
+    def apply_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> None:
         p = spec["province"]
         w.effects.protect_if_captured[p] = faction
         w.effects.owner_of[("protect_if_captured", p)] = faction

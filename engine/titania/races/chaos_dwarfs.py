@@ -3,12 +3,10 @@ is given against them), Dark technologies."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engine.titania.board import Board
 from engine.titania.races.base import Race, own_army
-
-if TYPE_CHECKING:
-    from engine.titania.world import World
 
 
 class ChaosDwarfs(Race):
@@ -18,10 +16,10 @@ class ChaosDwarfs(Race):
     bonus_against_support = 1
     tech_needs_might = False  # Dark technologies: «не требуется Могущество для изучения технологий»
 
-    def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
+    def check_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> str | None:
         return None if own_army(w, faction, spec) is not None else "bad_target"
 
-    def apply_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> None:
+    def apply_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> None:
         army = own_army(w, faction, spec)
         assert army is not None
         w.effects.support_anywhere.add(army.uid)

@@ -3,12 +3,10 @@ Ferocity (+1 damage when attacking), Slave labour (farms 1 Influence less)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engine.titania.board import Board
 from engine.titania.races.base import Race, any_province
-
-if TYPE_CHECKING:
-    from engine.titania.world import World
 
 
 class DarkElves(Race):
@@ -18,10 +16,10 @@ class DarkElves(Race):
     attack_damage_bonus = 1
     building_discount = {"farm": 1}
 
-    def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
+    def check_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> str | None:
         return None if any_province(w, spec) is not None else "bad_target"
 
-    def apply_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> None:
+    def apply_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> None:
         p = spec["province"]
         w.effects.no_support[p] = faction
         w.effects.owner_of[("no_support", p)] = faction

@@ -2,17 +2,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engine.titania.board import Board
 from engine.titania.races.base import Race
-
-if TYPE_CHECKING:
-    from engine.titania.world import World
 
 GRUNGNI_CAP = 3  # «(Но не более 3)»
 
 
-def _cap(w: World, faction: str) -> int:
+def _cap(w: Board, faction: str) -> int:
     """Own squads whose move targets a province with hostile troops, a Boss, or a non-allied owner."""
     n = 0
     for task in w.tasks:
@@ -33,7 +31,7 @@ class Dwarfs(Race):
     no_draw_losses = True
     building_discount = {"quarry": 1}
 
-    def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
+    def check_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> str | None:
         alloc = spec.get("allocation")
         if not isinstance(alloc, dict) or not alloc:
             return "bad_target"
@@ -42,7 +40,7 @@ class Dwarfs(Race):
                 return "bad_target"
         return "over_cap" if sum(alloc.values()) > _cap(w, faction) else None
 
-    def apply_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> None:
+    def apply_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> None:
         for p, n in spec["allocation"].items():
             army = w.army_at_start(faction, p)
             assert army is not None

@@ -3,12 +3,10 @@ Wrath of the forest (-1 to attackers of faun provinces), Harmony with nature."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engine.titania.board import Board
 from engine.titania.races.base import Race, own_province
-
-if TYPE_CHECKING:
-    from engine.titania.world import World
 
 
 class Fauns(Race):
@@ -19,10 +17,10 @@ class Fauns(Race):
     keeps_buildings = True
     capture_garrison = 1
 
-    def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
+    def check_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> str | None:
         return None if own_province(w, faction, spec) is not None else "bad_target"
 
-    def apply_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> None:
+    def apply_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> None:
         p = spec["province"]
         w.effects.defeat_is_victory[p] = faction
         w.effects.owner_of[("defeat_is_victory", p)] = faction

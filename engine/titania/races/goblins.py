@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engine.titania.board import Board
 from engine.titania.races.base import Race, any_province
-
-if TYPE_CHECKING:
-    from engine.titania.world import World
 
 
 class Goblins(Race):
@@ -19,13 +17,13 @@ class Goblins(Race):
     trap_damage = 1
     building_discount = {"mine": 1}
 
-    def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
+    def check_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> str | None:
         p = any_province(w, spec)
         owner = w.owners.get(p) if p is not None else None
         if owner is None or owner == faction or not w.borders(faction, owner):
             return "bad_target"
         return None
 
-    def apply_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> None:
+    def apply_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> None:
         w.stolen_next.append(spec["province"])
         w.abilities[faction]["fired"] = True

@@ -3,12 +3,10 @@ Defenders of Ulthuan (+1 per supporting squad in defence, G56 a), Affinity for m
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engine.titania.board import Board
 from engine.titania.races.base import Race, lower_by_one, own_province
-
-if TYPE_CHECKING:
-    from engine.titania.world import World
 
 
 class HighElves(Race):
@@ -25,10 +23,10 @@ class HighElves(Race):
         return out
     defence_support_bonus = 1
 
-    def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
+    def check_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> str | None:
         return None if own_province(w, faction, spec) is not None else "bad_target"
 
-    def apply_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> None:
+    def apply_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> None:
         p = spec["province"]
         w.effects.wards[p] = faction
         w.effects.owner_of[("ward", p)] = faction

@@ -2,12 +2,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engine.titania.board import Board
 from engine.titania.races.base import Race, lower_by_one, own_army
-
-if TYPE_CHECKING:
-    from engine.titania.world import World
 
 
 class Humans(Race):
@@ -23,10 +21,10 @@ class Humans(Race):
             out["influence"] = lower_by_one(out["influence"])
         return out
 
-    def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
+    def check_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> str | None:
         return None if own_army(w, faction, spec) is not None else "bad_target"
 
-    def apply_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> None:
+    def apply_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> None:
         army = own_army(w, faction, spec)
         assert army is not None
         w.effects.double_support.add(army.uid)

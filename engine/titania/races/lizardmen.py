@@ -3,15 +3,13 @@ not vs natives, G64 a), Gifts of the Gods."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engine.titania.board import Army, Board
 from engine.titania.races.base import Race, lower_by_one
 
-if TYPE_CHECKING:
-    from engine.titania.world import Army, World
 
-
-def _target(w: World, spec: Mapping[str, Any]) -> Army | None:
+def _target(w: Board, spec: Mapping[str, Any]) -> Army | None:
     t = spec.get("target")
     if not isinstance(t, dict) or not isinstance(t.get("faction"), str):
         return None
@@ -34,13 +32,13 @@ class Lizardmen(Race):
             out[res] = lower_by_one(out[res])
         return out
 
-    def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
+    def check_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> str | None:
         army = _target(w, spec)
         if army is None or army.faction == faction or not w.borders(faction, army.faction):
             return "bad_target"
         return None
 
-    def apply_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> None:
+    def apply_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> None:
         army = _target(w, spec)
         assert army is not None
         w.cancel(army, "intimidated")

@@ -3,12 +3,10 @@ Military life (first among equal Might, G13 a)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engine.titania.board import Board
 from engine.titania.races.base import Race, own_army
-
-if TYPE_CHECKING:
-    from engine.titania.world import World
 
 
 class Orcs(Race):
@@ -18,7 +16,7 @@ class Orcs(Race):
     first_on_equal_might = True
     plunder = 1
 
-    def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
+    def check_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> str | None:
         army = own_army(w, faction, spec)
         provs = spec.get("provinces")
         if (army is None or not isinstance(provs, list) or len(provs) != 2 or len(set(provs)) != 2
@@ -26,7 +24,7 @@ class Orcs(Race):
             return "bad_target"
         return None
 
-    def apply_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> None:
+    def apply_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> None:
         army = own_army(w, faction, spec)
         assert army is not None
         p1, p2 = spec["provinces"]

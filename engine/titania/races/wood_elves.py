@@ -3,12 +3,10 @@ Gifts of the forest."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engine.titania.board import Board
 from engine.titania.races.base import Race, own_army
-
-if TYPE_CHECKING:
-    from engine.titania.world import World
 
 
 class WoodElves(Race):
@@ -19,7 +17,7 @@ class WoodElves(Race):
     wins_ties_on_own_land = True
     building_discount = {"sawmill": 1}
 
-    def check_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> str | None:
+    def check_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> str | None:
         army = own_army(w, faction, spec)
         path = spec.get("path")
         if army is None or not isinstance(path, list) or not 1 <= len(path) <= 2:
@@ -36,7 +34,7 @@ class WoodElves(Race):
             return "over_limit"  # A7.1: an impossible move into an own province
         return None
 
-    def apply_ability(self, w: World, faction: str, spec: Mapping[str, Any]) -> None:
+    def apply_ability(self, w: Board, faction: str, spec: Mapping[str, Any]) -> None:
         army = own_army(w, faction, spec)
         assert army is not None
         w.place(army, spec["path"][-1], w.limit(faction))  # not `moved`: it may still support (G53 a)
