@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import IO, TYPE_CHECKING, ParamSpec, TypeVar
 
 import click
 
@@ -27,21 +29,30 @@ from sheets_bridge.gameconfig import BACKENDS, ruleset_problem
 from sheets_bridge.map_cli import charts_command, map_command
 from sheets_bridge.post_cli import post as post_command
 
+if TYPE_CHECKING:
+    from engine.ruleset import Ruleset
+    from sheets_bridge.gamedir import GameDir
+    from sheets_bridge.stage import Unplayed
 
-def _echo_json(obj) -> None:
+P = ParamSpec("P")
+R = TypeVar("R")
+T = TypeVar("T")
+
+
+def _echo_json(obj: object) -> None:
     click.echo(json.dumps(obj, ensure_ascii=False, indent=1, sort_keys=False))
 
 
 _progress = TerminalProgress()     # progress lines on stderr; bars for counted steps on a terminal
 
 
-def _in_book_order(gd, counts: dict) -> list:
+def _in_book_order(gd: GameDir, counts: Mapping[str, T]) -> list[tuple[str, T]]:
     """Per-book figures in the game's order of books (the factions as game.toml lists them, the GM last)."""
     order = list(gd.config.books)
     return sorted(counts.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order))
 
 
-def _stage_id(rs, given: str) -> str:
+def _stage_id(rs: Ruleset, given: str) -> str:
     """A stage as the GM names it (its title, «приказы», or its id) -> the stage id."""
     wanted = given.strip().casefold().replace("ё", "е")
     for stage in rs.stages:
@@ -51,12 +62,12 @@ def _stage_id(rs, given: str) -> str:
     raise click.BadParameter(f"нет этапа «{given}»; этапы хода: {known}", param_hint="ЭТАП")
 
 
-def _errors_to_click(fn):
+def _errors_to_click(fn: Callable[P, R]) -> Callable[P, R]:
     """Turn expected failures into click errors (exit 1) with their message."""
     import functools
 
     @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         from sheets_bridge import gamedir
         from sheets_bridge.backends.base import BackendError
         from sheets_bridge.stage_common import StageError
@@ -102,7 +113,8 @@ def main() -> None:
               help="gsheets: файл ключа сервисного аккаунта (по умолчанию — $FORUMWAR_CREDENTIALS или "
                    "credentials.json).")
 @_errors_to_click
-def new(game_dir, ruleset, scenario, backend, seed, title, books, folder, credentials):
+def new(game_dir: str, ruleset: str, scenario: str, backend: str, seed: str | None, title: str | None,
+        books: tuple[str, ...], folder: str | None, credentials: str | None) -> None:
     """Создать игру в папке ИГРА и её книги по сценарию: по книге на фракцию, общую книгу и книгу мастера."""
     from sheets_bridge.create import create_game
     try:
@@ -147,7 +159,7 @@ def _book_key(ruleset: str, scenario: str, given: str) -> str:
 @main.command()
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
 @_errors_to_click
-def check(game_dir):
+def check(game_dir: str) -> None:
     """Проверить приказы открытого этапа и вписать каждой строке её статус; ничего не рассчитывается."""
     from sheets_bridge.pull import book_name
     from sheets_bridge.stage import check as run_check
@@ -168,7 +180,7 @@ def check(game_dir):
 @click.option("--yes", is_flag=True,
               help="Рассчитать этап, даже если никто ещё не подал приказов, не спрашивая (для скриптов).")
 @_errors_to_click
-def turn(game_dir, yes):
+def turn(game_dir: str, yes: bool) -> None:
     """Закрыть открытый этап: прочитать и проверить приказы, рассчитать этап, обновить книги, сохранить архив.
 
     Если никто ещё не подал приказов, а срок не прошёл (или его нет), turn спрашивает, рассчитывать ли
@@ -197,11 +209,11 @@ def turn(game_dir, yes):
     click.echo(f"Архив: {report.archive}")
 
 
-def _resolve_unplayed(game_dir: str):
+def _resolve_unplayed(game_dir: str) -> Callable[[Unplayed], bool]:
     """`turn`'s question for a stage nobody has played: «[да/нет]» on a terminal, a refusal without one."""
     from sheets_bridge.cli_text import stdin_is_terminal
 
-    def ask(idle) -> bool:
+    def ask(idle: Unplayed) -> bool:
         when = f"срок ({idle.deadline}) ещё не прошёл" if idle.deadline else "срок не задан"
         what = (f"Ход {idle.turn}, этап «{idle.stage_title}»: никто ещё не подал приказов "
                 f"(не поданы: {', '.join(idle.waiting)}), {when}.")
@@ -218,7 +230,7 @@ def _resolve_unplayed(game_dir: str):
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Для скриптов: то же в JSON (ключи прежние, новые добавлены).")
 @_errors_to_click
-def status(game_dir, as_json):
+def status(game_dir: str, as_json: bool) -> None:
     """Ход, этап, срок и сколько до него осталось; по фракциям — поданы ли приказы, ошибки, казна."""
     from sheets_bridge.status_view import status as status_output
     out = status_output(game_at(game_dir), as_json)
@@ -232,7 +244,7 @@ def status(game_dir, as_json):
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
 @click.option("--force", is_flag=True, help="Закрыть и до срока.")
 @_errors_to_click
-def lock(game_dir, force):
+def lock(game_dir: str, force: bool) -> None:
     """Закрыть вкладки приказов всех фракций в срок: правки после этого не читаются (ни check, ни turn)."""
     from sheets_bridge.tab_lock import lock as run_lock
     click.echo(run_lock(game_at(game_dir), force=force, progress=_progress).message)
@@ -242,7 +254,7 @@ def lock(game_dir, force):
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
 @click.option("--cron", is_flag=True, help="Вывести строки для crontab: check каждый час, lock в срок.")
 @_errors_to_click
-def schedule_cmd(game_dir, cron):
+def schedule_cmd(game_dir: str, cron: bool) -> None:
     """Расписание этапов из game.toml ([schedule]) и срок открытого этапа."""
     from sheets_bridge.schedule_cli import schedule_text
     click.echo(schedule_text(game_at(game_dir), cron))
@@ -255,7 +267,7 @@ def schedule_cmd(game_dir, cron):
 @click.option("--credentials", default=None, type=click.Path(dir_okay=False),
               help="Файл ключа сервисного аккаунта.")
 @_errors_to_click
-def share(game_dir, notify, revoke, credentials):
+def share(game_dir: str, notify: bool, revoke: bool, credentials: str | None) -> None:
     """Открыть каждую книгу ровно тем, кто указан в game.toml, и дать игрокам править их вкладки приказов.
 
     О всех, у кого есть доступ сверх этого, команда предупреждает."""
@@ -282,7 +294,7 @@ def share(game_dir, notify, revoke, credentials):
 @click.option("--to", "dest", type=click.Path(file_okay=False), default=None,
               help="Папка для файлов (по умолчанию archive/export в папке игры).")
 @_errors_to_click
-def export(game_dir, dest):
+def export(game_dir: str, dest: str | None) -> None:
     """Сохранить все книги игры файлами Excel (.xlsx)."""
     from sheets_bridge.pull import book_name
     from sheets_bridge.stage_common import open_backend
@@ -308,7 +320,7 @@ def export(game_dir, dest):
                    "turn даст тот же результат с тем же зерном.")
 @click.option("--yes", is_flag=True, help="Не спрашивать подтверждения.")
 @_errors_to_click
-def rollback(game_dir, turn_no, stage, reopen, yes):
+def rollback(game_dir: str, turn_no: int, stage: str, reopen: bool, yes: bool) -> None:
     """Откатить игру к началу этапа ЭТАП (по умолчанию «приказы») хода ХОД.
 
     Вкладки приказов этого этапа восстанавливаются ровно такими, какими их заполнили игроки, все книги
@@ -340,7 +352,7 @@ def rollback(game_dir, turn_no, stage, reopen, yes):
 @click.argument("turn_no", type=int)
 @click.argument("stage", default="orders")
 @_errors_to_click
-def replay_cmd(game_dir, turn_no, stage):
+def replay_cmd(game_dir: str, turn_no: int, stage: str) -> None:
     """Пересчитать этап ЭТАП (по умолчанию «приказы») хода ХОД из архива и сравнить с записанным итогом.
 
     Игра не меняется."""
@@ -360,7 +372,7 @@ def replay_cmd(game_dir, turn_no, stage):
               help="Цепочка, скопированная из поста на форуме (ХОД:ЭТАП:ХЕШ или только ХЕШ); можно "
                    "несколько раз. Называет первый этап, где история игры расходится с ней.")
 @_errors_to_click
-def verify(game_dir, turn_no, offline, heads):
+def verify(game_dir: str, turn_no: int | None, offline: bool, heads: tuple[str, ...]) -> None:
     """Проверить честность игры: хеши зёрен, пересчёт каждого этапа из архива и цепочку хешей.
 
     Сверяет файлы игры между собой и с тем, что опубликовано в общей книге («Честность»): каждый хеш
@@ -401,7 +413,7 @@ def verify(game_dir, turn_no, offline, heads):
 @click.option("--turns", default=None, type=click.IntRange(1, 1000),
               help="Сколько ходов сыграть (по умолчанию — всю демо-партию).")
 @_errors_to_click
-def demo(dir, ruleset_name, turns):
+def demo(dir: str, ruleset_name: str | None, turns: int | None) -> None:
     """Создать демо-игру: скриптовые игроки заполняют приказы в своих книгах, мастер проверяет и считает ходы."""
     from sheets_bridge.demo import run_demo
     if ruleset_name:
@@ -415,12 +427,12 @@ def demo(dir, ruleset_name, turns):
 # -- rule sets and battles --------------------------------------------------------------
 
 @main.group()
-def ruleset():
+def ruleset() -> None:
     """Правила игры: какие есть и все их числа."""
 
 
 @ruleset.command("list")
-def ruleset_list():
+def ruleset_list() -> None:
     """Перечислить правила: «имя: название» (имя годится для --ruleset)."""
     for name in ruleset_names():
         click.echo(f"{name}: {find_ruleset(name).title}")
@@ -430,7 +442,7 @@ def ruleset_list():
 @click.argument("name")
 @click.option("--json", "as_json", is_flag=True,
               help="Вывести все данные в JSON (без флага — сколько записей в разделе).")
-def ruleset_dump(name, as_json):
+def ruleset_dump(name: str, as_json: bool) -> None:
     """Показать все числа файлов данных правил ПРАВИЛА (имя или псевдоним)."""
     try:
         rs = find_ruleset(name)
@@ -446,7 +458,7 @@ def ruleset_dump(name, as_json):
         click.echo(f"  {section}: {size}")
 
 
-def _simulator_ruleset(name: str | None):
+def _simulator_ruleset(name: str | None) -> Ruleset:
     """The rule set whose battle simulator to use: the named one, else the only one that has one."""
     if name:
         try:
@@ -476,7 +488,8 @@ def _simulator_ruleset(name: str | None):
 @click.option("--example", is_flag=True,
               help="Вывести пример файла боя, который поставляется с forumwar: сохраните его "
                    "(forumwar battle --example > бой.json) и впишите свои отряды.")
-def battle(file, ruleset_name, runs, seed, as_json, report, bbcode, example):
+def battle(file: IO[str] | None, ruleset_name: str | None, runs: int, seed: int, as_json: bool, report: bool,
+           bbcode: bool, example: bool) -> None:
     """Разыграть бой из JSON-файла ФАЙЛ много раз и показать шансы сторон (или отчёт об одном бое).
 
     \b
@@ -509,6 +522,7 @@ def battle(file, ruleset_name, runs, seed, as_json, report, bbcode, example):
     named = spec.get("ruleset") if isinstance(spec, dict) and isinstance(spec.get("ruleset"), str) else None
     rs = _simulator_ruleset(ruleset_name or named)
     simulator = rs.battle_simulator()
+    assert simulator is not None   # _simulator_ruleset picks only rule sets that have one
     from engine.errors import SpecError
     try:
         if report or bbcode:

@@ -181,7 +181,7 @@ class GameDir:
             raise GameDirError(f"нет этапа «{stage}»: этапы хода — {self._stage_list()}")
         return self.state_dir / f"turn-{turn:04d}-{stage}.json"
 
-    def write_snapshot(self, state: dict, turn: int, stage: str) -> Path:
+    def write_snapshot(self, state: dict[str, Any], turn: int, stage: str) -> Path:
         """Save a state snapshot; rewriting identical content is a no-op, different content is refused."""
         path = self.snapshot_path(turn, stage)
         text = canonical_json(state)
@@ -210,14 +210,14 @@ class GameDir:
                 found.append(((turn, rank, written, stage), path))
         return [path for _, path in sorted(found)]
 
-    def read_snapshot(self, turn: int, stage: str) -> dict:
+    def read_snapshot(self, turn: int, stage: str) -> dict[str, Any]:
         path = self.snapshot_path(turn, stage)
         try:
             return _snapshot(path)
         except FileNotFoundError:
             raise GameDirError(f"нет снимка хода {turn}, этапа «{self.stage_title(stage)}» ({path})") from None
 
-    def latest_state(self) -> dict:
+    def latest_state(self) -> dict[str, Any]:
         snapshots = self.snapshots()
         if not snapshots:
             raise GameDirError(f"в {self.state_dir} нет ни одного снимка состояния: игра не начата")
@@ -283,7 +283,7 @@ class GameDir:
         return self.archive_path(turn) / f"rolled-back-{epoch}"
 
     # -- journal ----------------------------------------------------------------------
-    def append_journal(self, entry: dict) -> None:
+    def append_journal(self, entry: dict[str, Any]) -> None:
         """Append one JSON line and fsync it; a torn last line from a crash is fenced off."""
         line = json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n"
         path = self.path / JOURNAL_FILE
@@ -296,7 +296,7 @@ class GameDir:
             fh.flush()
             os.fsync(fh.fileno())
 
-    def journal(self) -> list[dict]:
+    def journal(self) -> list[dict[str, Any]]:
         """Journal entries in order; a torn line left by a crash is skipped."""
         try:
             data = (self.path / JOURNAL_FILE).read_bytes()
@@ -484,7 +484,7 @@ class GameDir:
         return self._stages
 
 
-def _snapshot(path: Path) -> dict:
+def _snapshot(path: Path) -> dict[str, Any]:
     """A snapshot file's state, refused in Russian when it is not JSON or not in the format this code reads."""
     try:
         state = json.loads(path.read_text(encoding="utf-8"))

@@ -124,7 +124,7 @@ class Layout:
         return _parsed(ruleset, folder.joinpath("layout.toml").read_text(encoding="utf-8"))
 
     @classmethod
-    def from_dict(cls, ruleset: str, raw: dict) -> Layout:
+    def from_dict(cls, ruleset: str, raw: dict[str, Any]) -> Layout:
         problems: list[str] = []
         books: dict[str, BookLayout] = {}
         for kind in BOOK_KINDS:
@@ -196,7 +196,7 @@ def _parsed(ruleset: str, text: str) -> Layout:
     return Layout.from_dict(ruleset, tomllib.loads(text))
 
 
-def _column(craw: dict, where: str, problems: list[str]) -> Column:
+def _column(craw: dict[str, Any], where: str, problems: list[str]) -> Column:
     """One column of an order tab from layout.toml; what is wrong with it goes to `problems`."""
     kind = craw.get("kind", "")
     if kind not in COLUMN_KINDS:
@@ -381,7 +381,7 @@ def as_number(value: Any) -> Any:
 
 
 def order_tab(tab: TabLayout, vocab: dict[str, list[str]], editors: tuple[str, ...],
-              rows: tuple[tuple, ...] | None = (), locked: bool = False) -> TabWrite:
+              rows: tuple[tuple[Any, ...], ...] | None = (), locked: bool = False) -> TabWrite:
     """An order tab: header, dropdowns, open cells for `editors`; `rows=()` clears it, None keeps it."""
     dropdowns = {}
     for i, col in enumerate(tab.columns):

@@ -9,7 +9,7 @@ and refuses those rows.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Protocol
+from typing import Any, Protocol
 
 from openpyxl.utils.cell import range_boundaries
 
@@ -41,26 +41,26 @@ def stage_tabs(rs: Ruleset, layout: Layout, stage: str, book_key: str) -> list[T
     return [t for t in layout.order_tabs(stage, book_kind(book_key)) if t.key in rs.order_tabs(stage)]
 
 
-def order_books(rs: Ruleset, state: dict) -> list[str]:
+def order_books(rs: Ruleset, state: dict[str, Any]) -> list[str]:
     """Books that may carry orders: every faction's still in the game, then the GM's."""
     return [f.id for f in Envelope.of(state).factions if not f.eliminated] + [GM_BOOK]
 
 
 # -- tab notices ---------------------------------------------------------------------
 
-def book_name(state: dict, key: str) -> str:
+def book_name(state: dict[str, Any], key: str) -> str:
     """The display name of a book's owner: the faction's name, the GM's book or the public one."""
     if key == GM_BOOK:
         return GM_BOOK_NAME
     return PUBLIC_BOOK_NAME if key == "public" else Envelope.of(state).name(key)
 
 
-def book_problem(state: dict, key: str, notice: OrderError) -> str:
+def book_problem(state: dict[str, Any], key: str, notice: OrderError) -> str:
     """A tab notice as the GM reads it (console, «Проблемы»): «Империя: во вкладке …»."""
     return f"{book_name(state, key)}{NOTICE_SEPARATOR}{notice.message()}"
 
 
-def book_notices(state: dict, key: str, problems: list[str]) -> list[str]:
+def book_notices(state: dict[str, Any], key: str, problems: list[str]) -> list[str]:
     """The notices of one book among the GM's problems (the inverse of `book_problem`)."""
     prefix = book_name(state, key) + NOTICE_SEPARATOR
     return [p[len(prefix):] for p in problems if p.startswith(prefix)]
@@ -78,7 +78,7 @@ def find_renamed(tab: TabLayout, raw: RawBook, known: set[str]) -> str | None:
 
 # -- reading -------------------------------------------------------------------------
 
-def pull(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, stage: str, lock: bool = False,
+def pull(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict[str, Any], stage: str, lock: bool = False,
          also_read: Mapping[str, list[str]] | None = None, kept: KeptBooks | None = None,
          late_out: dict[str, list[RowStatus]] | None = None
          ) -> tuple[dict[str, ParsedOrders], dict[str, RawBook], list[str]]:
@@ -216,7 +216,7 @@ def merged_rows(tab: TabLayout, rows: list[list[str]], ranges: Iterable[str]) ->
     return out
 
 
-def parse_books(rs: Ruleset, layout: Layout, state: dict, stage: str,
+def parse_books(rs: Ruleset, layout: Layout, state: dict[str, Any], stage: str,
                 raw_books: dict[str, RawBook]) -> tuple[dict[str, ParsedOrders], list[str]]:
     """Validate the raw order tabs of every book (also used by `replay` on archived orders). A row that a
     merge touches (`merged_rows`) gets E_MERGED_CELLS and is left out, as a row with a formula is."""

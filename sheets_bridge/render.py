@@ -12,7 +12,7 @@ from engine.ruleset import Ruleset, Table
 from sheets_bridge import fairness, odds_tab
 from sheets_bridge.backends.base import Backend, TabWrite, WritesManyBooks
 from sheets_bridge.gamedir import GameDir
-from sheets_bridge.layouts import BookLayout, Layout, book_kind, order_tab, status_tab
+from sheets_bridge.layouts import BookLayout, Layout, TabLayout, book_kind, order_tab, status_tab
 from sheets_bridge.pull import book_name, book_notices
 from sheets_bridge.stage_common import Progress, Step
 from sheets_bridge.standing import StatusCells
@@ -32,7 +32,7 @@ def _fairness(gd: GameDir, rs: Ruleset) -> Table:
                  tuple(rows))
 
 
-def _orders_log(gd: GameDir, rs: Ruleset, saved: dict, fid: str, turn: int, layout: Layout) -> Table:
+def _orders_log(gd: GameDir, rs: Ruleset, saved: dict[str, Any], fid: str, turn: int, layout: Layout) -> Table:
     """The faction's orders of every stage of `turn` resolved so far, stage by stage (the archived
     statuses; `saved` when the archive has none): after the planning stage the turn's economy results
     are still there."""
@@ -47,7 +47,7 @@ def _orders_log(gd: GameDir, rs: Ruleset, saved: dict, fid: str, turn: int, layo
     return Table(("Ход", "Вкладка", "Строка", "Приказ", "Итог"), tuple(rows))
 
 
-def _problems_table(state: dict, saved: dict, problems: list[str], layout: Layout) -> Table:
+def _problems_table(state: dict[str, Any], saved: dict[str, Any], problems: list[str], layout: Layout) -> Table:
     titles = {t.key: t.title for t in layout.order_tabs()}
     rows = [("—", "—", "", p) for p in problems]
     for fid, ss in saved.items():
@@ -58,7 +58,8 @@ def _problems_table(state: dict, saved: dict, problems: list[str], layout: Layou
     return Table(("Фракция", "Вкладка", "Строка", "Сообщение"), tuple(rows))
 
 
-def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict, saved: dict, cleared: set[str],
+def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict[str, Any], saved: dict[str, Any],
+                 cleared: set[str],
                  problems: Sequence[str] = (), orders_turn: int | None = None,
                  restore: dict[str, dict[str, list[list[str]]]] | None = None,
                  lock_stage: bool = False, standing: Mapping[str, StatusCells] | None = None
@@ -160,14 +161,15 @@ def typed_cell(text: Any) -> Any:
     return text
 
 
-def _aligned_rows(tab, table: Table) -> tuple[tuple, ...]:
+def _aligned_rows(tab: TabLayout, table: Table) -> tuple[tuple[Any, ...], ...]:
     """Rows of a ruleset table placed under the order tab's columns by header title."""
     where = {title: i for i, title in enumerate(table.columns)}
     return tuple(tuple(row[where[c.title]] if c.title in where and where[c.title] < len(row) else ""
                        for c in tab.columns) for row in table.rows)
 
 
-def push(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict, statuses: dict, cleared: set[str],
+def push(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict[str, Any], statuses: dict[str, Any],
+         cleared: set[str],
          progress: Progress, opens: str, problems: Sequence[str] = (), orders_turn: int | None = None,
          restore: dict[str, dict[str, list[list[str]]]] | None = None, lock_stage: bool = False,
          standing: Mapping[str, StatusCells] | None = None) -> list[str]:

@@ -29,7 +29,7 @@ class StageReport:
     stage: str
     next_turn: int
     next_stage: str
-    outcomes: dict[str, list[dict]] = field(default_factory=dict)   # book -> archived row outcomes
+    outcomes: dict[str, list[dict[str, Any]]] = field(default_factory=dict[str, Any])   # book -> archived row outcomes
     problems: list[str] = field(default_factory=list)
     pushed: list[str] = field(default_factory=list)
     archive: str = ""

@@ -125,13 +125,6 @@ class Sheet:
                 kept.append(merge_grid(self.sheet_id, (r[0], r[1], r[2], r[3])))
         self.merges = kept
 
-    def used_extent(self) -> tuple[int, int]:
-        """(rows, cols) up to the last cell holding a value."""
-        keys = [k for k, cell in self.cells.items() if cell.get("userEnteredValue")]
-        if not keys:
-            return 0, 0
-        return max(r for r, _ in keys) + 1, max(c for _, c in keys) + 1
-
 
 class Book:
     """A spreadsheet with Google's values semantics; `owner` edits everything."""

@@ -1,4 +1,5 @@
-"""Jade Rose data files against the rule book's own text, the validating loader, the dump, name lookup.
+"""Jade Rose data files (data.py, data_schema.py) against the rule book's own text, the validating loader, the
+dump.
 
 One module: every number of the data files is checked against the rule book's sentence in one table per file."""
 from __future__ import annotations
@@ -13,7 +14,7 @@ import pytest
 from engine.datafiles import DataError
 from engine.jade_rose.data import build_data, dump_data, load_data, read_raw
 from engine.jade_rose.data_schema import validate_data
-from engine.jade_rose.names import building_names, faction_id, find_building, find_unit, find_units, unit_names
+from engine.jade_rose.names import find_building, find_unit
 from tests.paths import REPO, SHARED
 
 SEED = SHARED / "seeds" / "000_d4955973ee03e561.txt"
@@ -87,6 +88,26 @@ def toml_record_lines(file: str, table: str, key: str) -> list[str]:
     return out
 
 
+BUILDING_LINE = re.compile(r"^(?P<name>[^(—]+?) \((?P<cost>\d+)з\)\s*[-:]\s*(?P<text>.*)$")
+
+
+def seed_buildings() -> list[dict]:
+    """Every «Барак (150з) - …» line of the four ПОСТРОЙКИ sections, with its tier heading."""
+    out = []
+    for faction, block in seed_sections(("ПОСТРОЙКИ",), ("stop_blank",)).items():
+        tier = 0
+        for line in block:
+            heading = re.match(r"^(\d) уровень$", line.strip())
+            if heading:
+                tier = int(heading[1])
+                continue
+            m = BUILDING_LINE.match(line.strip())
+            if m:
+                out.append({"faction": faction, "tier": tier, "name": m["name"], "cost": int(m["cost"]),
+                            "text": m["text"]})
+    return out
+
+
 # -- presence -------------------------------------------------------------------
 
 def test_every_unit_building_and_garrison_of_the_book_is_present():
@@ -137,26 +158,6 @@ def test_numbers_missing_from_the_book_are_marked_defaults():
     missing = {find_unit(u["name"], u["faction"]) for u in seed_units() if u["upkeep"] is None or u["cost"] is None}
     assert missing == {"jade_colossus", "jade_dragon", "jade_guard", "dwarves_fragulex",
                        "dwarves_beer_elemental", "dwarves_avenger_hero"}
-
-
-BUILDING_LINE = re.compile(r"^(?P<name>[^(—]+?) \((?P<cost>\d+)з\)\s*[-:]\s*(?P<text>.*)$")
-
-
-def seed_buildings() -> list[dict]:
-    """Every «Барак (150з) - …» line of the four ПОСТРОЙКИ sections, with its tier heading."""
-    out = []
-    for faction, block in seed_sections(("ПОСТРОЙКИ",), ("stop_blank",)).items():
-        tier = 0
-        for line in block:
-            heading = re.match(r"^(\d) уровень$", line.strip())
-            if heading:
-                tier = int(heading[1])
-                continue
-            m = BUILDING_LINE.match(line.strip())
-            if m:
-                out.append({"faction": faction, "tier": tier, "name": m["name"], "cost": int(m["cost"]),
-                            "text": m["text"]})
-    return out
 
 
 def test_building_tiers_and_costs_match_the_rule_book():
@@ -414,57 +415,3 @@ def test_loaded_data_is_immutable():
         data.units["empire_knight"].abilities["can_charge"] = False  # type: ignore[index]
     with pytest.raises(AttributeError):
         data.units["empire_knight"].attack = 99  # type: ignore[misc]
-
-
-# -- name lookup -----------------------------------------------------------------------
-
-@pytest.mark.parametrize("name, faction, key", [
-    ("Рыцарь", None, "empire_knight"),
-    ("  рыцарь ", "empire", "empire_knight"),
-    ("РЫЦАРИ", None, "empire_knight"),
-    ("Тяжелый   пехотинец", None, "empire_heavy_infantry"),
-    ("«Пушка \"Зелёный град\"»", None, "jade_green_hail"),
-    ("Пушка «Зеленый град»", "jade", "jade_green_hail"),
-    ("пушка ‘зелёный град’", None, "jade_green_hail"),
-    ("Нефритовый воин*", None, "jade_warrior"),
-    ("Арбалетчик", "empire", "empire_crossbowman"),
-    ("Арбалетчик", "dwarves", "dwarves_crossbowman"),
-    ("Всадник", "jade", "jade_horseman"),
-    ("Всадник", "jade_court", "jade_horseman"),
-    ("Всадник", "Империя", "empire_horseman"),
-    ("Горняки", None, "dwarves_miner"),
-    ("Арбалеты чжугэ", None, "jade_zhuge_crossbows"),
-    ("Герой — мститель", None, "dwarves_avenger_hero"),
-    ("Юный красный дракон Фрагулекс", None, "dwarves_fragulex"),
-    ("empire_knight", None, "empire_knight"),
-    ("EMPIRE_KNIGHT", "empire", "empire_knight"),
-])
-def test_find_unit_accepts_book_names_and_keys(name, faction, key):
-    assert find_unit(name, faction) == key
-
-
-@pytest.mark.parametrize("name, faction", [
-    ("Арбалетчик", None),       # shared by two factions: needs the faction
-    ("Рыцарь", "dwarves"),      # another faction's unit
-    ("Дракон-призрак", None),
-    ("", None),
-    ("Рыцарь", "ogres"),
-])
-def test_find_unit_rejects_ambiguous_foreign_and_unknown_names(name, faction):
-    assert find_unit(name, faction) is None
-
-
-def test_find_units_lists_every_meaning_of_a_shared_name():
-    assert find_units("арбалетчик") == ["dwarves_crossbowman", "empire_crossbowman"]
-
-
-def test_find_building_and_name_lists():
-    assert find_building("Барак", "empire") == "empire_barrack"
-    assert find_building("барак", "vampires") == "vampires_barrack"
-    assert find_building("Барак") is None
-    assert find_building("Казарма") == "empire_barracks"
-    assert find_building("великая кузня", "jade") == "jade_great_forge"
-    assert find_building("Зал рыцарей", "vampires") is None
-    assert unit_names("empire")[0] == "Копейщик" and len(unit_names("dwarves")) == 13
-    assert "Великая Кузня" in building_names("jade") and len(building_names("vampires")) == 13
-    assert faction_id("Нефритовый двор") == "jade" and faction_id("нечто") is None

@@ -61,3 +61,33 @@ def battle_events(events: list[dict], kind: str = "battle") -> list[dict]:
 
 
 STRONG = [("Центр", "Авангард", "Тяжёлый пехотинец", 80)]   # beats any small level-1/2 garrison of the map
+
+
+def three_battles(state: dict, seed: int = 4) -> None:
+    """Empire attacks Цинхэ, dwarves attack Феррум, vampires attack Цинхэ too (all with planning)."""
+    state["factions"]["empire"]["units"].update(empire_spearman=10, empire_archer=6)
+    state["factions"]["dwarves"]["units"].update(dwarves_miner=10)
+    state["factions"]["vampires"]["units"].update(vampires_halfblood=10)
+    war.form_battles(state, {
+        "empire": attack(state, "empire", [("Центр", "Авангард", "Копейщик", 10), ("Центр", "Арьергард", "Лучник", 6)],
+                         "Цинхэ", skip="Нет"),
+        "dwarves": attack(state, "dwarves", [("Левый", "Авангард", "Горняки", 10)], "Феррум", skip="Нет"),
+        "vampires": attack(state, "vampires", [("Правый", "Авангард", "Полукровка", 10)], "Цинхэ", skip="Нет"),
+    }, seed)
+
+
+def parse(state: dict, faction: str, armies=(), orders=(), garrisons=()):
+    plan, statuses = war.parse_war_tabs(state, faction, {"armies": rows(ARMY_KEYS, *armies),
+                                                         "army_orders": rows(ORDER_KEYS, *orders),
+                                                         "garrisons": rows(GARRISON_KEYS, *garrisons)})
+    return plan, {(s.tab, s.number): s for s in statuses}
+
+
+def planned(state: dict, army: list[tuple], city: str = "Цинхэ") -> None:
+    plan, st_ = parse(state, "empire", [("1", *r) for r in army], [("1", "Атаковать", city, "", "Нет")])
+    assert all(s.ok for s in st_.values())
+    war.form_battles(state, {"empire": plan}, 1)
+
+
+def prefilled(state: dict, faction: str) -> list[list[str]]:
+    return [list(r) for r in war.views(state, faction)["manoeuvres"].rows]

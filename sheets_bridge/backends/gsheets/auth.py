@@ -140,12 +140,12 @@ def explain_refresh(err: Exception, service_email: str) -> CredentialsError:
         f"часы. Проверьте часы, создайте новый ключ ({KEYS_STEPS}) и замените им credentials.json.")
 
 
-def _error_body(err: Any) -> dict:
+def _error_body(err: Any) -> dict[str, Any]:
     body = getattr(err, "error", None)
     return body if isinstance(body, dict) else {}
 
 
-def _reasons(body: dict) -> set[str]:
+def _reasons(body: dict[str, Any]) -> set[str]:
     reasons = {str(item.get("reason", "")) for item in body.get("errors", []) if isinstance(item, dict)}
     for detail in body.get("details", []) or []:
         if isinstance(detail, dict) and detail.get("reason"):

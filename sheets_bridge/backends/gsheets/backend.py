@@ -218,7 +218,7 @@ class GSheetsBackend(Backend):
                 response = self.http.request("post", DRIVE_FILES_API_V3_URL, json=payload,
                                              params={"supportsAllDrives": "true"}, **extra)
         answer = response.json()
-        book_id = answer["files"][0]["id"] if "files" in answer else answer["id"]
+        book_id = str(answer["files"][0]["id"] if "files" in answer else answer["id"])
         self._names.setdefault(book_id, title)
         with self._lock:
             self._fresh.add(book_id)
@@ -337,7 +337,7 @@ class GSheetsBackend(Backend):
             if changed:
                 self._save()
 
-    def _note_sizes(self, book_id: str, titles: list[str], value_ranges: list[dict]) -> None:
+    def _note_sizes(self, book_id: str, titles: list[str], value_ranges: list[dict[str, Any]]) -> None:
         with self._lock:
             meta = self._meta.get(book_id)
             if meta is None:
@@ -372,7 +372,7 @@ class GSheetsBackend(Backend):
         of game.toml can edit exactly their order tabs at once, not after the next push."""
         staff = sorted({self.service_email, *self.gm_emails})
 
-        def build(meta: BookMeta) -> dict:
+        def build(meta: BookMeta) -> dict[str, Any]:
             requests_ = [r for tab in tabs if tab.title in meta.sheets
                          for r in protection_requests(tab, meta.sheets[tab.title].sheet_id, tab_width(tab),
                                                       meta.sheets[tab.title].protections, staff)]
@@ -396,7 +396,7 @@ class GSheetsBackend(Backend):
         staff = sorted({self.service_email, *self.gm_emails})
         present: list[str] = []
 
-        def build(meta: BookMeta) -> dict:
+        def build(meta: BookMeta) -> dict[str, Any]:
             present[:] = [t for t in wanted if t in meta.sheets]
             requests_ = [r for t in present for r in lock_requests(meta.sheets[t], staff)]
             return {"requests": requests_, "includeSpreadsheetInResponse": True,
@@ -424,7 +424,8 @@ class GSheetsBackend(Backend):
         self._store(book_id, meta)
         return with_merges({t: out[t] for t in present if t in out}, {t: read[t][1] for t in present if t in read})
 
-    def _batch_update(self, book_id: str, action: str, build: Callable[[BookMeta], dict], fields: str) -> dict:
+    def _batch_update(self, book_id: str, action: str, build: Callable[[BookMeta], dict[str, Any]],
+                      fields: str) -> dict[str, Any]:
         """One batchUpdate built from the cached metadata; a 400 (stale metadata: a tab renamed or
         deleted by hand, or a lost answer that was applied after all) refreshes it and retries once."""
         meta = self.metadata(book_id)
@@ -433,8 +434,9 @@ class GSheetsBackend(Backend):
             try:
                 with self._errors(book_id, action):
                     try:
-                        return self.http.request("post", SPREADSHEET_BATCH_UPDATE_URL % book_id, json=body,
-                                                 params={"fields": fields}).json()
+                        answer: dict[str, Any] = self.http.request(
+                            "post", SPREADSHEET_BATCH_UPDATE_URL % book_id, json=body, params={"fields": fields}).json()
+                        return answer
                     except APIError as err:
                         if attempt == 0 and err.code == 400:
                             raise _Stale() from err

@@ -47,7 +47,7 @@ class RetryPolicy:
         """Seconds to wait after failed attempt number `attempt` (0-based): "equal jitter", at least
         the server's Retry-After (capped)."""
         cap = min(self.max_delay, self.base_delay * 2 ** attempt)
-        wait = cap / 2 + rng.uniform(0, cap / 2)
+        wait: float = cap / 2 + rng.uniform(0, cap / 2)
         if retry_after is not None:
             wait = max(wait, min(retry_after, self.max_retry_after))
         return wait
@@ -123,7 +123,7 @@ def quota_file(service_email: str) -> Path:
 class RequestStats:
     """Requests sent (by "METHOD kind"), retries made and seconds slept; thread-safe."""
 
-    sent: collections.Counter = field(default_factory=collections.Counter)
+    sent: collections.Counter[str] = field(default_factory=collections.Counter)
     retries: int = 0
     slept: float = 0.0
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)

@@ -79,7 +79,7 @@ class BookMeta:
                 merges=tuple(_merge(g) for g in entry.get("merges", [])))
         return cls(str(resource.get("properties", {}).get("title", "")), sheets)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"title": self.title, "sheets": [
             {"sheet_id": s.sheet_id, "title": s.title, "index": s.index, "row_count": s.row_count,
              "column_count": s.column_count, "frozen_rows": s.frozen_rows,
@@ -129,7 +129,7 @@ def stable_sheet_id(title: str, taken: set[int]) -> int:
         salt += 1
 
 
-def cell_data(value: Any) -> dict:
+def cell_data(value: Any) -> dict[str, Any]:
     """A value as CellData: text is always stringValue (never a formula), numbers numberValue."""
     if value is None or value == "":
         return {}
@@ -163,7 +163,7 @@ def _open_intervals(width: int, locked: Iterable[int]) -> list[tuple[int, int]]:
     return intervals
 
 
-def _dropdown_rule(values: Iterable[str]) -> dict | None:
+def _dropdown_rule(values: Iterable[str]) -> dict[str, Any] | None:
     items = list(dict.fromkeys(str(v) for v in values if str(v).strip()))
     # Google parses a list item that starts with "=" or "+" as a formula: such items are left out.
     safe = [v for v in items if not v.startswith(("=", "+"))]
@@ -191,7 +191,8 @@ def _height(tab: TabWrite) -> int:
 
 
 def plan_write(meta: BookMeta, tabs: Iterable[TabWrite], staff: Iterable[str],
-               drop_default_sheet: bool = False, formulas: Mapping[str, Formulas] | None = None) -> list[dict]:
+               drop_default_sheet: bool = False, formulas: Mapping[str, Formulas] | None = None
+               ) -> list[dict[str, Any]]:
     """The requests of the one batchUpdate that writes `tabs` to a book described by `meta`.
 
     `staff` (service account and GM) edit everything; a tab's `editors` also edit the open cells
@@ -202,7 +203,7 @@ def plan_write(meta: BookMeta, tabs: Iterable[TabWrite], staff: Iterable[str],
     """
     staff = sorted(set(staff))
     tabs = list(tabs)
-    requests_: list[dict] = []
+    requests_: list[dict[str, Any]] = []
     taken = {s.sheet_id for s in meta.sheets.values()}
     for position, tab in enumerate(tabs):
         existing = meta.sheets.get(tab.title)
@@ -243,7 +244,7 @@ def plan_write(meta: BookMeta, tabs: Iterable[TabWrite], staff: Iterable[str],
     return requests_
 
 
-def unmerge_requests(sheet: SheetMeta, cells: Iterable[tuple[int, int]] | None = None) -> list[dict]:
+def unmerge_requests(sheet: SheetMeta, cells: Iterable[tuple[int, int]] | None = None) -> list[dict[str, Any]]:
     """Undo the sheet's merges that a write meets: all of them (one unmergeCells over the whole sheet,
     which never spans a merge partly) for a write with the tab's layout, else each merge holding one of
     `cells` (0-based row, column), the ones a values-only write sets. An order row spread over a merge is
@@ -261,7 +262,7 @@ def unmerge_requests(sheet: SheetMeta, cells: Iterable[tuple[int, int]] | None =
     return out
 
 
-def _grow(sheet: SheetMeta, width: int, height: int, frozen_rows: int | None = None) -> list[dict]:
+def _grow(sheet: SheetMeta, width: int, height: int, frozen_rows: int | None = None) -> list[dict[str, Any]]:
     """One updateSheetProperties setting the grid's absolute size (grown, never shrunk, so the
     writes fit) and, if given, its frozen rows. Absolute sizes make a repeated request harmless
     (appendDimension applied twice after a lost answer would grow the grid twice)."""
@@ -278,7 +279,7 @@ def _grow(sheet: SheetMeta, width: int, height: int, frozen_rows: int | None = N
                                        "fields": ",".join(f"gridProperties.{k}" for k in grid)}}]
 
 
-def _formulas_as_text(sheet_id: int, cells: Formulas) -> list[dict]:
+def _formulas_as_text(sheet_id: int, cells: Formulas) -> list[dict[str, Any]]:
     """updateCells rewriting formula cells below the header as stringValue, one per run of a row."""
     by_row: dict[int, dict[int, str]] = {}
     for (row, col), text in cells.items():
@@ -294,8 +295,9 @@ def _formulas_as_text(sheet_id: int, cells: Formulas) -> list[dict]:
     return out
 
 
-def _cell_requests(tab: TabWrite, sheet_id: int, rows: int, cols: int, values_only: bool = False) -> list[dict]:
-    out: list[dict] = []
+def _cell_requests(tab: TabWrite, sheet_id: int, rows: int, cols: int,
+                   values_only: bool = False) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
     if tab.header is not None:
         header = [{**cell_data(v), "userEnteredFormat": HEADER_FORMAT,
                    **({"note": tab.notes[i]} if tab.notes.get(i) else {})} for i, v in enumerate(tab.header)]
@@ -437,13 +439,13 @@ def protection_requests(tab: TabWrite, sheet_id: int, width: int, existing: Mapp
     return out
 
 
-def lock_requests(sheet: SheetMeta, staff: list[str]) -> list[dict]:
+def lock_requests(sheet: SheetMeta, staff: list[str]) -> list[dict[str, Any]]:
     """Close an order tab: its sheet protection loses its holes, the players' open ranges go."""
     pid = stable_id("protect", sheet.sheet_id)
     prot = {"protectedRangeId": pid, "range": {"sheetId": sheet.sheet_id}, "unprotectedRanges": [],
             "description": f"{PROTECTION_TAG}: приём приказов закрыт, идёт обработка хода",
             "warningOnly": False, "editors": {"users": staff}}
-    out: list[dict] = [{"updateProtectedRange": {"protectedRange": prot,
+    out: list[dict[str, Any]] = [{"updateProtectedRange": {"protectedRange": prot,
                                                  "fields": "unprotectedRanges,description,warningOnly,editors"}}
                        if pid in sheet.protections else {"addProtectedRange": {"protectedRange": prot}}]
     for other, description in sorted(sheet.protections.items()):
@@ -454,7 +456,7 @@ def lock_requests(sheet: SheetMeta, staff: list[str]) -> list[dict]:
 
 # -- reading ----------------------------------------------------------------------------------------
 
-def user_entered(value: dict | None) -> Any:
+def user_entered(value: dict[str, Any] | None) -> Any:
     """A userEnteredValue as the values API renders it with valueRenderOption=FORMULA."""
     if not value:
         return ""
@@ -477,7 +479,7 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def grid_tabs(sheets: Iterable[Mapping[str, Any]]) -> dict[str, tuple[list[list[dict]], list[str]]]:
+def grid_tabs(sheets: Iterable[Mapping[str, Any]]) -> dict[str, tuple[list[list[dict[str, Any]]], list[str]]]:
     """Tab title -> (its cells' userEnteredValue row by row, its merged ranges in A1 form), from the sheets
     of a Spreadsheet resource read with grid data of whole tabs."""
     out = {}

@@ -65,7 +65,7 @@ DROPDOWN_ERROR = "Выберите значение из выпадающего 
 NUMBER_ERROR_TITLE = "Нужно целое число"
 
 
-def put_value(cell, value: Any) -> None:
+def put_value(cell: Cell | MergedCell, value: Any) -> None:
     """Write one value; a string is always stored as text, never as a formula."""
     if isinstance(value, float) and not math.isfinite(value):
         value = str(value)
@@ -172,7 +172,7 @@ def _create_sheet(wb: Workbook, title: str) -> Worksheet:
     if not title or len(title) > 31:
         raise BackendError(f"invalid tab title {title!r}: 1 to 31 characters allowed")
     try:
-        ws = wb.create_sheet(title)
+        ws: Worksheet = wb.create_sheet(title)
     except ValueError as exc:
         raise BackendError(f"invalid tab title {title!r}: {exc}") from None
     if ws.title != title:   # openpyxl renames silently on a clash it sees differently
@@ -447,7 +447,7 @@ def _list_formula(wb: Workbook, items: tuple[str, ...]) -> str:
 def _lists_sheet(wb: Workbook) -> Worksheet:
     if LISTS_SHEET in wb.sheetnames:
         return wb[LISTS_SHEET]
-    ws = wb.create_sheet(LISTS_SHEET)
+    ws: Worksheet = wb.create_sheet(LISTS_SHEET)
     ws.sheet_state = "hidden"
     ws.protection.sheet = True
     return ws
