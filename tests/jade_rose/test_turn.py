@@ -46,12 +46,12 @@ def test_validate_reports_not_enough_gold_before_the_deadline():
     assert state["ledger"] == [] and state["factions"]["empire"]["gold"] == 0
 
 
+# -- check at the worst roll -----------------------------------------------------------------------------------
+
 class LowestRoll:
     def randint(self, a: int, b: int) -> int:
         return a
 
-
-# -- check at the worst roll -----------------------------------------------------------------------------------
 
 def test_check_takes_the_corruption_roll_at_its_worst_and_a_row_it_refuses_never_spends_the_gold_of_one_it_accepts():
     """«В начале каждого хода киньте бросок и увеличьте уровень коррупции в зависимости от числа городов под вашим

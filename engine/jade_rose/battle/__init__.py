@@ -2,7 +2,7 @@
 
 Two implementations roll the same dice (engine.rng.Dice): the reference (reference.py and the phase modules)
 resolves the turn's battles and prints reports; the numba kernel (fast_kernel.py, fast_compiled.py) runs the
-simulator's many runs. One seed gives the identical battle in both (tests/jade_rose/test_battle_fast.py).
+simulator's many runs. One seed gives the identical battle in both (tests/jade_rose/battle/test_fast_compiled.py).
 
 Public API
 - `parse_spec(spec) -> Battle`: the simulator's JSON (Russian unit names or unit keys); raises

@@ -47,7 +47,7 @@ from tests.jade_rose.war_kit import (
     three_battles,
 )
 
-# -- order, determinism and fog of war -------------------------------------------------------------------
+# -- the order of the battles and their dice -------------------------------------------------------------
 
 def test_same_state_orders_and_seed_give_identical_results():
     """DESIGN «Randomness and fairness»: same state + orders + seed -> byte-identical result; battles resolve
