@@ -146,7 +146,8 @@ class Adjudicator(Protocol):
     """Optional capability: settle one situation described in a file (its own schema) without a game —
     conformance cases and a GM's disputes (`forumwar adjudicate`)."""
 
-    schema: str        # the schema id a situation file names in its "schema" key
+    schema: str        # the schema id a situation file names in its "schema" key (the current one)
+    schemas: tuple[str, ...]   # every schema id it reads, `schema` among them (older versions too)
 
     def adjudicate(self, situation: Mapping[str, Any], seed: int | str) -> Adjudication: ...
 

@@ -17,7 +17,7 @@ def _adjudicator(data: object) -> Adjudicator:
     able = {rs.name: a for rs in (find_ruleset(n) for n in ruleset_names()) if (a := rs.adjudicator()) is not None}
     schema = data.get("schema") if isinstance(data, dict) else None
     for adjudicator in able.values():
-        if schema == adjudicator.schema or schema in getattr(adjudicator, "schemas", ()):
+        if schema in (adjudicator.schema, *adjudicator.schemas):
             return adjudicator
     if len(able) == 1 and schema is None:
         return next(iter(able.values()))

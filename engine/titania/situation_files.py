@@ -17,7 +17,7 @@ class TitaniaSituations:
     """`forumwar adjudicate FILE.json` for Titania (conformance cases, a GM's disputes)."""
 
     schema = SCHEMA
-    schemas = SCHEMAS  # both ids are accepted; the output echoes the one given
+    schemas: tuple[str, ...] = SCHEMAS  # both ids are accepted; the output echoes the one given
 
     def adjudicate(self, situation: Mapping[str, Any], seed: int | str) -> Adjudication:
         answer = adjudicate(situation, seed)
