@@ -1,9 +1,9 @@
 """Play `forumwar demo` from two source trees and compare what the two games wrote.
 
 Usage (from the repository root), one of:
-    python scripts/compare_demo.py --revert <commit> [--revert <commit> ...] [--after HEAD] [--turns 9]
+    python scripts/compare_demo.py --revert <commit> [--revert <commit> ...] [--after HEAD] [--turns N]
     python scripts/compare_demo.py --before <commit> [--after HEAD] [--swap engine/jade_rose]
-                                   [--keep engine/jade_rose/battle] [--turns 9]
+                                   [--keep engine/jade_rose/battle] [--turns N] [--ruleset titania]
 
 The "after" tree is `git archive <after>`. With `--revert`, the "before" tree is the same archive with the
 changes of the given commits taken back (their diffs applied in reverse, newest first): exactly those
@@ -11,7 +11,8 @@ commits differ between the two trees, whatever else was committed around them. W
 "before" tree is the "after" archive with every `--swap` path replaced by its version at `<before>`,
 except the `--keep` paths, which stay as in "after" (e.g. someone else's engine/jade_rose/battle/).
 
-Each tree plays the demo into its own folder (`python -m sheets_bridge.cli demo`). Then every file
+Each tree plays the demo of each rule set (both by default) into its own folder
+(`python -m sheets_bridge.cli demo --ruleset NAME`). Then every file
 of the two game folders is compared: the same set of files; JSON, JSON lines, TOML and text files
 (archived orders and statuses, state snapshots, journal) byte for byte; xlsx books and archives by
 the values of every cell of every sheet (an xlsx file's bytes hold zip timestamps). The demo's
@@ -81,9 +82,10 @@ def build_reverted(work: Path, after: str, commits: list[str]) -> tuple[Path, Pa
     return before_tree, after_tree
 
 
-def play(tree: Path, game: Path, turns: int) -> str:
+def play(tree: Path, game: Path, ruleset: str, turns: int | None) -> str:
     env = dict(os.environ, PYTHONPATH=str(tree), PYTHONHASHSEED="0")
-    done = subprocess.run([sys.executable, "-m", "sheets_bridge.cli", "demo", str(game), "--turns", str(turns)],
+    more = ["--turns", str(turns)] if turns else []
+    done = subprocess.run([sys.executable, "-m", "sheets_bridge.cli", "demo", str(game), "--ruleset", ruleset, *more],
                           cwd=tree, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"demo failed in {tree}:\n{done.stdout}\n{done.stderr}")
@@ -109,8 +111,8 @@ def _xlsx_difference(a: Path, b: Path) -> str | None:
 
 def compare(a: Path, b: Path) -> tuple[dict[str, int], list[str]]:
     """Counts of identical files by kind, and one line per difference."""
-    files_a = {p.relative_to(a).as_posix() for p in a.rglob("*") if p.is_file() and p.name != ".lock"}
-    files_b = {p.relative_to(b).as_posix() for p in b.rglob("*") if p.is_file() and p.name != ".lock"}
+    files_a = {p.relative_to(a).as_posix() for p in a.rglob("*") if p.is_file() and p.name not in (".lock", ".lock-holder.json")}
+    files_b = {p.relative_to(b).as_posix() for p in b.rglob("*") if p.is_file() and p.name not in (".lock", ".lock-holder.json")}
     problems = [f"only before: {f}" for f in sorted(files_a - files_b)]
     problems += [f"only after: {f}" for f in sorted(files_b - files_a)]
     same: dict[str, int] = {}
@@ -137,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--swap", action="append", help="path taken from --before (default engine/jade_rose)")
     parser.add_argument("--keep", action="append",
                         help="path under a --swap path kept as in --after (default engine/jade_rose/battle)")
-    parser.add_argument("--turns", type=int, default=9)
+    parser.add_argument("--turns", type=int, default=None, help="turns of each demo (default: the demo's own)")
+    parser.add_argument("--ruleset", action="append", help="the rule sets whose demos are played (default: both)")
     parser.add_argument("--work", type=Path, help="folder for the trees and games (default: a temporary one)")
     args = parser.parse_args(argv)
     swap = args.swap or ["engine/jade_rose"]
@@ -153,15 +156,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"before: {args.after} with {', '.join(swap)} from {args.before}"
                   + (f", keeping {', '.join(keep)} from {args.after}" if keep else ""))
         print(f"after:  {args.after}")
-        out_before = play(before_tree, work / "game-before", args.turns)
-        out_after = play(after_tree, work / "game-after", args.turns)
-        same, problems = compare(work / "game-before", work / "game-after")
-        if out_before != out_after:
-            problems.append("the demo's console output differs")
-        for kind, n in sorted(same.items()):
-            print(f"identical: {n} {kind} files")
-        print(f"console output: {'identical' if out_before == out_after else 'DIFFERENT'} "
-              f"({len(out_after.splitlines())} lines)")
+        problems: list[str] = []
+        for ruleset in args.ruleset or ["jade_rose", "titania"]:
+            out_before = play(before_tree, work / f"game-before-{ruleset}", ruleset, args.turns)
+            out_after = play(after_tree, work / f"game-after-{ruleset}", ruleset, args.turns)
+            same, found = compare(work / f"game-before-{ruleset}", work / f"game-after-{ruleset}")
+            if out_before != out_after:
+                found.append("the demo's console output differs")
+            problems += [f"{ruleset}: {line}" for line in found]
+            for kind, n in sorted(same.items()):
+                print(f"{ruleset}: identical: {n} {kind} files")
+            print(f"{ruleset}: console output: {'identical' if out_before == out_after else 'DIFFERENT'} "
+                  f"({len(out_after.splitlines())} lines)")
         for line in problems:
             print(f"DIFFERENT: {line}")
         print("RESULT: identical" if not problems else f"RESULT: {len(problems)} differences")
