@@ -8,7 +8,7 @@ from engine.ruleset import Ruleset
 _RULESETS: dict[str, type[Ruleset]] = {}
 _ALIASES: dict[str, str] = {}
 # Rule-set packages imported on first lookup; a new rule set adds one line here.
-_BUILTIN_PACKAGES = ("engine.jade_rose", "engine.titania.game")
+_BUILTIN_PACKAGES = ("engine.jade_rose.game", "engine.titania.game")
 _loaded = False
 
 

@@ -1,8 +1,5 @@
 """War of the Jade Rose: units, cities, buildings, four factions (seed 000).
 
-The rule set class lives in `engine.jade_rose.game` (as Titania's in `engine.titania.game`); importing this
-package registers it (engine.registry imports it by name).
+The rule set class lives in `engine.jade_rose.game` (as Titania's in `engine.titania.game`), which
+engine.registry imports by name; importing this package loads nothing else.
 """
-from engine.jade_rose.game import JadeRose
-
-__all__ = ["JadeRose"]
