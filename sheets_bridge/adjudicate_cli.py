@@ -47,7 +47,7 @@ def adjudicate(file: str, seed: str, as_json: bool, as_report: bool) -> None:
     if as_json and as_report:
         raise click.UsageError("укажите --json или --report, но не оба сразу.")
     try:
-        with open(file, encoding="utf-8") as fh:
+        with open(file, encoding="utf-8-sig") as fh:     # Notepad's BOM is not part of the JSON
             data = json.load(fh)
     except OSError as exc:
         click.echo(f"Ошибка: не удаётся прочитать {file}: {os_error_text(exc)}.", err=True)

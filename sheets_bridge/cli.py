@@ -20,6 +20,7 @@ from sheets_bridge.cli_text import (
     RussianGroup,
     TerminalProgress,
     confirm,
+    decoded,
     game_at,
     progress_bar,
     runs_bar,
@@ -475,7 +476,7 @@ def _simulator_ruleset(name: str | None) -> Ruleset:
 
 
 @main.command()
-@click.argument("file", type=ReadableFile("r", encoding="utf-8"), required=False)
+@click.argument("file", type=ReadableFile("rb"), required=False)
 @click.option("--ruleset", "ruleset_name", default=None,
               help="Правила боя (по умолчанию — поле «ruleset» файла или единственные правила с симулятором).")
 @click.option("--runs", default=1000, show_default=True, type=click.IntRange(1, 10_000_000),
@@ -488,7 +489,7 @@ def _simulator_ruleset(name: str | None) -> Ruleset:
 @click.option("--example", is_flag=True,
               help="Вывести пример файла боя, который поставляется с forumwar: сохраните его "
                    "(forumwar battle --example > бой.json) и впишите свои отряды.")
-def battle(file: IO[str] | None, ruleset_name: str | None, runs: int, seed: int, as_json: bool, report: bool,
+def battle(file: IO[bytes] | None, ruleset_name: str | None, runs: int, seed: int, as_json: bool, report: bool,
            bbcode: bool, example: bool) -> None:
     """Разыграть бой из JSON-файла ФАЙЛ много раз и показать шансы сторон (или отчёт об одном бое).
 
@@ -516,7 +517,7 @@ def battle(file: IO[str] | None, ruleset_name: str | None, runs: int, seed: int,
         click.echo(templates_root(rs.name).joinpath("battles", "example.json").read_text(encoding="utf-8"), nl=False)
         return
     try:
-        spec = json.load(file)
+        spec = json.loads(decoded(file.read()))
     except json.JSONDecodeError as exc:
         raise click.ClickException(f"{file.name}: это не JSON ({exc})") from exc
     named = spec.get("ruleset") if isinstance(spec, dict) and isinstance(spec.get("ruleset"), str) else None
@@ -553,5 +554,12 @@ main.add_command(map_command)         # the map picture and the charts' table (m
 main.add_command(charts_command)
 
 
-if __name__ == "__main__":
+def run() -> None:
+    """The `forumwar` program: a console that degrades on legacy code pages, then the commands."""
+    from sheets_bridge import console
+    console.install()
     main()
+
+
+if __name__ == "__main__":
+    run()

@@ -207,7 +207,7 @@ def game_at(path: str) -> Any:
     if not (Path(path) / "game.toml").is_file():
         raise click.ClickException(f"{path} — не папка игры forumwar (нет game.toml); "
                                    "создайте игру командой forumwar new")
-    gd = GameDir(Path(path))
+    gd = GameDir(Path(path), notice=lambda text: click.echo(f"предупреждение: {text}", err=True))
     try:
         _ = gd.config
     except GameDirError as exc:
@@ -226,6 +226,15 @@ class ReadableFile(click.File):
             except OSError as exc:
                 self.fail(f"«{click.format_filename(value)}»: {os_error_text(exc)}", param, ctx)
         return super().convert(value, param, ctx)
+
+
+def decoded(data: bytes) -> str:
+    """A text file as a GM's editor saved it: UTF-8 (with or without Notepad's BOM), else Windows'
+    Russian code page (cp1251: what `forumwar … > файл` writes on a Russian Windows)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1251", errors="replace")
 
 
 def stderr_is_terminal() -> bool:

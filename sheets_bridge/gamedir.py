@@ -19,14 +19,20 @@ Every JSON/TOML write is atomic (temporary file in the same directory, then os.r
 from __future__ import annotations
 
 import contextlib
-import errno
-import fcntl
+import datetime as dt
 import json
 import os
+import platform
 import re
-from collections.abc import Iterator, Sequence
+import sys
+import warnings
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
+
+with warnings.catch_warnings():   # without fcntl or msvcrt it says so at import: the lock file is the fallback
+    warnings.simplefilter("ignore")
+    import filelock
 
 from engine.state import Envelope, SchemaVersionError, canonical_json, check_schema
 from sheets_bridge import fairness
@@ -49,6 +55,7 @@ __all__ = ["BACKENDS", "CONFIG_FILE", "SHARED_BOOKS", "FactionConfig", "GameConf
 
 JOURNAL_FILE = "journal.jsonl"
 LOCK_FILE = ".lock"
+HOLDER_FILE = ".lock-holder.json"   # who holds the lock: written under it, removed at release
 SEEDS_FILE = "seeds.json"
 CHAIN_FILE = "chain.json"
 SNAPSHOT_RE = re.compile(r"^turn-(\d{4,})-([a-z0-9_]+)\.json$")
@@ -71,8 +78,10 @@ class SnapshotConflict(GameDirError):
 class GameDir:
     """One game's directory; `stages` orders the snapshots of a turn (the ruleset's stages)."""
 
-    def __init__(self, path: Path | str, stages: Sequence[str] | None = None):
+    def __init__(self, path: Path | str, stages: Sequence[str] | None = None,
+                 notice: Callable[[str], None] | None = None):
         self.path = Path(path)
+        self.notice: Callable[[str], None] = notice or (lambda _text: None)   # what the GM should know
         self._stages = tuple(stages) if stages is not None else None
         self._config: GameConfig | None = None
 
@@ -330,31 +339,54 @@ class GameDir:
     def lock(self, shared: bool = False) -> Iterator[None]:
         """Lock the game, never waiting; raises GameLocked if another command holds it.
 
-        Commands that change the game take it exclusively; read-only ones (replay, verify) take
-        it shared, so they can run together but never while a stage resolves or rolls back."""
+        One command at a time: those that change the game and the read-only ones (`shared`: replay,
+        verify, map), which must never read a stage half resolved or rolled back. The lock is
+        filelock's: the operating system's (flock on POSIX, msvcrt on Windows), which dies with its
+        process, or where neither exists a lock file that filelock breaks once its holder is gone.
+        The holder's note (.lock-holder.json) a crashed command leaves behind is how the next one
+        sees that it was interrupted; `self.notice` tells the GM."""
         self.path.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        guard = filelock.FileLock(self.path / LOCK_FILE, timeout=0)
         try:
-            try:
-                fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
-            except OSError as exc:
-                if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                    raise
-                holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "неизвестен"
-                raise GameLocked(f"с этой игрой уже работает другая команда forumwar (pid {holder}); "
-                                 f"дождитесь её окончания и повторите") from None
-            if not shared:
-                os.ftruncate(fd, 0)
-                os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-                self._remove_stale_temporaries()
+            guard.acquire(timeout=0)
+        except filelock.Timeout:
+            raise GameLocked(f"с этой игрой уже работает другая команда forumwar ({self._holder_text()}); "
+                             "дождитесь её окончания и повторите") from None
+        try:
+            self._take_over(cleanup=not shared)
             try:
                 yield
             finally:
-                if not shared:
-                    os.ftruncate(fd, 0)
-                fcntl.flock(fd, fcntl.LOCK_UN)
+                with contextlib.suppress(FileNotFoundError):
+                    (self.path / HOLDER_FILE).unlink()
         finally:
-            os.close(fd)
+            guard.release()
+
+    def _take_over(self, cleanup: bool) -> None:
+        """Under the lock: explain a holder's note a crashed command left, then leave ours; `cleanup`
+        deletes what a killed atomic write left."""
+        left = self._holder()
+        if left is not None:
+            self.notice(f"прошлая команда forumwar ({_holder_words(left)}) оборвалась, не закончив работу "
+                        "(сбой, Ctrl+C или выключенный компьютер); её блокировка игры снята. Если она "
+                        "рассчитывала этап, forumwar turn доделает его, ничего не считая дважды.")
+        command = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else ""
+        note = {"pid": os.getpid(), "host": platform.node(), "command": command,
+                "since": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}
+        atomic_write_text(self.path / HOLDER_FILE, json.dumps(note, ensure_ascii=False))
+        if cleanup:
+            self._remove_stale_temporaries()
+
+    def _holder(self) -> dict[str, Any] | None:
+        try:
+            data = json.loads((self.path / HOLDER_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def _holder_text(self) -> str:
+        holder = self._holder()
+        return _holder_words(holder) if holder is not None else "она только начинает"
 
     # -- seeds ----------------------------------------------------------------------
     def open_seed(self, turn: int, stage: str) -> SeedRecord:
@@ -497,3 +529,11 @@ def _snapshot(path: Path) -> dict[str, Any]:
     except SchemaVersionError as exc:
         raise GameDirError(f"снимок {path}: {exc}") from None
     return state
+
+
+def _holder_words(holder: dict[str, Any]) -> str:
+    """The holder's note as the GM reads it: «forumwar turn, pid 4242 на компьютере gm-laptop, с 14:05 UTC»."""
+    command = f"forumwar {holder.get('command', '')}".strip()
+    since = str(holder.get("since", ""))[11:16]
+    where = f" на компьютере {holder['host']}" if holder.get("host") else ""
+    return f"{command}, pid {holder.get('pid', '?')}{where}" + (f", с {since} UTC" if since else "")

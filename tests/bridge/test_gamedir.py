@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import platform
 import subprocess
 import sys
 import textwrap
@@ -265,8 +266,9 @@ def test_second_lock_fails_with_the_holders_pid(game):
         with pytest.raises(GameLocked) as caught:
             with GameDir(game.path).lock():
                 pass
-        assert str(caught.value).startswith(
-            f"с этой игрой уже работает другая команда forumwar (pid {os.getpid()})")
+        text = str(caught.value)
+        assert text.startswith("с этой игрой уже работает другая команда forumwar (forumwar")
+        assert f"pid {os.getpid()} на компьютере {platform.node()}, с " in text and "дождитесь её окончания" in text
     with GameDir(game.path).lock():     # released on exit
         pass
 
@@ -283,13 +285,48 @@ def test_lock_held_by_another_process(game):
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "locked"
-        with pytest.raises(GameLocked, match=rf"\(pid {holder.pid}\)"):
+        with pytest.raises(GameLocked, match=rf"pid {holder.pid}\b"):
             with game.lock():
                 pass
     finally:
         holder.communicate("\n", timeout=30)
     with game.lock():
         pass
+
+
+def test_a_lock_left_by_a_crashed_command_is_taken_over_and_explained(game):
+    """A command killed while it held the lock leaves its holder's note; the operating system's lock
+    died with it, so the next command goes on, and tells the GM what happened."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(f"""
+            import os, sys
+            from sheets_bridge.gamedir import GameDir
+            with GameDir({str(game.path)!r}).lock():
+                print("locked", flush=True)
+                os._exit(9)          # killed: no cleanup runs
+            """)], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline().strip() == "locked"
+    holder.wait(timeout=30)
+    told: list[str] = []
+    with GameDir(game.path, notice=told.append).lock():
+        pass
+    assert len(told) == 1 and f"pid {holder.pid}" in told[0] and "оборвалась, не закончив работу" in told[0]
+    assert "forumwar turn доделает его" in told[0]
+    told.clear()
+    with GameDir(game.path, notice=told.append).lock():      # a clean release leaves nothing to explain
+        pass
+    assert told == []
+
+
+def test_a_read_only_command_also_keeps_a_changing_one_out(game):
+    """verify, replay and map must never read a stage half resolved: they lock the game too."""
+    with game.lock(shared=True):
+        with pytest.raises(GameLocked):
+            with GameDir(game.path).lock():
+                pass
+    with game.lock(), pytest.raises(GameLocked):
+        with GameDir(game.path).lock(shared=True):
+            pass
 
 
 # -- seeds ----------------------------------------------------------------------------------

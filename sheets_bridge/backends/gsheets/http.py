@@ -12,7 +12,6 @@ from __future__ import annotations
 import collections
 import contextlib
 import email.utils
-import fcntl
 import hashlib
 import json
 import os
@@ -24,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import filelock
 import requests
 from gspread.exceptions import APIError
 from gspread.http_client import HTTPClient
@@ -56,7 +56,7 @@ class RetryPolicy:
 class RequestPacer:
     """At most `reads` GETs and `writes` other requests in any `window` seconds, across threads.
 
-    With `path` the budget lives in that small JSON file under an exclusive fcntl lock, so every
+    With `path` the budget lives in that small JSON file under an exclusive file lock (filelock), so every
     process using the same file (every forumwar command of the machine) shares it; without, it
     is this process's own. Send times from another clock epoch (after a reboot) are dropped.
     """
@@ -93,21 +93,14 @@ class RequestPacer:
             yield self._sent
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            with os.fdopen(os.dup(fd), "r+", encoding="utf-8") as fh:
-                try:
-                    data = json.loads(fh.read() or "{}")
-                    sent = {k: [float(t) for t in data.get(k, [])] for k in self.limits}
-                except (ValueError, TypeError, AttributeError):
-                    sent = {k: [] for k in self.limits}
-                yield sent
-                fh.seek(0)
-                fh.truncate()
-                fh.write(json.dumps(sent))
-        finally:
-            os.close(fd)        # closing the last descriptor releases the lock
+        with filelock.FileLock(f"{self.path}.lock"):      # waits: the budget is held for microseconds
+            try:
+                data = json.loads(self.path.read_text(encoding="utf-8") or "{}")
+                sent = {k: [float(t) for t in data.get(k, [])] for k in self.limits}
+            except (OSError, ValueError, TypeError, AttributeError):
+                sent = {k: [] for k in self.limits}
+            yield sent
+            self.path.write_text(json.dumps(sent), encoding="utf-8")   # a torn file reads as an empty budget
 
 
 def quota_file(service_email: str) -> Path:

@@ -37,6 +37,8 @@ from sheets_bridge.backends.xlsx.tabs import (
 )
 
 BOOKS_DIR = "books"
+WINDOWS_RESERVED = frozenset({"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10)),
+                              *(f"LPT{i}" for i in range(1, 10))})
 EXACT_FLOAT_LIMIT = 2 ** 53      # floats at or above it are not whole numbers a person typed digit by digit
 
 
@@ -66,6 +68,8 @@ class XlsxBackend(Backend):
         if not stem:
             raise BackendError(f"из имени книги {key!r} не получается имя файла: оставьте в нём латинские "
                                "буквы, цифры, «_» и «-»")
+        if stem.split(".")[0].upper() in WINDOWS_RESERVED:   # «con.xlsx» cannot exist on Windows
+            stem = f"{stem}_book"
         book_id = f"{BOOKS_DIR}/{stem}.xlsx"
         path = self.book_path(book_id)
         if path.exists():
