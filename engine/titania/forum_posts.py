@@ -15,6 +15,7 @@ from typing import Any
 from engine.ruleset import ForumPost, StageResult
 from engine.titania.reasons import explain
 from engine.titania.report import ADJUSTED, KINDS, RESULTS
+from engine.titania.setup import START
 from engine.titania.victory import standing
 from engine.titania.views import RESULT_RU, pname, who
 
@@ -149,7 +150,8 @@ def _standings(state: Mapping[str, Any]) -> list[str]:
 def chronicle_post(before: Mapping[str, Any], result: StageResult) -> ForumPost:
     state = result.state
     turn = int(before["turn"])
-    lines = [f"[b]Титания — ход {turn}: Планирование и Поход[/b]", ""]
+    title = "начало игры" if before.get("stage") == START else "Планирование и Поход"
+    lines = [f"[b]Титания — ход {turn}: {title}[/b]", ""]
     order = (state.get("last") or {}).get("turn_order") or []
     if order:
         lines += ["Очерёдность Похода: " + " → ".join(who(state, f) for f in order) + ".", ""]

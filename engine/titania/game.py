@@ -1,6 +1,7 @@
 """«Титания» as a game on the rule-set contract (engine.ruleset.Ruleset).
 
-One input stage per turn, «orders»: the rule book splits a turn into Planning and Campaign, but it does not
+One input stage per turn, «orders» (before the first turn of a start by the book, the set-up stage «setup» at
+turn 0: engine.titania.start_book): the rule book splits a turn into Planning and Campaign, but it does not
 say that Planning results are published before Campaign orders are written (G11), and hired troops «могут
 получать приказы … в фазе Похода этого же хода» (P4.1), so, with reading G11 (a), every faction sends its
 Planning orders, its Campaign orders in its own sequence, its Might allocation and its racial ability
@@ -28,7 +29,7 @@ from engine.ruleset import (
     Table,
 )
 from engine.state import Envelope
-from engine.titania import book_orders, game_turn, odds, setup, views
+from engine.titania import book_orders, game_turn, odds, setup, start_book, views
 from engine.titania.book_orders import (
     HOLD,
     MOVE,
@@ -54,12 +55,16 @@ class Titania(Ruleset):
     name = "titania"
     aliases = ("титания", "titania_1_1")
     title = "Титания"
-    stages = ("orders",)
+    stages = ("orders", setup.START)  # every turn opens with «orders»; the set-up opens once, at turn 0
     secret_fields = ("gold", "wood", "stone", "mana", "influence")
-    stage_titles = {"orders": "приказы (Планирование и Поход)", "finished": "игра окончена"}
+    stage_titles = {"orders": "приказы (Планирование и Поход)", setup.START: "начало игры (цвет, раса, столица)",
+                    "finished": "игра окончена"}
     stage_messages = {
         "orders": "Открыт новый ход: фракции заполняют «Планирование», «Поход» (в своём порядке «№») и "
                   "«Мощь и магию»; в дедлайн запустите forumwar turn.",
+        setup.START: "Начало игры: каждая фракция выбирает цвет, расу, столицу и её название во вкладке «Начало "
+                     "игры»; в дедлайн запустите forumwar turn — спорное и невыбранное решит жребий, затем "
+                     "откроется ход 1.",
         "finished": "Игра окончена: победителей покажет forumwar status."}
 
     def dump_data(self) -> dict[str, Any]:
@@ -70,16 +75,19 @@ class Titania(Ruleset):
 
     def new_game(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
         state = setup.new_game(scenario, self.name)
-        names = ", ".join(f"{f['name']} ({race_name(f['race'])})" for f in state["factions"].values())
-        ledger.chronicle(state, "Начало", f"На Титании основаны государства: {names}.", turn=1)
+        if state["stage"] != setup.START:
+            names = ", ".join(f"{f['name']} ({race_name(f['race'])})" for f in state["factions"].values())
+            ledger.chronicle(state, "Начало", f"На Титании основаны государства: {names}.", turn=1)
         return state
 
     def order_tabs(self, stage: str) -> tuple[str, ...]:
-        return TABS if stage == "orders" else ()
+        return TABS if stage == "orders" else (start_book.START_TAB,) if stage == setup.START else ()
 
     def vocabularies(self, state: Mapping[str, Any], faction: str | None) -> dict[str, list[str]]:
         if faction is None or faction not in state["factions"]:
             return {}
+        if start_book.is_setup(state):
+            return start_book.vocabularies(state, faction)
         b = book_orders.Book(state, faction)
         race = RACES[b.race]
         d = book_orders.data()
@@ -110,17 +118,25 @@ class Titania(Ruleset):
                  tabs: Mapping[str, list[Row]]) -> ParsedOrders:
         if faction not in state["factions"] or state["factions"][faction].get("eliminated"):
             return ParsedOrders(faction, stage, (), ())
+        if start_book.is_setup(state):
+            return start_book.validate(state, faction, tabs)
         free = RACES[state["factions"][faction]["race"]].free_hire > 0
         return book_orders.validate(state, faction, stage, tabs, free)
 
     def resolve(self, state: Mapping[str, Any], stage: str, orders: Mapping[str, ParsedOrders],
                 seed: int) -> StageResult:
+        if start_book.is_setup(state):
+            return start_book.resolve(state, orders, seed)
         return game_turn.resolve(state, orders, seed)
 
     def views(self, state: Mapping[str, Any], result: StageResult | None = None) -> dict[str, dict[str, Table]]:
+        if start_book.is_setup(state):
+            return start_book.views(state, views.chronicle(state), views.public_map(state), views.gm_provinces(state))
         return views.all_views(state)
 
     def summary(self, state: Mapping[str, Any]) -> Summary:
+        if start_book.is_setup(state):
+            return start_book.summary(state)
         env = Envelope.of(state)
         conf = settings(state)
         alive = sum(1 for f in env.factions if not f.eliminated)
@@ -150,6 +166,8 @@ class Titania(Ruleset):
         return Summary(tuple(lines), tuple(factions_out), extras_all)
 
     def awaiting(self, state: Mapping[str, Any]) -> dict[str, list[str]]:
+        if start_book.is_setup(state):
+            return start_book.awaiting(state)
         out: dict[str, list[str]] = {}
         for fid, f in state["factions"].items():
             if state["stage"] == "finished" or f.get("eliminated"):
