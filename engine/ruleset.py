@@ -258,6 +258,9 @@ class Ruleset(ABC):
     name: ClassVar[str] = ""
     aliases: ClassVar[tuple[str, ...]] = ()
     title: ClassVar[str] = ""
+    # Every input stage id: the first is the one each turn opens with; a stage that opens only once (a set-up
+    # before the first turn, at turn 0, as Titania's) comes after the stages of a turn. The rule set says which
+    # stage a resolution opens (the state's "stage").
     stages: ClassVar[tuple[str, ...]] = ("orders",)
     templates_anchor: ClassVar[str] = "templates"   # package holding <name>/layout.toml and scenarios/
     secret_fields: ClassVar[tuple[str, ...]] = ()   # faction-record fields no other faction's book may show
