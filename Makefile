@@ -5,13 +5,21 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 GAME ?= games/demo
 
-.PHONY: install test test-full lint demo turn check bench clean
+.PHONY: install test test-full lint demo turn check bench clean constraints
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q -e '.[test]' -c constraints.txt
 	touch $(STAMP)
+
+# The tested versions, from a fresh environment with today's releases (commit the new constraints.txt
+# only after make test passes with them)
+constraints:
+	rm -rf .venv-constraints && $(PY) -m venv .venv-constraints
+	.venv-constraints/bin/pip install -q -e '.[test]'
+	( sed -n '1,2p' constraints.txt; .venv-constraints/bin/pip freeze --exclude-editable ) > constraints.new
+	mv constraints.new constraints.txt && rm -rf .venv-constraints
 
 install: $(STAMP)
 

@@ -1,5 +1,5 @@
 """Issue 8 item 7h: every request the bridge sends is checked against Google's own discovery
-documents for Sheets v4 and Drive v3 (shipped by google-api-python-client): URL and verb, query
+documents for Sheets v4 and Drive v3 (kept in tests/fake_google/discovery_documents): URL and verb, query
 parameters, body fields, types and enums, and field masks. The fake checks each request inline
 (a bad one raises in the test that sent it); here the checker itself is tested, a whole game's
 requests are checked, and the requests of the whole gsheets test suite are collected and checked."""
@@ -23,7 +23,7 @@ BOT = "forumwar@discovery.iam.gserviceaccount.com"
 
 
 def test_the_discovery_documents_are_installed():
-    assert discovery.available(), "pip install -e '.[test]' (google-api-python-client ships the documents)"
+    assert discovery.available(), "tests/fake_google/discovery_documents/ holds the documents"
     assert {api.name for api in discovery.apis()} == {"sheets", "drive"}
 
 

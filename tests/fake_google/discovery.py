@@ -1,7 +1,7 @@
 """Requests checked against Google's own discovery documents for Sheets v4 and Drive v3.
 
-The documents ship with google-api-python-client (a test dependency), in
-googleapiclient/discovery_cache/documents/. `check(method, url, body)` lists what Google would
+The documents are kept in the repo, in discovery_documents/ beside this module, with their revision
+(scripts/refresh_discovery.py fetches newer ones from Google). `check(method, url, body)` lists what Google would
 refuse or what is deprecated: an unknown URL or verb, an unknown, repeated, mistyped or missing
 query parameter, a body field that is unknown, of the wrong type or outside its enum, and a field
 mask (the `fields` parameter, or a request's own `fields`) naming a field that does not exist.
@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -29,7 +29,7 @@ _INT32 = (-2**31, 2**31 - 1)
 
 
 class DiscoveryUnavailable(RuntimeError):
-    """google-api-python-client is not installed (pip install -e '.[test]')."""
+    """The discovery documents are not in discovery_documents/."""
 
 
 @dataclass(frozen=True)
@@ -83,15 +83,19 @@ def _path_pattern(path: str) -> tuple[re.Pattern[str], int]:
     return re.compile(out + "$"), literal
 
 
+DOCUMENTS_DIR = Path(__file__).with_name("discovery_documents")
+
+
 @functools.lru_cache(maxsize=1)
 def apis() -> tuple[Api, ...]:
-    """The Sheets v4 and Drive v3 documents (loaded once)."""
-    try:
-        folder = resources.files("googleapiclient") / "discovery_cache" / "documents"
-    except ModuleNotFoundError as err:
-        raise DiscoveryUnavailable("google-api-python-client is needed to check requests against Google's "
-                                   "discovery documents: pip install -e '.[test]'") from err
-    return tuple(Api(json.loads((folder / name).read_text(encoding="utf-8"))) for name in DOCUMENTS)
+    """The Sheets v4 and Drive v3 documents kept in discovery_documents/ (loaded once; their revisions are
+    in its README, `python scripts/refresh_discovery.py` fetches newer ones)."""
+    paths = [DOCUMENTS_DIR / name for name in DOCUMENTS]
+    missing = [p.name for p in paths if not p.is_file()]
+    if missing:
+        raise DiscoveryUnavailable(f"Google's discovery documents are missing from {DOCUMENTS_DIR}: {missing}; "
+                                   "run python scripts/refresh_discovery.py")
+    return tuple(Api(json.loads(p.read_text(encoding="utf-8"))) for p in paths)
 
 
 def available() -> bool:
