@@ -15,6 +15,7 @@ from typing import Any
 from engine import ledger
 from engine.registry import register
 from engine.ruleset import (
+    GM_BOOK,
     Adjudicator,
     DemoPlayers,
     FactionSummary,
@@ -29,7 +30,7 @@ from engine.ruleset import (
     Table,
 )
 from engine.state import Envelope
-from engine.titania import book_orders, game_turn, odds, setup, start_book, views
+from engine.titania import book_orders, corrections, game_turn, odds, setup, start_book, views
 from engine.titania.book_orders import (
     HOLD,
     MOVE,
@@ -81,7 +82,9 @@ class Titania(Ruleset):
         return state
 
     def order_tabs(self, stage: str) -> tuple[str, ...]:
-        return TABS if stage == "orders" else (start_book.START_TAB,) if stage == setup.START else ()
+        if stage == setup.START:
+            return (start_book.START_TAB,)
+        return (*TABS, corrections.TAB) if stage == "orders" else ()
 
     def vocabularies(self, state: Mapping[str, Any], faction: str | None) -> dict[str, list[str]]:
         if faction is None or faction not in state["factions"]:
@@ -122,6 +125,15 @@ class Titania(Ruleset):
             return start_book.validate(state, faction, tabs)
         free = RACES[state["factions"][faction]["race"]].free_hire > 0
         return book_orders.validate(state, faction, stage, tabs, free)
+
+    def gm_vocabularies(self, state: Mapping[str, Any]) -> dict[str, list[str]]:
+        return {} if start_book.is_setup(state) else corrections.vocabulary(state)
+
+    def validate_gm(self, state: Mapping[str, Any], stage: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
+        if start_book.is_setup(state) or state.get("stage") == "finished":
+            return ParsedOrders(GM_BOOK, stage, (), ())
+        orders, statuses = corrections.parse(state, tabs.get(corrections.TAB, []))
+        return ParsedOrders(GM_BOOK, stage, tuple(orders), tuple(statuses))
 
     def resolve(self, state: Mapping[str, Any], stage: str, orders: Mapping[str, ParsedOrders],
                 seed: int) -> StageResult:

@@ -15,8 +15,9 @@ from typing import Any
 from engine import ledger
 from engine.errors import OrderError
 from engine.rng import derive_seed, stream
-from engine.ruleset import ParsedOrders, RowStatus, StageResult
+from engine.ruleset import GM_BOOK, ParsedOrders, RowStatus, StageResult
 from engine.state import clone
+from engine.titania import corrections
 from engine.titania.adjudicate import adjudicate
 from engine.titania.data import catalog_json, default_data
 from engine.titania.names import BUILDING_NAMES, DEPOSIT_NAMES, RESOURCE_NAMES
@@ -398,7 +399,14 @@ def _in_transit(data: Mapping[str, Any], out: Mapping[str, Any]) -> list[dict[st
 
 
 def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
-    """Close the turn's one stage (pure: `state` is not changed)."""
+    """Close the turn's one stage (pure: `state` is not changed). The GM's corrections (engine.titania.corrections)
+    apply first, to the state the turn starts from."""
+    gm = orders.get(GM_BOOK)
+    gm_statuses: list[RowStatus] = []
+    gm_notes: list[tuple[str, str]] = []
+    if gm is not None and gm.orders:
+        state = clone(dict(state))
+        gm_statuses, gm_notes = corrections.apply(state, gm.orders)
     new = clone(dict(state))
     turn = int(state["turn"])
     turn_seed = derive_seed(seed, "titania", turn)
@@ -440,6 +448,8 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
                    "food": {f: i["food"] for f, i in out["factions"].items()},
                    "squads": {f: i["squads"] for f, i in out["factions"].items()}}
     new["log"] = []
+    for fid, text in gm_notes:
+        ledger.note(new, fid, text)
     _chronicle(new, out, turn)
     _journal(new, out, turn)
     _wars(new, state, out)
@@ -458,6 +468,8 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
             ledger.chronicle(new, "Выбывание", f"{rec['name']} теряют все провинции и войска и выбывают.", turn=turn)
     new["turn"] = turn + 1
     check_victory(new, turn)
-    statuses = _statuses(out, orders, planning_rows, campaign_rows)
+    statuses = _statuses(out, {f: o for f, o in orders.items() if f != GM_BOOK}, planning_rows, campaign_rows)
+    if gm is not None:
+        statuses[GM_BOOK] = gm_statuses
     return StageResult(new, {f: tuple(s) for f, s in statuses.items()},
                        reports={"adjudication": render(adj, turn_seed)})
