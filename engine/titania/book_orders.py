@@ -26,6 +26,7 @@ from engine.titania import forecast
 from engine.titania.data import TitaniaData, default_data
 from engine.titania.names import BUILDING_NAMES, RESOURCE_NAMES, ability_name
 from engine.titania.params import default_params, override
+from engine.titania.races import RACES
 from engine.titania.tabs import CAMPAIGN, MIGHT, PLANNING
 from engine.titania.world import needs
 
@@ -211,8 +212,18 @@ def _knowledge(b: Book, row: Row, action: str) -> tuple[dict[str, Any] | None, R
         if tech is None:
             return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_TECH", {
                 "value": echo(row.get("what")), "allowed": allowed_list(table.values())}))
-        return ({"kind": "research", "faction": b.faction, "technology": tech},
-                _ok(PLANNING, row, f"исследовать «{table[tech]}»"))
+        choices = RACES[b.race].research_discounts
+        discount = _lookup(row.get("discount"), {r: RESOURCE_NAMES[r] for r in choices}) if choices else None
+        if row.get("discount") and discount is None:
+            if not choices:
+                return None, _bad(PLANNING, row, OrderError("T_DISCOUNT_NOT_YOURS",
+                                                            {"value": echo(row.get("discount"))}))
+            return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_DISCOUNT", {
+                "value": echo(row.get("discount")), "allowed": allowed_list(RESOURCE_NAMES[r] for r in choices)}))
+        note = f"; скидка «Дары Богов»: {RESOURCE_NAMES[discount]}" if discount else ""
+        return ({"kind": "research", "faction": b.faction, "technology": tech,
+                 **({"discount": discount} if discount else {})},
+                _ok(PLANNING, row, f"исследовать «{table[tech]}»{note}"))
     known = set(b.state["factions"][b.faction].get("spells", []))
     table = {k: sp.name for k, sp in d.spells.items() if k not in known}
     spell = _lookup(row.get("what"), table)
@@ -229,6 +240,8 @@ def _planning_row(b: Book, row: Row, builds: set[tuple[str, str]], free_hire: bo
     if action not in {normalize_name(a) for a in (*actions, RATS)}:
         return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_ACTION", {"value": echo(row.get("action")),
                                                                           "allowed": allowed_list(actions)}))
+    if row.get("discount") and action != normalize_name(RESEARCH):
+        return None, _bad(PLANNING, row, OrderError("T_DISCOUNT_ONLY_RESEARCH", {"value": echo(row.get("discount"))}))
     if action in {normalize_name(a) for a in (RESEARCH, LEARN, CONTRIBUTE)}:
         return _knowledge(b, row, action)
     where = b.province(row.get("province"), "Провинция")

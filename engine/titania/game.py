@@ -100,6 +100,7 @@ class Titania(Ruleset):
         land = sorted((p for p, i in state["map"]["provinces"].items() if not i["sea"]), key=b.pname)
         return {
             "planning_actions": planning_actions(race.free_hire > 0),
+            "discounts": [RESOURCE_NAMES[r] for r in race.research_discounts],
             "own_provinces": [b.pname(p) for p in b.own_land()],
             "planning_what": [BUILDING_NAMES[k] for k in PLAYER_BUILDINGS] + [PAY_GOLD, PAY_INFLUENCE]
                              + [RESOURCE_NAMES[r] for r in ("gold", "wood", "stone", "mana")]

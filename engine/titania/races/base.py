@@ -31,6 +31,7 @@ class Race:
     free_hire: ClassVar[int] = 0  # Skaven, Rat swarm (G60 a)
     building_discount: ClassVar[Mapping[str, int]] = {}  # building -> Influence off (G70 a, floor 0)
     tech_needs_might: ClassVar[bool] = True  # Chaos dwarfs, Dark technologies: False (G76: only Might)
+    research_discounts: ClassVar[tuple[str, ...]] = ()  # resources a research order may name (Lizardmen, G75)
 
     # -- battle totals (G22 a: modifiers, never damage)
     attack_bonus_unsupported: ClassVar[int] = 0  # Beastmen, Brutality (not vs natives)

@@ -22,6 +22,7 @@ class Lizardmen(Race):
     ability = "Устрашение"
     is_trigger = False
     damage_reduction = 1
+    research_discounts = ("gold", "wood")  # «со скидкой в 1 золота или 1 дерева по выбору»
 
     def research_cost(self, cost: Mapping[str, int], discount: str | None) -> dict[str, int]:
         """Gifts of the Gods: «скидкой в 1 золота или 1 дерева по выбору, но не менее одного». G75: the named
