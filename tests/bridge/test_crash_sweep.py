@@ -51,7 +51,7 @@ from sheets_bridge.backends.xlsx import files as xlsx_files
 from sheets_bridge.backends.xlsx.backend import BOOKS_DIR, XlsxBackend
 from sheets_bridge.create import create_game
 from sheets_bridge.demo import DemoBooks
-from sheets_bridge.gamedir import LOCK_FILE, GameDir
+from sheets_bridge.gamedir import HOLDER_FILE, LOCK_FILE, GameDir
 from sheets_bridge.layouts import Layout
 from sheets_bridge.stage import run_turn
 from tests.fake_google import FakeGoogle, fake_backend, fake_client, xlsx_export
@@ -417,7 +417,9 @@ def folder_files(game: Game) -> dict[str, Any]:
 
     grouped: dict[str, list[Any]] = {}
     for p in sorted(game.path.rglob("*")):
-        if p.is_file() and p.name != LOCK_FILE:
+        if p.is_file() and p.name == HOLDER_FILE:     # who crashed holding the lock, and when: its presence
+            grouped.setdefault(name(p), []).append("a crashed command's note")
+        elif p.is_file() and p.name != LOCK_FILE:
             grouped.setdefault(name(p), []).append(content(p))
     files: dict[str, Any] = {k: sorted(v, key=json.dumps) for k, v in grouped.items()}
     fake = game.fake() if isinstance(game, GoogleGame) else None
