@@ -21,6 +21,8 @@ import pytest
 
 from sheets_bridge import console
 
+pytestmark = pytest.mark.long
+
 ROOT = Path(__file__).resolve().parents[2]
 BLOCK_FCNTL = textwrap.dedent("""
     import importlib.abc, sys
