@@ -7,6 +7,7 @@ import csv
 import hashlib
 import io
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
@@ -45,6 +46,7 @@ class DriveFile:
     permissions: dict[str, dict] = field(default_factory=dict)
     spreadsheet: Spreadsheet | None = None
     app_properties: dict[str, str] = field(default_factory=dict)
+    searchable_at: float = float("-inf")   # on the fake's clock: when files.list starts to show it
 
 
 class DriveFiles:
@@ -56,6 +58,8 @@ class DriveFiles:
     notifications: list[tuple[str, str, str]]
     ids: IdSource
     locale: str
+    clock: Callable[[], float]
+    search_lag: float
     _seconds: int
 
     # -- state helpers -------------------------------------------------------------------------
@@ -72,7 +76,7 @@ class DriveFiles:
                 drive_id = self.files[parent].drive_id
         file_id = self.ids.text()
         file = DriveFile(file_id, name, mime, None if drive_id else owner, parents, drive_id,
-                         self._now(), self._now())
+                         self._now(), self._now(), searchable_at=self.clock() + self.search_lag)
         if mime == SPREADSHEET_MIME:
             file.spreadsheet = Spreadsheet(file_id, name, file.owner, self.ids, locale=self.locale)
         if file.owner:
@@ -163,9 +167,12 @@ class DriveFiles:
             file.app_properties = {str(k): str(v) for k, v in (body.get("appProperties") or {}).items()}
             return self._brief(file, who, query, brief)
         if op == "drive.files.list":
+            # Drive's search is eventually consistent: a new file shows only `search_lag` seconds after
+            # it was made (a get by its id sees it at once).
+            now = self.clock()
             files = [self._file_view(f, who) for f in self.files.values()
                      if f.mime_type != FOLDER_MIME and self.role_of(f, who) is not None
-                     and _matches(f, one("q", "") or "")]
+                     and f.searchable_at <= now and _matches(f, one("q", "") or "")]
             if not one("fields"):
                 files = [{k: f[k] for k in brief.split(",")} for f in files]
             return {"kind": "drive#fileList", "incompleteSearch": False, "files": files}

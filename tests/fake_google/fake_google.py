@@ -83,11 +83,14 @@ class FakeGoogle(DriveFiles):
 
     def __init__(self, *, seed: int = 0, latency: float = 0.0, quota_per_minute: tuple[int, int] | None = (60, 60),
                  clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
-                 locale: str = "en_US", quota_retry_after: bool = False, discovery: str = "raise"):
+                 locale: str = "en_US", quota_retry_after: bool = False, discovery: str = "raise",
+                 search_lag: float = 0.0):
         """`discovery`: "raise" (a request of a service account, i.e. of the bridge, departing from
         Google's discovery documents raises DiscoveryViolation), "answer" (it gets Google's 400
         instead) or "off". Requests of people (gspread in a test, as a browser would) are only
-        recorded: Google takes the few fields gspread sends outside the documents."""
+        recorded: Google takes the few fields gspread sends outside the documents.
+        `search_lag`: seconds (on `clock`) before Drive's search (files.list) shows a new file, as Drive's
+        index can lag behind a create; a files.get by id sees it at once."""
         self.lock = threading.RLock()
         self.ids = IdSource(random.Random(seed), self.lock)
         self.latency = latency
@@ -95,6 +98,7 @@ class FakeGoogle(DriveFiles):
         self.quota_retry_after = quota_retry_after
         self.clock = clock
         self.sleep = sleep
+        self.search_lag = search_lag
         self.locale = locale
         self.identities: dict[str, Identity] = {}
         self.files: dict[str, DriveFile] = {}

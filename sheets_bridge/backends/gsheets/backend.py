@@ -16,11 +16,13 @@ marker (Drive appProperties) by which a retry finds the file it already made.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import json
 import os
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
@@ -66,6 +68,9 @@ from sheets_bridge.backends.gsheets.sheets_requests import (
 from sheets_bridge.gameconfig import GameConfig, share_plan
 
 CREATE_MARKER = "forumwarCreate"       # Drive appProperties key carrying the create's token
+# Pauses (seconds, a minute in all) between searches for a spreadsheet whose create may have been applied:
+# Drive's search can show a new file only some seconds after it was made.
+CREATE_SETTLE = (2.0, 4.0, 8.0, 16.0, 30.0)
 _BOOK_KINDS = {"public": "общая книга", "gm": "книга мастера"}
 _ROLE_RU = {"reader": "чтение", "writer": "редактирование", "commenter": "комментирование", "owner": "владелец",
             "fileOrganizer": "упорядочивание", "organizer": "управление"}
@@ -93,6 +98,7 @@ class GSheetsBackend(Backend):
         self._creating: dict[str, str] = {}          # book key -> token of its spreadsheet create
         # book id -> tab title -> formula cells seen at the last lock_and_read, written back as text
         self._formulas: dict[str, dict[str, dict[tuple[int, int], str]]] = {}
+        self._access: dict[str, _Access] = {}         # book id -> who can edit it, as the last share left it
         self._lock = threading.RLock()
         if self.metadata_path and self.metadata_path.is_file():
             try:
@@ -103,6 +109,7 @@ class GSheetsBackend(Backend):
                 self._formulas = {book: {title: {(int(r), int(c)): str(text) for r, c, text in cells}
                                          for title, cells in tabs.items()}
                                   for book, tabs in saved.get("formulas", {}).items()}
+                self._access = {str(book): _Access.from_json(who) for book, who in saved.get("access", {}).items()}
             except (ValueError, KeyError, TypeError, AttributeError):
                 self._meta = {}
 
@@ -153,7 +160,8 @@ class GSheetsBackend(Backend):
                 "fresh": sorted(self._fresh), "creating": dict(sorted(self._creating.items())),
                 "formulas": {book: {title: [[r, c, text] for (r, c), text in sorted(cells.items())]
                                     for title, cells in sorted(tabs.items())}
-                             for book, tabs in sorted(self._formulas.items()) if tabs}}
+                             for book, tabs in sorted(self._formulas.items()) if tabs},
+                "access": {book: who.to_json() for book, who in sorted(self._access.items())}}
         self.metadata_path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.metadata_path.with_suffix(f".tmp{os.getpid()}.{threading.get_ident()}")
         tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
@@ -197,7 +205,9 @@ class GSheetsBackend(Backend):
 
         The file carries a token in its Drive appProperties, kept in the metadata file before the
         create is sent: a retry after a lost answer, or a re-run of `new` after a crash, finds the
-        spreadsheet it already made instead of making another.
+        spreadsheet it already made instead of making another. Drive's search may show a new file only
+        a while after it was made, so the search is repeated for up to CREATE_SETTLE seconds before a
+        create is taken as never made and sent again.
         """
         with self._lock:
             token = self._creating.get(key)
@@ -206,15 +216,15 @@ class GSheetsBackend(Backend):
                 token = self._creating[key] = secrets.token_hex(16)
                 self._save()
         name = f"книга «{title}»"
+        find = self._finder(token)
         with self._errors(None, "create", name=name):
-            response = self._created(token) if earlier else None
+            response = find() if earlier else None
             if response is None:
                 payload: dict[str, Any] = {"name": title, "mimeType": "application/vnd.google-apps.spreadsheet",
                                            "appProperties": {CREATE_MARKER: token}}
                 if self.folder_id:
                     payload["parents"] = [self.folder_id]
-                extra: dict[str, Any] = ({"recover": lambda: self._created(token)}
-                                         if isinstance(self.http, ResilientHTTPClient) else {})
+                extra: dict[str, Any] = {"recover": find} if isinstance(self.http, ResilientHTTPClient) else {}
                 response = self.http.request("post", DRIVE_FILES_API_V3_URL, json=payload,
                                              params={"supportsAllDrives": "true"}, **extra)
         answer = response.json()
@@ -225,8 +235,23 @@ class GSheetsBackend(Backend):
             self._save()
         return book_id
 
+    def _finder(self, token: str) -> Callable[[], requests.Response | None]:
+        """A search for the spreadsheet made with `token` that waits for Drive's search to catch up: it
+        searches again after each of CREATE_SETTLE's pauses (across all its calls, for one create) before
+        it answers None."""
+        sleep = self.http.sleep if isinstance(self.http, ResilientHTTPClient) else time.sleep
+        pauses = list(CREATE_SETTLE)
+
+        def find() -> requests.Response | None:
+            while True:
+                found = self._created(token)
+                if found is not None or not pauses:
+                    return found
+                sleep(pauses.pop(0))
+        return find
+
     def _created(self, token: str) -> requests.Response | None:
-        """The files.list answer naming the spreadsheet made with `token`, or None if there is none."""
+        """The files.list answer naming the spreadsheet made with `token`, or None if the search shows none."""
         query = f"appProperties has {{ key='{CREATE_MARKER}' and value='{token}' }} and trashed = false"
         response = self.http.request("get", DRIVE_FILES_API_V3_URL, params={
             "q": query, "fields": "files(id,name)", "supportsAllDrives": "true",
@@ -351,6 +376,7 @@ class GSheetsBackend(Backend):
         """Write every tab in ONE spreadsheets:batchUpdate (atomic at Google; safe to repeat)."""
         if not tabs:
             return
+        tabs = self._with_access(book_id, tabs)
         staff = (self.service_email, *self.gm_emails)
         with self._lock:
             formulas = {title: dict(cells) for title, cells in self._formulas.get(book_id, {}).items()}
@@ -371,6 +397,7 @@ class GSheetsBackend(Backend):
         editors, its open cells), in ONE batchUpdate that touches no cell. For `share`: the people
         of game.toml can edit exactly their order tabs at once, not after the next push."""
         staff = sorted({self.service_email, *self.gm_emails})
+        tabs = self._with_access(book_id, tabs)
 
         def build(meta: BookMeta) -> dict[str, Any]:
             requests_ = [r for tab in tabs if tab.title in meta.sheets
@@ -497,7 +524,10 @@ class GSheetsBackend(Backend):
         and the service account is kept.
 
         Returns Russian warnings for the GM: people with access who are not listed (removed only with
-        `revoke=True`), link sharing, and addresses Google cannot share with silently.
+        `revoke=True`), link sharing, and addresses Google cannot share with silently. Who can edit the
+        book afterwards is remembered (`_access`, in the metadata file too): the order tabs' protections
+        list as editors only the people who can (`_with_access`). A permission create whose answer was
+        lost is looked up before it is sent again (a second one would send a second invitation).
         """
         name = self._book_name(book_id)
         desired: dict[str, str] = {e.strip().lower(): "reader" for e in readers if e.strip()}
@@ -510,6 +540,7 @@ class GSheetsBackend(Backend):
             perms = self.http.list_permissions(book_id)
             current = {str(p.get("emailAddress", "")).lower(): p for p in perms
                        if p.get("type") == "user" and not p.get("permissionDetails")}
+            access = _Access.of(perms)
             for perm in perms:
                 email_ = str(perm.get("emailAddress", "")).lower()
                 role = _ROLE_RU.get(str(perm.get("role")), str(perm.get("role")))
@@ -531,6 +562,7 @@ class GSheetsBackend(Backend):
                     warnings.append(f"{name}: её владелец {email_} не указан в game.toml ни мастером, ни игроком.")
                 elif revoke:
                     self.http.request("delete", f"{url}/{perm['id']}", params=common)
+                    access.users.pop(email_, None)
                     warnings.append(f"{name}: доступ {email_} («{role}») "
                                     "снят — в game.toml его нет.")
                 else:
@@ -543,17 +575,68 @@ class GSheetsBackend(Backend):
                     continue
                 if granted is not None and granted.get("role") in ("writer", "reader", "commenter"):
                     self.http.request("patch", f"{url}/{granted['id']}", json={"role": role}, params=common)
+                    access.users[person] = role
                     continue
+                lookup: dict[str, Any] = ({"recover": functools.partial(self._permission_of, book_id, person, role)}
+                                          if isinstance(self.http, ResilientHTTPClient) else {})
                 try:
                     self.http.request("post", url, json={"type": "user", "role": role, "emailAddress": person},
-                                      params={**common, "sendNotificationEmail": "true" if notify else "false"})
+                                      params={**common, "sendNotificationEmail": "true" if notify else "false"},
+                                      **lookup)
                 except APIError as err:
                     if err.code != 400:
                         raise
-                    warnings.append(f"{name}: не удалось открыть доступ {person} без письма-уведомления (Google: "
-                                    f"{err.error.get('message', err)}). Попросите адрес с аккаунтом Google или "
-                                    "запустите forumwar share --notify.")
+                    warnings.append(self._not_shared(name, person, role, err))
+                    continue
+                access.users[person] = role
+        with self._lock:
+            if access.known:
+                self._access[book_id] = access
+            else:
+                self._access.pop(book_id, None)
+            self._save()
         return warnings
+
+    def _not_shared(self, name: str, person: str, role: str, err: APIError) -> str:
+        """The warning for an address Google would not share the book with (no Google account behind it)."""
+        why = (f"{name}: не удалось открыть доступ {person} без письма-уведомления (Google: "
+               f"{err.error.get('message', err)}).")
+        if role == "writer" and person not in {e.lower() for e in self.gm_emails}:
+            what = ("Пока у этого адреса нет доступа, forumwar не вносит его в редакторы вкладок приказов: "
+                    "писать приказы с него нельзя.")
+        else:
+            what = "Пока у этого адреса нет доступа, книгу с него не открыть."
+        return (f"{why} {what} Что сделать: попросите у игрока адрес с аккаунтом Google и впишите его в game.toml, "
+                "затем запустите forumwar share; или запустите forumwar share --notify — Google пришлёт на этот "
+                "адрес приглашение, доступ откроется сразу, и forumwar внесёт адрес в редакторы.")
+
+    def _permission_of(self, book_id: str, person: str, role: str) -> requests.Response | None:
+        """The permissions.list answer in which `person` holds `role` (a create whose answer was lost
+        was applied after all), or None: asked before a permission create is sent again."""
+        url = f"{DRIVE_FILES_API_V3_URL}/{book_id}/permissions"
+        params: dict[str, Any] = {"supportsAllDrives": "true", "pageSize": 100,
+                                  "fields": "nextPageToken,permissions(id,type,role,emailAddress)"}
+        while True:
+            response = self.http.request("get", url, params=params)
+            answer = response.json()
+            for perm in answer.get("permissions", []):
+                if (perm.get("type") == "user" and str(perm.get("emailAddress", "")).lower() == person
+                        and perm.get("role") in (role, "owner")):
+                    return response
+            if not answer.get("nextPageToken"):
+                return None
+            params = {**params, "pageToken": answer["nextPageToken"]}
+
+    def _with_access(self, book_id: str, tabs: list[TabWrite]) -> list[TabWrite]:
+        """`tabs` whose editors are only the people who can edit the book (as the last `share` left it):
+        a protection naming an address without access would list someone who cannot type there. A book
+        never shared by forumwar, or shared with a group or by link, keeps the editors as given."""
+        with self._lock:
+            access = self._access.get(book_id)
+        if access is None:
+            return tabs
+        return [dataclasses.replace(t, editors=tuple(e for e in t.editors if access.edits(e)))
+                if any(not access.edits(e) for e in t.editors) else t for t in tabs]
 
     def export_xlsx(self, book_id: str, dest: str) -> None:
         """Save the book as a real .xlsx file (Drive export), written atomically."""
@@ -564,6 +647,52 @@ class GSheetsBackend(Backend):
         tmp = path.with_name(path.name + ".part")
         tmp.write_bytes(content)
         os.replace(tmp, path)
+
+
+_EDITS = frozenset({"writer", "fileOrganizer", "organizer", "owner"})
+
+
+@dataclasses.dataclass
+class _Access:
+    """Who can edit a book: users by their own permission (address -> role), users by an inherited one
+    (a shared drive's members), whole domains; `known` is False when a group or link sharing gives edit
+    access to people one cannot list."""
+
+    users: dict[str, str] = dataclasses.field(default_factory=dict)
+    members: set[str] = dataclasses.field(default_factory=set)
+    domains: set[str] = dataclasses.field(default_factory=set)
+    known: bool = True
+
+    @classmethod
+    def of(cls, perms: Iterable[Mapping[str, Any]]) -> _Access:
+        """What a permissions.list answer says."""
+        access = cls()
+        for perm in perms:
+            role, kind = str(perm.get("role", "")), perm.get("type")
+            if kind == "user" and perm.get("permissionDetails"):
+                if role in _EDITS:
+                    access.members.add(str(perm.get("emailAddress", "")).lower())
+            elif kind == "user":
+                access.users[str(perm.get("emailAddress", "")).lower()] = role
+            elif kind == "domain" and role in _EDITS:
+                access.domains.add(str(perm.get("domain", "")).lower())
+            elif kind in ("group", "anyone") and role in _EDITS:
+                access.known = False
+        return access
+
+    def edits(self, email_: str) -> bool:
+        address = email_.strip().lower()
+        return (self.users.get(address) in _EDITS or address in self.members
+                or address.rpartition("@")[2] in self.domains)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"users": dict(sorted(self.users.items())), "members": sorted(self.members),
+                "domains": sorted(self.domains)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> _Access:
+        return cls({str(k): str(v) for k, v in data.get("users", {}).items()},
+                   {str(m) for m in data.get("members", [])}, {str(d) for d in data.get("domains", [])})
 
 
 class _Stale(Exception):

@@ -5,7 +5,14 @@ and Google's rate-limit 403s (Retry-After honoured; other 400/403/404 never retr
 client-side pacing under the per-minute quota. The pacing budget of a real game is kept in a
 small locked file per service account (`quota_file`), so every forumwar command of the machine
 and every thread shares it. Before re-sending a request that may have been applied, a caller's
-`recover()` is asked first (a spreadsheet create finds the file it already made).
+`recover()` is asked first (a spreadsheet create finds the file it already made, a permission create
+the permission); a delete that may have been applied and then meets 404 has done its work.
+
+The pacer counts requests as Google's Sheets quota does (`quota_kind`): a call that changes a spreadsheet
+is a write, whatever it returns, so the `batchUpdate` that locks and reads the order tabs costs a write
+like the push; a call that only reads is a read. Drive's requests (exports, sharing, file creates) are
+outside the Sheets quota: Drive's own limit is in quota units far above what a game spends, and its
+"slow down" answers are retried like a 429.
 """
 from __future__ import annotations
 
@@ -54,7 +61,8 @@ class RetryPolicy:
 
 
 class RequestPacer:
-    """At most `reads` GETs and `writes` other requests in any `window` seconds, across threads.
+    """At most `reads` read requests and `writes` write requests to the Sheets API (`quota_kind`) in any
+    `window` seconds, across threads: Google allows 60 of each a minute per user, so 55 leaves a margin.
 
     With `path` the budget lives in that small JSON file under an exclusive file lock (filelock), so every
     process using the same file (every forumwar command of the machine) shares it; without, it
@@ -149,6 +157,23 @@ def error_reasons(response: requests.Response) -> set[str]:
     return {str(i["reason"]) for i in items if isinstance(i, dict) and i.get("reason")}
 
 
+SHEETS_API = "https://sheets.googleapis.com/"
+# Sheets methods sent by POST that only read (Google counts them as read requests).
+_READ_POSTS = (":getByDataFilter", ":batchGetByDataFilter", "developerMetadata:search")
+
+
+def quota_kind(method: str, url: str) -> str | None:
+    """The Sheets quota a request counts against, as Google counts it: "read" for a call that only
+    reads a spreadsheet, "write" for one that changes it (every batchUpdate, even one that answers with
+    the cells it locked), None for a request outside the Sheets API (Drive, the token endpoint)."""
+    if not url.startswith(SHEETS_API):
+        return None
+    if method.lower() == "get":
+        return "read"
+    path = url.split("?", 1)[0]
+    return "read" if path.endswith(_READ_POSTS) else "write"
+
+
 def _retryable(response: requests.Response) -> bool:
     if response.status_code in RETRY_STATUSES:
         return True
@@ -172,8 +197,10 @@ class ResilientHTTPClient(HTTPClient):
                 files: Any = None, headers: Any = None, *,
                 recover: Callable[[], requests.Response | None] | None = None) -> requests.Response:
         """Send with pacing and bounded retries. Before re-sending a request that may have been applied
-        (lost answer, 5xx), `recover()` is asked first: a Response it returns is taken as the answer."""
-        kind = "read" if method.lower() == "get" else "write"
+        (lost answer, 5xx), `recover()` is asked first: a Response it returns is taken as the answer.
+        A DELETE re-sent after an attempt that may have been applied and answered 404 has succeeded:
+        the thing is gone (the 404 is returned as its answer)."""
+        kind = quota_kind(method, endpoint)
         maybe_applied = False
         for attempt in range(self.policy.attempts):
             last = attempt == self.policy.attempts - 1
@@ -181,9 +208,9 @@ class ResilientHTTPClient(HTTPClient):
                 found = recover()
                 if found is not None:
                     return found
-            if self.pacer is not None:
+            if self.pacer is not None and kind is not None:
                 self.pacer.acquire(kind)
-            self._count(f"{method.upper()} {kind}")
+            self._count(f"{method.upper()} {kind or 'drive'}")
             try:
                 response = self.session.request(method=method, url=endpoint, json=json, params=params, data=data,
                                                 files=files, headers=headers, timeout=self.timeout)
@@ -195,9 +222,11 @@ class ResilientHTTPClient(HTTPClient):
                 continue
             if response.ok:
                 return response
+            if maybe_applied and method.lower() == "delete" and response.status_code == 404:
+                return response          # the earlier attempt deleted it; its answer was lost
             if not _retryable(response) or last:
                 raise APIError(response)
-            maybe_applied = response.status_code >= 500
+            maybe_applied = maybe_applied or response.status_code >= 500   # once maybe applied, still so
             self._wait(self.policy.delay(attempt, self.rng, _retry_after(response)))
         raise AssertionError("unreachable")
 
@@ -224,4 +253,4 @@ def http_client_factory(policy: RetryPolicy = RetryPolicy(), pacer: RequestPacer
 
 
 __all__ = ["RetryPolicy", "RequestPacer", "RequestStats", "ResilientHTTPClient", "http_client_factory",
-           "quota_file", "error_reasons", "RETRY_STATUSES", "RETRY_REASONS"]
+           "quota_file", "quota_kind", "error_reasons", "RETRY_STATUSES", "RETRY_REASONS"]
