@@ -379,8 +379,8 @@ def parse_situation(data: object) -> tuple[Situation | None, list[str]]:
     if schema == SCHEMA_V2:
         catalog, more = parse_catalog(data.get("catalog"))
         pr.items.extend(more)
-    else:
-        catalog = default_data()
+    else:  # v1: the game's content, but the v1 buildings (SCHEMA §1.3: a fort does nothing) — v1 output stays
+        catalog = replace(default_data(), buildings={})
     ext = parse_extensions(data, state_raw, tmap, [f.id for f in factions], [f.id for f in factions if f.is_keeper],
                            catalog, pr.items)
     setup = _obj(data, "setup", pr, "")

@@ -11,14 +11,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.ruleset import Table
-from engine.titania.book_orders import HOLD, MIGHT_ROW
+from engine.titania.book_orders import HOLD, MIGHT_ROW, PLAYER_BUILDINGS
 from engine.titania.data import default_data
 from engine.titania.names import BUILDING_NAMES, DEPOSIT_NAMES, RESOURCE_NAMES, ability_name, buildings_text, race_name
-from engine.titania.params import default_params, override
+from engine.titania.params import Params, default_params, override
 from engine.titania.races import RACES
 from engine.titania.reasons import OUTCOMES, explain
 from engine.titania.setup import RESOURCE_KEYS, neighbours
 from engine.titania.victory import settings, standing
+from engine.titania.world import needs, produces
 
 EFFECT_RU = {"max_strength": "макс. сила отряда", "hire": "найм в провинции", "replenish": "пополнение отряда",
              "food": "пища", "production": "производство", "battle_modifier": "сила в бою"}
@@ -200,7 +201,6 @@ def techs(state: Mapping[str, Any], fid: str) -> Table:
     """Known technologies and spells (none without the tech list, G1/G3), and what can be built and its cost."""
     f = state["factions"][fid]
     params = override(default_params(), state.get("params") or None, [])
-    race = RACES[f["race"]]
     rows: list[tuple[Any, ...]] = []
     d = default_data()
 
@@ -220,13 +220,63 @@ def techs(state: Mapping[str, Any], fid: str) -> Table:
     if limits:
         rows.append(("Лимиты", "сила отряда / найм / пополнение",
                      f"{limits.get('max_strength')} / {limits.get('hire')} / {limits.get('replenish')}", ""))
-    for b in ("mine", "sawmill", "farm", "quarry", "tower", "port", "fort"):
+    rows.append(("Постройки", "на вкладке «Постройки»", "", "стоимость, что нужно в провинции и что даёт"))
+    rows.append(("Найм", "1 сила", f"1 золото + 1 дерево или {params.influence_per_strength} влияния", ""))
+    return Table(("Что", "Название", "Стоимость или состояние", "Действие"), tuple(rows))
+
+
+def _cost_text(cost: Mapping[str, int]) -> str:
+    return ", ".join(f"{RESOURCE_NAMES.get(r, r)} {n}" for r, n in cost.items() if n) or "бесплатно"
+
+
+# What a building does beyond its catalog fields: the rules the engine itself gives it (P2.1, P3.1, C9.2, §6.2).
+BUILDING_RULES = {"port": "караваны по морю (P3.1: порт нужен обеим сторонам); войско из провинции с портом может "
+                          "выйти в море (C9.2)",
+                  "market": "Рынок Хранителей: через него сдают задания (предметы и ресурсы караваном)"}
+
+
+def building_effects_text(b: str, params: Params) -> str:
+    """What one building does, in Russian, from the catalog (default G92: each field replaces its v1 default)."""
+    d = default_data()
+    parts = []
+    made = produces(d, params, b)
+    if made:
+        parts.append("добыча в начале Планирования: " + ", ".join(f"{RESOURCE_NAMES.get(r, r)} +{n}"
+                                                                   for r, n in made.items()))
+    rec = d.buildings.get(b)
+    feed = rec.food if rec is not None and rec.food is not None else (params.farm_food if b == "farm" else 0)
+    if feed:
+        parts.append(f"пища +{feed} (ещё {feed} отр. на карте, A1.1)")
+    for e in rec.effects if rec is not None else ():
+        if e.type == "defence":
+            parts.append(f"оборона {e.value:+d} к силе обороны в бою в этой провинции, когда обороняется её "
+                         "владелец или его союзник (с Похода того хода, когда построено)")
+        else:
+            parts.append(f"{EFFECT_RU.get(e.type, e.type)} {e.value:+d}")
+    if b in BUILDING_RULES:
+        parts.append(BUILDING_RULES[b])
+    return "; ".join(parts) or "—"
+
+
+def buildings(state: Mapping[str, Any], fid: str) -> Table:
+    """«Постройки»: every building a faction may build, its cost after the race's discount, the deposit it
+    needs, what it does (the catalog's production, food and effects, and the rules of the port) and where the
+    faction has it."""
+    params = override(default_params(), state.get("params") or None, [])
+    race = RACES[state["factions"][fid]["race"]]
+    d = default_data()
+    rows = []
+    for b in (*PLAYER_BUILDINGS, "market"):
         cost = params.cost_of(b)
         if "influence" in cost:
             cost["influence"] = max(0, cost["influence"] - race.building_discount.get(b, 0))
-        rows.append(("Постройка", BUILDING_NAMES[b], cost_text(cost), ""))
-    rows.append(("Найм", "1 сила", f"1 золото + 1 дерево или {params.influence_per_strength} влияния", ""))
-    return Table(("Что", "Название", "Стоимость или состояние", "Действие"), tuple(rows))
+        need = needs(d, params, b)
+        where = sorted((pname(state, p) for p, o in state["owners"].items()
+                        if o == fid and b in state["buildings"].get(p, [])), key=str.casefold)
+        rows.append((BUILDING_NAMES[b].capitalize(), "только у Хранителей" if b == "market" else _cost_text(cost),
+                     DEPOSIT_NAMES.get(need, need) if need else ("граничит с морем" if b == "port" else "—"),
+                     building_effects_text(b, params), ", ".join(where) or "—"))
+    return Table(("Постройка", "Стоимость", "Нужно в провинции", "Что даёт", "У вас"), tuple(rows))
 
 
 def _battle_row(state: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -343,7 +393,8 @@ def all_views(state: Mapping[str, Any]) -> dict[str, dict[str, Table]]:
     books: dict[str, dict[str, Table]] = {}
     for fid in state["factions"]:
         books[fid] = {"summary": summary(state, fid), "provinces": provinces(state, fid), "armies": armies(state, fid),
-                      "techs": techs(state, fid), "battles": battles(state, fid), "journal": journal(state, fid),
+                      "techs": techs(state, fid), "buildings": buildings(state, fid), "battles": battles(state, fid),
+                      "journal": journal(state, fid),
                       "map": public_map(state)}
         if state["stage"] != "finished" and not state["factions"][fid].get("eliminated"):
             books[fid]["campaign"] = campaign_prefill(state, fid)
