@@ -38,6 +38,7 @@ test-full: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check . && $(BIN)/mypy
 
+# Both demos: Jade Rose in games/demo, Titania in games/demo-titania
 demo: $(STAMP)
 	$(BIN)/forumwar demo --ruleset jade_rose games/demo
 	$(BIN)/forumwar demo --ruleset titania games/demo-titania
