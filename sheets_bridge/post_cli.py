@@ -5,6 +5,7 @@ import click
 
 from engine import find_ruleset
 from engine.cells import normalize_name
+from engine.ruleset import Ruleset
 from sheets_bridge import posts
 from sheets_bridge.cli_text import game_at
 
@@ -13,26 +14,33 @@ from sheets_bridge.cli_text import game_at
 @click.argument("game_dir", type=click.Path(file_okay=False))
 @click.option("--turn", type=int, default=None, help="Ход (по умолчанию последний рассчитанный).")
 @click.option("--battle", default=None, help="Только отчёт о бое: город или провинция, как в книгах.")
-@click.option("--faction", default=None, help="Только свой пост фракции (например, её города).")
-def post(game_dir: str, turn: int | None, battle: str | None, faction: str | None) -> None:
-    """Напечатать готовые посты для форума (BBCode) по итогам хода.
+@click.option("--faction", default=None, help="Только пост этой фракции (её города и итоги хода).")
+@click.option("--forum", type=click.Choice(sorted(posts.DIALECTS)), default=None,
+              help="Движок форума, чьи теги печатать: " + "; ".join(
+                  f"{d.name} — {d.description}" for d in posts.DIALECTS.values())
+              + f". По умолчанию — [forum] dialect из game.toml, иначе {posts.DEFAULT_DIALECT}.")
+def post(game_dir: str, turn: int | None, battle: str | None, faction: str | None, forum: str | None) -> None:
+    """Напечатать готовые посты для форума (BBCode) по итогам хода, каждый под строкой-заголовком.
 
-    Сначала общая хроника с проверкой честности костей, затем полный отчёт о каждом бое, затем посты
-    фракций. Посты лежат в archive/turn-NNNN/post-*.bbcode и пишутся после каждого этапа.
+    Сначала общая хроника каждого этапа с проверкой честности костей, затем полный отчёт о каждом бое,
+    затем по посту каждой фракции с итогами хода (после последнего этапа). Строку-заголовок в форум не
+    копируйте: пост — всё, что под ней. Посты лежат в archive/turn-NNNN/post-*.bbcode.
     """
     gd = game_at(game_dir)
     state = gd.latest_state()
     rs = find_ruleset(state["ruleset"])
+    dialect = forum or str(getattr(gd.config, "forum", None) or posts.DEFAULT_DIALECT)
     turns = sorted(int(p.name[len("turn-"):]) for p in (gd.path / "archive").glob("turn-*") if p.is_dir())
     found = [t for t in turns if posts.archived(gd.archive_path(t), t, rs.stages)]
     if turn is None:
         if not found:
             raise click.ClickException("постов ещё нет: они появляются после первого рассчитанного этапа")
         turn = found[-1]
-    chosen = posts.archived(gd.archive_path(turn), turn, rs.stages)
-    if not chosen:
+    every = posts.archived(gd.archive_path(turn), turn, rs.stages)
+    if not every:
         raise click.ClickException(f"постов хода {turn} нет; есть посты ходов: "
                                    f"{', '.join(map(str, found)) or 'никаких'}")
+    chosen = _turn_posts(every)
     if faction is not None:
         wanted = normalize_name(faction)
         ids = [fid for fid in rs.factions(state)
@@ -40,13 +48,34 @@ def post(game_dir: str, turn: int | None, battle: str | None, faction: str | Non
         if not ids:
             names = ", ".join(state["factions"][f]["name"] for f in rs.factions(state))
             raise click.ClickException(f"фракции «{faction}» нет в игре; есть: {names}")
-        chosen = [p for p in chosen if p.key.startswith(f"faction-{ids[0]}-")]
+        chosen = [p for p in chosen if p.faction == ids[0]]
+        if not chosen:
+            raise click.ClickException(f"у фракции «{state['factions'][ids[0]]['name']}» нет своего поста "
+                                       f"в ходе {turn}")
     elif battle is not None:
         wanted = normalize_name(battle)
-        chosen = [p for p in chosen if p.key.startswith("battle-")
-                  and wanted in normalize_name(p.bbcode.splitlines()[0] if p.bbcode else "")]
+        chosen = [p for p in chosen if p.kind == "battle" and wanted in normalize_name(p.title)]
         if not chosen:
             raise click.ClickException(f"в ходе {turn} нет боя за «{battle}»")
-    else:
-        chosen = [p for p in chosen if not p.key.startswith("faction-")]
-    click.echo("\n\n".join(p.bbcode.rstrip() for p in chosen))
+    several = len(rs.stages) > 1
+    click.echo("\n\n".join(f"{_heading(rs, p, several)}\n{posts.in_dialect(p.bbcode, dialect).rstrip()}"
+                            for p in chosen))
+
+
+def _turn_posts(every: list[posts.ArchivedPost]) -> list[posts.ArchivedPost]:
+    """The public posts of every stage, then the battles, then one post per faction and kind: the last
+    stage's, whose figures are the turn's final ones."""
+    last: dict[str, posts.ArchivedPost] = {}
+    for p in every:
+        if p.kind == "faction":
+            last[p.key] = p
+    return ([p for p in every if p.kind == "public"] + [p for p in every if p.kind == "battle"]
+            + list(last.values()))
+
+
+def _heading(rs: Ruleset, p: posts.ArchivedPost, several_stages: bool) -> str:
+    """The line above a post that names it (not part of the post)."""
+    what = p.title or p.key
+    if p.kind == "public" and several_stages:
+        what += f", этап «{rs.stage_title(p.stage)}»"
+    return f"=== {what} ==="

@@ -4,6 +4,8 @@ commitment, and how anyone checks them. Archived as `archive/turn-NNNN/post-STAG
 the stage's commit (so a crash is finished identically); `forumwar post` prints them."""
 from __future__ import annotations
 
+import contextlib
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -25,6 +27,18 @@ class ArchivedPost:
     key: str
     bbcode: str
     path: Path
+    title: str = ""
+
+    @property
+    def kind(self) -> str:
+        """"faction", "battle" or "public" (the chronicle and the rule set's other public posts)."""
+        return "faction" if self.key.startswith("faction-") else "battle" if self.key.startswith("battle-") \
+            else "public"
+
+    @property
+    def faction(self) -> str:
+        """The faction id of a faction's own post ("" for the others)."""
+        return self.key[len("faction-"):].split("-", 1)[0] if self.kind == "faction" else ""
 
 
 @dataclass(frozen=True)
@@ -93,13 +107,66 @@ def file_name(stage: str, n: int, post: ForumPost) -> str:
     return f"{PREFIX}{stage}-{n:02d}-{re.sub(r'[^0-9A-Za-z_.-]+', '-', archive_key(post))}{SUFFIX}"
 
 
+def titles_name(stage: str) -> str:
+    """The archive file holding the titles of a stage's posts (file name -> title)."""
+    return f"posts-{stage}.json"
+
+
 def archived(folder: Path, turn: int, stages: tuple[str, ...]) -> list[ArchivedPost]:
     """Every archived post of one turn's folder, stage by stage in the rule set's order."""
     found = []
+    titles: dict[str, str] = {}
+    for path in folder.glob("posts-*.json") if folder.is_dir() else ():
+        with contextlib.suppress(OSError, ValueError):
+            titles.update({str(k): str(v) for k, v in json.loads(path.read_text(encoding="utf-8")).items()})
     for path in folder.glob(f"{PREFIX}*{SUFFIX}") if folder.is_dir() else ():
         m = _NAME.fullmatch(path.name)
         if m is not None:
             order = stages.index(m["stage"]) if m["stage"] in stages else len(stages)
-            found.append((order, int(m["n"]), ArchivedPost(turn, m["stage"], m["key"],
-                                                           path.read_text(encoding="utf-8"), path)))
+            text = path.read_text(encoding="utf-8")
+            title = titles.get(path.name) or _first_line(text)
+            found.append((order, int(m["n"]), ArchivedPost(turn, m["stage"], m["key"], text, path, title)))
     return [post for _, _, post in sorted(found, key=lambda t: (t[0], t[1]))]
+
+
+def _first_line(bbcode: str) -> str:
+    """A post's first line without its tags: the title of a post archived before titles were kept."""
+    line = next((ln for ln in bbcode.splitlines() if ln.strip()), "")
+    return re.sub(r"\[/?[^\]]*\]", "", line).strip()
+
+
+# -- forum dialects ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Dialect:
+    """The BBCode a forum engine renders: its tags, and how a spoiler is written there."""
+
+    name: str
+    description: str
+    tags: frozenset[str]
+    spoiler: str | None          # template with {title} and {body}; None: the stock fallback (a quote)
+
+
+_STOCK_PHPBB = frozenset({"b", "i", "u", "quote", "code", "list", "*", "url", "img", "color", "size", "email"})
+DIALECTS = {
+    "phpbb": Dialect("phpbb", "phpBB как он есть (без [spoiler]: скрытое — в цитате под заголовком)",
+                     _STOCK_PHPBB, None),
+    "spoiler": Dialect("spoiler", "форумы с тегом [spoiler=…]: phpBB с расширением Spoiler, uCoz, Invision",
+                       _STOCK_PHPBB | {"spoiler"}, "[spoiler={title}]{body}[/spoiler]"),
+    "xenforo": Dialect("xenforo", "XenForo ([SPOILER=\"…\"])", _STOCK_PHPBB | {"spoiler"},
+                       '[SPOILER="{title}"]{body}[/SPOILER]'),
+}
+DEFAULT_DIALECT = "phpbb"
+_SPOILER = re.compile(r"\[spoiler(?:=(?P<title>[^\]]*))?\](?P<body>.*?)\[/spoiler\]", re.S | re.I)
+
+
+def in_dialect(bbcode: str, dialect: str) -> str:
+    """The archived post (written with [spoiler=…]) as forum engine `dialect` renders it."""
+    form = DIALECTS[dialect]
+
+    def spoiler(m: re.Match[str]) -> str:
+        title, body = (m["title"] or "Подробности").strip().strip('"'), m["body"]
+        if form.spoiler is None:
+            return f"[b]{title}[/b]\n[quote]{body}[/quote]"
+        return form.spoiler.format(title=title, body=body)
+    return _SPOILER.sub(spoiler, bbcode)

@@ -168,8 +168,12 @@ def run_turn(gd: GameDir, be: Backend | None = None, progress: Progress = noop,
         head = opening.head_after(gd, (turn, stage), canonical_json(new),
                                   opening.previous_head(gd, opening.stem(turn, stage)))
         chain = posts.ChainHead(turn, stage, head)
-        for n, post in enumerate(posts.stage_posts(rs, state, result, seed, following, chain), 1):
+        made = posts.stage_posts(rs, state, result, seed, following, chain)
+        for n, post in enumerate(made, 1):
             opening.write_archive(archive / posts.file_name(stage, n, post), post.bbcode)
+        if made:
+            opening.write_archive(archive / posts.titles_name(stage),
+                                  {posts.file_name(stage, n, p): p.title for n, p in enumerate(made, 1)})
         gd.write_snapshot(new, new["turn"], new["stage"])   # the commit
         gd.append_journal({"event": "resolved", "turn": turn, "stage": stage,
                            "next": [new["turn"], new["stage"]], "epoch": gd.epoch()})

@@ -103,18 +103,68 @@ def test_a_battle_report_follows_the_rule_book_s_deployment_template(game):
     assert not re.search(r"\b(empire|vampires|dwarves|jade)\b", text), "display names, not ids"
 
 
-def test_forumwar_post_prints_the_chronicle_a_battle_and_a_faction_s_post(game):
+def test_forumwar_post_prints_what_its_help_promises_each_post_under_a_heading(game):
+    """Issue 23 item 4: «`post` prints what its help promises, each post under a heading line that names the
+    post (not the BBCode), and one faction post per turn with the turn's final figures.»"""
     runner = CliRunner()
     out = runner.invoke(main, ["post", str(game.path), "--turn", "1"])
-    assert out.exit_code == 0 and out.output.startswith("[b]Война Нефритовой Розы — ход 1, приказы[/b]")
-    assert "Города:" not in out.output
+    assert out.exit_code == 0, out.output
+    headings = [line for line in out.output.splitlines() if line.startswith("=== ")]
+    assert headings[:2] == ["=== Ход 1: хроника, этап «приказы» ===",
+                            "=== Ход 1: хроника, этап «планирование боёв» ==="]
+    battles = [h for h in headings if h.startswith("=== Бой за ")]
+    factions = [h for h in headings if h.endswith(": города ===")]
+    assert battles and headings.index(battles[-1]) < headings.index(factions[0]), "chronicles, battles, factions"
+    assert sorted(factions) == sorted(f"=== {n}: города ===" for n in ("Империя", "Вампиры", "Дворфы",
+                                                                       "Нефритовый двор")), "one post each"
+    assert out.output.count("СУММАРНЫЙ ДОХОД В ХОД:") == 4
+    assert all(not h.strip("= ").startswith("[") for h in headings), "headings name the post, not its BBCode"
     battle = next(p for p in _posts(game, "planning") if p.key.startswith("battle-"))
     city = re.match(r"\[b\]\[u\]Бой за город (.+?) \(ход 1\)", battle.bbcode).group(1)
-    one = runner.invoke(main, ["post", str(game.path), "--turn", "1", "--battle", city.upper()])
+    one = runner.invoke(main, ["post", str(game.path), "--turn", "1", "--battle", city.upper(), "--forum", "spoiler"])
     assert one.exit_code == 0 and one.output.count("[spoiler=Ход боя]") >= 1 and "Честность" not in one.output
     own = runner.invoke(main, ["post", str(game.path), "--turn", "1", "--faction", "Империя"])
-    assert own.exit_code == 0 and own.output.startswith("Города:") and "СУММАРНЫЙ ДОХОД В ХОД:" in own.output
+    assert own.exit_code == 0 and own.output.startswith("=== Империя: города ===\nГорода:")
+    assert own.output.count("=== ") == 1, "the turn's final figures once, not one post per stage"
+    last = [p for p in _posts(game) if p.key.startswith("faction-empire-")][-1]
+    assert last.stage == "planning" and last.bbcode.rstrip() in own.output
     bad = runner.invoke(main, ["post", str(game.path), "--faction", "Орки"])
     assert bad.exit_code == 1 and "фракции «Орки» нет в игре; есть: " in bad.output
     none = runner.invoke(main, ["post", str(game.path), "--turn", "70"])
     assert none.exit_code == 1 and "постов хода 70 нет" in none.output
+
+
+STOCK_PHPBB = ("b", "i", "u", "quote", "code", "list", "*", "url", "img", "color", "size", "email")
+
+
+def _forum_parser(tags: tuple[str, ...]) -> bbcode.Parser:
+    """A parser that knows only `tags`: whatever else a post uses stays as literal text, as on that forum."""
+    parser = bbcode.Parser(install_defaults=False)
+    for tag in tags:
+        if tag == "*":
+            parser.add_simple_formatter("*", "<li>%(value)s</li>", standalone=False, same_tag_closes=True)
+        elif tag == "list":
+            parser.add_simple_formatter("list", "<ul>%(value)s</ul>")
+        else:
+            parser.add_simple_formatter(tag, f"<{tag}>%(value)s</{tag}>")
+    return parser
+
+
+@pytest.mark.parametrize(("forum", "tags"), [
+    ("phpbb", STOCK_PHPBB), ("spoiler", (*STOCK_PHPBB, "spoiler")), ("xenforo", (*STOCK_PHPBB, "spoiler")),
+])
+def test_each_forum_dialect_uses_only_tags_its_forum_renders(game, forum, tags):
+    """Issue 23 item 4: «`[spoiler]` is not stock phpBB. Offer the forum's dialect (`--forum phpbb|…`) with
+    a fallback that stock phpBB renders. Test each dialect's tags with the bbcode parser.»"""
+    out = CliRunner().invoke(main, ["post", str(game.path), "--turn", "1", "--forum", forum])
+    assert out.exit_code == 0, out.output
+    body = "\n".join(line for line in out.output.splitlines() if not line.startswith("=== "))
+    rendered = _forum_parser(tags).format(body)
+    assert not re.search(r"\[/?[A-Za-z*]+(=[^\]]*)?\]", rendered), f"tags {forum} does not render are left"
+    checker = _Balance()
+    checker.feed(rendered)
+    assert checker.problems == [] and checker.stack == []
+    if forum == "phpbb":
+        assert "[spoiler" not in body and "[b]Ход боя[/b]\n[quote]" in body
+    if forum == "xenforo":
+        assert '[SPOILER="Ход боя"]' in body
