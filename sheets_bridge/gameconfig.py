@@ -50,6 +50,7 @@ class GameConfig:
     deadlines: dict[str, str] = field(default_factory=dict)   # stage -> ISO datetime or ""
     timezone: str = "Europe/Moscow"
     schedule: dict[str, str | int] = field(default_factory=dict)   # stage -> rule (sheets_bridge.schedule)
+    forum: str = "phpbb"                # [forum] dialect: the BBCode of `forumwar post` (sheets_bridge.posts)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"ruleset": self.ruleset, "scenario": self.scenario,
@@ -64,6 +65,8 @@ class GameConfig:
         data["deadlines"] = dict(self.deadlines)
         if self.schedule:
             data["schedule"] = dict(self.schedule)
+        if self.forum != "phpbb":
+            data["forum"] = {"dialect": self.forum}
         return data
 
     def to_toml(self) -> str:
@@ -87,6 +90,7 @@ class GameConfig:
             deadlines=dict(data.get("deadlines", {})),
             timezone=data.get("timezone", "Europe/Moscow"),
             schedule=dict(data.get("schedule", {})),
+            forum=str(data.get("forum", {}).get("dialect", "phpbb")),
         )
 
     @classmethod
@@ -98,7 +102,8 @@ class GameConfig:
 
 
 _KNOWN_KEYS = {"ruleset", "scenario", "backend", "seed", "title", "factions", "gm_emails",
-               "books", "deadlines", "timezone", "schedule"}
+               "books", "deadlines", "timezone", "schedule", "forum"}
+FORUMS = ("phpbb", "spoiler", "xenforo")   # the dialects of sheets_bridge.posts.DIALECTS
 
 
 def parse_config_text(text: str, source: str = CONFIG_FILE) -> dict[str, Any]:
@@ -176,6 +181,10 @@ def config_problems(data: Any) -> list[str]:
         problems.append(f"«seed» должен быть строкой (или целым числом), а не {seed!r}")
     if not isinstance(data.get("title", ""), str):
         problems.append(f"«title» должен быть строкой, а не {data['title']!r}")
+    forum = data.get("forum", {})
+    if not isinstance(forum, dict) or set(forum) - {"dialect"} or forum.get("dialect", "phpbb") not in FORUMS:
+        problems.append(f"[forum] — это dialect = одно из: {', '.join(FORUMS)} (движок форума для forumwar post), "
+                        f"а не {forum!r}")
     timezone = data.get("timezone", "Europe/Moscow")
     if not isinstance(timezone, str) or not _is_timezone(timezone):
         problems.append(f"«timezone» должен быть часовым поясом IANA, например 'Europe/Moscow', а не {timezone!r}")

@@ -29,7 +29,7 @@ def post(game_dir: str, turn: int | None, battle: str | None, faction: str | Non
     gd = game_at(game_dir)
     state = gd.latest_state()
     rs = find_ruleset(state["ruleset"])
-    dialect = forum or str(getattr(gd.config, "forum", None) or posts.DEFAULT_DIALECT)
+    dialect = forum or gd.config.forum
     turns = sorted(int(p.name[len("turn-"):]) for p in (gd.path / "archive").glob("turn-*") if p.is_dir())
     found = [t for t in turns if posts.archived(gd.archive_path(t), t, rs.stages)]
     if turn is None:

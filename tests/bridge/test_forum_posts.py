@@ -168,3 +168,21 @@ def test_each_forum_dialect_uses_only_tags_its_forum_renders(game, forum, tags):
         assert "[spoiler" not in body and "[b]Ход боя[/b]\n[quote]" in body
     if forum == "xenforo":
         assert '[SPOILER="Ход боя"]' in body
+
+def test_the_forum_dialect_of_game_toml_is_the_default_and_a_bad_one_is_refused(game, tmp_path):
+    import shutil
+
+    from sheets_bridge.gameconfig import FORUMS
+    from sheets_bridge.gamedir import GameDir
+    from sheets_bridge.posts import DIALECTS
+    assert set(FORUMS) == set(DIALECTS)
+    copy = tmp_path / "g"
+    shutil.copytree(game.path, copy)
+    toml = copy / "game.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + '\n[forum]\ndialect = "xenforo"\n', encoding="utf-8")
+    assert GameDir(copy).config.forum == "xenforo"
+    out = CliRunner().invoke(main, ["post", str(copy), "--turn", "1"])
+    assert out.exit_code == 0 and '[SPOILER="' in out.output
+    toml.write_text(toml.read_text(encoding="utf-8").replace('"xenforo"', '"vbulletin"'), encoding="utf-8")
+    bad = CliRunner().invoke(main, ["post", str(copy)])
+    assert bad.exit_code == 1 and "[forum] — это dialect = одно из: phpbb, spoiler, xenforo" in bad.output
