@@ -61,9 +61,32 @@ def apply_might(w: World) -> dict[str, dict[str, str]]:
     return out
 
 
+def player_strengths(w: World) -> dict[tuple[str, str], int]:
+    """(faction, province) -> Strength of the player armies there now (the moment before a step)."""
+    out: dict[tuple[str, str], int] = {}
+    for a in w.armies:
+        if a.alive and not w.factions[a.faction].is_keeper:
+            out[(a.faction, a.province)] = out.get((a.faction, a.province), 0) + a.strength
+    return out
+
+
+def keeper_watch(w: World, before: dict[tuple[str, str], int]) -> None:
+    """«Раз за игру … если у их границ появляется войско другой фракции с силой 5 или более»: after a step
+    (Planning's hires, each move with its battle and retreats), every player army that now has base Strength
+    >= 5 where its faction had less before the step appeared there: by arriving (a move, a capture, a retreat,
+    SCHEMA §4), by hiring or by merging (issue 24; docs/rulings.md). Armies in creation order."""
+    keepers = [f.id for f in w.sit.factions if f.is_keeper and f.id not in w.keeper_trigger_used]
+    if not keepers:
+        return
+    least = w.params.keeper_trigger_strength
+    for army in [a for a in w.armies if a.alive and a.strength >= least]:
+        if before.get((army.faction, army.province), 0) < least:
+            keeper_trigger(w, army)
+
+
 def keeper_trigger(w: World, army: Army) -> None:
     """Once per game a Keeper reinforces its weakest province when a player army of base Strength >= 5
-    arrives next to a Keeper province (SCHEMA §4, G43 a)."""
+    appears next to a Keeper province (SCHEMA §4, G43 a; `keeper_watch` says when)."""
     if not army.alive or w.factions[army.faction].is_keeper or army.strength < w.params.keeper_trigger_strength:
         return
     for n in sorted(w.map.neighbours(army.province)):
@@ -105,9 +128,7 @@ def execute_move(w: World, task: Task, army: Army, target: str) -> tuple[str, st
         army.cancelled = "warded"
         return "failed", "warded"
     if w.hostile_present(f, target):
-        outcome = battle(w, army, target, origin)
-        keeper_trigger(w, army)
-        return outcome
+        return battle(w, army, target, origin)
     had_troops = bool(w.armies_in(target))
     if owner == f or (owner is not None and w.allied(f, owner)) or w.map.is_sea(target):
         limit = w.limit(owner) if owner is not None else w.limit(f)
@@ -121,7 +142,6 @@ def execute_move(w: World, task: Task, army: Army, target: str) -> tuple[str, st
             task.extra["trimmed"] = trimmed
         if not had_troops:
             mark_empty_entry(w, target, f)
-        keeper_trigger(w, army)
         return "succeeded", "moved"
     # an unowned or enemy province without hostile troops: captured without a battle (G27 a)
     home = w.race(owner) if owner is not None else None
@@ -140,7 +160,6 @@ def execute_move(w: World, task: Task, army: Army, target: str) -> tuple[str, st
         w.protected_next[target] = f
         w.fire("protect_if_captured", target)
     mark_empty_entry(w, target, f)
-    keeper_trigger(w, army)
     return "succeeded", "captured"
 
 
@@ -185,7 +204,9 @@ def run(w: World) -> None:
         moves = sorted((t for t in w.tasks if t.faction == faction and t.type == "move"),
                        key=lambda t: (t.seq, t.index, t.part or 0))
         for task in moves:
+            before = player_strengths(w)
             run_move(w, task)
+            keeper_watch(w, before)
             reveal_near_armies(w, faction)  # «войско … подходит на смежную дистанцию» (G88)
             quests.find_items(w, faction)  # G87
 

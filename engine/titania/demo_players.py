@@ -151,7 +151,7 @@ def _campaign(b: Book, turn: int) -> tuple[list[Cells], list[tuple[str, str]]]:
             elif enemy is None:
                 score = 5
             elif s["owners"].get(n) in s.get("keepers", {}):
-                score = 3 if strength > enemy + 1 else 0
+                score = 3 if strength >= enemy else 0
             elif strength > enemy:
                 score = 4
             elif strength + 2 >= enemy:
