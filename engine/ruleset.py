@@ -331,6 +331,11 @@ class Ruleset(ABC):
         """What the open stage awaits from whom: faction id -> list of Russian notes."""
         return {f: [] for f in self.factions(state)}
 
+    def announcements(self, state: Mapping[str, Any]) -> tuple[str, ...]:
+        """What the GM tells the players before a new game (Russian lines; `new` prints them under «объявите
+        игрокам»): the defaults the rule book lacks that a player notices, with this game's values."""
+        return ()
+
     # -- optional capabilities -------------------------------------------------
     def battle_simulator(self) -> BattleSimulator | None:
         return None

@@ -149,6 +149,10 @@ def new(game_dir: str, ruleset: str, scenario: str, backend: str, seed: str | No
     named = f"«{gd.config.title}»" + (f" ({rules})" if gd.config.title != rules else "")
     click.echo(f"Игра {named} создана в {game_dir}: "
                f"книг {len(gd.config.books)} ({where}). Дальше: игроки заполняют приказы, мастер — forumwar turn.")
+    notes = find_ruleset(gd.config.ruleset).announcements(gd.latest_state())
+    if notes:
+        click.echo("Объявите игрокам (чего нет в книге правил, и как это решено в этой игре):")
+        click.echo("\n".join(f"  - {line}" for line in notes))
 
 
 def _book_key(ruleset: str, scenario: str, given: str) -> str:

@@ -30,7 +30,7 @@ from engine.ruleset import (
     Table,
 )
 from engine.state import Envelope
-from engine.titania import book_orders, corrections, game_turn, odds, setup, start_book, views
+from engine.titania import book_orders, corrections, defaults, game_turn, odds, setup, start_book, views
 from engine.titania.book_orders import (
     HOLD,
     MOVE,
@@ -188,6 +188,9 @@ class Titania(Ruleset):
             else:
                 out[fid] = ["приказы во вкладках «Планирование», «Поход», «Мощь и магия»"]
         return out
+
+    def announcements(self, state: Mapping[str, Any]) -> tuple[str, ...]:
+        return defaults.announcements(state)
 
     def demo_players(self) -> DemoPlayers:
         from engine.titania.demo_players import TitaniaDemoPlayers

@@ -29,6 +29,7 @@ from typing import Any
 from engine.rng import Random, stream
 from engine.state import SCHEMA_VERSION
 from engine.titania import natives
+from engine.titania.data import default_data
 from engine.titania.holdings import apply_holdings
 from engine.titania.map import DEPOSITS
 from engine.titania.params import default_params, override
@@ -118,7 +119,7 @@ def neighbours(state: Mapping[str, Any]) -> dict[str, set[str]]:
 # -- the start by the book: settings ------------------------------------------------------------------------
 
 START_KEYS = {"stage": bool, "keepers": int, "keeper_provinces": int, "unique_races": bool,
-              "capital_name_length": int, "colours": list, "keeper_names": list}
+              "capital_name_length": int, "colours": list, "keeper_names": list, "keeper_technologies": list}
 
 
 @cache
@@ -140,9 +141,10 @@ def start_settings(raw: object, problems: list[str]) -> dict[str, Any]:
             problems.append(f"[start] {key}: нужно целое число не меньше 0, а указано {value!r}.")
         elif kind is bool and not isinstance(value, bool):
             problems.append(f"[start] {key}: нужно true или false, а указано {value!r}.")
-        elif kind is list and (not isinstance(value, list) or not value
+        elif kind is list and (not isinstance(value, list) or (not value and key != "keeper_technologies")
                                or not all(isinstance(v, str) and v.strip() for v in value)):
-            problems.append(f"[start] {key}: нужен непустой список названий.")
+            problems.append(f"[start] {key}: нужен {'' if key == 'keeper_technologies' else 'непустой '}список "
+                            "названий.")
         else:
             out[key] = [v.strip() for v in value] if kind is list else value
     if out["keeper_provinces"] < 1:
@@ -238,9 +240,9 @@ def _factions(raw: object, provinces: dict[str, dict[str, Any]], nb: dict[str, s
 # -- Keepers and Bosses ----------------------------------------------------------------------------------
 
 def _keepers(raw: object, provinces: dict[str, dict[str, Any]], rng: Random, state: dict[str, Any],
-             problems: list[str], random_race: bool = False) -> dict[str, dict[str, Any]]:
+             problems: list[str], random_race: bool = False, technologies: object = ()) -> dict[str, dict[str, Any]]:
     """The Keepers at their places; `random_race`: a Keeper without a race gets a random one («со случайной
-    расой»)."""
+    расой»); `technologies`: the standard set of a Keeper whose table gives none."""
     out: dict[str, dict[str, Any]] = {}
     if raw is None:
         return out
@@ -282,7 +284,22 @@ def _keepers(raw: object, provinces: dict[str, dict[str, Any]], rng: Random, sta
                                     "naval": False})
         out[str(kid)] = {"name": _text(k.get("name")) or str(kid), "race": race, "home": list(home),
                          "at_war": False}
+        techs = _keeper_techs(k.get("technologies", technologies), where, problems)
+        if techs:
+            out[str(kid)]["techs"] = techs
     return out
+
+
+def _keeper_techs(raw: object, where: str, problems: list[str]) -> list[str]:
+    """«стандартный набор технологий» of a Keeper: technology ids of the game's catalog."""
+    known = default_data().technologies
+    if not isinstance(raw, list) or not all(isinstance(t, str) for t in raw):
+        problems.append(f"{where} technologies: нужен список идентификаторов технологий.")
+        return []
+    bad = [t for t in raw if t not in known]
+    if bad:
+        problems.append(f"{where} technologies: нет таких технологий: {', '.join(bad)} (есть: {', '.join(known)}).")
+    return sorted({t for t in raw if t in known})
 
 
 def _random_keepers(state: dict[str, Any], settings: Mapping[str, Any], taken: set[str], rng: Random
@@ -441,11 +458,14 @@ def found(state: dict[str, Any], parts: Mapping[str, Any], settings: Mapping[str
     for f in state["factions"].values():
         if f["capital"] in provinces:
             provinces[f["capital"]]["capital"] = True
-    state["keepers"] = _keepers(parts.get("keepers"), provinces, rng, state, problems, random_race=settings is not None)
+    standard = (settings or start_settings({}, []))["keeper_technologies"]
+    state["keepers"] = _keepers(parts.get("keepers"), provinces, rng, state, problems, random_race=settings is not None,
+                                technologies=list(standard))
     notes: list[str] = []
     if settings is not None:
         extra, notes = _random_keepers(state, settings, reserved(parts), rng)
-        state["keepers"].update(_keepers(extra, provinces, rng, state, problems, random_race=True))
+        state["keepers"].update(_keepers(extra, provinces, rng, state, problems, random_race=True,
+                                         technologies=list(standard)))
     _bosses(parts.get("bosses"), provinces, rng, state, params.boss_health, problems)
     apply_holdings(parts.get("provinces"), state, problems)  # a game that starts in progress
     if problems:

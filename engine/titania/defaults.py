@@ -1,0 +1,82 @@
+"""What the GM announces to the players before a Titania game («объявите игрокам»): the defaults the rule book
+lacks that a player notices, each with the value this game uses and where the GM changes it.
+
+The values come from the state (its scenario's [victory], [params], Keepers) and the data files
+(templates/titania/data: victory.toml, params.toml, start.toml); docs/rulings.md lists the same readings.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.titania.data import default_data
+from engine.titania.params import default_params, override
+from engine.titania.setup import start_settings
+from engine.titania.victory import settings
+
+
+def turns(n: int) -> str:
+    """«1 ход», «3 хода», «5 ходов»."""
+    if n % 10 == 1 and n % 100 != 11:
+        return f"{n} ход"
+    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        return f"{n} хода"
+    return f"{n} ходов"
+
+
+def announcements(state: Mapping[str, Any]) -> tuple[str, ...]:
+    """Russian lines, one per default, for `forumwar new` to print."""
+    conf = settings(state)
+    params = override(default_params(), state.get("params") or None, [])
+    techs = default_data().technologies
+    keepers = state.get("keepers") or {}
+    known = sorted({t for k in keepers.values() for t in k.get("techs", [])} if keepers
+                   else start_settings((state.get("start") or {}).get("settings") or {}, [])["keeper_technologies"])
+    shrines = (f" или сразу, когда фракция держит {conf['shrines_to_win']} Святилищ Древних"
+               if conf["shrines_to_win"] else "")
+    keeper_techs = (", ".join(f"«{techs[t].name}»" for t in known if t in techs) if known
+                    else "пуст (в книге его нет)")
+    return (
+        f"Конец игры (G7): после хода {conf['last_turn']}{shrines}; затем побеждает лучшая по Святилищам, "
+        "провинциям и силе войск ([victory] сценария: last_turn, shrines_to_win).",
+        f"Дебаф проигравших в событии длится {turns(params.debuff_turns)} (G84), если событие не задаёт своё "
+        "(debuff_turns в [params] сценария).",
+        f"«Стандартный набор технологий» Хранителей {keeper_techs} (G43; technologies в [keepers.*] сценария, "
+        "keeper_technologies в start.toml).",
+        "Туземцы появляются только в начале игры и никогда не возвращаются: захваченная или оставленная после "
+        "ничьей провинция остаётся без них (G91).",
+        "Хранители не занимают места в очерёдности Похода: их ходы идут после всех игроков (G12).",
+        "Орки ходят первыми среди фракций с равным Могуществом, и при нулевом тоже; двое орков бросают кубик (G13).",
+        "Ресурсы провинции открываются, когда рядом встаёт войско игрока — не Хранителей и не туземцев; "
+        "плодородные земли, камень, место силы или Святилище — с равным шансом (G38, G88).",
+        f"Предел силы отряда {params.max_strength}, найм и пополнение за ход — по {params.hire} и "
+        f"{params.replenish}, пока технологии их не поднимут (G6); постройка т1 приносит {params.yield_per_building} "
+        "в ход (G5).",
+        "Бонус Могущества и «+1/−1 к силе» рас идут только в сравнение сил, не в урон (G9, G22); потери при "
+        "ничьей — половина силы с округлением вверх, войско силы 1 гибнет (G23).",
+        "Приказы Планирования и Похода сдаются вместе, в один срок (G11); распределение Могущества — в той же "
+        "вкладке «Мощь и магия» (G8).",
+        "Хранители раз за игру пополняют свою слабейшую провинцию на 1–4, когда у их границы появляется войско "
+        "игрока силой 5 и больше — пришедшее, нанятое или слившееся (G43).",
+        *_buildings(),
+        *_start(state),
+    )
+
+
+def _buildings() -> tuple[str, ...]:
+    fort = default_data().buildings.get("fort")
+    value = sum(e.value for e in fort.effects if e.type == "defence") if fort is not None else 0
+    return (f"Укрепление даёт {value:+d} к силе обороны в бою в своей провинции (G92; buildings.toml); что даёт "
+            "каждая постройка — во вкладке «Постройки».",) if value else ()
+
+
+def _start(state: Mapping[str, Any]) -> tuple[str, ...]:
+    """A start by the book: what the set-up stage decides (docs/rulings.md «начало игры по книге»)."""
+    start = state.get("start")
+    if not isinstance(start, dict):
+        return ()
+    unique = start["settings"]["unique_races"]
+    return ("Начало игры — ход 0: каждая фракция выбирает во вкладке «Начало игры» цвет"
+            + (", расу" if unique else "") + " (у каждой свой"
+            + ("" if unique else "; расы могут повторяться") + ") и приморскую столицу не на острове; одинаковый "
+            "выбор и невыбранное решает жребий.",)
