@@ -50,6 +50,7 @@ class GameConfig:
     deadlines: dict[str, str] = field(default_factory=dict)   # stage -> ISO datetime or ""
     timezone: str = "Europe/Moscow"
     schedule: dict[str, str | int] = field(default_factory=dict)   # stage -> rule (sheets_bridge.schedule)
+    draw_pictures: bool = True          # [pictures] draw: the maps and charts after every stage
     forum: str = "phpbb"                # [forum] dialect: the BBCode of `forumwar post` (sheets_bridge.posts)
 
     def to_dict(self) -> dict[str, Any]:
@@ -235,6 +236,23 @@ def config_problems(data: Any) -> list[str]:
                 problems.append(f"deadlines.{stage} = {when!r}: не дата и время; пишите, например, "
                                 f"«2025-03-16T20:00» (время в поясе игры) или «2025-03-16T20:00+03:00»")
     problems += schedule_problems(data.get("schedule", {}), data.get("ruleset"))
+    problems += pictures_problems(data.get("pictures", {}))
+    return problems
+
+
+PICTURES_KEYS = ("draw",)
+
+
+def pictures_problems(pictures: Any) -> list[str]:
+    """The problems of `[pictures]` (draw = true or false), in Russian."""
+    if not isinstance(pictures, dict):
+        return [f"[pictures] должна быть таблицей, например «[pictures]» и под ней «draw = false», а не {pictures!r}"]
+    problems = [f"pictures: неизвестный ключ «{key}» (известен: {', '.join(PICTURES_KEYS)})"
+                for key in pictures if key not in PICTURES_KEYS]
+    draw = pictures.get("draw", True)
+    if not isinstance(draw, bool):
+        problems.append(f"pictures.draw должен быть true (рисовать карты и графики после каждого этапа) или false "
+                        f"(не рисовать), а не {draw!r}")
     return problems
 
 

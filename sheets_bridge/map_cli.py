@@ -1,9 +1,9 @@
 """`forumwar map GAME [--turn N] [--faction F] -o map.png` and `forumwar charts GAME [--csv FILE]`.
 
 The map of a turn is drawn from the turn's last snapshot (the latest one without --turn), with the
-markers of the stage that resolved into it (its archived events) and, for a faction's map, the orders
-that faction gave in that snapshot's stage when they are archived (passed to `MapData.picture` as
-{"faction", "stage", "orders": ParsedOrders.orders}).
+markers of the stage that resolved into it (its archived events: one star per place, which the message
+counts) and, for a faction's map, the orders that faction gave in that snapshot's stage when they are
+archived (`pictures.faction_orders`, passed to `MapData.picture`).
 """
 from __future__ import annotations
 
@@ -49,19 +49,6 @@ def _faction(rs: Ruleset, state: Mapping[str, Any], given: str) -> str:
                              param_hint="--faction")
 
 
-def _orders(gd: GameDir, rs: Ruleset, state: dict[str, Any], faction: str) -> dict[str, Any] | None:
-    """The faction's orders of the snapshot's stage, if that stage resolved and its orders are archived."""
-    from sheets_bridge.layouts import Layout
-    from sheets_bridge.opening import archived_orders
-    from sheets_bridge.pull import parse_books
-    turn, stage = int(state["turn"]), str(state["stage"])
-    raw = archived_orders(gd.archive_path(turn), stage)
-    if faction not in raw:
-        return None
-    parsed, _ = parse_books(rs, Layout.load(rs.name), state, stage, {faction: raw[faction]})
-    return {"faction": faction, "stage": stage, "orders": list(parsed[faction].orders)}
-
-
 @click.command("map")
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
 @click.option("--turn", "turn_no", type=click.IntRange(0), default=None,
@@ -75,7 +62,7 @@ def map_command(game_dir: str, turn_no: int | None, faction: str | None, output:
 
     Карта фракции показывает только то, что видно в её книге, и её собственные приказы стрелками."""
     from sheets_bridge.map_drawing import draw_map
-    from sheets_bridge.pictures import events_into, map_title
+    from sheets_bridge.pictures import events_into, faction_orders, map_title
     gd = game_at(game_dir)
     try:
         with gd.lock(shared=True):
@@ -86,7 +73,7 @@ def map_command(game_dir: str, turn_no: int | None, faction: str | None, output:
             if maps is None:
                 raise click.ClickException(f"правила «{rs.title}» не рисуют карту")
             fid = _faction(rs, state, faction) if faction is not None else None
-            orders = _orders(gd, rs, state, fid) if fid is not None else None
+            orders = faction_orders(gd, rs, state, fid) if fid is not None else None
             picture = maps.picture(state, fid, orders=orders, events=events_into(gd, path.stem))
             drawing = draw_map(picture, map_title(rs, state, fid), viewer=fid)
     except GameDirError as exc:
@@ -94,8 +81,8 @@ def map_command(game_dir: str, turn_no: int | None, faction: str | None, output:
     atomic_write_bytes(Path(output), drawing.png)
     whose = "общая" if fid is None else f"фракции {picture.factions.get(fid, fid)}"
     click.echo(f"Карта ({whose}) хода {state['turn']}, этапа «{rs.stage_title(str(state['stage']))}» "
-               f"сохранена в {output}: мест {len(picture.places)}, боёв {len(picture.markers)}, "
-               f"стрелок-приказов {len([a for a in picture.arrows if a.faction == fid])}.")
+               f"сохранена в {output}: мест {len(picture.places)}, отмечено боёв {len(drawing.marks)}, "
+               f"стрелок-приказов {len(drawing.arrows)}.")
 
 
 @click.command("charts")

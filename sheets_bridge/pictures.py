@@ -1,29 +1,50 @@
-"""The pictures of an opened stage: the public map and every faction's charts.
+"""The pictures of an opened stage: the public map, every faction's own map and every faction's charts.
 
-Drawn from the opened snapshot (and, for the map, the events of the stage that resolved into it, when
-archived), they are archived as PNG beside the stage's exports (`map-STAGE.png`, `charts-STAGE-FACTION.png`
-in archive/turn-NNNN/; `map-start.png` for a new game) and put in the public book (the map) and the GM
-book (the charts) by a backend that can (`put_pictures`: the xlsx one). On Google Sheets the GM is told
-where the pictures are and how to paste them. Every step rewrites the same bytes, so re-running an
-interrupted opening is harmless.
+Drawn from the opened snapshot (and, for the maps, the events of the stage that resolved into it, when
+archived: its battles are the stars), they are archived as PNG beside the stage's exports (`map-STAGE.png`,
+`map-STAGE-FACTION.png`, `charts-STAGE-FACTION.png` in archive/turn-NNNN/; `…-start…` for a new game) and
+put in the books by a backend that can (`PutsPictures`: the xlsx one): the public map in the public book,
+each faction's map in its own book (tab «Рисунок карты»), the charts in the GM book. On Google Sheets the
+GM is told where the pictures are and how to paste them. Every step rewrites the same bytes, so re-running
+an interrupted opening is harmless.
+
+A faction's map is what the rule set's `map_data` lets that faction see (its fog of war) with its own
+orders as arrows: those it gave in the stage that just resolved (the archived orders as read, parsed
+against the state they were given in) and any the new state itself shows as the faction's (Jade Rose's
+declared attacks waiting for their battle).
+
+The pictures are drawn in parallel by forked workers (as the battle simulator's runs are) where the system
+forks, one map painter per worker sharing its labels between maps; the books and the archive are written by
+the command itself, after the drawing. `[pictures] draw = false` in game.toml draws nothing. matplotlib is
+imported only to draw.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
+import multiprocessing as mp
+import os
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import find_ruleset
-from engine.ruleset import Ruleset
+from engine.ruleset import MapData, MapPicture, Ruleset
 from sheets_bridge.atomic import atomic_write_bytes
 from sheets_bridge.backends.base import Backend, PutsPictures
 from sheets_bridge.gamedir import GameDir
-from sheets_bridge.stage_common import Progress, noop
+from sheets_bridge.stage_common import Progress, Step, noop
+
+if TYPE_CHECKING:
+    from sheets_bridge.charts import ChartPainter
+    from sheets_bridge.map_drawing import MapPainter
 
 MAP_TAB = "Рисунок карты"
 CHARTS_TAB = "Графики"
 MAP_NOTE = "Карта после этапа: цвет — владелец, звезда — бой этого хода. Таблица — во вкладке рядом."
+FACTION_MAP_NOTE = ("Карта вашей фракции после этапа: цвет — владелец, звезда — бой этого хода, стрелки вашего "
+                    "цвета — ваши приказы. На ней только то, что видно вашей фракции.")
 CHARTS_NOTE = "Графики фракций ход за ходом (доход, казна, армия, владения); таблицу выгружает forumwar charts."
 PASTE_HINT = ("в Google-таблице откройте книгу, выберите «Вставка → Изображение → Изображение поверх ячеек» "
               "и загрузите этот файл")
@@ -38,33 +59,160 @@ def map_title(rs: Ruleset, state: Mapping[str, Any], faction: str | None = None)
     return f"{rs.title}: ход {state['turn']}, {rs.stage_title(str(state['stage']))} — {whose}"
 
 
-def events_into(gd: GameDir, key: str) -> list[dict[str, Any]]:
-    """The archived events of the stage that resolved into the snapshot `key` (none if not archived)."""
+def _stem(key: str) -> tuple[int, str]:
+    turn, stage = key[len("turn-"):].split("-", 1)
+    return int(turn), stage
+
+
+def closed_stage(gd: GameDir, key: str) -> tuple[int, str] | None:
+    """(turn, stage) of the snapshot before `key`: the stage that resolved into it (None for the first)."""
     keys = [p.stem for p in gd.snapshots()]
     if key not in keys or keys.index(key) == 0:
+        return None
+    return _stem(keys[keys.index(key) - 1])
+
+
+def events_into(gd: GameDir, key: str) -> list[dict[str, Any]]:
+    """The archived events of the stage that resolved into the snapshot `key` (none if not archived)."""
+    closed = closed_stage(gd, key)
+    if closed is None:
         return []
-    before = keys[keys.index(key) - 1]
-    turn, stage = int(before[len("turn-"):].split("-", 1)[0]), before.split("-", 2)[2]
-    path = gd.archive_path(turn) / f"events-{stage}.json"
+    path = gd.archive_path(closed[0]) / f"events-{closed[1]}.json"
     if not path.is_file():
         return []
     events = json.loads(path.read_text(encoding="utf-8"))
     return [e for e in events if isinstance(e, dict)] if isinstance(events, list) else []
 
 
-def public_map(rs: Ruleset, state: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> bytes | None:
-    maps = rs.map_data()
-    if maps is None:
+def faction_orders(gd: GameDir, rs: Ruleset, state: dict[str, Any], faction: str) -> dict[str, Any] | None:
+    """The faction's orders given in the stage of the snapshot `state`, if that stage resolved and its
+    orders are archived: {"faction", "stage", "orders": ParsedOrders.orders} (what MapData.picture takes)."""
+    from sheets_bridge.layouts import Layout
+    from sheets_bridge.pull import parse_books
+    turn, stage = int(state["turn"]), str(state["stage"])
+    path = gd.archive_path(turn) / f"orders-{stage}-{faction}.json"
+    if not path.is_file():
         return None
-    from sheets_bridge.map_drawing import draw_map
-    return draw_map(maps.picture(state, None, events=events), map_title(rs, state)).png
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    parsed, _ = parse_books(rs, Layout.load(rs.name), state, stage, {faction: raw})
+    return {"faction": faction, "stage": stage, "orders": list(parsed[faction].orders)}
+
+
+def faction_picture(maps: MapData, state: Mapping[str, Any], faction: str, events: Sequence[Mapping[str, Any]],
+                    before: Mapping[str, Any] | None = None, orders: Mapping[str, Any] | None = None) -> MapPicture:
+    """The faction's map of `state` with its own arrows: those of its `orders` given in the state `before`
+    (the stage that resolved into `state`), then any `state` itself shows; one arrow per pair of places."""
+    now = maps.picture(state, faction, events=events)
+    if before is None:
+        return now
+    then = maps.picture(before, faction, orders=orders)
+    arrows: dict[tuple[str, str], Any] = {}
+    for arrow in (*then.arrows, *now.arrows):
+        if arrow.faction == faction:
+            arrows.setdefault((arrow.source, arrow.target), arrow)
+    return dataclasses.replace(now, arrows=tuple(arrows.values()))
 
 
 def faction_charts(gd: GameDir, rs: Ruleset, state: Mapping[str, Any]) -> dict[str, bytes]:
     """Faction id -> its charts PNG over every turn so far."""
-    from sheets_bridge.charts import charts, turn_table
+    from sheets_bridge.charts import charts, turn_rows
     names = {f.id: f.name for f in rs.summary(state).factions}
-    return charts(turn_table(gd), {fid: names.get(fid, fid) for fid in rs.factions(state)})
+    return charts(turn_rows(gd), {fid: names.get(fid, fid) for fid in rs.factions(state)})
+
+
+# -- drawing every picture of a stage, in parallel where the system forks -------------------------
+
+@dataclass(frozen=True)
+class Job:
+    """One picture: the public map (faction None), a faction's map, or a faction's charts."""
+
+    kind: str                 # "map" or "charts"
+    faction: str | None = None
+
+
+@dataclass
+class _Work:
+    """What the workers draw from (inherited when they fork, never pickled)."""
+
+    gd: GameDir
+    rs: Ruleset
+    state: dict[str, Any]
+    events: list[dict[str, Any]]
+    before: dict[str, Any] | None
+    names: dict[str, str]
+    rows: list[dict[str, object]]
+    jobs: list[Job]
+    maps: MapPainter | None = None           # one painter of each kind per process, kept between jobs
+    charts: ChartPainter | None = None
+
+    def map_painter(self) -> MapPainter:
+        if self.maps is None:
+            from sheets_bridge.map_drawing import MapPainter
+            self.maps = MapPainter()
+        return self.maps
+
+    def chart_painter(self) -> ChartPainter:
+        if self.charts is None:
+            from sheets_bridge.charts import ChartPainter, figures
+            self.charts = ChartPainter(figures(self.rows))
+        return self.charts
+
+    def draw(self, job: Job) -> bytes:
+        if job.kind == "charts":
+            from sheets_bridge.map_drawing import faction_colours
+            assert job.faction is not None
+            colour = faction_colours(self.names)[job.faction]
+            return self.chart_painter().draw(self.rows, self.names[job.faction], colour)
+        maps = self.rs.map_data()
+        assert maps is not None
+        if job.faction is None:
+            picture = maps.picture(self.state, None, events=self.events)
+        else:
+            orders = (faction_orders(self.gd, self.rs, self.before, job.faction)
+                      if self.before is not None and job.faction in self.before.get("factions", {}) else None)
+            picture = faction_picture(maps, self.state, job.faction, self.events, self.before, orders)
+        return self.map_painter().draw(picture, map_title(self.rs, self.state, job.faction), job.faction).png
+
+
+_WORK: _Work | None = None
+
+
+def _draw_job(index: int) -> tuple[int, bytes]:
+    assert _WORK is not None
+    return index, _WORK.draw(_WORK.jobs[index])
+
+
+def workers() -> int:
+    """How many processes draw: one per core (1 where the system cannot fork)."""
+    if "fork" not in mp.get_all_start_methods() or mp.current_process().daemon:
+        return 1
+    return max(1, os.cpu_count() or 1)
+
+
+def draw_all(work: _Work, progress: Progress = noop) -> list[bytes]:
+    """Every job's PNG, in the jobs' order: drawn by forked workers when there are several, else here."""
+    global _WORK
+    import sheets_bridge.map_drawing  # noqa: F401  # matplotlib imported once, before the workers fork
+    done: dict[int, bytes] = {}
+    total = len(work.jobs)
+
+    def got(index: int, png: bytes) -> None:
+        done[index] = png
+        progress(Step(f"нарисовано картинок: {len(done)} из {total}", len(done), total))
+
+    count = min(workers(), total)
+    _WORK = work
+    try:
+        if count > 1:
+            with mp.get_context("fork").Pool(count) as pool:
+                for index, png in pool.imap_unordered(_draw_job, range(total)):
+                    got(index, png)
+        else:
+            for index in range(total):
+                got(*_draw_job(index))
+    finally:
+        _WORK = None
+    return [done[i] for i in range(total)]
 
 
 def publish(gd: GameDir, be: Backend, key: str, archive: Path | None, stage: str | None,
@@ -72,33 +220,61 @@ def publish(gd: GameDir, be: Backend, key: str, archive: Path | None, stage: str
     """Draw, archive (when `archive` and `stage` say where) and put in the books the pictures of the
     opened snapshot `key`. The charts change only when a turn opens (their rows are each turn's first
     snapshot): `with_charts=False` leaves the ones already drawn."""
-    turn, snapshot_stage = int(key[len("turn-"):].split("-", 1)[0]), key.split("-", 2)[2]
+    if not gd.config.draw_pictures:
+        return
     put = be.put_pictures if isinstance(be, PutsPictures) else None
     if put is None and (archive is None or stage is None):
         return
-    state = gd.read_snapshot(turn, snapshot_stage)
+    state = gd.read_snapshot(*_stem(key))
     rs = find_ruleset(str(state["ruleset"]))
-    png = public_map(rs, state, events_into(gd, key))
-    charts = faction_charts(gd, rs, state) if with_charts else {}
+    names = {f.id: f.name for f in rs.summary(state).factions}
+    factions = [fid for fid in rs.factions(state) if fid in names]
+    jobs: list[Job] = []
+    if rs.map_data() is not None:
+        jobs += [Job("map"), *(Job("map", fid) for fid in factions)]
+    if with_charts:
+        jobs += [Job("charts", fid) for fid in factions]
+    if not jobs:
+        return
+    closed = closed_stage(gd, key)
+    before = gd.read_snapshot(*closed) if closed is not None and rs.map_data() is not None else None
+    rows: list[dict[str, object]] = []
+    if with_charts:
+        from sheets_bridge.charts import turn_rows
+        rows = turn_rows(gd)
+    work = _Work(gd, rs, state, events_into(gd, key), before, names, rows, jobs)
+    drawn = dict(zip(jobs, draw_all(work, progress), strict=True))
+    public = drawn.get(Job("map"))
+    maps = {fid: drawn[Job("map", fid)] for fid in factions if Job("map", fid) in drawn}
+    charts = {fid: drawn[Job("charts", fid)] for fid in factions if Job("charts", fid) in drawn}
     books = gd.config.books
-    saved: list[Path] = []
     if archive is not None and stage is not None:
-        if png is not None:
-            saved.append(archive / f"map-{stage}.png")
-            atomic_write_bytes(saved[-1], png)
+        if public is not None:
+            atomic_write_bytes(archive / f"map-{stage}.png", public)
+        for fid, png in maps.items():
+            atomic_write_bytes(archive / f"map-{stage}-{fid}.png", png)
         for fid, chart in charts.items():
-            saved.append(archive / f"charts-{stage}-{fid}.png")
-            atomic_write_bytes(saved[-1], chart)
+            atomic_write_bytes(archive / f"charts-{stage}-{fid}.png", chart)
     if put is not None:
-        if png is not None and "public" in books:
-            put(books["public"], MAP_TAB, [png], MAP_NOTE)
+        if public is not None and "public" in books:
+            put(books["public"], MAP_TAB, [public], MAP_NOTE)
+        mine = [fid for fid in maps if fid in books]
+        for fid in mine:
+            put(books[fid], MAP_TAB, [maps[fid]], FACTION_MAP_NOTE)
         if charts and "gm" in books:
             put(books["gm"], CHARTS_TAB, list(charts.values()), CHARTS_NOTE)
-        if png is not None or charts:
-            progress("рисунок карты и графики добавлены в общую книгу и книгу мастера")
-    elif saved:
-        if png is not None:
-            progress(f"рисунок карты: {saved[0]}; {PASTE_HINT} (общая книга, вкладка «{MAP_TAB}»)")
+        said = []
+        if public is not None:
+            said.append(f"рисунок карты — в общую книгу и в книги фракций ({len(mine)})")
+        if charts:
+            said.append("графики — в книгу мастера")
+        progress("; ".join(said))
+    elif archive is not None and stage is not None:
+        if public is not None:
+            progress(f"рисунок карты: {archive / f'map-{stage}.png'}; {PASTE_HINT} (общая книга, вкладка «{MAP_TAB}»)")
+        if maps:
+            progress(f"карты фракций: {archive}/map-{stage}-*.png (у каждой фракции своя); {PASTE_HINT} "
+                     f"(книга фракции, вкладка «{MAP_TAB}»)")
         if charts:
             progress(f"графики фракций: {archive}/charts-{stage}-*.png; {PASTE_HINT} "
                      f"(книга мастера, вкладка «{CHARTS_TAB}»)")

@@ -1,5 +1,6 @@
 """The Jade Rose map for drawing (the `map_data` capability): cities by owner, size and level, roads,
-ruins, this turn's battles and captures, and the viewer's own attacks as arrows.
+ruins, this turn's battles and captures (one marker per city, naming all that happened there), and the
+viewer's own attacks as arrows.
 
 Everything here is public in Jade Rose (cities' owners, sizes and levels, roads, the chronicle's battles);
 only the arrows are the viewer's own: its attacks of the pending battles (an army marches from the
@@ -46,8 +47,13 @@ class JadeRoseMap:
             for cid, c in sorted(state["cities"].items()))
         roads = sorted(tuple(sorted(road)) for road in state.get("roads", []))
         links = tuple(MapLink(str(a), str(b), "road") for a, b in roads)
-        markers = tuple(MapMarker(str(e["city"]), "battle", MARKED_EVENTS[e["kind"]])
-                        for e in events if e.get("kind") in MARKED_EVENTS and e.get("city") in state["cities"])
+        marked: dict[str, list[str]] = {}
+        for e in events:
+            if e.get("kind") in MARKED_EVENTS and e.get("city") in state["cities"]:
+                texts = marked.setdefault(str(e["city"]), [])
+                if MARKED_EVENTS[e["kind"]] not in texts:
+                    texts.append(MARKED_EVENTS[e["kind"]])
+        markers = tuple(MapMarker(city, "battle", ", ".join(texts)) for city, texts in marked.items())
         arrows: list[MapArrow] = []
         if faction is not None:
             for battle in state.get("battles") or []:

@@ -5,8 +5,9 @@ Fog of war as in the books (engine.titania.views): owners, capitals, Shrines, Bo
 lands are public (the «Карта» tab); troops appear only on a faction's own map and only where its «Войска»
 tab shows them (`views.sight`). Keepers are not factions of the game: their provinces are drawn unowned
 with the Keepers' name as the label. Battles are public (the chronicle): the ones of the turn that just
-resolved are the markers. Scenario coordinates are grid cells ×100 with y growing southwards; the picture's
-y grows northwards, so it is negated.
+resolved are the markers, one per province (two battles there make one marker naming both outcomes).
+Scenario coordinates are grid cells ×100 with y growing southwards; the picture's y grows northwards, so
+it is negated.
 """
 from __future__ import annotations
 
@@ -65,12 +66,15 @@ def _label(state: Mapping[str, Any], pid: str, seen: bool) -> str:
 def _markers(state: Mapping[str, Any]) -> tuple[MapMarker, ...]:
     """The battles of the turn that resolved into `state` (public, as in the chronicle)."""
     last = int(state["turn"]) - 1
-    out = []
+    marked: dict[str, list[str]] = {}
     for b in state.get("battles", []):
         if b.get("turn") == last and b.get("province") in state["map"]["provinces"]:
-            text = BOSS_TEXT if b.get("kind") == "boss" else BATTLE_TEXT
-            out.append(MapMarker(str(b["province"]), "battle", "бой: " + text.get(str(b.get("result")), "")))
-    return tuple(out)
+            text = (BOSS_TEXT if b.get("kind") == "boss" else BATTLE_TEXT).get(str(b.get("result")), "")
+            texts = marked.setdefault(str(b["province"]), [])
+            if text and text not in texts:
+                texts.append(text)
+    return tuple(MapMarker(p, "battle", "бой: " + ", ".join(texts) if texts else "бой")
+                 for p, texts in marked.items())
 
 
 def _hostile(state: Mapping[str, Any], faction: str, pid: str) -> bool:

@@ -87,5 +87,4 @@ def test_the_gm_book_holds_one_chart_per_faction(game):
 
 
 def test_a_chart_of_a_faction_without_figures_is_still_a_picture():
-    table = pd.DataFrame([{TURN: 1, FACTION: "Север"}], columns=[TURN, FACTION])
-    assert Image.open(io.BytesIO(faction_chart(table, "Север"))).size == (WIDTH_PX, HEIGHT_PX)
+    assert Image.open(io.BytesIO(faction_chart([{TURN: 1, FACTION: "Север"}], "Север"))).size == (WIDTH_PX, HEIGHT_PX)
