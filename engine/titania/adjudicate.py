@@ -67,9 +67,9 @@ def adjudicate(data: Any, seed: int | str = 0) -> Adjudication:
     if sit.setup_natives:
         place_natives(w)
     start_of_turn(w)
-    before = campaign.player_strengths(w)
+    w.grown.clear()
     planning = Planning(w, sit.planning).run() if sit.planning is not None else None
-    campaign.keeper_watch(w, before)  # an army that reached the Keepers' 5 by hiring (issue 24)
+    campaign.keeper_watch(w)  # an army that reached the Keepers' 5 by hiring (issue 24)
     reveal_near_armies(w)  # squads hired in Planning
     records, allocation = start_of_campaign(w)
     campaign.run(w)  # 10.4

@@ -61,26 +61,18 @@ def apply_might(w: World) -> dict[str, dict[str, str]]:
     return out
 
 
-def player_strengths(w: World) -> dict[tuple[str, str], int]:
-    """(faction, province) -> Strength of the player armies there now (the moment before a step)."""
-    out: dict[tuple[str, str], int] = {}
-    for a in w.armies:
-        if a.alive and not w.factions[a.faction].is_keeper:
-            out[(a.faction, a.province)] = out.get((a.faction, a.province), 0) + a.strength
-    return out
-
-
-def keeper_watch(w: World, before: dict[tuple[str, str], int]) -> None:
+def keeper_watch(w: World) -> None:
     """«Раз за игру … если у их границ появляется войско другой фракции с силой 5 или более»: after a step
-    (Planning's hires, each move with its battle and retreats), every player army that now has base Strength
-    >= 5 where its faction had less before the step appeared there: by arriving (a move, a capture, a retreat,
-    SCHEMA §4), by hiring or by merging (issue 24; docs/rulings.md). Armies in creation order."""
-    keepers = [f.id for f in w.sit.factions if f.is_keeper and f.id not in w.keeper_trigger_used]
-    if not keepers:
+    (Planning's hires; each move with its battle and retreats), every player army that grew or arrived in the
+    step (World.grew) and now has base Strength >= 5 where its faction had less just before appeared there: by
+    arriving (a move, a capture, a retreat, SCHEMA §4), by hiring or by merging (issue 24; docs/rulings.md). In
+    the order they grew; the watch then starts afresh (`w.grown` is emptied)."""
+    grown, w.grown = w.grown, []
+    if not grown or all(f.id in w.keeper_trigger_used for f in w.sit.factions if f.is_keeper):
         return
     least = w.params.keeper_trigger_strength
-    for army in [a for a in w.armies if a.alive and a.strength >= least]:
-        if before.get((army.faction, army.province), 0) < least:
+    for army, before in grown:
+        if army.alive and army.strength >= least > before and not w.factions[army.faction].is_keeper:
             keeper_trigger(w, army)
 
 
@@ -204,9 +196,9 @@ def run(w: World) -> None:
         moves = sorted((t for t in w.tasks if t.faction == faction and t.type == "move"),
                        key=lambda t: (t.seq, t.index, t.part or 0))
         for task in moves:
-            before = player_strengths(w)
+            w.grown.clear()
             run_move(w, task)
-            keeper_watch(w, before)
+            keeper_watch(w)
             reveal_near_armies(w, faction)  # «войско … подходит на смежную дистанцию» (G88)
             quests.find_items(w, faction)  # G87
 

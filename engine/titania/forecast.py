@@ -157,10 +157,10 @@ def foresee(state: Mapping[str, Any], faction: str, items: Sequence[Mapping[str,
     w = World(sit, SEED)
     start_of_turn(w)
     w.turn_order = [faction]
-    before = campaign.player_strengths(w)
+    w.grown.clear()
     planning = _Planning(w, sit.planning or {})
     planning.run()
-    campaign.keeper_watch(w, before)
+    campaign.keeper_watch(w)
     out = Foresight(faction, w, planning.results)
     if not with_campaign:
         return out
@@ -172,9 +172,9 @@ def foresee(state: Mapping[str, Any], faction: str, items: Sequence[Mapping[str,
     moves = sorted((t for t in w.tasks if t.faction == faction and t.type == "move"),
                    key=lambda t: (t.seq, t.index, t.part or 0))
     for task in moves:
-        before = campaign.player_strengths(w)
+        w.grown.clear()
         campaign.run_move(w, task)
-        campaign.keeper_watch(w, before)
+        campaign.keeper_watch(w)
         if task.outcome == "void":
             out.moves[(task.index, task.part)] = _move_error(w, task)
         reveal_near_armies(w, faction)

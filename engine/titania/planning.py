@@ -215,8 +215,9 @@ class Planning:
     def _add(self, faction: str, prov: str, n: int) -> None:
         army = self.w.own_army(faction, prov)
         if army is None:
-            self.w.add_army(faction, prov, n)
+            self.w.grew(self.w.add_army(faction, prov, n), 0)
         else:
+            self.w.grew(army, army.strength)
             army.strength += n
 
     def free(self, faction: str, order: Mapping[str, Any], extra: dict[str, Any]) -> str:

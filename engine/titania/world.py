@@ -54,6 +54,9 @@ class World:
         self.armies: list[Army] = []
         for a in sit.armies:
             self.add_army(a.faction, a.province, a.strength, a.naval)
+        # armies that grew by a hire or arrived in a province since the Keepers last looked (campaign.keeper_watch):
+        # (the army, its faction's Strength there just before)
+        self.grown: list[tuple[Army, int]] = []
         self.protected: dict[str, str] = dict(sit.protected)
         self.protected_next: dict[str, str] = {}
         self.stolen_next: list[str] = []
@@ -257,13 +260,20 @@ class World:
         if other is None:
             trimmed = max(0, army.strength - limit)
             army.strength -= trimmed
+            self.grew(army, 0)
             return trimmed
         total = army.strength + other.strength
         trimmed = max(0, total - limit)
+        self.grew(other, other.strength)
         other.strength = total - trimmed
         other.moved = other.moved or army.moved
         army.strength = 0
         return trimmed
+
+    def grew(self, army: Army, before: int) -> None:
+        """The army grew (a hire) or arrived (a move, a merge, a retreat); `before`: its faction's Strength in
+        that province just before."""
+        self.grown.append((army, before))
 
     def effect_owner(self, kind: str, key: str | int) -> str | None:
         return self.effects.owner_of.get((kind, key))
