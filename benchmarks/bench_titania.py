@@ -1,8 +1,13 @@
-"""Benchmark: Titania at scale (issue 10, item 8). 16 factions of all 13 races on 150 provinces, 300 armies,
-about a thousand typed order rows (benchmarks.titania_world).
+"""Benchmark: Titania at scale (issue 10 item 8, issue 24 item 4). 16 factions of all 13 races on 150 provinces,
+300 armies, about a thousand typed order rows (benchmarks.titania_world).
 
-1. The adjudication of that turn (the `titania.adjudicate.v1` input `turn` builds from the books): best of
-   several runs, in ms. Target: well under 1 s.
+1. The adjudication of that turn: best of several runs, in ms, twice — as a `titania.adjudicate.v1` file (the
+   v1 figure: SCHEMA.md only) and as the `titania.adjudicate.v2` file a game turn is (SCHEMA_V2, the game's
+   catalog) with technologies, spells and events in force: turn 10 (a minor and a major event start), every
+   faction knowing technologies (their effects on limits, food, production and battles) and spells, casting
+   each known spell, an event's debuff on half the factions and an open major event taking contributions.
+   Targets: v1 well under 1 s; the full v2 stage within twice the v1 time (issue 24: «At 16 factions a stage
+   with technologies, spells and events stays within twice the v1 adjudication time»).
 2. The whole stage through the bridge on the fake Google Sheets: the game created from the generated
    scenario, every faction's rows typed into its book, one `forumwar turn`; requests per book, counted
    separately while the bridge reads and while it writes. Target: 1 read + 1 write per order book.
@@ -10,8 +15,10 @@ about a thousand typed order rows (benchmarks.titania_world).
 from __future__ import annotations
 
 import collections
+import copy
 import tempfile
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,10 +32,83 @@ BOT = "forumwar@titania-bench.iam.gserviceaccount.com"
 SEED = "titania-scale"
 
 
-def adjudication_ms(runs: int = RUNS) -> tuple[float, dict[str, Any], dict[str, Any]]:
-    """(best wall time in ms, the input, the output) of adjudicating the generated turn."""
+V2_KEYS = ("catalog", "spells")
+V2_STATE = ("turn", "technologies", "spells", "items", "events", "quests")
+FULL_TURN = 10       # the 10th turn: a minor and a major event start (G45 a)
+FACTOR = 2.0         # the v2 stage within twice the v1 time
+
+
+def v1_situation(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The same turn as a `titania.adjudicate.v1` file: the SCHEMA.md keys only."""
+    out = copy.deepcopy(dict(data))
+    out["schema"] = "titania.adjudicate.v1"
+    for key in V2_KEYS:
+        out.pop(key, None)
+    for key in V2_STATE:
+        out["state"].pop(key, None)
+    out["planning"]["orders"] = [o for o in out["planning"]["orders"]
+                                 if o.get("kind") not in ("research", "learn", "contribute")]
+    return out
+
+
+def full_situation(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The same turn with technologies, spells and events in force (deterministic)."""
+    out = copy.deepcopy(dict(data))
+    catalog = out["catalog"]
+    players = [f["id"] for f in out["factions"] if f.get("kind", "player") == "player"]
+    techs = sorted(t for t, rec in catalog["technologies"].items() if not rec.get("requires"))
+    spells = sorted(catalog["spells"])
+    state = out["state"]
+    state["turn"] = FULL_TURN
+    state["technologies"] = {f: [techs[(i + k) % len(techs)] for k in range(3)] for i, f in enumerate(players)}
+    state["spells"] = {f: [spells[(i + k) % len(spells)] for k in range(3)] for i, f in enumerate(players)}
+    for f in out["factions"]:
+        if f["id"] in players:
+            res = f.setdefault("resources", {})
+            for r in ("gold", "wood", "influence", "stone", "mana"):
+                res[r] = res.get(r, 0) + 20
+    minors = sorted(e for e, rec in catalog["events"].items() if rec["class"] == "minor")
+    majors = sorted(e for e, rec in catalog["events"].items() if rec["class"] == "major")
+    state["events"] = [
+        {"id": minors[0], "class": "minor", "started": 5, "status": "debuff", "progress": {},
+         "debuffed": players[::2], "winner": players[1], "from": 6, "until": 11},
+        {"id": majors[0], "class": "major", "started": 8, "status": "open", "ends": 12, "progress": {},
+         "debuffed": []}]
+    goal = catalog["events"][majors[0]]["goal"]
+    if goal.get("type") == "contribute":
+        out["planning"]["orders"] += [{"kind": "contribute", "faction": f, "event": majors[0],
+                                       "resources": {goal["resource"]: 1}} for f in players]
+    owners = state["owners"]
+    armies: dict[str, list[str]] = {}
+    for a in state["armies"]:
+        armies.setdefault(a["faction"], []).append(a["province"])
+    near: dict[str, set[str]] = {}
+    for a, b in out["map"]["adjacency"]:
+        near.setdefault(a, set()).add(b)
+        near.setdefault(b, set()).add(a)
+    casts: dict[str, list[dict[str, Any]]] = {}
+    for f in players:
+        mine = sorted(armies.get(f, []))
+        own = sorted(p for p, o in owners.items() if o == f)
+        enemy = next(((g, p) for g in players if g != f for p in sorted(armies.get(g, []))
+                      if any(owners.get(n) == f for n in near.get(p, ()))), None)
+        for sp in state["spells"][f]:
+            target = catalog["spells"][sp]["target"]
+            if target == "own_army" and mine:
+                casts.setdefault(f, []).append({"spell": sp, "army": mine[0]})
+            elif target == "enemy_army" and enemy is not None:
+                casts.setdefault(f, []).append({"spell": sp, "target": {"faction": enemy[0], "army": enemy[1]}})
+            elif target == "own_province" and own:
+                casts.setdefault(f, []).append({"spell": sp, "province": own[0]})
+            elif target == "none":
+                casts.setdefault(f, []).append({"spell": sp})
+    out["spells"] = casts
+    return out
+
+
+def best_ms(data: Mapping[str, Any], runs: int = RUNS) -> tuple[float, dict[str, Any]]:
+    """(best wall time in ms, the output) of adjudicating `data`."""
     from engine.titania.adjudicate import adjudicate
-    data = titania_world.situation()
     best = float("inf")
     out: dict[str, Any] = {}
     for _ in range(runs):
@@ -37,7 +117,14 @@ def adjudication_ms(runs: int = RUNS) -> tuple[float, dict[str, Any], dict[str, 
         best = min(best, time.perf_counter() - start)
         assert got.output is not None, got.problems
         out = dict(got.output)
-    return best * 1000, data, out
+    return best * 1000, out
+
+
+def adjudication_ms(runs: int = RUNS) -> tuple[float, dict[str, Any], dict[str, Any]]:
+    """(best wall time in ms, the input, the output) of adjudicating the generated turn as a v1 file."""
+    data = v1_situation(titania_world.situation())
+    best, out = best_ms(data, runs)
+    return best, data, out
 
 
 @dataclass
@@ -122,8 +209,20 @@ def main() -> dict[str, Any]:
           f"({len({f['race'] for f in factions})} races), {armies} armies; {w.typed()} rows typed, "
           f"{orders} orders reach the adjudicator")
     verdict = "OK" if best < TARGET_MS else "SLOW"
-    print(f"  adjudication: best of {RUNS} runs {best:.0f} ms (target well under {TARGET_MS:.0f} ms) -> {verdict}; "
-          f"{len(out['battles'])} battles")
+    print(f"  adjudication (v1 file): best of {RUNS} runs {best:.0f} ms (target well under {TARGET_MS:.0f} ms) "
+          f"-> {verdict}; {len(out['battles'])} battles")
+    full = full_situation(titania_world.situation())
+    full_best, full_out = best_ms(full)
+    casts = sum(len(v) for v in full_out.get("spells", {}).values())
+    cast = sum(1 for v in full_out.get("spells", {}).values() for c in v if c.get("outcome") == "succeeded")
+    started = [e["event"] for e in full_out["events"] if e.get("kind") == "event_started"]
+    known = sum(len(f.get("technologies", [])) for f in full_out["factions"].values())
+    ratio = full_best / best
+    print(f"  adjudication (v2, turn {FULL_TURN}, technologies, spells and events): best of {RUNS} runs "
+          f"{full_best:.0f} ms = {ratio:.2f} x v1 (target within {FACTOR:.0f} x) -> "
+          f"{'OK' if ratio <= FACTOR else 'SLOW'}; {known} technologies known, {cast} of {casts} casts applied, "
+          f"events started {', '.join(started) or 'none'}, {len(full_out.get('active_events', []))} in force; "
+          f"{len(full_out['battles'])} battles")
     with tempfile.TemporaryDirectory(prefix="forumwar-titania-bench-") as tmp:
         st = google_stage(Path(tmp))
     order_books = sorted(k for k in st.books if k in st.reads)
@@ -134,7 +233,7 @@ def main() -> dict[str, Any]:
                                                                        for k in st.books)
     print(f"  per book: {'1 read + 1 write for every order book, 1 write for the others' if ok else 'MORE'}"
           f" ({len(order_books)} order books of {len(st.books)})")
-    return {"adjudication_ms": best, "reads": st.reads, "writes": st.writes}
+    return {"adjudication_ms": best, "full_ms": full_best, "ratio": ratio, "reads": st.reads, "writes": st.writes}
 
 
 if __name__ == "__main__":
