@@ -131,9 +131,13 @@ def test_forumwar_post_prints_the_chronicle_and_one_battle(game: GameDir) -> Non
     b = next(b for b in game.latest_state()["battles"] if b["kind"] == "keeper")
     place = game.latest_state()["map"]["provinces"][b["province"]]["name"]
     out = runner.invoke(main, ["post", str(game.path), "--turn", str(b["turn"])])
-    assert out.exit_code == 0 and out.output.startswith(f"[b]Титания — ход {b['turn']}: Планирование и Поход[/b]")
+    first = out.output.split("\n=== ")[0].split("\n", 1)       # «=== Ход N: хроника … ===», then the post
+    assert out.exit_code == 0 and first[0].startswith(f"=== Ход {b['turn']}: хроника")
+    assert first[1].startswith(f"[b]Титания — ход {b['turn']}: Планирование и Поход[/b]")
     one = runner.invoke(main, ["post", str(game.path), "--turn", str(b["turn"]), "--battle", place.upper()])
-    assert one.exit_code == 0 and one.output.startswith(f"[b]Бой {b['n']} хода {b['turn']} в «{place}»[/b]")
+    head, post = one.output.split("\n", 1)
+    assert one.exit_code == 0 and head == f"=== Ход {b['turn']}, бой {b['n']}: {place} ==="
+    assert post.startswith(f"[b]Бой {b['n']} хода {b['turn']} в «{place}»[/b]")
     assert "Честность" not in one.output
 
 
