@@ -331,12 +331,22 @@ def campaign_prefill(state: Mapping[str, Any], fid: str) -> Table:
     return Table(("№", "Войско", "Приказ", "Куда", "За кого", "Сила", "Статус"), tuple(rows))
 
 
-def public_map(state: Mapping[str, Any]) -> Table:
+def public_map(state: Mapping[str, Any], fid: str | None = None) -> Table:
+    """«Карта»: every province with its kind, owner and neighbours (by name), its revealed resources and
+    how many buildings stand there; in a faction's book (`fid`) also the faction's own army there."""
+    nb = neighbours(state)
+    strength: dict[str, int] = {}
+    for a in state["armies"]:
+        if a["faction"] == fid:
+            strength[a["province"]] = strength.get(a["province"], 0) + int(a["strength"])
     rows = []
     for p, info in sorted(state["map"]["provinces"].items(), key=lambda kv: kv[1]["name"]):
-        rows.append((info["name"], info["x"], info["y"], kind_text(info), who(state, state["owners"].get(p)),
+        near = ", ".join(sorted((pname(state, n) for n in nb[p]), key=str.casefold))
+        own = (strength.get(p, "—"),) if fid is not None else ()
+        rows.append((info["name"], kind_text(info), who(state, state["owners"].get(p)), near, *own,
                      deposits_text(info), len(state["buildings"].get(p, []))))
-    return Table(("Провинция", "X", "Y", "Тип", "Владелец", "Ресурсы", "Построек"), tuple(rows))
+    mine = ("Ваше войско",) if fid is not None else ()
+    return Table(("Провинция", "Тип", "Владелец", "Соседи", *mine, "Ресурсы", "Построек"), tuple(rows))
 
 
 def standings(state: Mapping[str, Any]) -> Table:
@@ -395,7 +405,7 @@ def all_views(state: Mapping[str, Any]) -> dict[str, dict[str, Table]]:
         books[fid] = {"summary": summary(state, fid), "provinces": provinces(state, fid), "armies": armies(state, fid),
                       "techs": techs(state, fid), "buildings": buildings(state, fid), "battles": battles(state, fid),
                       "journal": journal(state, fid),
-                      "map": public_map(state)}
+                      "map": public_map(state, fid)}
         if state["stage"] != "finished" and not state["factions"][fid].get("eliminated"):
             books[fid]["campaign"] = campaign_prefill(state, fid)
     books["public"] = {"map": public_map(state), "standings": standings(state), "chronicle": chronicle(state)}
