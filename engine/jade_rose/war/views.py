@@ -109,7 +109,8 @@ def public_views(state: JadeRoseState) -> dict[str, Table]:
 
 
 def gm_views(state: JadeRoseState) -> dict[str, Table]:
-    """Every pending battle with both sides' full deployment, then every report of the last turn."""
+    """Every pending battle with both sides' full deployment in its columns; every report of the last turn
+    in «Отчёты о боях», one line a row (a report's lines are as wide as the page, not a column)."""
     rows: list[tuple[str, ...]] = []
     for battle in state.get("battles") or ():
         city = state["cities"][battle["city"]]["name"]
@@ -124,9 +125,11 @@ def gm_views(state: JadeRoseState) -> dict[str, Table]:
                 rows.append((title, city, "атакующий", f"{faction_title(state, att['faction'])}, армия "
                              f"«{att['army']}»", position_text(_squad_key(squad)), units_text(squad["units"]),
                              f"{CAPTURE_WORDS.get(att['capture'], att['capture'])}; {plan}"))
+    reports: list[tuple[str, ...]] = []
     for text in (state.get("reports") or {}).get("gm", []):
-        if rows:
-            rows.append(("", "", "", "", "", "", ""))
-        rows += [("", "", "", "", "", "", line) for line in str(text).splitlines()]
+        if reports:
+            reports.append(("",))
+        reports += [(line,) for line in str(text).splitlines()]
     return {"gm_battles": Table(("Бой", "Город", "Сторона", "Фракция", "Позиция", "Состав", "Примечание"),
-                                tuple(rows))}
+                                tuple(rows)),
+            "gm_reports": Table(("Отчёт о боях",), tuple(reports))}

@@ -110,7 +110,8 @@ def apply_tab(wb: Workbook, tab: TabWrite) -> None:
         fit_rows(ws, {int(r) for cells in (tab.column_updates or {}).values() for r in cells if int(r) > 1})
         return
     ws.freeze_panes = f"A{tab.frozen_rows + 1}" if tab.frozen_rows > 0 else None
-    for col, width in tab.column_widths.items():
+    widths, narrowed = page_widths(tab)
+    for col, width in widths.items():
         ws.column_dimensions[get_column_letter(int(col) + 1)].width = width
     ws.protection.sheet = True
     ws.protection.formatColumns = False     # players may still resize columns and rows
@@ -120,11 +121,14 @@ def apply_tab(wb: Workbook, tab: TabWrite) -> None:
         _open_order_cells(ws, tab)
         _set_dropdowns(wb, ws, tab)
     else:
-        _align_cells(ws, tab.wrap_columns, last_row)
+        _align_cells(ws, {*tab.wrap_columns, *narrowed}, last_row)
     _set_status_colours(ws, tab.status_column, last_row)
     _fit_header(ws)
     fit_rows(ws, range(2, ws.max_row + 1))
     _set_print(ws, tab)
+    if tab.kind == "orders":      # the order rows nobody filled do not print as pages of empty grid
+        used = max((c.row for c in _existing_cells(ws) if c.value not in (None, "")), default=1)
+        ws.print_area = f"A1:{get_column_letter(max(ws.max_column, 1))}{used}"
 
 
 def unmerge(ws: Worksheet, tab: TabWrite) -> None:
@@ -278,11 +282,34 @@ def _set_status_colours(ws: Worksheet, column: int | None, last_row: int) -> Non
                                                      fill=ERROR_FILL, font=ERROR_FONT, stopIfTrue=True))
 
 
+PAGE_CHARACTERS = {"portrait": 80, "landscape": 116}   # column widths (characters) an A4 page holds unshrunk
+NARROWEST = 14                                         # a column narrowed for the page keeps this much
+
+
+def page_widths(tab: TabWrite) -> tuple[dict[int, int], set[int]]:
+    """The tab's column widths made to fit the A4 page it prints on, and the columns narrowed for it (they
+    wrap): the widest columns give way first, so the page is wrapped, never shrunk to unreadable."""
+    widths = {int(c): int(w) for c, w in tab.column_widths.items()}
+    room = PAGE_CHARACTERS[orientation(tab)]
+    if sum(widths.values()) <= room or not widths:
+        return widths, set()
+    cap = max(widths.values())
+    while cap > NARROWEST and sum(min(w, cap) for w in widths.values()) > room:
+        cap -= 1
+    return {c: min(w, cap) for c, w in widths.items()}, {c for c, w in widths.items() if w > cap}
+
+
+def orientation(tab: TabWrite) -> str:
+    """Landscape for a tab the layout prints so, or whose columns a portrait page cannot hold."""
+    wide = tab.landscape or sum(int(w) for w in tab.column_widths.values()) > PAGE_CHARACTERS["portrait"]
+    return "landscape" if wide else "portrait"
+
+
 def _set_print(ws: Worksheet, tab: TabWrite) -> None:
     """A4, as wide as the page (landscape for a wide tab), the header row on every page, page numbers."""
     setup = ws.page_setup
     setup.paperSize = ws.PAPERSIZE_A4
-    setup.orientation = "landscape" if tab.landscape else "portrait"
+    setup.orientation = orientation(tab)
     setup.fitToWidth, setup.fitToHeight = 1, 0
     ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
     ws.print_title_rows = f"1:{max(tab.frozen_rows, 1)}"
