@@ -15,7 +15,7 @@ import math
 import re
 import textwrap
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal
 
 from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell, MergedCell
@@ -299,7 +299,7 @@ def page_widths(tab: TabWrite) -> tuple[dict[int, int], set[int]]:
     return {c: min(w, cap) for c, w in widths.items()}, {c for c, w in widths.items() if w > cap}
 
 
-def orientation(tab: TabWrite) -> str:
+def orientation(tab: TabWrite) -> Literal["portrait", "landscape"]:
     """Landscape for a tab the layout prints so, or whose columns a portrait page cannot hold."""
     wide = tab.landscape or sum(int(w) for w in tab.column_widths.values()) > PAGE_CHARACTERS["portrait"]
     return "landscape" if wide else "portrait"
