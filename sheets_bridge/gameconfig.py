@@ -68,6 +68,8 @@ class GameConfig:
             data["schedule"] = dict(self.schedule)
         if self.forum != "phpbb":
             data["forum"] = {"dialect": self.forum}
+        if not self.draw_pictures:
+            data["pictures"] = {"draw": False}
         return data
 
     def to_toml(self) -> str:
@@ -92,6 +94,7 @@ class GameConfig:
             timezone=data.get("timezone", "Europe/Moscow"),
             schedule=dict(data.get("schedule", {})),
             forum=str(data.get("forum", {}).get("dialect", "phpbb")),
+            draw_pictures=data.get("pictures", {}).get("draw", True),
         )
 
     @classmethod
@@ -103,7 +106,7 @@ class GameConfig:
 
 
 _KNOWN_KEYS = {"ruleset", "scenario", "backend", "seed", "title", "factions", "gm_emails",
-               "books", "deadlines", "timezone", "schedule", "forum"}
+               "books", "deadlines", "timezone", "schedule", "forum", "pictures"}
 FORUMS = ("phpbb", "spoiler", "xenforo")   # the dialects of sheets_bridge.posts.DIALECTS
 
 
