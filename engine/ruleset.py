@@ -116,6 +116,10 @@ class BattleSimulator(Protocol):
 
     def report(self, spec: Mapping[str, Any], seed: int, bbcode: bool = False) -> str: ...
 
+    def warm_up(self) -> None:
+        """Prepare what the first battle needs (a compiled kernel: once per machine it may take a
+        minute), so that a console can say so before it waits."""
+
 
 @runtime_checkable
 class DemoPlayers(Protocol):

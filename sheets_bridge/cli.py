@@ -24,6 +24,7 @@ from sheets_bridge.cli_text import (
     game_at,
     progress_bar,
     runs_bar,
+    warm_battles,
 )
 from sheets_bridge.fairness import UNFAIR_NOTICE
 from sheets_bridge.gameconfig import BACKENDS, ruleset_problem
@@ -537,6 +538,7 @@ def battle(file: IO[bytes] | None, ruleset_name: str | None, runs: int, seed: in
     rs = _simulator_ruleset(ruleset_name or named)
     simulator = rs.battle_simulator()
     assert simulator is not None   # _simulator_ruleset picks only rule sets that have one
+    warm_battles(simulator, lambda text: click.echo(f"  {text}", err=True))
     from engine.errors import SpecError
     try:
         if report or bbcode:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import importlib
 import shutil
 import sys
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any, TypeVar
 
@@ -235,6 +236,21 @@ def decoded(data: bytes) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return data.decode("cp1251", errors="replace")
+
+
+BATTLES_WARMING = "готовлю расчёт боёв (один раз на этом компьютере, до минуты)…"
+
+
+def warm_battles(simulator: Any, say: Callable[[str], None], after: float = 1.0) -> None:
+    """Run the simulator's warm-up; if it takes longer than `after` seconds (the first time on a machine,
+    while the kernel compiles), `say` BATTLES_WARMING first, so nobody stares at a bar stuck at 0 %."""
+    timer = threading.Timer(after, say, args=(BATTLES_WARMING,))
+    timer.daemon = True
+    timer.start()
+    try:
+        simulator.warm_up()
+    finally:
+        timer.cancel()
 
 
 def stderr_is_terminal() -> bool:

@@ -29,6 +29,15 @@ def reads(rs: Ruleset, layout: Layout, books: list[str]) -> dict[str, list[str]]
     return {} if tabs is None else {key: [tabs[1].title] for key in books}
 
 
+def has_rows(rs: Ruleset, layout: Layout, books: Mapping[str, RawBook]) -> bool:
+    """Whether any book's simulator tab holds a row below its header (then check will fight battles)."""
+    tabs = _tabs(rs, layout)
+    if tabs is None:
+        return False
+    title = tabs[1].title
+    return any(any(str(c).strip() for row in raw.get(title, [])[1:] for c in row) for raw in books.values())
+
+
 def writes(rs: Ruleset, layout: Layout, state: Mapping[str, object], faction: str, raw: RawBook) -> list[TabWrite]:
     """The status cells of the simulator tab and the odds tab, from the rows as read (none if unread)."""
     tabs = _tabs(rs, layout)

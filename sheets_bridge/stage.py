@@ -17,6 +17,7 @@ from engine.ruleset import RowStatus
 from engine.state import canonical_json
 from sheets_bridge import deadlines, odds_tab, opening, posts, submissions, tab_lock
 from sheets_bridge.backends.base import Backend
+from sheets_bridge.cli_text import warm_battles
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout, order_text, status_column_update
 from sheets_bridge.pull import book_name, merge_statuses, order_books, parse_books, pull, stage_tabs
@@ -59,6 +60,9 @@ def check(gd: GameDir, be: Backend | None = None, progress: Progress = noop) -> 
         parsed, raw_books, problems = pull(gd, be, rs, layout, state, stage, kept=tab_lock.kept_orders(gd, state),
                                            also_read=odds_tab.reads(rs, layout, factions))
         report = StageReport(state["turn"], stage, state["turn"], stage, problems=problems)
+        simulator = rs.battle_simulator()
+        if simulator is not None and odds_tab.has_rows(rs, layout, raw_books):
+            warm_battles(simulator, progress)
         for done, (fid, raw) in enumerate(raw_books.items(), 1):
             writes = []
             statuses = list(parsed[fid].statuses)

@@ -192,6 +192,10 @@ class JadeRoseBattles:
     def report(self, spec: Mapping[str, Any], seed: int, bbcode: bool = False) -> str:
         return battle.battle_report(spec, seed, bbcode=bbcode)
 
+    def warm_up(self) -> None:
+        from engine.jade_rose.battle.fast_compiled import warm_up
+        warm_up()
+
 
 def _battle_factions(battle: Mapping[str, Any]) -> set[str]:
     """Factions taking part in a pending battle (attackers and the defender)."""

@@ -228,3 +228,34 @@ def test_a_battle_file_saved_on_a_russian_windows_is_read(tmp_path, how):
     plain = runner.invoke(main, ["battle", str(utf8), "--runs", "50", "--json"])
     assert got.exit_code == 0, got.output
     assert json.loads(got.output) == json.loads(plain.output)
+
+
+def test_a_slow_first_battle_says_it_is_preparing_and_a_quick_one_says_nothing():
+    """Issue 23 item 6: «The first `battle` … sits at 0 % for 30–40 s while numba compiles. Say «готовлю
+    расчёт боёв (один раз, до минуты)…».»"""
+    import time
+
+    from sheets_bridge.cli_text import BATTLES_WARMING, warm_battles
+
+    class Slow:
+        def warm_up(self) -> None:
+            time.sleep(0.3)
+
+    class Quick:
+        def warm_up(self) -> None:
+            pass
+
+    said: list[str] = []
+    warm_battles(Slow(), said.append, after=0.05)
+    assert said == [BATTLES_WARMING] and "один раз" in BATTLES_WARMING
+    said.clear()
+    warm_battles(Quick(), said.append, after=0.2)
+    time.sleep(0.3)
+    assert said == []
+
+
+def test_the_jade_rose_battle_simulator_warms_up_its_kernel():
+    from engine import find_ruleset
+    simulator = find_ruleset("jade_rose").battle_simulator()
+    assert simulator is not None
+    simulator.warm_up()          # compiled or loaded from numba's cache: then a battle runs at once
