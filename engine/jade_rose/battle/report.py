@@ -8,6 +8,7 @@ from engine.jade_rose.battle.texts import (
     PHASE_NOM,
     ROLE_GEN,
     ROLE_NOM,
+    ROLE_PL,
     plural_rounds,
     plural_units,
 )
@@ -115,8 +116,8 @@ def _verdict(result: BattleResult) -> str:
 def _fight(st: _Style, f: FightSummary, names: dict[str, str]) -> list[str]:
     a, d = f.squads
     if f.phase == "finale":
-        d = f"всех выживших {ROLE_GEN['defender']}"
-    head = f"{a.capitalize()} ({f.start[0]}) против {d} ({f.start[1]}) — "
+        d = f"все выжившие {ROLE_PL['defender']}"
+    head = f"{a.capitalize()} ({f.start[0]}) — {d} ({f.start[1]}): "   # a dash, not «против»: no case to decline
     head += f"{f.round_count} {plural_rounds(f.round_count)}, "
     head += {"attacker": f"победа {ROLE_GEN['attacker']}", "defender": f"победа {ROLE_GEN['defender']}",
              "both_dead": "оба отряда уничтожены",

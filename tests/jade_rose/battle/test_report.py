@@ -47,3 +47,12 @@ def test_report_says_when_both_sides_fell_or_time_ran_out():
     text = render_report(fight_once(parse_spec(glass), 1))
     assert "победил" in text or "полегли" in text
     assert "Ни на одном фланге противники не встретились" in text
+
+
+def test_a_fight_line_names_both_squads_without_a_case_it_cannot_decline():
+    """Issue 23 item 4: «против защитник, центральный авангард» is wrong Russian. The two squads are put
+    side by side with a dash: «Атакующий, левый авангард (6) — защитник, левый авангард (8): …».
+    Expected: no «против» before a squad in the nominative, and the finale names «все выжившие защитники»."""
+    text = render_report(fight_once(parse_spec(SPEC), 8))
+    assert not re.search(r"против (атакующий|защитник|всех выживших)", text)
+    assert re.search(r"^- Атакующий, \S+ \S+ \(\d+\) — защитник, \S+ \S+ \(\d+\): \d+ раунд", text, re.M)
