@@ -92,7 +92,7 @@ class ChartPainter:
             ax = self.fig.add_subplot(rows, cols, i + 1)
             ax.set_title(name, fontfamily=FONT, fontsize=12)
             ax.set_xlabel(TURN, fontfamily=FONT)
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
             ax.grid(True, alpha=0.3)
             (line,) = ax.plot([], [], marker="o", linewidth=2.2)
             self.axes.append(ax)
@@ -113,9 +113,13 @@ class ChartPainter:
             line.set_color(colour)
             whole = bool(points) and all(v == int(v) for _, v in points)
             ax.yaxis.set_major_locator(MaxNLocator(integer=True) if whole else AutoLocator())
+            ax.set_autoscale_on(True)           # the last faction's limits may have fixed it
             if points:
                 ax.relim()
                 ax.autoscale_view()
+                low, high = min(v for _, v in points), max(v for _, v in points)
+                if whole and high - low < 2:     # whole numbers get whole ticks: at least two in view
+                    ax.set_ylim(low - 1, high + 1)
             else:
                 ax.set_xlim(0, 1)
                 ax.set_ylim(0, 1)

@@ -46,6 +46,7 @@ MAP_NOTE = "Карта после этапа: цвет — владелец, з�
 FACTION_MAP_NOTE = ("Карта вашей фракции после этапа: цвет — владелец, звезда — бой этого хода, стрелки вашего "
                     "цвета — ваши приказы. На ней только то, что видно вашей фракции.")
 CHARTS_NOTE = "Графики фракций ход за ходом (доход, казна, армия, владения); таблицу выгружает forumwar charts."
+OFF_NOTE = "Рисунки карт и графики выключены мастером игры ([pictures] draw = false в game.toml)."
 PASTE_HINT = ("в Google-таблице откройте книгу, выберите «Вставка → Изображение → Изображение поверх ячеек» "
               "и загрузите этот файл")
 
@@ -118,6 +119,24 @@ def faction_charts(gd: GameDir, rs: Ruleset, state: Mapping[str, Any]) -> dict[s
     from sheets_bridge.charts import charts, turn_rows
     names = {f.id: f.name for f in rs.summary(state).factions}
     return charts(turn_rows(gd), {fid: names.get(fid, fid) for fid in rs.factions(state)})
+
+
+def drawn_before(gd: GameDir, key: str) -> bool:
+    """Whether the opening of the snapshot before `key` drew pictures (its archive holds them)."""
+    closed = closed_stage(gd, key)
+    if closed is None:
+        return False
+    earlier = closed_stage(gd, f"turn-{closed[0]:04d}-{closed[1]}")
+    turn, stage = earlier if earlier is not None else (closed[0], "start")
+    folder = gd.archive_path(turn)
+    return (folder / f"map-{stage}.png").is_file() or any(folder.glob(f"charts-{stage}-*.png"))
+
+
+def _picture_tabs(gd: GameDir) -> list[tuple[str, str]]:
+    """(book id, picture tab) of every book that gets pictures."""
+    books = gd.config.books
+    tabs = [(books[k], MAP_TAB) for k in ("public", *gd.config.factions) if k in books]
+    return tabs + ([(books["gm"], CHARTS_TAB)] if "gm" in books else [])
 
 
 # -- drawing every picture of a stage, in parallel where the system forks -------------------------
@@ -220,9 +239,12 @@ def publish(gd: GameDir, be: Backend, key: str, archive: Path | None, stage: str
     """Draw, archive (when `archive` and `stage` say where) and put in the books the pictures of the
     opened snapshot `key`. The charts change only when a turn opens (their rows are each turn's first
     snapshot): `with_charts=False` leaves the ones already drawn."""
-    if not gd.config.draw_pictures:
-        return
     put = be.put_pictures if isinstance(be, PutsPictures) else None
+    if not gd.config.draw_pictures:
+        if put is not None and drawn_before(gd, key):      # the last opening drew: its pictures would stay
+            for book, title in _picture_tabs(gd):
+                put(book, title, [], OFF_NOTE)
+        return
     if put is None and (archive is None or stage is None):
         return
     state = gd.read_snapshot(*_stem(key))
