@@ -2,7 +2,8 @@
 
 Each turn every faction's "player" looks at what its book shows (its own provinces and armies and the
 troops next to them: the fog of war of the books, never more) and types: a building, a hire (the skaven
-also their free Rat swarm), a technology when rich enough, a caravan by sea between the two port-owning
+also their free Rat swarm), a technology when rich enough (the Lizardmen naming their «Дары Богов» discount:
+wood, then gold), a caravan by sea between the two port-owning
 factions; Campaign orders in its own sequence (capture empty neighbours, attack weaker or equal
 neighbours, natives and Bosses, splitting the capital's garrison, supporting its own attacks); the Might
 allocation and its race's active ability. Every faction also makes one deliberate mistake a turn, so the
@@ -27,7 +28,7 @@ from engine.titania.book_orders import (
     Book,
     data,
 )
-from engine.titania.names import BUILDING_NAMES, ability_name
+from engine.titania.names import BUILDING_NAMES, RESOURCE_NAMES, ability_name
 from engine.titania.races import RACES
 from engine.titania.views import food, squads
 
@@ -91,11 +92,18 @@ def _planning(b: Book, turn: int) -> tuple[list[Cells], int]:
                 purse["influence"] -= 1
                 break
     known = b.state["factions"][b.faction].get("techs", [])
-    if turn >= 3 and "drill" not in known and purse["gold"] >= 4 and purse["wood"] >= 4 and purse["influence"] >= 2:
-        rows.append((RESEARCH, "", data().technologies["drill"].name, "", "", ""))
-        purse["gold"] -= 2
-        purse["wood"] -= 2
-        purse["influence"] -= 1
+    choices = RACES[b.race].research_discounts   # the Lizardmen name their discount: wood, then gold
+    for tech, discount in (("drill", "wood"), ("recruiting", "gold")):
+        cost = dict(data().technologies[tech].cost)
+        if tech in known or turn < 3 or not all(purse[r] >= n + 2 for r, n in cost.items()):
+            continue
+        named = RESOURCE_NAMES[discount] if discount in choices else ""
+        if named:
+            cost[discount] -= 1
+        rows.append((RESEARCH, "", data().technologies[tech].name, "", "", "", named))
+        for r, n in cost.items():
+            purse[r] -= n
+        break
     armies = b.armies()
     limit = _limit(b)
     room = sorted((p for p in armies if p in owned and armies[p]["strength"] < limit),
@@ -224,6 +232,13 @@ def _might(b: Book, attacks: list[tuple[str, str]], influence: int) -> list[Cell
             rows.append((name, b.pname(origin), b.pname(target), b.pname(other), "", "", ""))
     elif form == "allocation" and attacks:
         rows.append((name, b.pname(attacks[0][0]), "", "", "", "1", ""))
+    elif form == "enemy_army":  # Intimidation: a foreign army next to an own province
+        own = set(b.owned())
+        foreign = sorted({a["province"] for a in b.state["armies"] if a["faction"] in b.state["factions"]
+                          and a["faction"] != b.faction and any(n in own for n in b.neighbours(a["province"]))},
+                         key=b.pname)
+        if foreign:
+            rows.append((name, "", b.pname(foreign[0]), "", "", "", ""))
     return rows
 
 

@@ -1,5 +1,6 @@
 """The scripted Titania demo (`forumwar demo --ruleset titania`), played through the xlsx books: its archives
-show every kind of fight of the rule book, a caravan, six races' abilities, and the game reaches its end."""
+show every kind of fight of the rule book, a caravan, six races' abilities, the Lizardmen's two discounts, and the
+game reaches its end."""
 from __future__ import annotations
 
 import json
@@ -44,7 +45,7 @@ def test_the_demo_reaches_its_end_condition_with_final_standings(demo: GameDir) 
     assert info["stage"] == "finished" and info["game_over"] and info["turn"] == 9   # [victory] last_turn = 8
     assert info["winners"] and all(info["factions"][w]["won"] for w in info["winners"])
     assert [s["faction"] for s in info["standings"]][0] in info["winners"]
-    assert len({f["race"] for f in info["factions"].values()}) == 6
+    assert len({f["race"] for f in info["factions"].values()}) == 7
 
 
 def test_the_archives_show_battles_supports_a_draw_retreats_captures_a_boss_and_natives(demo: GameDir) -> None:
@@ -69,6 +70,19 @@ def test_a_caravan_was_sent_and_six_races_used_their_abilities(demo: GameDir) ->
     for report in _reports(demo):
         used |= set(re.findall(r"«([^»]+)» — выполнен: способность применена", report))
     assert len(used) >= 6, used
+
+
+def test_the_lizardmen_research_with_both_discounts_of_the_gifts_of_the_gods(demo: GameDir) -> None:
+    """«Дары Богов: Ящеролюды изучают технологии со скидкой в 1 золота или 1 дерева по выбору» — the demo's
+    Lizardmen name wood once and gold once in the «Скидка» column (issue 24 item 3), and the turn carries both."""
+    typed = []
+    for path in sorted(demo.path.glob("archive/turn-*/orders-orders-saurus.json")):
+        rows = json.loads(path.read_text(encoding="utf-8"))["Планирование"]
+        at = {title: i for i, title in enumerate(rows[0])}
+        typed += [(r[at["Скидка"]], r[at["Статус"]]) for r in rows[1:] if r[at["Действие"]] == "Исследовать"]
+    assert ("дерево", "OK: исследовать «Строевая подготовка»; скидка «Дары Богов»: дерево") in typed, typed
+    assert ("золото", "OK: исследовать «Вербовка»; скидка «Дары Богов»: золото") in typed, typed
+    assert {"drill", "recruiting"} <= set(demo.latest_state()["factions"]["saurus"].get("techs", []))
 
 
 def test_every_faction_types_a_wrong_row_each_turn_and_gets_a_russian_message(demo: GameDir) -> None:
