@@ -24,7 +24,7 @@ from sheets_bridge.backends.xlsx.backend import XlsxBackend
 from sheets_bridge.create import create_game
 from sheets_bridge.demo import fill_orders
 from sheets_bridge.layouts import Layout
-from sheets_bridge.stage import check, run_turn
+from sheets_bridge.stage import check, replay, run_turn
 from sheets_bridge.verify import verify
 
 RS = find_ruleset("titania")
@@ -253,7 +253,8 @@ def test_the_natives_of_a_start_by_the_book_are_those_of_the_v2_case() -> None:
 @pytest.mark.long
 def test_a_new_game_starts_from_the_start_tab_of_the_xlsx_books(tmp_path: Path) -> None:
     """`forumwar new --scenario start`, the players fill «Начало игры», `check` writes each row's status into
-    the book, `turn` founds the game and opens turn 1 with its order tabs; the archive verifies."""
+    the book, `turn` founds the game and opens turn 1 with its order tabs; the stage replays and the archive
+    verifies."""
     gd = create_game(tmp_path / "g", "titania", "start", backend="xlsx", seed="start-test")
     assert (gd.latest_state()["turn"], gd.latest_state()["stage"]) == (0, "setup")
     north = gd.path / gd.config.books["north"]
@@ -272,4 +273,4 @@ def test_a_new_game_starts_from_the_start_tab_of_the_xlsx_books(tmp_path: Path) 
     assert book["Поход"].cell(row=2, column=2).value == "Новый Альбион"          # turn 1's orders tab, prefilled
     assert "основано: столица «Новый Альбион»" in (gd.path / "archive/turn-0000/statuses-setup.json").read_text(
         encoding="utf-8")
-    assert verify(gd, be=XlsxBackend(gd.path)).ok
+    assert replay(gd, 0, "setup")[0] and verify(gd, be=XlsxBackend(gd.path)).ok
