@@ -9,6 +9,7 @@ lost or repeated; a rollback starts a new epoch, so the books are pushed again a
 """
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +19,7 @@ from engine import find_ruleset
 from engine.state import canonical_json
 from sheets_bridge import fairness, pictures
 from sheets_bridge.atomic import atomic_write_text
-from sheets_bridge.backends.base import Backend
+from sheets_bridge.backends.base import Backend, WorksOnManyBooks
 from sheets_bridge.deadlines import stamp
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout
@@ -141,10 +142,7 @@ def open_latest(gd: GameDir, be: Backend, progress: Progress = noop) -> tuple[Op
                       opens=opening.key, problems=problems, orders_turn=turn, standing=standing)
         pictures.publish(gd, be, opening.key, archive, stage, progress,      # the map and charts, before exports
                          with_charts=opening.stage == rs.stages[0])
-        for done, (key, book_id) in enumerate(gd.config.books.items(), 1):
-            be.export_xlsx(book_id, str(archive / f"{key}-{stage}.xlsx"))
-            progress(Step(f"в архив сохранена книга {done} из {len(gd.config.books)}: {book_name(state, key)}",
-                          done, len(gd.config.books)))
+        _export_books(gd, be, state, archive, stage, progress)
         saved["_problems"] = problems
     elif opening.kind == "rollback":
         assert opening.rollback is not None
@@ -162,6 +160,27 @@ def open_latest(gd: GameDir, be: Backend, progress: Progress = noop) -> tuple[Op
         pictures.publish(gd, be, opening.key, gd.archive_dir(opening.turn), "start", progress)
     gd.append_journal({"event": "opened", "opens": opening.key, "epoch": gd.epoch(), "at": stamp()})
     return opening, pushed, saved
+
+
+def _export_books(gd: GameDir, be: Backend, state: dict[str, Any], archive: Path, stage: str,
+                  progress: Progress) -> None:
+    """Every book's export into the archive; all at once where the backend can (`WorksOnManyBooks`)."""
+    keys = {book_id: key for key, book_id in gd.config.books.items()}
+    jobs = {book_id: functools.partial(be.export_xlsx, book_id, str(archive / f"{key}-{stage}.xlsx"))
+            for key, book_id in gd.config.books.items()}
+    done: list[str] = []
+
+    def saved(book_id: str) -> None:
+        done.append(book_id)
+        progress(Step(f"в архив сохранена книга {len(done)} из {len(jobs)}: {book_name(state, keys[book_id])}",
+                      len(done), len(jobs)))
+
+    if isinstance(be, WorksOnManyBooks):
+        be.each_book(jobs, progress=saved)
+        return
+    for book_id, job in jobs.items():
+        job()
+        saved(book_id)
 
 
 def _opening_statuses(gd: GameDir, key: str) -> tuple[dict[str, Any], list[str], int | None]:

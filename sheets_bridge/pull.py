@@ -8,6 +8,7 @@ and refuses those rows.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
@@ -16,7 +17,7 @@ from openpyxl.utils.cell import range_boundaries
 from engine.errors import OrderError
 from engine.ruleset import GM_BOOK, ParsedOrders, Row, RowStatus, Ruleset
 from engine.state import Envelope
-from sheets_bridge.backends.base import MERGED_CELLS, Backend, LocksOnRead, merged_ranges
+from sheets_bridge.backends.base import MERGED_CELLS, Backend, LocksOnRead, WorksOnManyBooks, merged_ranges
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout, TabLayout, book_kind, clip_rows, column_positions, rows_from_sheet
 
@@ -95,28 +96,43 @@ def pull(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict[str,
     (the rows at the lock, or the orders archived before a rollback): the books are still read once, and
     each row that differs from the kept one gets a status saying that the change was not read (those
     notices also go into `late_out`, for the statuses that resolution gives).
+    A backend that works on many books at once (`WorksOnManyBooks`) reads the books together, each with
+    its own requests as above.
     """
     raw_books: dict[str, RawBook] = {}
     late: dict[str, list[RowStatus]] = {} if late_out is None else late_out
     read = be.lock_and_read if lock and isinstance(be, LocksOnRead) else be.read_orders
+    wanted: dict[str, tuple[str, list[TabLayout], list[str]]] = {}     # book key -> its id, order tabs, extras
     for key in order_books(rs, state):
         tabs = stage_tabs(rs, layout, stage, key)
         extra = [t for t in (also_read or {}).get(key, []) if t not in {tab.title for tab in tabs}]
         if (tabs or extra) and key in gd.config.books:
-            book_id = gd.config.books[key]
-            if kept is not None and key in kept.books:   # closed already: only read, to see late edits
-                raw = dict(be.read_tabs(book_id, [t.title for t in tabs] + extra))
-                late[key] = late_edits(tabs, kept.books[key], raw, kept.after)
-                raw = {**{t: raw[t] for t in extra if t in raw}, **kept.books[key]}
-                raw_books[key] = raw
-                continue
-            raw = dict(read(book_id, [t.title for t in tabs] + extra))
-            if any(t.title not in raw for t in tabs):
-                known = {t.title for t in layout.books[book_kind(key)].tabs}
-                others = [title for title in be.tab_titles(book_id) if title not in known]
-                if others:
-                    raw.update(be.read_tabs(book_id, others))
-            raw_books[key] = raw
+            wanted[key] = (gd.config.books[key], tabs, extra)
+
+    def read_book(key: str) -> tuple[RawBook, list[RowStatus] | None]:
+        """One book's raw tabs (and, for a kept book, its late edits): its own requests only."""
+        book_id, tabs, extra = wanted[key]
+        if kept is not None and key in kept.books:   # closed already: only read, to see late edits
+            raw = dict(be.read_tabs(book_id, [t.title for t in tabs] + extra))
+            notes = late_edits(tabs, kept.books[key], raw, kept.after)
+            return {**{t: raw[t] for t in extra if t in raw}, **kept.books[key]}, notes
+        raw = dict(read(book_id, [t.title for t in tabs] + extra))
+        if any(t.title not in raw for t in tabs):
+            known = {t.title for t in layout.books[book_kind(key)].tabs}
+            others = [title for title in be.tab_titles(book_id) if title not in known]
+            if others:
+                raw.update(be.read_tabs(book_id, others))
+        return raw, None
+
+    jobs = {book_id: functools.partial(read_book, key) for key, (book_id, _, _) in wanted.items()}
+    if isinstance(be, WorksOnManyBooks):     # independent books, read (and locked) at once within the quota
+        done = be.each_book(jobs)
+    else:
+        done = {book_id: job() for book_id, job in jobs.items()}
+    for key, (book_id, _, _) in wanted.items():
+        raw_books[key], notes = done[book_id]
+        if notes is not None:
+            late[key] = notes
     parsed, problems = parse_books(rs, layout, state, stage, raw_books)
     for key, notes in late.items():
         if notes and key in parsed:

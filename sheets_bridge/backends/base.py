@@ -11,7 +11,7 @@ import abc
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
     from sheets_bridge.gameconfig import GameConfig
@@ -146,6 +146,20 @@ class WritesManyBooks(Protocol):
 
     def write_books(self, books: Mapping[str, list[TabWrite]],
                     progress: Callable[[str], None] | None = None) -> None: ...
+
+
+_T = TypeVar("_T")
+
+
+@runtime_checkable
+class WorksOnManyBooks(Protocol):
+    """Does independent work on several books at once, as `write_books` pushes them, within the quota:
+    `jobs` maps a book id to a call that sends that book's own requests (`turn`: its lock and read, its
+    export into the archive); `progress` gets each book id, in the calling thread, as its job ends. Every
+    job runs; then one BackendError names the books that failed. Returns each job's result by book id."""
+
+    def each_book(self, jobs: Mapping[str, Callable[[], _T]],
+                  progress: Callable[[str], None] | None = None) -> dict[str, _T]: ...
 
 
 @runtime_checkable

@@ -53,6 +53,38 @@ class Fault:
     reason: str | None = None         # answer in Drive's shape with this reason (e.g. sharingRateLimitExceeded)
 
 
+class Gathering:
+    """The next `count` requests of one operation, each held until all of them are in flight at once
+    (`met`), or until `timeout` real seconds passed (requests sent one after another: `met` stays False).
+    Makes concurrency observable without timing anything."""
+
+    def __init__(self, op: str, count: int, timeout: float):
+        self.op, self.count, self.timeout = op, count, timeout
+        self.arrived = 0         # requests taken so far (the gathering holds the first `count`)
+        self.waiting = 0         # requests held now
+        self.met = False
+        self._cond = threading.Condition()
+
+    def take(self) -> bool:
+        """Count one more request of the op in (the caller holds the fake's lock); False once full."""
+        if self.arrived >= self.count:
+            return False
+        self.arrived += 1
+        return True
+
+    def join(self) -> None:
+        with self._cond:
+            self.waiting += 1
+            if self.waiting >= self.count:
+                self.met = True
+                self._cond.notify_all()
+            elif not self._cond.wait_for(lambda: self.met, self.timeout):
+                self.waiting -= 1            # alone until the timeout: gone on without the others
+
+    def __reduce__(self) -> tuple[Any, ...]:      # a pickled fake (the crash sweep) holds none
+        return (Gathering, (self.op, 0, 0.0))
+
+
 @dataclass(frozen=True)
 class Sent:
     """One request as received (for checks against the discovery documents)."""
@@ -110,6 +142,7 @@ class FakeGoogle(DriveFiles):
         self.sent: list[Sent] = []
         self._quota: dict[tuple[str, str], collections.deque] = collections.defaultdict(collections.deque)
         self._seconds = 0
+        self.gatherings: list[Gathering] = []
 
     # -- set-up helpers (no HTTP) -----------------------------------------------------------------
     def add_user(self, email: str, *, google_account: bool = True, storage: bool = True) -> Identity:
@@ -165,6 +198,20 @@ class FakeGoogle(DriveFiles):
             self.faults.append(fault)
         return fault
 
+    def gather(self, op: str, count: int, timeout: float = 2.0) -> Gathering:
+        """Hold the next `count` requests of `op` until they are all in flight together (see Gathering)."""
+        gathering = Gathering(op, count, timeout)
+        with self.lock:
+            self.gatherings.append(gathering)
+        return gathering
+
+    def _gathering(self, op: str) -> Gathering | None:
+        with self.lock:
+            for gathering in self.gatherings:
+                if gathering.op == op and gathering.take():
+                    return gathering
+        return None
+
     def count(self, op: str | None = None, *, file_id: str | None = None, identity: str | None = None,
               status: int | None = None) -> int:
         """How many logged requests match (op may be a prefix such as "values." or "drive.")."""
@@ -179,11 +226,14 @@ class FakeGoogle(DriveFiles):
     # -- HTTP entry point -----------------------------------------------------------------------
     def handle(self, method: str, url: str, headers: Mapping[str, str], body: bytes | None) -> tuple[int, dict, bytes]:
         """Answer one HTTP request: (status, headers, body)."""
+        parts = urlsplit(url)
+        op, file_id = _classify(method, parts.netloc, parts.path)
+        gathering = self._gathering(op)
+        if gathering is not None:
+            gathering.join()
         if self.latency:
             self.sleep(self.latency)
-        parts = urlsplit(url)
         query = parse_qs(parts.query, keep_blank_values=True)
-        op, file_id = _classify(method, parts.netloc, parts.path)
         identity = ""
         try:
             if op == "oauth.token":

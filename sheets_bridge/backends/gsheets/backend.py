@@ -6,10 +6,11 @@ its HTTP layer is `gsheets_http` and opening it for a game directory is `gsheets
 
 Per book and stage it sends one read and one `spreadsheets:batchUpdate` (write). The orders are read
 with one `spreadsheets.get` of the order tabs' values and merged cells (`read_orders`), or at a lock with
-the batchUpdate that closes the tabs and returns them (`lock_and_read`); other tabs with one
-`values:batchGet` (`read_tabs`). Spreadsheet metadata is cached (in memory, optionally in a JSON file)
-and refreshed from every write's answer and every read of orders; a 400 caused by stale metadata
-triggers one refresh and one retry.
+the batchUpdate that closes the tabs and returns them (`lock_and_read`, a write for Google's quota); other
+tabs with one `values:batchGet` (`read_tabs`). Independent books are worked on at once (`write_books`,
+`each_book`: up to MAX_WORKERS threads, every request paced within the quota). Spreadsheet metadata is
+cached (in memory, optionally in a JSON file) and refreshed from every write's answer and every read of
+orders; a 400 caused by stale metadata triggers one refresh and one retry.
 Every write is idempotent: grids are sized absolutely, and a spreadsheet create carries a
 marker (Drive appProperties) by which a retry finds the file it already made.
 """
@@ -26,7 +27,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import gspread
 import requests
@@ -71,6 +72,10 @@ CREATE_MARKER = "forumwarCreate"       # Drive appProperties key carrying the cr
 # Pauses (seconds, a minute in all) between searches for a spreadsheet whose create may have been applied:
 # Drive's search can show a new file only some seconds after it was made.
 CREATE_SETTLE = (2.0, 4.0, 8.0, 16.0, 30.0)
+# Books worked on at once (`write_books`, `each_book`): every book of a 16-faction game (18 books) in one go.
+# The pacer, not the pool, keeps the requests within Google's per-minute quota.
+MAX_WORKERS = 20
+_T = TypeVar("_T")
 _BOOK_KINDS = {"public": "общая книга", "gm": "книга мастера"}
 _ROLE_RU = {"reader": "чтение", "writer": "редактирование", "commenter": "комментирование", "owner": "владелец",
             "fileOrganizer": "упорядочивание", "organizer": "управление"}
@@ -83,7 +88,7 @@ class GSheetsBackend(Backend):
 
     def __init__(self, client: gspread.Client, service_email: str, *, gm_emails: Iterable[str] = (),
                  folder_id: str | None = None, books: Iterable[BookRef] = (),
-                 metadata_path: str | Path | None = None, max_workers: int = 8):
+                 metadata_path: str | Path | None = None, max_workers: int = MAX_WORKERS):
         self.client = client
         self.http: HTTPClient = client.http_client
         self.service_email = service_email
@@ -472,6 +477,12 @@ class GSheetsBackend(Backend):
                 meta = self.metadata(book_id, refresh=True)
         raise AssertionError("unreachable")
 
+    def each_book(self, jobs: Mapping[str, Callable[[], _T]],
+                  progress: Callable[[str], None] | None = None) -> dict[str, _T]:
+        """The jobs of several books at once, in the pool `write_books` pushes with (`max_workers` threads;
+        the pacer keeps every request within the quota): see base.WorksOnManyBooks."""
+        return self._concurrently(jobs, progress)
+
     def read_books(self, wanted: Mapping[str, list[str]]) -> dict[str, dict[str, list[list[str]]]]:
         """`read_tabs` for several books at once, concurrently (pacing keeps it under quota)."""
         results = self._concurrently({b: functools.partial(self.read_tabs, b, list(wanted[b])) for b in wanted}, None)
@@ -486,9 +497,9 @@ class GSheetsBackend(Backend):
         """
         self._concurrently({b: functools.partial(self.write_book, b, list(books[b])) for b in books}, progress)
 
-    def _concurrently(self, jobs: Mapping[str, Callable[[], Any]],
-                      progress: Callable[[str], None] | None) -> dict[str, Any]:
-        results: dict[str, Any] = {}
+    def _concurrently(self, jobs: Mapping[str, Callable[[], _T]],
+                      progress: Callable[[str], None] | None) -> dict[str, _T]:
+        results: dict[str, _T] = {}
         failures: dict[str, BackendError] = {}
         workers = max(1, min(self.max_workers, len(jobs)))
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="gsheets") as pool:
@@ -699,4 +710,4 @@ class _Stale(Exception):
     """A 400 that one metadata refresh may cure."""
 
 
-__all__ = ["GSheetsBackend", "CREATE_MARKER"]
+__all__ = ["GSheetsBackend", "CREATE_MARKER", "MAX_WORKERS"]

@@ -16,7 +16,7 @@ import gspread
 
 from sheets_bridge.backends.base import BookRef
 from sheets_bridge.backends.gsheets.auth import ServiceAccount, load_service_account
-from sheets_bridge.backends.gsheets.backend import GSheetsBackend
+from sheets_bridge.backends.gsheets.backend import MAX_WORKERS, GSheetsBackend
 from sheets_bridge.backends.gsheets.http import RequestPacer, RetryPolicy, http_client_factory, quota_file
 
 _DEFAULT_POLICY = RetryPolicy()
@@ -25,7 +25,7 @@ _DEFAULT_POLICY = RetryPolicy()
 def open_gsheets_backend(credentials_path: str | Path, *, gm_emails: Iterable[str] = (),
                          folder_id: str | None = None, books: Iterable[BookRef] = (),
                          metadata_path: str | Path | None = None, policy: RetryPolicy = _DEFAULT_POLICY,
-                         max_workers: int = 8) -> GSheetsBackend:
+                         max_workers: int = MAX_WORKERS) -> GSheetsBackend:
     """The backend for a real game: credentials from a service-account key file (see google_auth)."""
     account: ServiceAccount = load_service_account(credentials_path)
     pacer = RequestPacer(path=quota_file(account.email))      # one budget for every command of the machine
