@@ -168,6 +168,19 @@ def test_an_address_that_was_not_shared_with_is_no_editor_and_the_gm_is_told(tmp
     assert NO_GOOGLE in game.editors(game.first)
 
 
+def test_a_player_the_gm_shares_by_hand_after_share_is_an_editor_at_the_next_push(tmp_path):
+    """Only the addresses a share could not give access are left out; one forumwar never tried is listed."""
+    game = Game(tmp_path / "game", "jade_rose", also=NO_GOOGLE)
+    share_books(game.gd, game.backend(game.gd))
+    game.gd.config.factions[game.second].players.append(SPY)
+    game.gd.save_config()
+    game.gd = GameDir(game.gd.path)
+    game.fake.share(game.book(game.second), SPY, "writer")          # in the browser, without forumwar share
+    run_turn(game.gd, be=game.backend(game.gd))
+    assert SPY in game.editors(game.second) and BORIS in game.editors(game.second)
+    assert NO_GOOGLE not in game.editors(game.first)
+
+
 def test_a_book_shared_with_a_group_keeps_its_editors(tmp_path):
     """Who is in a group cannot be listed: the editors stay as game.toml names them."""
     game = Game(tmp_path / "game", "jade_rose", also=NO_GOOGLE)

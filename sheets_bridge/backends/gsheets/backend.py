@@ -77,6 +77,7 @@ CREATE_SETTLE = (2.0, 4.0, 8.0, 16.0, 30.0)
 MAX_WORKERS = 20
 _T = TypeVar("_T")
 _BOOK_KINDS = {"public": "общая книга", "gm": "книга мастера"}
+_EDITS = frozenset({"writer", "fileOrganizer", "organizer", "owner"})    # roles that may edit a file
 _ROLE_RU = {"reader": "чтение", "writer": "редактирование", "commenter": "комментирование", "owner": "владелец",
             "fileOrganizer": "упорядочивание", "organizer": "управление"}
 
@@ -103,7 +104,7 @@ class GSheetsBackend(Backend):
         self._creating: dict[str, str] = {}          # book key -> token of its spreadsheet create
         # book id -> tab title -> formula cells seen at the last lock_and_read, written back as text
         self._formulas: dict[str, dict[str, dict[tuple[int, int], str]]] = {}
-        self._access: dict[str, _Access] = {}         # book id -> who can edit it, as the last share left it
+        self._denied: dict[str, list[str]] = {}       # book id -> editors the last share could not give access
         self._lock = threading.RLock()
         if self.metadata_path and self.metadata_path.is_file():
             try:
@@ -114,7 +115,7 @@ class GSheetsBackend(Backend):
                 self._formulas = {book: {title: {(int(r), int(c)): str(text) for r, c, text in cells}
                                          for title, cells in tabs.items()}
                                   for book, tabs in saved.get("formulas", {}).items()}
-                self._access = {str(book): _Access.from_json(who) for book, who in saved.get("access", {}).items()}
+                self._denied = {str(book): [str(e) for e in who] for book, who in saved.get("denied", {}).items()}
             except (ValueError, KeyError, TypeError, AttributeError):
                 self._meta = {}
 
@@ -166,7 +167,7 @@ class GSheetsBackend(Backend):
                 "formulas": {book: {title: [[r, c, text] for (r, c), text in sorted(cells.items())]
                                     for title, cells in sorted(tabs.items())}
                              for book, tabs in sorted(self._formulas.items()) if tabs},
-                "access": {book: who.to_json() for book, who in sorted(self._access.items())}}
+                "denied": dict(sorted(self._denied.items()))}
         self.metadata_path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.metadata_path.with_suffix(f".tmp{os.getpid()}.{threading.get_ident()}")
         tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
@@ -381,7 +382,7 @@ class GSheetsBackend(Backend):
         """Write every tab in ONE spreadsheets:batchUpdate (atomic at Google; safe to repeat)."""
         if not tabs:
             return
-        tabs = self._with_access(book_id, tabs)
+        tabs = self._without_denied(book_id, tabs)
         staff = (self.service_email, *self.gm_emails)
         with self._lock:
             formulas = {title: dict(cells) for title, cells in self._formulas.get(book_id, {}).items()}
@@ -402,7 +403,7 @@ class GSheetsBackend(Backend):
         editors, its open cells), in ONE batchUpdate that touches no cell. For `share`: the people
         of game.toml can edit exactly their order tabs at once, not after the next push."""
         staff = sorted({self.service_email, *self.gm_emails})
-        tabs = self._with_access(book_id, tabs)
+        tabs = self._without_denied(book_id, tabs)
 
         def build(meta: BookMeta) -> dict[str, Any]:
             requests_ = [r for tab in tabs if tab.title in meta.sheets
@@ -535,9 +536,9 @@ class GSheetsBackend(Backend):
         and the service account is kept.
 
         Returns Russian warnings for the GM: people with access who are not listed (removed only with
-        `revoke=True`), link sharing, and addresses Google cannot share with silently. Who can edit the
-        book afterwards is remembered (`_access`, in the metadata file too): the order tabs' protections
-        list as editors only the people who can (`_with_access`). A permission create whose answer was
+        `revoke=True`), link sharing, and addresses Google cannot share with silently. The editors it could
+        not give access are remembered (in the metadata file too) until a share gives it to them: no
+        protection lists them as editors meanwhile (`_without_denied`). A permission create whose answer was
         lost is looked up before it is sent again (a second one would send a second invitation).
         """
         name = self._book_name(book_id)
@@ -551,7 +552,9 @@ class GSheetsBackend(Backend):
             perms = self.http.list_permissions(book_id)
             current = {str(p.get("emailAddress", "")).lower(): p for p in perms
                        if p.get("type") == "user" and not p.get("permissionDetails")}
-            access = _Access.of(perms)
+            # edit rights by a group or by link: who holds access cannot be told, so no editor is left out
+            unknown = any(p.get("type") in ("group", "anyone") and p.get("role") in _EDITS for p in perms)
+            denied: list[str] = []
             for perm in perms:
                 email_ = str(perm.get("emailAddress", "")).lower()
                 role = _ROLE_RU.get(str(perm.get("role")), str(perm.get("role")))
@@ -573,7 +576,6 @@ class GSheetsBackend(Backend):
                     warnings.append(f"{name}: её владелец {email_} не указан в game.toml ни мастером, ни игроком.")
                 elif revoke:
                     self.http.request("delete", f"{url}/{perm['id']}", params=common)
-                    access.users.pop(email_, None)
                     warnings.append(f"{name}: доступ {email_} («{role}») "
                                     "снят — в game.toml его нет.")
                 else:
@@ -586,7 +588,6 @@ class GSheetsBackend(Backend):
                     continue
                 if granted is not None and granted.get("role") in ("writer", "reader", "commenter"):
                     self.http.request("patch", f"{url}/{granted['id']}", json={"role": role}, params=common)
-                    access.users[person] = role
                     continue
                 lookup: dict[str, Any] = ({"recover": functools.partial(self._permission_of, book_id, person, role)}
                                           if isinstance(self.http, ResilientHTTPClient) else {})
@@ -597,22 +598,25 @@ class GSheetsBackend(Backend):
                 except APIError as err:
                     if err.code != 400:
                         raise
-                    warnings.append(self._not_shared(name, person, role, err))
-                    continue
-                access.users[person] = role
+                    left_out = role == "writer" and not unknown and person not in {e.lower() for e in self.gm_emails}
+                    if left_out:
+                        denied.append(person)
+                    warnings.append(self._not_shared(name, person, err, left_out))
         with self._lock:
-            if access.known:
-                self._access[book_id] = access
+            if denied:
+                self._denied[book_id] = sorted(denied)
             else:
-                self._access.pop(book_id, None)
+                self._denied.pop(book_id, None)
             self._save()
         return warnings
 
-    def _not_shared(self, name: str, person: str, role: str, err: APIError) -> str:
-        """The warning for an address Google would not share the book with (no Google account behind it)."""
+    @staticmethod
+    def _not_shared(name: str, person: str, err: APIError, left_out: bool) -> str:
+        """The warning for an address Google would not share the book with (no Google account behind it);
+        `left_out`: it is no editor of the order tabs meanwhile."""
         why = (f"{name}: не удалось открыть доступ {person} без письма-уведомления (Google: "
                f"{err.error.get('message', err)}).")
-        if role == "writer" and person not in {e.lower() for e in self.gm_emails}:
+        if left_out:
             what = ("Пока у этого адреса нет доступа, forumwar не вносит его в редакторы вкладок приказов: "
                     "писать приказы с него нельзя.")
         else:
@@ -638,16 +642,15 @@ class GSheetsBackend(Backend):
                 return None
             params = {**params, "pageToken": answer["nextPageToken"]}
 
-    def _with_access(self, book_id: str, tabs: list[TabWrite]) -> list[TabWrite]:
-        """`tabs` whose editors are only the people who can edit the book (as the last `share` left it):
-        a protection naming an address without access would list someone who cannot type there. A book
-        never shared by forumwar, or shared with a group or by link, keeps the editors as given."""
+    def _without_denied(self, book_id: str, tabs: list[TabWrite]) -> list[TabWrite]:
+        """`tabs` whose editors leave out the addresses the last `share` could not give access to the book:
+        a protection would name someone who cannot open it (see `share`)."""
         with self._lock:
-            access = self._access.get(book_id)
-        if access is None:
+            denied = set(self._denied.get(book_id, ()))
+        if not denied:
             return tabs
-        return [dataclasses.replace(t, editors=tuple(e for e in t.editors if access.edits(e)))
-                if any(not access.edits(e) for e in t.editors) else t for t in tabs]
+        return [dataclasses.replace(t, editors=tuple(e for e in t.editors if e.strip().lower() not in denied))
+                if any(e.strip().lower() in denied for e in t.editors) else t for t in tabs]
 
     def export_xlsx(self, book_id: str, dest: str) -> None:
         """Save the book as a real .xlsx file (Drive export), written atomically."""
@@ -658,52 +661,6 @@ class GSheetsBackend(Backend):
         tmp = path.with_name(path.name + ".part")
         tmp.write_bytes(content)
         os.replace(tmp, path)
-
-
-_EDITS = frozenset({"writer", "fileOrganizer", "organizer", "owner"})
-
-
-@dataclasses.dataclass
-class _Access:
-    """Who can edit a book: users by their own permission (address -> role), users by an inherited one
-    (a shared drive's members), whole domains; `known` is False when a group or link sharing gives edit
-    access to people one cannot list."""
-
-    users: dict[str, str] = dataclasses.field(default_factory=dict)
-    members: set[str] = dataclasses.field(default_factory=set)
-    domains: set[str] = dataclasses.field(default_factory=set)
-    known: bool = True
-
-    @classmethod
-    def of(cls, perms: Iterable[Mapping[str, Any]]) -> _Access:
-        """What a permissions.list answer says."""
-        access = cls()
-        for perm in perms:
-            role, kind = str(perm.get("role", "")), perm.get("type")
-            if kind == "user" and perm.get("permissionDetails"):
-                if role in _EDITS:
-                    access.members.add(str(perm.get("emailAddress", "")).lower())
-            elif kind == "user":
-                access.users[str(perm.get("emailAddress", "")).lower()] = role
-            elif kind == "domain" and role in _EDITS:
-                access.domains.add(str(perm.get("domain", "")).lower())
-            elif kind in ("group", "anyone") and role in _EDITS:
-                access.known = False
-        return access
-
-    def edits(self, email_: str) -> bool:
-        address = email_.strip().lower()
-        return (self.users.get(address) in _EDITS or address in self.members
-                or address.rpartition("@")[2] in self.domains)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"users": dict(sorted(self.users.items())), "members": sorted(self.members),
-                "domains": sorted(self.domains)}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> _Access:
-        return cls({str(k): str(v) for k, v in data.get("users", {}).items()},
-                   {str(m) for m in data.get("members", [])}, {str(d) for d in data.get("domains", [])})
 
 
 class _Stale(Exception):
