@@ -11,6 +11,7 @@ import io
 import json
 import subprocess
 import sys
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -370,3 +371,11 @@ def test_on_google_sheets_the_faction_maps_are_archived_and_the_gm_is_told_where
         assert Image.open(gd.archive_path(1) / f"map-orders-{fid}.png").size == (WIDTH_PX, 1000)
     note = next(line for line in said if line.startswith("карты фракций:"))
     assert f"{gd.archive_path(1)}/map-orders-*.png" in note and "Вставка → Изображение" in note
+
+
+def test_the_readme_tells_the_gm_the_switch_in_a_block_game_toml_accepts():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = next(part.split("```", 1)[0] for part in readme.split("```toml\n")[1:] if "[pictures]" in part)
+    config = GameConfig.from_dict({"ruleset": "jade_rose", "scenario": "demo", **tomllib.loads(block)})
+    assert config.draw_pictures is False
+    assert "map-ЭТАП-ФРАКЦИЯ.png" in readme and "«Рисунок карты»" in readme
