@@ -72,8 +72,11 @@ RINGS = (14, 24, 36, 50, 66)
 OFFSETS: tuple[Offset, ...] = tuple((dx * ring, dy * ring, ha, va) for ring in RINGS for dx, dy, ha, va in DIRECTIONS)
 FONT_SIZES = (8.5, 7.5, 6.5)
 # A free spot one ring further out (or one type size smaller) must spare this much of the links (px²) to
-# be preferred: a label stays next to its place unless it would lie along a road
+# be preferred: a label stays next to its place unless it would lie along a road. In a ring, below and
+# above the place read best, then beside it; a corner spot (which a neighbour's label could seem to own)
+# wins only when it spares more of the links than a thin line crossing the label covers
 RING_PENALTY, SIZE_PENALTY = 60.0, 150.0
+DIRECTION_PENALTY = (0.0, 10.0, 25.0, 25.0, 60.0, 60.0, 60.0, 60.0)       # in the order of DIRECTIONS
 
 Box = tuple[float, float, float, float]     # x0, y0, x1, y1 (PNG pixels, y down, in a Drawing)
 Segment = tuple[float, float, float, float, float]   # xa, ya, xb, yb, half width (display pixels)
@@ -239,7 +242,7 @@ class _Grid:
 _SHIFT_X = {"left": 0.0, "center": 0.5, "right": 1.0}
 _SHIFT_Y = {"bottom": 0.0, "center": 0.5, "top": 1.0}
 # Every (penalty, font size index, offset) a label may take, cheapest first: nearer rings, then smaller type
-_CANDIDATES = sorted((ring * RING_PENALTY + size * SIZE_PENALTY, size, ring, d)
+_CANDIDATES = sorted((ring * RING_PENALTY + size * SIZE_PENALTY + DIRECTION_PENALTY[d], size, ring, d)
                       for size in range(len(FONT_SIZES)) for ring in range(len(RINGS)) for d in range(len(DIRECTIONS)))
 
 
