@@ -15,8 +15,9 @@ declared attacks waiting for their battle).
 
 The pictures are drawn in parallel by forked workers (as the battle simulator's runs are) where the system
 forks, one map painter per worker sharing its labels between maps; the books and the archive are written by
-the command itself, after the drawing. `[pictures] draw = false` in game.toml draws nothing. matplotlib is
-imported only to draw.
+the command itself, in the jobs' order, each picture as soon as it is drawn while the workers draw the next.
+`[pictures] draw = false` in game.toml draws nothing (and, once, clears the pictures the last opening put in
+the books). matplotlib is imported only to draw.
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ import dataclasses
 import json
 import multiprocessing as mp
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -208,30 +209,32 @@ def workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def draw_all(work: _Work, progress: Progress = noop) -> list[bytes]:
-    """Every job's PNG, in the jobs' order: drawn by forked workers when there are several, else here."""
+def drawing(work: _Work, progress: Progress = noop) -> Iterator[tuple[Job, bytes]]:
+    """Each job with its PNG, in the jobs' order, as soon as it is drawn: by forked workers when there are
+    several jobs and cores (the caller writes one picture while they draw the next), else here."""
     global _WORK
     import sheets_bridge.map_drawing  # noqa: F401  # matplotlib imported once, before the workers fork
-    done: dict[int, bytes] = {}
     total = len(work.jobs)
-
-    def got(index: int, png: bytes) -> None:
-        done[index] = png
-        progress(Step(f"нарисовано картинок: {len(done)} из {total}", len(done), total))
-
     count = min(workers(), total)
     _WORK = work
     try:
         if count > 1:
             with mp.get_context("fork").Pool(count) as pool:
-                for index, png in pool.imap_unordered(_draw_job, range(total)):
-                    got(index, png)
+                for index, png in pool.imap(_draw_job, range(total)):
+                    progress(Step(f"нарисовано картинок: {index + 1} из {total}", index + 1, total))
+                    yield work.jobs[index], png
         else:
             for index in range(total):
-                got(*_draw_job(index))
+                png = _draw_job(index)[1]
+                progress(Step(f"нарисовано картинок: {index + 1} из {total}", index + 1, total))
+                yield work.jobs[index], png
     finally:
         _WORK = None
-    return [done[i] for i in range(total)]
+
+
+def draw_all(work: _Work, progress: Progress = noop) -> list[bytes]:
+    """Every job's PNG, in the jobs' order (`drawing`)."""
+    return [png for _, png in drawing(work, progress)]
 
 
 def publish(gd: GameDir, be: Backend, key: str, archive: Path | None, stage: str | None,
@@ -265,38 +268,42 @@ def publish(gd: GameDir, be: Backend, key: str, archive: Path | None, stage: str
         from sheets_bridge.charts import turn_rows
         rows = turn_rows(gd)
     work = _Work(gd, rs, state, events_into(gd, key), before, names, rows, jobs)
-    drawn = dict(zip(jobs, draw_all(work, progress), strict=True))
-    public = drawn.get(Job("map"))
-    maps = {fid: drawn[Job("map", fid)] for fid in factions if Job("map", fid) in drawn}
-    charts = {fid: drawn[Job("charts", fid)] for fid in factions if Job("charts", fid) in drawn}
     books = gd.config.books
-    if archive is not None and stage is not None:
-        if public is not None:
-            atomic_write_bytes(archive / f"map-{stage}.png", public)
-        for fid, png in maps.items():
-            atomic_write_bytes(archive / f"map-{stage}-{fid}.png", png)
-        for fid, chart in charts.items():
-            atomic_write_bytes(archive / f"charts-{stage}-{fid}.png", chart)
+    folder = archive if stage is not None else None        # where the pictures are archived, if anywhere
+    public: bytes | None = None
+    maps: list[str] = []
+    charts: dict[str, bytes] = {}
+    for job, png in drawing(work, progress):      # each picture written while the next is drawn
+        if job.kind == "charts":
+            assert job.faction is not None
+            charts[job.faction] = png
+        elif job.faction is None:
+            public = png
+        else:
+            maps.append(job.faction)
+        if folder is not None:
+            name = f"{'charts' if job.kind == 'charts' else 'map'}-{stage}"
+            atomic_write_bytes(folder / (f"{name}.png" if job.faction is None else f"{name}-{job.faction}.png"), png)
+        if put is not None and job.kind == "map":
+            book = "public" if job.faction is None else job.faction
+            if book in books:
+                put(books[book], MAP_TAB, [png], MAP_NOTE if job.faction is None else FACTION_MAP_NOTE)
     if put is not None:
-        if public is not None and "public" in books:
-            put(books["public"], MAP_TAB, [public], MAP_NOTE)
-        mine = [fid for fid in maps if fid in books]
-        for fid in mine:
-            put(books[fid], MAP_TAB, [maps[fid]], FACTION_MAP_NOTE)
         if charts and "gm" in books:
             put(books["gm"], CHARTS_TAB, list(charts.values()), CHARTS_NOTE)
+        mine = [fid for fid in maps if fid in books]
         said = []
         if public is not None:
             said.append(f"рисунок карты — в общую книгу и в книги фракций ({len(mine)})")
         if charts:
             said.append("графики — в книгу мастера")
         progress("; ".join(said))
-    elif archive is not None and stage is not None:
+    elif folder is not None:
         if public is not None:
-            progress(f"рисунок карты: {archive / f'map-{stage}.png'}; {PASTE_HINT} (общая книга, вкладка «{MAP_TAB}»)")
+            progress(f"рисунок карты: {folder / f'map-{stage}.png'}; {PASTE_HINT} (общая книга, вкладка «{MAP_TAB}»)")
         if maps:
-            progress(f"карты фракций: {archive}/map-{stage}-*.png (у каждой фракции своя); {PASTE_HINT} "
+            progress(f"карты фракций: {folder}/map-{stage}-*.png (у каждой фракции своя); {PASTE_HINT} "
                      f"(книга фракции, вкладка «{MAP_TAB}»)")
         if charts:
-            progress(f"графики фракций: {archive}/charts-{stage}-*.png; {PASTE_HINT} "
+            progress(f"графики фракций: {folder}/charts-{stage}-*.png; {PASTE_HINT} "
                      f"(книга мастера, вкладка «{CHARTS_TAB}»)")
