@@ -2,7 +2,7 @@
 
 «Меня попросили добавить Правила, Технологии и Заклинания на одну страницу…»: only the rules are in the book,
 so technologies, spells, events, Keeper quests, items and building effects are content. A v2 situation file
-brings its own `catalog`; the game's own content (templates/titania/data/*.toml, engine.titania.data) is the
+brings its own `catalog`; the game's own content (engine/titania/data/*.toml, engine.titania.data) is the
 same form, checked by the same `parse_catalog`, so every conformance case also tests what the books play.
 
 Default G72 (closed catalog): the catalog is the complete list for one adjudication; nothing else is drawn.

@@ -1,4 +1,4 @@
-"""The game's own content: templates/titania/data/*.toml, each file one part of the v2 `catalog`.
+"""The game's own content: engine/titania/data/*.toml, each file one part of the v2 `catalog`.
 
 The rule book lists no technology, spell, event, quest item or building effect (G1-G5, G45), so they are data
 a game master replaces. The files together are exactly the `catalog` of titania.adjudicate.v2 (SCHEMA_V2 §1):
@@ -50,11 +50,11 @@ def validate(docs: Mapping[str, Mapping[str, Any]]) -> Catalog:
     return catalog
 
 
-def read(package: str = "templates", folder: str = "titania/data") -> dict[str, dict[str, Any]]:
+def read(package: str = "engine.titania", folder: str = "data") -> dict[str, dict[str, Any]]:
     return read_toml_files(package, folder, tuple(FILES))
 
 
-def load_data(package: str = "templates", folder: str = "titania/data") -> Catalog:
+def load_data(package: str = "engine.titania", folder: str = "data") -> Catalog:
     """Read and check the files of a package folder; raises DataError listing every problem."""
     return validate(read(package, folder))
 

@@ -2,7 +2,7 @@
 lacks that a player notices, each with the value this game uses and where the GM changes it.
 
 The values come from the state (its scenario's [victory], [params], Keepers) and the data files
-(templates/titania/data: victory.toml, params.toml, start.toml); docs/rulings.md lists the same readings.
+(engine/titania/data: victory.toml, params.toml, start.toml); docs/rulings.md lists the same readings.
 """
 from __future__ import annotations
 

@@ -1,15 +1,15 @@
-"""Titania parameters: defaults from templates/titania/data/params.toml, overridden by a situation's params.
+"""Titania parameters: defaults from engine/titania/data/params.toml, overridden by a situation's params.
 
 The loader validates everything and reports all problems at once, in Russian.
 """
 from __future__ import annotations
 
-import importlib.resources
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any, TypeGuard
+
+from engine.datafiles import read_toml
 
 RESOURCES = ("gold", "wood", "influence", "stone", "mana")
 
@@ -131,12 +131,8 @@ def _check_costs(value: object, path: str, problems: list[str]) -> dict[str, dic
     return costs if ok else None
 
 
-def parse_params(text: str, where: str = "params.toml") -> tuple[Params, list[str]]:
-    """Parse a params TOML text into Params over the built-in defaults; returns (params, problems)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        return Params(), [f"{where}: файл не разбирается как TOML ({exc})."]
+def parse_params(data: Mapping[str, Any], where: str = "params.toml") -> tuple[Params, list[str]]:
+    """Params over the built-in defaults from a params table (as read from TOML); (params, problems)."""
     problems: list[str] = []
     values = _check(data, where, problems)
     return replace(Params(), **values), problems
@@ -144,9 +140,8 @@ def parse_params(text: str, where: str = "params.toml") -> tuple[Params, list[st
 
 @cache
 def default_params() -> Params:
-    """The shipped defaults (templates/titania/data/params.toml; read once, Params is frozen)."""
-    text = importlib.resources.files("templates").joinpath("titania", "data", "params.toml").read_text("utf-8")
-    params, problems = parse_params(text)
+    """The shipped defaults (engine/titania/data/params.toml; read once, Params is frozen)."""
+    params, problems = parse_params(read_toml("engine.titania", "data", "params.toml") or {})
     if problems:  # the shipped file is tested; a broken install is a programming error
         raise ValueError("; ".join(problems))
     return params

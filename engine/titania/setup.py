@@ -2,7 +2,7 @@
 Keepers and Bosses; the first state of a Titania game.
 
 A scenario without a `[start]` table fixes every faction's colour, race and capital: the game starts at turn 1.
-With `[start]` (defaults: templates/titania/data/start.toml) the start goes as the book says: what the scenario
+With `[start]` (defaults: engine/titania/data/start.toml) the start goes as the book says: what the scenario
 leaves open the players pick in the «Начало игры» tab of a set-up stage at turn 0 (engine.titania.start_book),
 and its resolution founds the capitals, places the Keepers (the GM's, and random ones up to `keepers`), the
 Bosses and the natives (`found`, the one function both starts run); with `stage = false` what is open is drawn
@@ -20,12 +20,11 @@ always starts the same game; a set-up stage's comes from that stage's seed, as e
 from __future__ import annotations
 
 import copy
-import importlib.resources
-import tomllib
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from engine.datafiles import read_toml
 from engine.rng import Random, stream
 from engine.state import SCHEMA_VERSION
 from engine.titania import natives
@@ -123,13 +122,13 @@ START_KEYS = {"stage": bool, "keepers": int, "keeper_provinces": int, "unique_ra
 
 
 @cache
-def _start_defaults_text() -> str:
-    return importlib.resources.files("templates").joinpath("titania", "data", "start.toml").read_text("utf-8")
+def _start_defaults() -> dict[str, Any]:
+    return read_toml("engine.titania", "data", "start.toml") or {}
 
 
 def start_settings(raw: object, problems: list[str]) -> dict[str, Any]:
-    """templates/titania/data/start.toml with the scenario's `[start]` over it (JSON-able)."""
-    out: dict[str, Any] = dict(tomllib.loads(_start_defaults_text()))
+    """engine/titania/data/start.toml with the scenario's `[start]` over it (JSON-able)."""
+    out: dict[str, Any] = dict(_start_defaults())
     if not isinstance(raw, dict):
         problems.append("[start]: нужна таблица настроек начала игры.")
         return out

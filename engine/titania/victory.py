@@ -1,22 +1,20 @@
 """The end of a Titania game (G7: the rule book names no victory condition, so the defaults are data in
-templates/titania/data/victory.toml, overridden by a scenario's [victory] table).
+engine/titania/data/victory.toml, overridden by a scenario's [victory] table).
 
 A faction wins at once when it holds `shrines_to_win` Shrines of the Ancients, or when it is the last one
 playing; after `last_turn` the best by standing (Shrines, then provinces, then Strength on the map) wins.
 """
 from __future__ import annotations
 
-import importlib.resources
-import tomllib
 from collections.abc import Mapping
 from typing import Any
 
 from engine import ledger
+from engine.datafiles import read_toml
 
 
 def settings(state: Mapping[str, Any]) -> dict[str, int]:
-    text = importlib.resources.files("templates").joinpath("titania", "data", "victory.toml").read_text("utf-8")
-    out = {k: int(v) for k, v in tomllib.loads(text).items()}
+    out = {k: int(v) for k, v in (read_toml("engine.titania", "data", "victory.toml") or {}).items()}
     for k, v in (state.get("victory") or {}).items():
         if k in out and isinstance(v, int) and not isinstance(v, bool):
             out[k] = v

@@ -2,7 +2,7 @@
 catalog, are resolved by the engine and are shown in Russian in the faction's buildings tab.»
 
 «Камень необходим для постройки защитных сооружений и башен, некоторых зданий.» The book gives no effect; the
-game's catalog (templates/titania/data/buildings.toml) gives the fort a `defence` of 1 (default G92: +1 to the
+game's catalog (engine/titania/data/buildings.toml) gives the fort a `defence` of 1 (default G92: +1 to the
 defending side's total in its province when its owner or an ally defends); a v1 file keeps the v1 fort."""
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ CASES = Path(__file__).resolve().parent / "cases"
 
 
 def _shipped() -> dict[str, dict[str, Any]]:
-    folder = importlib.resources.files("templates").joinpath("titania", "data")
+    folder = importlib.resources.files("engine.titania").joinpath("data")
     return {name: tomllib.loads(folder.joinpath(f"{name}.toml").read_text("utf-8")) for name in FILES}
 
 
@@ -40,7 +40,7 @@ def test_shipped_data_loads_with_every_kind_of_record() -> None:
 
 @pytest.mark.parametrize("name", FILES)
 def test_every_shipped_record_is_marked_as_a_default(name: str) -> None:
-    text = importlib.resources.files("templates").joinpath("titania", "data", f"{name}.toml").read_text("utf-8")
+    text = importlib.resources.files("engine.titania").joinpath("data", f"{name}.toml").read_text("utf-8")
     headers = [line for line in text.splitlines() if line.startswith("[") and line.strip() != "[buildings]"]
     assert all("# default: not in the rule book" in h for h in headers)
     assert headers or name == "buildings"  # the shipped buildings keep their v1 defaults (params.toml)
@@ -104,7 +104,7 @@ def test_a_files_catalog_is_checked_the_same_way_unknown_fields_ignored() -> Non
 
 
 def test_params_reveal_weights_and_event_numbers_are_checked() -> None:
-    _, problems = parse_params("minor_event_every = -1\nquest_reward_gold = [3]\n[reveal_weights]\nlava = 1\n")
+    _, problems = parse_params({"minor_event_every": -1, "quest_reward_gold": [3], "reveal_weights": {"lava": 1}})
     assert len(problems) == 3
     assert all(p.startswith("params.toml.") for p in problems)
 
