@@ -262,3 +262,41 @@ def test_new_whose_creates_lose_answers_under_search_lag_makes_each_book_once(tm
     fake.inject("drop", op="drive.files.create", times=3)
     game = Game(tmp_path / "game", ruleset, fake=fake, clock=clock)
     assert sorted(_spreadsheets(fake)) == sorted(game.gd.config.books.values())
+
+
+def test_a_new_process_right_after_a_lost_create_waits_for_drive_search_and_finds_it(tmp_path):
+    """The first `new` made the spreadsheet but died before recording it; the next one starts at once."""
+    from sheets_bridge.backends.base import BackendError
+    fake, clock, folder = _drive_that_lags()
+    meta = tmp_path / "gsheets-meta.json"
+    first = fake_backend(fake, BOT, clock=FakeClock(), folder_id=folder, metadata_path=meta)   # Drive's time stands
+    fake.inject("drop", op="drive.files.create")
+    fake.inject("reset", op="drive.files.list", times=10_000)
+    with pytest.raises(BackendError):
+        first.create_book("empire", "Империя")
+    fake.faults.clear()
+    [made] = _spreadsheets(fake)
+    second = fake_backend(fake, BOT, clock=clock, folder_id=folder, metadata_path=meta)
+    assert second.create_book("empire", "Империя") == made
+    assert _spreadsheets(fake) == [made] and fake.count("drive.files.create") == 1
+
+
+def test_a_new_process_long_after_a_create_that_never_left_sends_it_at_once(tmp_path):
+    """The search has long caught up with a create sent an hour ago: no pause before sending it again."""
+    import json
+    import time
+
+    from sheets_bridge.backends.base import BackendError
+    fake, clock, folder = _drive_that_lags()
+    meta = tmp_path / "gsheets-meta.json"
+    first = fake_backend(fake, BOT, clock=FakeClock(), folder_id=folder, metadata_path=meta)
+    fake.inject("reset", op="drive.files.create", times=10_000)               # never reached Google
+    with pytest.raises(BackendError):
+        first.create_book("empire", "Империя")
+    fake.faults.clear()
+    saved = json.loads(meta.read_text(encoding="utf-8"))
+    saved["create_sent"]["empire"] = time.time() - 3600                        # the GM re-runs `new` an hour later
+    meta.write_text(json.dumps(saved), encoding="utf-8")
+    second = fake_backend(fake, BOT, clock=clock, folder_id=folder, metadata_path=meta)
+    book = second.create_book("empire", "Империя")
+    assert _spreadsheets(fake) == [book] and clock.sleeps == []

@@ -102,6 +102,7 @@ class GSheetsBackend(Backend):
         self._meta: dict[str, BookMeta] = {}
         self._fresh: set[str] = set()
         self._creating: dict[str, str] = {}          # book key -> token of its spreadsheet create
+        self._sent_at: dict[str, float] = {}         # book key -> when (time.time()) its create was last sent
         # book id -> tab title -> formula cells seen at the last lock_and_read, written back as text
         self._formulas: dict[str, dict[str, dict[tuple[int, int], str]]] = {}
         self._denied: dict[str, list[str]] = {}       # book id -> editors the last share could not give access
@@ -112,6 +113,7 @@ class GSheetsBackend(Backend):
                 self._meta = {k: BookMeta.from_json(v) for k, v in saved.get("books", {}).items()}
                 self._fresh = set(saved.get("fresh", []))
                 self._creating = {str(k): str(v) for k, v in saved.get("creating", {}).items()}
+                self._sent_at = {str(k): float(v) for k, v in saved.get("create_sent", {}).items()}
                 self._formulas = {book: {title: {(int(r), int(c)): str(text) for r, c, text in cells}
                                          for title, cells in tabs.items()}
                                   for book, tabs in saved.get("formulas", {}).items()}
@@ -164,6 +166,7 @@ class GSheetsBackend(Backend):
             return
         data = {"books": {k: v.to_json() for k, v in sorted(self._meta.items())},
                 "fresh": sorted(self._fresh), "creating": dict(sorted(self._creating.items())),
+                "create_sent": dict(sorted(self._sent_at.items())),
                 "formulas": {book: {title: [[r, c, text] for (r, c), text in sorted(cells.items())]
                                     for title, cells in sorted(tabs.items())}
                              for book, tabs in sorted(self._formulas.items()) if tabs},
@@ -221,8 +224,9 @@ class GSheetsBackend(Backend):
             if token is None:
                 token = self._creating[key] = secrets.token_hex(16)
                 self._save()
+            sent_at = self._sent_at.get(key)
         name = f"книга «{title}»"
-        find = self._finder(token)
+        find = self._finder(token, sent_at)
         with self._errors(None, "create", name=name):
             response = find() if earlier else None
             if response is None:
@@ -230,6 +234,9 @@ class GSheetsBackend(Backend):
                                            "appProperties": {CREATE_MARKER: token}}
                 if self.folder_id:
                     payload["parents"] = [self.folder_id]
+                with self._lock:
+                    self._sent_at[key] = time.time()
+                    self._save()
                 extra: dict[str, Any] = {"recover": find} if isinstance(self.http, ResilientHTTPClient) else {}
                 response = self.http.request("post", DRIVE_FILES_API_V3_URL, json=payload,
                                              params={"supportsAllDrives": "true"}, **extra)
@@ -241,12 +248,19 @@ class GSheetsBackend(Backend):
             self._save()
         return book_id
 
-    def _finder(self, token: str) -> Callable[[], requests.Response | None]:
+    def _finder(self, token: str, sent_at: float | None = None) -> Callable[[], requests.Response | None]:
         """A search for the spreadsheet made with `token` that waits for Drive's search to catch up: it
         searches again after each of CREATE_SETTLE's pauses (across all its calls, for one create) before
-        it answers None."""
+        it answers None. A create an earlier command sent at `sent_at` (time.time()) has had that long to
+        show already: only the rest of the pauses is waited."""
         sleep = self.http.sleep if isinstance(self.http, ResilientHTTPClient) else time.sleep
         pauses = list(CREATE_SETTLE)
+        elapsed = max(0.0, time.time() - sent_at) if sent_at is not None else 0.0
+        while pauses and elapsed > 0:
+            first = pauses.pop(0)
+            if first > elapsed:
+                pauses.insert(0, first - elapsed)
+            elapsed -= first
 
         def find() -> requests.Response | None:
             while True:
