@@ -115,13 +115,6 @@ def faction_picture(maps: MapData, state: Mapping[str, Any], faction: str, event
     return dataclasses.replace(now, arrows=tuple(arrows.values()))
 
 
-def faction_charts(gd: GameDir, rs: Ruleset, state: Mapping[str, Any]) -> dict[str, bytes]:
-    """Faction id -> its charts PNG over every turn so far."""
-    from sheets_bridge.charts import charts, turn_rows
-    names = {f.id: f.name for f in rs.summary(state).factions}
-    return charts(turn_rows(gd), {fid: names.get(fid, fid) for fid in rs.factions(state)})
-
-
 def drawn_before(gd: GameDir, key: str) -> bool:
     """Whether the opening of the snapshot before `key` drew pictures (its archive holds them)."""
     closed = closed_stage(gd, key)
