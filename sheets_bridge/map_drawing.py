@@ -1,4 +1,5 @@
 """Drawing a map picture (engine.ruleset.MapPicture) to PNG with matplotlib, whatever rule set made it.
+One module over 400 lines: the label placement needs the geometry of every place, link, star and arrow drawn.
 
 Places are coloured by owner (one fixed colour per faction, by its place in `MapPicture.factions`, so a
 faction keeps its colour from turn to turn; unowned grey, sea blue, ruins hatched), with the name and
