@@ -1,8 +1,8 @@
 """The `forumwar` command line (click). Exit codes: 0 ok, 1 error, 2 usage.
 
 One file for the command group and its commands' options and Russian help (each command a few lines
-that call the bridge); the larger commands keep their logic in their own modules (post_cli, map_cli,
-adjudicate_cli, schedule_cli, status_view)."""
+that call the bridge); the larger commands keep their logic in their own modules (commands/: post, map,
+adjudicate, schedule; and status_view)."""
 from __future__ import annotations
 
 import json
@@ -14,7 +14,6 @@ from typing import IO, TYPE_CHECKING, ParamSpec, TypeVar
 import click
 
 from engine import find_ruleset, ruleset_names
-from sheets_bridge.adjudicate_cli import adjudicate as adjudicate_command
 from sheets_bridge.cli_text import (
     ReadableFile,
     RussianGroup,
@@ -26,10 +25,11 @@ from sheets_bridge.cli_text import (
     runs_bar,
     warm_battles,
 )
+from sheets_bridge.commands.adjudicate import adjudicate as adjudicate_command
+from sheets_bridge.commands.map import charts_command, map_command
+from sheets_bridge.commands.post import post as post_command
 from sheets_bridge.fairness import UNFAIR_NOTICE
 from sheets_bridge.gameconfig import BACKENDS, ruleset_problem
-from sheets_bridge.map_cli import charts_command, map_command
-from sheets_bridge.post_cli import post as post_command
 
 if TYPE_CHECKING:
     from engine.ruleset import Ruleset
@@ -271,7 +271,7 @@ def lock(game_dir: str, force: bool) -> None:
 @_errors_to_click
 def schedule_cmd(game_dir: str, cron: bool) -> None:
     """Расписание этапов из game.toml ([schedule]) и срок открытого этапа."""
-    from sheets_bridge.schedule_cli import schedule_text
+    from sheets_bridge.commands.schedule import schedule_text
     click.echo(schedule_text(game_at(game_dir), cron))
 
 
@@ -562,10 +562,10 @@ def battle(file: IO[bytes] | None, ruleset_name: str | None, runs: int, seed: in
             click.echo(f"  выжило у {title} (в среднем): {surv or '—'}")
 
 
-# Titania: one turn from a situation file (the command lives in adjudicate_cli.py)
+# Titania: one turn from a situation file (the command lives in commands/adjudicate.py)
 main.add_command(adjudicate_command)
-main.add_command(post_command)        # the turn's forum posts (post_cli.py)
-main.add_command(map_command)         # the map picture and the charts' table (map_cli.py)
+main.add_command(post_command)        # the turn's forum posts (commands/post.py)
+main.add_command(map_command)         # the map picture and the charts' table (commands/map.py)
 main.add_command(charts_command)
 
 

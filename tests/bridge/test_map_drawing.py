@@ -235,6 +235,6 @@ def test_on_google_sheets_the_gm_is_told_where_the_map_is_and_how_to_paste_it(tm
 
 def test_the_map_module_draws_from_the_contract_only():
     source = Path(__file__).parents[2] / "sheets_bridge"
-    for name in ("map_drawing.py", "pictures.py", "map_cli.py", "charts.py", "backends/xlsx/pictures.py"):
+    for name in ("map_drawing.py", "pictures.py", "commands/map.py", "charts.py", "backends/xlsx/pictures.py"):
         text = (source / name).read_text(encoding="utf-8")
         assert "jade_rose" not in text and "titania" not in text, name
