@@ -12,9 +12,10 @@ def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: Path, data: bytes, mode: int | None = None) -> None:
     """Replace `path` with `data` (e.g. a PNG) so that a reader sees the old or the new file, never a mix;
-    the file keeps its permissions (a new one gets rw-r--r--)."""
+    the file gets `mode`, or keeps its permissions (a new one gets rw-r--r--). The data is never readable
+    with other permissions on the way: the temporary file is private (mkstemp) until it is replaced."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -22,7 +23,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
+        os.chmod(tmp, mode if mode is not None else path.stat().st_mode & 0o777 if path.exists() else 0o644)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

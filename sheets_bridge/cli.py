@@ -26,6 +26,8 @@ from sheets_bridge.cli_text import (
     warm_battles,
 )
 from sheets_bridge.commands.adjudicate import adjudicate as adjudicate_command
+from sheets_bridge.commands.login import login as login_command
+from sheets_bridge.commands.login import logout as logout_command
 from sheets_bridge.commands.map import charts_command, map_command
 from sheets_bridge.commands.post import post as post_command
 from sheets_bridge.fairness import UNFAIR_NOTICE
@@ -123,9 +125,14 @@ def main() -> None:
 @click.option("--credentials", default=None, type=click.Path(dir_okay=False),
               help="gsheets: файл ключа сервисного аккаунта (по умолчанию — $FORUMWAR_CREDENTIALS или "
                    "credentials.json).")
+@click.option("--identity", type=click.Choice(["gm", "service_account"]), default=None,
+              help="gsheets: от чьего имени работать с Google: gm — ваш аккаунт (сначала forumwar login; книги "
+                   "создаются на вашем Google Диске), service_account — сервисный аккаунт (ключ credentials.json). "
+                   "По умолчанию service_account, если указан ключ (--credentials или $FORUMWAR_CREDENTIALS), "
+                   "иначе gm, если на этом компьютере выполнен вход.")
 @_errors_to_click
 def new(game_dir: str, ruleset: str, scenario: str, backend: str, seed: str | None, title: str | None,
-        books: tuple[str, ...], folder: str | None, credentials: str | None) -> None:
+        books: tuple[str, ...], folder: str | None, credentials: str | None, identity: str | None) -> None:
     """Создать игру в папке ИГРА и её книги по сценарию: по книге на фракцию, общую книгу и книгу мастера."""
     from sheets_bridge.create import create_game
     try:
@@ -144,12 +151,16 @@ def new(game_dir: str, ruleset: str, scenario: str, backend: str, seed: str | No
         takers = ", ".join(k.name for k in map(backend_kind, BACKENDS) if k.adopts_books)
         raise click.BadParameter(f"--book бывает только с --backend {takers}", param_hint="--book")
     gd = create_game(Path(game_dir), ruleset, scenario, backend=backend, seed=seed, title=title,
-                     book_ids=book_ids or None, progress=_progress, credentials=credentials, folder_id=folder)
+                     book_ids=book_ids or None, progress=_progress, credentials=credentials, folder_id=folder,
+                     identity=identity)
     where = backend_kind(backend).books_text
     rules = find_ruleset(gd.config.ruleset).title
     named = f"«{gd.config.title}»" + (f" ({rules})" if gd.config.title != rules else "")
     click.echo(f"Игра {named} создана в {game_dir}: "
                f"книг {len(gd.config.books)} ({where}). Дальше: игроки заполняют приказы, мастер — forumwar turn.")
+    who = backend_kind(backend).identity_text(gd.config)
+    if who:
+        click.echo(f"С Google игра работает от имени: {who} (game.toml, раздел [google]).")
     notes = find_ruleset(gd.config.ruleset).announcements(gd.latest_state())
     if notes:
         click.echo("Объявите игрокам (чего нет в книге правил, и как это решено в этой игре):")
@@ -564,6 +575,8 @@ def battle(file: IO[bytes] | None, ruleset_name: str | None, runs: int, seed: in
 
 # Titania: one turn from a situation file (the command lives in commands/adjudicate.py)
 main.add_command(adjudicate_command)
+main.add_command(login_command)       # the GM signs in to Google (commands/login.py)
+main.add_command(logout_command)
 main.add_command(post_command)        # the turn's forum posts (commands/post.py)
 main.add_command(map_command)         # the map picture and the charts' table (commands/map.py)
 main.add_command(charts_command)

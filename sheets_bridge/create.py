@@ -28,7 +28,7 @@ def create_game(path: Path, ruleset: str, scenario: str, backend: str = "xlsx", 
                 title: str | None = None, book_ids: dict[str, str] | None = None,
                 backend_factory: Callable[[GameDir], Backend] | None = None,
                 progress: Progress = noop, credentials: str | None = None,
-                folder_id: str | None = None) -> GameDir:
+                folder_id: str | None = None, identity: str | None = None) -> GameDir:
     """Create the game directory, its initial state and its books (pushed with the opening views)."""
     rs = find_ruleset(ruleset)
     loaded = load_scenario(rs, scenario)  # a packaged name or a .toml path; every problem at once
@@ -40,6 +40,8 @@ def create_game(path: Path, ruleset: str, scenario: str, backend: str = "xlsx", 
     config = GameConfig(ruleset=rs.name, scenario=loaded.name, backend=backend, seed=seed,
                         title=title or scen.get("title") or rs.title, factions=factions,
                         gm_emails=list(scen.get("gm_emails", [])), books={}, deadlines={}, timezone="Europe/Moscow")
+    if backend_factory is None and not (path / "game.toml").is_file():
+        backend_kind(backend).configure_new(config, credentials, identity)   # e.g. which Google identity
     gd = GameDir.create(path, config, resume=True)   # a half-made game of a `new` that failed: finish it
     config = gd.config                                  # (its game.toml keeps the books made so far)
     if gd.snapshots() and (opening.latest_opening(gd).kind != "new" or opening.pending(gd) is None):

@@ -8,7 +8,7 @@ import re
 import tomllib
 import zoneinfo
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 from sheets_bridge.schedule import ScheduleError, parse_rule
 
@@ -16,6 +16,9 @@ BACKENDS = ("xlsx", "gsheets")
 SHARED_BOOKS = ("public", "gm")
 CONFIG_FILE = "game.toml"
 EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+# [google] identity: who forumwar is on Google (sheets_bridge.backends.gsheets.accounts)
+GoogleIdentity = Literal["service_account", "gm"]
+GOOGLE_IDENTITIES: tuple[GoogleIdentity, ...] = get_args(GoogleIdentity)
 
 
 class GameDirError(Exception):
@@ -52,6 +55,8 @@ class GameConfig:
     schedule: dict[str, str | int] = field(default_factory=dict)   # stage -> rule (sheets_bridge.schedule)
     draw_pictures: bool = True          # [pictures] draw: the maps and charts after every stage
     forum: str = "phpbb"                # [forum] dialect: the BBCode of `forumwar post` (sheets_bridge.posts)
+    google_identity: GoogleIdentity = "service_account"   # [google] identity: the key file, or forumwar login
+    google_account: str = ""            # [google] account: the GM's address a "gm" game was created with
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"ruleset": self.ruleset, "scenario": self.scenario,
@@ -70,6 +75,9 @@ class GameConfig:
             data["forum"] = {"dialect": self.forum}
         if not self.draw_pictures:
             data["pictures"] = {"draw": False}
+        if self.backend == "gsheets":
+            data["google"] = {"identity": self.google_identity,
+                              **({"account": self.google_account} if self.google_account else {})}
         return data
 
     def to_toml(self) -> str:
@@ -95,6 +103,8 @@ class GameConfig:
             schedule=dict(data.get("schedule", {})),
             forum=str(data.get("forum", {}).get("dialect", "phpbb")),
             draw_pictures=data.get("pictures", {}).get("draw", True),
+            google_identity=data.get("google", {}).get("identity", "service_account"),
+            google_account=str(data.get("google", {}).get("account", "")),
         )
 
     @classmethod
@@ -106,7 +116,7 @@ class GameConfig:
 
 
 _KNOWN_KEYS = {"ruleset", "scenario", "backend", "seed", "title", "factions", "gm_emails",
-               "books", "deadlines", "timezone", "schedule", "forum", "pictures"}
+               "books", "deadlines", "timezone", "schedule", "forum", "pictures", "google"}
 FORUMS = ("phpbb", "spoiler", "xenforo")   # the dialects of sheets_bridge.posts.DIALECTS
 
 
@@ -240,6 +250,23 @@ def config_problems(data: Any) -> list[str]:
                                 f"«2025-03-16T20:00» (время в поясе игры) или «2025-03-16T20:00+03:00»")
     problems += schedule_problems(data.get("schedule", {}), data.get("ruleset"))
     problems += pictures_problems(data.get("pictures", {}))
+    problems += google_problems(data.get("google", {}))
+    return problems
+
+
+def google_problems(google: Any) -> list[str]:
+    """The problems of `[google]` (identity, account), in Russian."""
+    choices = ("«gm» (аккаунт мастера, вход forumwar login) или «service_account» (сервисный аккаунт, ключ "
+               "credentials.json)")
+    if not isinstance(google, dict):
+        return [f"[google] должна быть таблицей с ключом identity = {choices}, а не {google!r}"]
+    problems = [f"google: неизвестный ключ «{key}» (известны: identity, account)"
+                for key in google if key not in ("identity", "account")]
+    if google.get("identity", "service_account") not in GOOGLE_IDENTITIES:
+        problems.append(f"google.identity — {choices}, а не {google['identity']!r}")
+    account = google.get("account", "")
+    if not isinstance(account, str) or (account and not EMAIL_RE.match(account)):
+        problems.append(f"google.account — адрес аккаунта Google мастера, например «gm@gmail.com», а не {account!r}")
     return problems
 
 

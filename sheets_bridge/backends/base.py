@@ -202,6 +202,15 @@ class BackendKind(abc.ABC):
     def open(self, gd: GameDir, credentials: str | None = None, folder_id: str | None = None) -> Backend:
         """The backend of a game directory (`credentials` and `folder_id` where the backend has them)."""
 
+    def configure_new(self, config: GameConfig, credentials: str | None, identity: str | None) -> None:
+        """Called by `new` before game.toml is first written: settle what this backend records there
+        (gsheets: which Google identity the game uses; `identity` is `new --identity`); nothing by default."""
+        return None
+
+    def identity_text(self, config: GameConfig) -> str | None:
+        """Whom the books are made and written as, for `new` to say (None: nobody to name)."""
+        return None
+
     def prepare_game(self, game_path: Path, progress: Callable[[str], None]) -> None:
         """Called by `new` before the books are made (xlsx: the sheets' password); nothing by default."""
         return None

@@ -21,7 +21,7 @@ from sheets_bridge.backends.gsheets.auth import (
     load_service_account,
 )
 from sheets_bridge.backends.gsheets.game import open_gsheets_backend
-from tests.fake_google import FakeClock, FakeGoogle, fake_backend, gm_created_books, mount
+from tests.fake_google import FakeClock, FakeGoogle, fake_backend, gm_created_books, routed_to
 from tests.paths import REPO
 
 GM = "gm@example.com"
@@ -36,9 +36,10 @@ ALLOWED_LATIN = {"Google", "Sheets", "Drive", "API", "Cloud", "Console", "JSON",
                  "forumwar", "credentials.json", "credentials.example.json", "docs", "google_sheets.md",
                  "FORUMWAR_CREDENTIALS", "FORUMWAR_DRIVE_FOLDER", "REPLACE_ME", "private_key", "id", "ID",
                  "gitignore", "books", "invalid_grant", "sharingRateLimitExceeded",
-                 "userRateLimitExceeded", "type", "authorized_user", "OAuth", "null", "folders", "Trash", "IAM"}
+                 "userRateLimitExceeded", "type", "authorized_user", "OAuth", "null", "folders", "Trash", "IAM",
+                 "google", "identity", "gm", "service_account", "account"}   # game.toml's [google] as typed
 DO = re.compile(r"\b(откройте|добавьте|подождите|запустите|проверьте|скачайте|создайте|замените|восстановите|"
-                r"нажмите|смените|выберите)\b", re.IGNORECASE)
+                r"нажмите|смените|выберите|выполните)\b", re.IGNORECASE)
 
 
 def stripped(message: str) -> str:
@@ -247,10 +248,9 @@ def test_revoked_key(tmp_path, monkeypatch, key_info):
     fake.identities[BOT].revoked = True
     path = tmp_path / "credentials.json"
     path.write_text(json.dumps(key_info), encoding="utf-8")
-    backend = open_gsheets_backend(path, books=[BookRef("empire", book, "Империя")])
-    mount(backend.http.session, fake)
-    mount(backend.http.session._auth_request_session, fake)
-    message = raised(CredentialsError, lambda: backend.read_tabs(book, ["Сводка"]))
+    with routed_to(fake):
+        backend = open_gsheets_backend(path, books=[BookRef("empire", book, "Империя")])
+        message = raised(CredentialsError, lambda: backend.read_tabs(book, ["Сводка"]))
     check_russian(message, book=None, book_id=book)
     assert "Google не принял ключ сервисного аккаунта" in message and "часы" in message
 

@@ -12,7 +12,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from sheets_bridge.backends.base import BookRef, TabWrite
 from sheets_bridge.backends.gsheets.auth import CredentialsError, load_service_account
 from sheets_bridge.backends.gsheets.game import open_gsheets_backend
-from tests.fake_google import FakeGoogle, gm_created_books, mount
+from tests.fake_google import FakeGoogle, gm_created_books, routed_to
 from tests.paths import REPO
 
 BOT = "bot@forumwar-test.iam.gserviceaccount.com"
@@ -61,7 +61,7 @@ def test_broken_json_says_where(tmp_path):
 
 
 @pytest.mark.parametrize("content, expected", [
-    ({"installed": {"client_id": "x"}}, "идентификатор клиента OAuth"),
+    ({"installed": {"client_id": "x"}}, "forumwar login --client"),
     ({"type": "authorized_user", "refresh_token": "x"}, "токен входа человека"),
     (["not", "a", "key"], "JSON-список"),
 ])
@@ -100,20 +100,13 @@ def test_credentials_json_is_ignored_by_git():
     assert result.returncode == 1
 
 
-def _plug(backend, fake: FakeGoogle) -> None:
-    """Route the real google-auth session (API calls and the token exchange) to the fake."""
-    session = backend.http.session
-    mount(session, fake)
-    mount(session._auth_request_session, fake)
-
-
 def test_real_credentials_flow_signs_a_jwt_and_gets_a_token(tmp_path, key_info):
     fake = FakeGoogle()
     book = gm_created_books(fake, GM, BOT, {"empire": []})["empire"]
-    backend = open_gsheets_backend(write(tmp_path, key_info), gm_emails=[GM],
-                                   books=[BookRef("empire", book, "Империя")])
-    _plug(backend, fake)
-    backend.write_book(book, [TabWrite("Сводка", header=("Показатель",), rows=(("Золото",),))])
+    with routed_to(fake):       # the real google-auth session: API calls and the token exchange
+        backend = open_gsheets_backend(write(tmp_path, key_info), gm_emails=[GM],
+                                       books=[BookRef("empire", book, "Империя")])
+        backend.write_book(book, [TabWrite("Сводка", header=("Показатель",), rows=(("Золото",),))])
     assert fake.count("oauth.token", identity=BOT, status=200) == 1      # one token, reused
     assert {c.identity for c in fake.calls} == {BOT}
     assert fake.count("spreadsheets.batchUpdate", status=200) == 1
@@ -123,9 +116,8 @@ def test_revoked_key_is_a_credentials_error(tmp_path, key_info):
     fake = FakeGoogle()
     book = gm_created_books(fake, GM, BOT, {"empire": []})["empire"]
     fake.identities[BOT].revoked = True
-    backend = open_gsheets_backend(write(tmp_path, key_info), books=[BookRef("empire", book, "Империя")])
-    _plug(backend, fake)
-    with pytest.raises(CredentialsError) as excinfo:
+    with routed_to(fake), pytest.raises(CredentialsError) as excinfo:
+        backend = open_gsheets_backend(write(tmp_path, key_info), books=[BookRef("empire", book, "Империя")])
         backend.read_tabs(book, ["Сводка"])
     assert f"Google не принял ключ сервисного аккаунта {BOT}" in str(excinfo.value)
     assert "invalid_grant" in str(excinfo.value)

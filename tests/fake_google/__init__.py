@@ -9,7 +9,7 @@ Nothing here reaches the network: every Google URL of the session is answered by
 from tests.fake_google.adapter import FakeGoogleAdapter, mount
 from tests.fake_google.fake_errors import PROTECTED_MESSAGE, ApiError
 from tests.fake_google.fake_google import Call, FakeGoogle, Fault, Identity
-from tests.fake_google.harness import FakeClock, fake_backend, fake_client, fake_session, gm_created_books
+from tests.fake_google.harness import FakeClock, fake_backend, fake_client, fake_session, gm_created_books, routed_to
 
 __all__ = ["FakeGoogle", "FakeGoogleAdapter", "Fault", "Call", "Identity", "ApiError", "PROTECTED_MESSAGE",
-           "FakeClock", "fake_backend", "fake_client", "fake_session", "gm_created_books", "mount"]
+           "FakeClock", "fake_backend", "fake_client", "fake_session", "gm_created_books", "mount", "routed_to"]

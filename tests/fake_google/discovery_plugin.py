@@ -11,7 +11,7 @@ import os
 from typing import Any
 
 from tests.fake_google import discovery
-from tests.fake_google.fake_google import SERVICE_ACCOUNT_DOMAIN, FakeGoogle
+from tests.fake_google.fake_google import FakeGoogle
 
 _FAKES: list[FakeGoogle] = []
 _original_init = FakeGoogle.__init__
@@ -35,7 +35,7 @@ def pytest_unconfigure(config: Any) -> None:
     problems: list[str] = []
     for fake in _FAKES:
         for sent in fake.sent:
-            if not sent.identity.endswith(SERVICE_ACCOUNT_DOMAIN) or not discovery.applies(sent.url):
+            if not sent.bridge or not discovery.applies(sent.url):
                 continue
             found = discovery.find_method(sent.method, sent.url)
             methods[found[0].id if found else f"unknown {sent.method} {sent.url}"] += 1

@@ -148,6 +148,13 @@ class DriveFiles:
     def _drive(self, op: str, path: str, query: dict, body: Any, who: str, file_id: str) -> Any:
         one = lambda name, default=None: query.get(name, [default])[0]  # noqa: E731
         brief = "kind,id,name,mimeType"
+        if op == "drive.about.get":
+            if not one("fields"):
+                raise drive_error(400, "The 'fields' parameter is required for this method.", "required",
+                                  location="fields", locationType="parameter")
+            return {"kind": "drive#about", "user": {"kind": "drive#user", "displayName": who.split("@")[0],
+                                                    "me": True, "permissionId": self._perm_id(who),
+                                                    "emailAddress": who}}
         if op == "drive.files.create":
             body = body or {}
             parents = body.get("parents") or []

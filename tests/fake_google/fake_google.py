@@ -12,7 +12,6 @@ permissions are `fake_drive.DriveFiles`; one spreadsheet is `fake_sheets.Spreads
 """
 from __future__ import annotations
 
-import base64
 import collections
 import copy
 import json
@@ -32,9 +31,9 @@ from tests.fake_google import field_mask
 from tests.fake_google.fake_drive import FOLDER_MIME, RANK, SPREADSHEET_MIME, DriveFile, DriveFiles, drive_error
 from tests.fake_google.fake_errors import ApiError, sheets_error
 from tests.fake_google.fake_identity import Identity, IdSource
+from tests.fake_google.fake_oauth import TOKEN_PREFIX, OAuthServer
 from tests.fake_google.fake_sheets import Spreadsheet
 
-TOKEN_PREFIX = "fake-token:"
 SERVICE_ACCOUNT_DOMAIN = ".gserviceaccount.com"
 
 
@@ -94,6 +93,7 @@ class Sent:
     body: Any
     problems: tuple[str, ...] = ()
     identity: str = ""
+    bridge: bool = False        # sent by forumwar: a service account, or a person signed in through OAuth
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,7 @@ class Call:
     at: float = 0.0
 
 
-class FakeGoogle(DriveFiles):
+class FakeGoogle(DriveFiles, OAuthServer):
     """The fake's whole state. Thread-safe; latency is slept outside the lock."""
 
     def __init__(self, *, seed: int = 0, latency: float = 0.0, quota_per_minute: tuple[int, int] | None = (60, 60),
@@ -143,6 +143,7 @@ class FakeGoogle(DriveFiles):
         self._quota: dict[tuple[str, str], collections.deque] = collections.defaultdict(collections.deque)
         self._seconds = 0
         self.gatherings: list[Gathering] = []
+        self._oauth_init()
 
     # -- set-up helpers (no HTTP) -----------------------------------------------------------------
     def add_user(self, email: str, *, google_account: bool = True, storage: bool = True) -> Identity:
@@ -236,12 +237,14 @@ class FakeGoogle(DriveFiles):
         query = parse_qs(parts.query, keep_blank_values=True)
         identity = ""
         try:
-            if op == "oauth.token":
-                email, answer = self._token(body)
+            if op in ("oauth.token", "oauth.revoke"):
+                with self.lock:
+                    email, answer = (self._token(body, headers) if op == "oauth.token"
+                                     else self._revoke(parts.query, body))
                 self._log(email, method, op, None, answer[0], url)
                 return answer
-            identity = self._identity(headers)
-            self._check_discovery(method, url, headers, body, identity)
+            identity, bridge = self._identity(headers)
+            self._check_discovery(method, url, headers, body, identity, bridge)
             fault = self._take_fault(op, file_id)
             if fault is not None and fault.kind == "reset":
                 self._log(identity, method, op, file_id, 0, url)
@@ -263,7 +266,7 @@ class FakeGoogle(DriveFiles):
             return err.status, headers_out, _json(err.body)
 
     def _check_discovery(self, method: str, url: str, headers: Mapping[str, str], body: bytes | None,
-                         identity: str) -> None:
+                         identity: str, bridge: bool) -> None:
         """Record the request; one that departs from the discovery documents raises or gets a 400."""
         try:
             payload = json.loads(body) if body and headers.get("Content-Type", "").startswith(
@@ -272,8 +275,8 @@ class FakeGoogle(DriveFiles):
             payload = None
         problems = tuple(discovery_docs.check(method, url, payload)) if self.discovery != "off" else ()
         with self.lock:
-            self.sent.append(Sent(method, url, payload, problems, identity))
-        if not problems or not identity.endswith(SERVICE_ACCOUNT_DOMAIN):
+            self.sent.append(Sent(method, url, payload, problems, identity, bridge))
+        if not problems or not bridge:
             return
         if self.discovery == "raise":
             raise discovery_docs.DiscoveryViolation(f"{method} {url}\n" + "\n".join(problems))
@@ -283,29 +286,19 @@ class FakeGoogle(DriveFiles):
         with self.lock:
             self.calls.append(Call(identity, method, op, file_id, status, url, self.clock()))
 
-    def _identity(self, headers: Mapping[str, str]) -> str:
+    def _identity(self, headers: Mapping[str, str]) -> tuple[str, bool]:
+        """(who, whether forumwar sent it) from the bearer token; 401 as Google answers a missing or dead one."""
         auth = headers.get("Authorization", "")
-        token = auth[len("Bearer "):] if auth.startswith("Bearer ") else ""
-        if not token.startswith(TOKEN_PREFIX) or token[len(TOKEN_PREFIX):] not in self.identities:
+        if not auth.startswith("Bearer "):
             raise sheets_error(401, "Request is missing required authentication credential. Expected OAuth 2 "
                                     "access token, login cookie or other valid authentication credential.")
-        return token[len(TOKEN_PREFIX):]
-
-    def _token(self, body: bytes | None) -> tuple[str, tuple[int, dict, bytes]]:
-        """The OAuth token endpoint: a service-account JWT grant answered with a fake bearer token."""
-        form = parse_qs((body or b"").decode())
-        assertion = form.get("assertion", [""])[0]
-        try:
-            claims = json.loads(base64.urlsafe_b64decode(assertion.split(".")[1] + "=="))
-            email = claims["iss"]
-        except (IndexError, ValueError, KeyError):
-            email = ""
-        ident = self.identities.get(email)
-        if ident is None or ident.revoked:
-            data: dict[str, Any] = {"error": "invalid_grant", "error_description": "Invalid JWT Signature."}
-            return email, (400, {"Content-Type": "application/json; charset=UTF-8"}, json.dumps(data).encode())
-        data = {"access_token": TOKEN_PREFIX + email, "expires_in": 3599, "token_type": "Bearer"}
-        return email, (200, {"Content-Type": "application/json; charset=UTF-8"}, json.dumps(data).encode())
+        owner = self.access_token_owner(auth[len("Bearer "):])
+        if owner is None:
+            raise sheets_error(401, "Request had invalid authentication credentials. Expected OAuth 2 access "
+                                    "token, login cookie or other valid authentication credential. See "
+                                    "https://developers.google.com/identity/sign-in/web/devconsole-project.")
+        email, issued = owner
+        return email, issued or email.endswith(SERVICE_ACCOUNT_DOMAIN)
 
     def _take_fault(self, op: str, file_id: str | None) -> Fault | None:
         with self.lock:
@@ -453,8 +446,10 @@ class FakeGoogle(DriveFiles):
 
 def _classify(method: str, host: str, path: str) -> tuple[str, str | None]:
     """(operation name, file id) of a request, from its method, host and raw path."""
-    if host == "oauth2.googleapis.com" and path == "/token":
-        return "oauth.token", None
+    if host == "oauth2.googleapis.com" and path in ("/token", "/revoke"):
+        return "oauth." + path[1:], None
+    if host == "www.googleapis.com" and path == "/drive/v3/about":
+        return ("drive.about.get" if method == "GET" else "unknown"), None
     if host == "sheets.googleapis.com" and path.startswith("/v4/spreadsheets"):
         rest = path[len("/v4/spreadsheets"):]
         if rest in ("", "/"):

@@ -1,9 +1,10 @@
 """Ready-made gspread clients and backends wired to a FakeGoogle under a given identity."""
 from __future__ import annotations
 
+import contextlib
 import random
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import gspread
@@ -30,6 +31,18 @@ class FakeClock:
         with self._lock:
             self.sleeps.append(seconds)
             self.now += max(0.0, seconds)
+
+
+@contextlib.contextmanager
+def routed_to(fake: FakeGoogle) -> Iterator[FakeGoogle]:
+    """Every Google session forumwar makes meanwhile (its real credentials, token exchanges and
+    `forumwar login` included) is answered by `fake`: the bridge's one transport swap point."""
+    from sheets_bridge.backends.gsheets.http import route_sessions
+    previous = route_sessions(lambda session: mount(session, fake))
+    try:
+        yield fake
+    finally:
+        route_sessions(previous)
 
 
 def fake_session(fake: FakeGoogle, identity: str) -> requests.Session:

@@ -1,5 +1,8 @@
 """Service-account credentials for the gsheets backend, and clear errors for Google's failures.
 
+Every message names the identity that failed (`accounts.Who`): the service account or the GM's own
+account signed in with `forumwar login`, with the fix that fits it.
+
 Messages are Russian (they go to the GM's console), name books as the GM knows them and always
 say what to do next, naming the Cloud console's menus as its Russian version shows them.
 """
@@ -11,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from sheets_bridge.backends.base import BackendError, BookForbidden, BookNotFound
+from sheets_bridge.backends.gsheets.accounts import GoogleAccount, Who
 
 SCOPES = ("https://www.googleapis.com/auth/spreadsheets", "https://www.googleapis.com/auth/drive")
 PLACEHOLDER = "REPLACE_ME"
@@ -46,6 +50,10 @@ class ServiceAccount:
     project_id: str
     credentials: Any
     path: str
+
+    @property
+    def account(self) -> GoogleAccount:
+        return GoogleAccount(Who(self.email), self.credentials, self.path)
 
 
 # The Cloud console's menus as its Russian version names them, the English once in brackets.
@@ -103,9 +111,12 @@ def load_service_account(path: str | Path) -> ServiceAccount:
     kind = info.get("type")
     if kind != "service_account":
         if "installed" in info or "web" in info:
-            what = ("идентификатор клиента OAuth (OAuth client ID) — он для программ, которые просят человека "
-                    "войти в свой аккаунт")
-        elif kind == "authorized_user":
+            raise CredentialsError(
+                f"В файле {path} клиент OAuth (OAuth client ID), а не ключ сервисного аккаунта. Клиент OAuth нужен, "
+                f"чтобы вести игру от своего аккаунта Google: выполните `forumwar login --client {path}` и создайте "
+                "игру заново с `--identity gm` (или впишите в game.toml раздел [google] с identity = \"gm\"). "
+                f"Для сервисного аккаунта скачайте его ключ: {KEYS_STEPS}. Оба пути — в {SETUP_DOC}.")
+        if kind == "authorized_user":
             what = "токен входа человека в его аккаунт (authorized_user)"
         else:
             what = f'JSON-объект с полем "type" = {kind!r}'
@@ -132,10 +143,21 @@ def load_service_account(path: str | Path) -> ServiceAccount:
     return ServiceAccount(info["client_email"], str(info.get("project_id", "")), credentials, str(path))
 
 
-def explain_refresh(err: Exception, service_email: str) -> CredentialsError:
-    """A refused token exchange (google.auth RefreshError) as a clear message."""
+LOGIN_AGAIN = ("Выполните `forumwar login` снова и войдите этим аккаунтом. Чтобы вход не истекал через неделю, "
+               f"переведите приложение на экране согласия OAuth в рабочий режим (см. {SETUP_DOC}, «Вход мастера»).")
+
+
+def explain_refresh(err: Exception, who: Who) -> CredentialsError:
+    """A refused token exchange (google.auth RefreshError) as a clear message for that identity."""
+    reason = err.args[0] if err.args and isinstance(err.args[0], str) else str(err)   # Google's words only
+    if who.is_gm:
+        return CredentialsError(
+            f"Google больше не принимает вход {who.genitive} ({reason}). Так бывает, когда доступ forumwar отозвали "
+            "в настройках аккаунта Google («Безопасность → Сторонние приложения и сервисы»), сменили пароль, "
+            "удалили клиент OAuth в Google Cloud Console, или прошли 7 дней, которые Google даёт входу, пока "
+            f"приложение в режиме тестирования. {LOGIN_AGAIN}")
     return CredentialsError(
-        f"Google не принял ключ сервисного аккаунта {service_email} ({err}). Скорее всего, ключ удалили или "
+        f"Google не принял ключ {who.genitive} ({reason}). Скорее всего, ключ удалили или "
         "отключили в Google Cloud Console, или удалили сам аккаунт, или на этом компьютере неверно выставлены "
         f"часы. Проверьте часы, создайте новый ключ ({KEYS_STEPS}) и замените им credentials.json.")
 
@@ -156,21 +178,21 @@ def _reasons(body: dict[str, Any]) -> set[str]:
 RATE_LIMIT_REASONS = frozenset({"sharingRateLimitExceeded", "userRateLimitExceeded", "rateLimitExceeded"})
 
 
-def rate_limit_message(reasons: set[str], where: str, service_email: str, message: str) -> str:
+def rate_limit_message(reasons: set[str], where: str, who: Who, message: str) -> str:
     """Russian text for a rate-limit 403 that persisted through every retry (not a missing right);
     `where` is the book as `book_place` gives it."""
     if "sharingRateLimitExceeded" in reasons:
-        return (f"{where}: Google временно не даёт сервисному аккаунту {service_email} выдавать доступ к таблицам — "
+        return (f"{where}: Google временно не даёт {who.dative} выдавать доступ к таблицам — "
                 "превышен лимит приглашений (sharingRateLimitExceeded). Права Редактора здесь ни при чём, менять "
                 "ничего не нужно. Подождите (лимит снимается со временем, иногда через несколько часов) и "
                 "запустите `forumwar share` снова: он выдаст только недостающие доступы. Письма-приглашения "
                 f"расходуют этот лимит быстрее: не добавляйте --notify без нужды. Ответ Google: {message}")
-    return (f"{where}: Google просит сервисный аккаунт {service_email} отправлять запросы реже (лимит запросов: "
+    return (f"{where}: Google просит {who.nominative} отправлять запросы реже (лимит запросов: "
             f"{', '.join(sorted(reasons))}), и повторы не помогли. Подождите несколько минут и запустите команду "
             f"снова: она продолжит с того места, где остановилась. Ответ Google: {message}")
 
 
-def explain(err: Any, *, book: str, book_id: str | None, service_email: str, action: str) -> BackendError:
+def explain(err: Any, *, book: str, book_id: str | None, who: Who, action: str) -> BackendError:
     """A gspread APIError (after retries) as the BackendError that tells the GM what to do.
 
     `book` names the book for people (e.g. "книга фракции «Империя»"), `action` is "read",
@@ -182,14 +204,21 @@ def explain(err: Any, *, book: str, book_id: str | None, service_email: str, act
     reasons = _reasons(body)
     where = book_place(book, book_id)
     doing = action_phrase(action)
+    service_email = who.email
     share = f"нажмите «Настройки доступа» (Share), добавьте {service_email} с ролью «Редактор» (Editor)"
     if "SERVICE_DISABLED" in reasons or "accessNotConfigured" in reasons or "has not been used in project" in message:
         api = "Google Drive API" if "drive" in message.lower() else "Google Sheets API"
+        project = (f"клиента OAuth, которым вошёл {who.nominative}," if who.is_gm else who.genitive)
         return ApiDisabledError(
-            f"В проекте Google Cloud сервисного аккаунта {service_email} не включён {api}. Откройте Google Cloud "
+            f"В проекте Google Cloud {project} не включён {api}. Откройте Google Cloud "
             f"Console (https://console.cloud.google.com/), выберите этот проект, в меню {LIBRARY_STEPS} найдите "
             "Google Sheets API и Google Drive API и у каждого нажмите «Включить» (Enable): нужны оба. Подождите "
             f"минуту и запустите команду снова. Ответ Google: {message}")
+    if "storageQuotaExceeded" in reasons and who.is_gm:
+        return DriveStorageError(
+            f"{where}: на Google Диске {who.genitive} кончилось место, и Google не даёт её создать. Освободите "
+            "место (https://drive.google.com/settings/storage, и очистите «Корзину») или создайте книги в папке "
+            "общего диска (`forumwar new --folder ID`), затем запустите команду снова.")
     if "storageQuotaExceeded" in reasons:
         return DriveStorageError(
             f"{where}: сервисный аккаунт {service_email} не может её создать — у него нет своего места на "
@@ -198,34 +227,36 @@ def explain(err: Any, *, book: str, book_id: str | None, service_email: str, act
             "`forumwar new` (--book КНИГА=КЛЮЧ); 2) создайте папку на общем диске, добавьте "
             f"{service_email} в участники этого общего диска с ролью «Администратор контента» (Content manager) "
             "и передайте id папки команде `forumwar new --folder ID`.")
+    if code == 401 and who.is_gm:
+        return CredentialsError(f"Google не принял вход {who.genitive} (401: {message}). {LOGIN_AGAIN}")
     if code == 401:
         return CredentialsError(
             f"Google не принял учётные данные сервисного аккаунта {service_email} (401: {message}). Проверьте "
             f"credentials.json: это должен быть действующий ключ этого аккаунта (см. {SETUP_DOC}, шаг 4); если "
             f"ключ удалили в Google Cloud Console, создайте новый: {KEYS_STEPS}.")
     if code == 403 and reasons & RATE_LIMIT_REASONS:
-        return ApiUnavailableError(rate_limit_message(reasons, where, service_email, message))
+        return ApiUnavailableError(rate_limit_message(reasons, where, who, message))
     if code == 403:
         if action == "share" and "insufficientFilePermissions" in reasons:
             return BookForbidden(
-                f"{where}: сервисному аккаунту {service_email} не разрешено менять доступ к этой книге. Откройте "
+                f"{where}: {who.dative} не разрешено менять доступ к этой книге. Откройте "
                 f"её в браузере, {share} и в настройках этого окна (значок шестерёнки) оставьте включённым "
                 "«Пользователи с правами редактора смогут изменять разрешения и параметры доступа» (Editors can "
                 "change permissions and share). Затем запустите команду снова.")
         return BookForbidden(
-            f"{where}: Google не даёт сервисному аккаунту {service_email} {doing}: у него нет прав редактора "
+            f"{where}: Google не даёт {who.dative} {doing}: у него нет прав редактора "
             f"этой книги. Откройте книгу в браузере, {share}, снимите галочку «Уведомить пользователей» "
             "(Notify people), нажмите «Поделиться» и запустите команду снова.")
     if code == 404:
         if action == "create":
             return BookNotFound(
                 f"{where}: не удалось её создать — папка из --folder (или FORUMWAR_DRIVE_FOLDER) не найдена или "
-                f"не открыта сервисному аккаунту {service_email}. Проверьте id папки (часть адреса после "
+                f"не открыта {who.dative}. Проверьте id папки (часть адреса после "
                 f"/folders/) и добавьте {service_email} в участники общего диска с ролью «Администратор контента» "
                 "(Content manager).")
         if action == "share":
             return BookNotFound(
-                f"{where}: сервисный аккаунт {service_email} её не видит — книгу удалили или не открыли ему "
+                f"{where}: {who.nominative} её не видит — книгу удалили или не открыли ему "
                 f"доступ. Откройте книгу в браузере, {share} и запустите команду снова.")
         return BookNotFound(
             f"{where}: таблица не найдена (Google ответил 404) — её удалили, или в game.toml записан неверный "

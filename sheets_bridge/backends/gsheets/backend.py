@@ -1,8 +1,8 @@
 """The gsheets backend: books are Google spreadsheets, reached through gspread.
 
 One file for one class, over 400 lines, because its methods share one metadata cache, its lock and file,
-and one translation of Google's errors; the requests it sends are built in `gsheets_requests`,
-its HTTP layer is `gsheets_http` and opening it for a game directory is `gsheets_game`.
+and one translation of Google's errors; the requests it sends are built in `sheets_requests`,
+its HTTP layer is `http` and opening it for a game directory is `game`.
 
 Per book and stage it sends one read and one `spreadsheets:batchUpdate` (write). The orders are read
 with one `spreadsheets.get` of the order tabs' values and merged cells (`read_orders`), or at a lock with
@@ -42,6 +42,7 @@ from gspread.urls import (
 from gspread.utils import ExportFormat, extract_id_from_url
 
 from sheets_bridge.backends.base import Backend, BackendError, BookRef, TabWrite, with_merges
+from sheets_bridge.backends.gsheets.accounts import Who
 from sheets_bridge.backends.gsheets.auth import (
     ApiUnavailableError,
     action_phrase,
@@ -66,7 +67,7 @@ from sheets_bridge.backends.gsheets.sheets_requests import (
     text_rows,
     user_entered,
 )
-from sheets_bridge.gameconfig import GameConfig, share_plan
+from sheets_bridge.gameconfig import GameConfig, GoogleIdentity, share_plan
 
 CREATE_MARKER = "forumwarCreate"       # Drive appProperties key carrying the create's token
 # Pauses (seconds, a minute in all) between searches for a spreadsheet whose create may have been applied:
@@ -87,12 +88,14 @@ class GSheetsBackend(Backend):
 
     name = "gsheets"
 
-    def __init__(self, client: gspread.Client, service_email: str, *, gm_emails: Iterable[str] = (),
+    def __init__(self, client: gspread.Client, account_email: str, *, identity: GoogleIdentity = "service_account",
+                 gm_emails: Iterable[str] = (),
                  folder_id: str | None = None, books: Iterable[BookRef] = (),
                  metadata_path: str | Path | None = None, max_workers: int = MAX_WORKERS):
         self.client = client
         self.http: HTTPClient = client.http_client
-        self.service_email = service_email
+        self.who = Who(account_email, identity)   # whom Google sees: the service account or the GM signed in
+        self.account_email = account_email
         self.gm_emails = tuple(gm_emails)
         self.folder_id = folder_id
         self.max_workers = max_workers
@@ -143,9 +146,9 @@ class GSheetsBackend(Backend):
             yield
         except APIError as err:
             raise explain(err, book=name or self._book_name(book_id or ""), book_id=book_id,
-                          service_email=self.service_email, action=action) from err
+                          who=self.who, action=action) from err
         except RefreshError as err:
-            raise explain_refresh(err, self.service_email) from err
+            raise explain_refresh(err, self.who) from err
         except (requests.RequestException, TransportError) as err:
             where = book_place(name or self._book_name(book_id or ""), book_id)
             raise ApiUnavailableError(
@@ -291,7 +294,7 @@ class GSheetsBackend(Backend):
         if not info.get("capabilities", {}).get("canEdit", False):
             from sheets_bridge.backends.base import BookForbidden
             raise BookForbidden(
-                f"{book_place(self._book_name(book_id), book_id)}: сервисный аккаунт {self.service_email} может её "
+                f"{book_place(self._book_name(book_id), book_id)}: {self.who.nominative} может её "
                 "только просматривать. Откройте книгу в браузере, нажмите «Настройки доступа» (Share) и смените "
                 "его роль на «Редактор» (Editor), затем запустите команду снова.")
         if len(meta.sheets) == 1 and next(iter(meta.sheets)) in DEFAULT_SHEET_TITLES:
@@ -397,7 +400,7 @@ class GSheetsBackend(Backend):
         if not tabs:
             return
         tabs = self._without_denied(book_id, tabs)
-        staff = (self.service_email, *self.gm_emails)
+        staff = (self.account_email, *self.gm_emails)
         with self._lock:
             formulas = {title: dict(cells) for title, cells in self._formulas.get(book_id, {}).items()}
         answer = self._batch_update(book_id, "write", lambda meta: {
@@ -416,7 +419,7 @@ class GSheetsBackend(Backend):
         """Re-apply the protections that a push of `tabs` would set (staff, each order tab's
         editors, its open cells), in ONE batchUpdate that touches no cell. For `share`: the people
         of game.toml can edit exactly their order tabs at once, not after the next push."""
-        staff = sorted({self.service_email, *self.gm_emails})
+        staff = sorted({self.account_email, *self.gm_emails})
         tabs = self._without_denied(book_id, tabs)
 
         def build(meta: BookMeta) -> dict[str, Any]:
@@ -440,7 +443,7 @@ class GSheetsBackend(Backend):
         turns them into text.
         """
         wanted = list(dict.fromkeys(titles))
-        staff = sorted({self.service_email, *self.gm_emails})
+        staff = sorted({self.account_email, *self.gm_emails})
         present: list[str] = []
 
         def build(meta: BookMeta) -> dict[str, Any]:
@@ -558,7 +561,7 @@ class GSheetsBackend(Backend):
         name = self._book_name(book_id)
         desired: dict[str, str] = {e.strip().lower(): "reader" for e in readers if e.strip()}
         desired.update({e.strip().lower(): "writer" for e in (*writers, *self.gm_emails) if e.strip()})
-        desired.pop(self.service_email.lower(), None)
+        desired.pop(self.account_email.lower(), None)
         url = f"{DRIVE_FILES_API_V3_URL}/{book_id}/permissions"
         common: ParamsType = {"supportsAllDrives": "true"}
         warnings: list[str] = []
@@ -581,7 +584,7 @@ class GSheetsBackend(Backend):
                     kind = "домен" if perm.get("type") == "domain" else "группа"
                     warnings.append(f"{name}: у {kind}а {who} доступ «{role}», "
                                     "а в game.toml его нет.")
-                elif email_ == self.service_email.lower() or email_ in desired:
+                elif email_ == self.account_email.lower() or email_ in desired:
                     continue
                 elif inherited:
                     warnings.append(f"{name}: {email_} видит её как участник общего диска, а в game.toml его нет; "

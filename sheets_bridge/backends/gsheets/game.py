@@ -1,9 +1,9 @@
-"""The gsheets backend of a game: opening it from a service-account key, and sharing a game's books.
+"""The gsheets backend of a game: opening it as the identity game.toml names, and choosing it for a new game.
 
-`open_gsheets_backend` builds the backend over gspread with the resilient HTTP client, whose
-pacing budget is kept in a small locked file per service account (`gsheets_http.quota_file`),
-so every forumwar command of the machine shares it. `backend_for_game` takes the books, GMs and
-metadata file from a game directory.
+`backend_for_account` builds the backend over gspread with the resilient HTTP client, whose pacing
+budget is kept in a small locked file per account (`http.quota_file`), so every forumwar command of
+the machine shares it. `backend_for_game` takes the identity (`[google] identity`: the service
+account's key or the GM's `forumwar login`), the books, GMs and metadata file from a game directory.
 """
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from typing import Any
 import gspread
 
 from sheets_bridge.backends.base import BookRef
-from sheets_bridge.backends.gsheets.auth import ServiceAccount, load_service_account
+from sheets_bridge.backends.gsheets.accounts import GoogleAccount
+from sheets_bridge.backends.gsheets.auth import CredentialsError, load_service_account
 from sheets_bridge.backends.gsheets.backend import MAX_WORKERS, GSheetsBackend
 from sheets_bridge.backends.gsheets.http import RequestPacer, RetryPolicy, http_client_factory, quota_file
 
@@ -26,12 +27,20 @@ def open_gsheets_backend(credentials_path: str | Path, *, gm_emails: Iterable[st
                          folder_id: str | None = None, books: Iterable[BookRef] = (),
                          metadata_path: str | Path | None = None, policy: RetryPolicy = _DEFAULT_POLICY,
                          max_workers: int = MAX_WORKERS) -> GSheetsBackend:
-    """The backend for a real game: credentials from a service-account key file (see google_auth)."""
-    account: ServiceAccount = load_service_account(credentials_path)
+    """The backend for a real game as its service account: the key file's credentials (see auth)."""
+    return backend_for_account(load_service_account(credentials_path).account, gm_emails=gm_emails,
+                               folder_id=folder_id, books=books, metadata_path=metadata_path, policy=policy,
+                               max_workers=max_workers)
+
+
+def backend_for_account(account: GoogleAccount, *, gm_emails: Iterable[str] = (), folder_id: str | None = None,
+                        books: Iterable[BookRef] = (), metadata_path: str | Path | None = None,
+                        policy: RetryPolicy = _DEFAULT_POLICY, max_workers: int = MAX_WORKERS) -> GSheetsBackend:
+    """The backend acting as `account` (a service account or the GM signed in)."""
     pacer = RequestPacer(path=quota_file(account.email))      # one budget for every command of the machine
     client = gspread.Client(auth=account.credentials, http_client=http_client_factory(policy, pacer))
-    return GSheetsBackend(client, account.email, gm_emails=gm_emails, folder_id=folder_id, books=books,
-                          metadata_path=metadata_path, max_workers=max_workers)
+    return GSheetsBackend(client, account.email, identity=account.who.identity, gm_emails=gm_emails,
+                          folder_id=folder_id, books=books, metadata_path=metadata_path, max_workers=max_workers)
 
 
 CREDENTIALS_ENV = "FORUMWAR_CREDENTIALS"
@@ -66,10 +75,39 @@ def backend_for_game(gd: Any, credentials: str | Path | None = None, *,
     state/gsheets-meta.json, new books created in `folder_id` (or $FORUMWAR_DRIVE_FOLDER)."""
     config = gd.config
     books = [BookRef(key, book_id, book_label(config, key)) for key, book_id in config.books.items()]
-    return open_gsheets_backend(credentials_path(gd.path, credentials), gm_emails=config.gm_emails,
-                                folder_id=folder_id or os.environ.get(FOLDER_ENV) or None, books=books,
-                                metadata_path=Path(gd.state_dir) / METADATA_FILE)
+    if config.google_identity == "gm":
+        if credentials:
+            raise CredentialsError(
+                "Эта игра ведётся от аккаунта мастера (game.toml: [google] identity = \"gm\"), ключ сервисного "
+                "аккаунта (--credentials) ей не нужен. Уберите --credentials или поменяйте identity в game.toml на "
+                "\"service_account\".")
+        from sheets_bridge.backends.gsheets.login import load_gm_account
+        account = load_gm_account(config.google_account)
+    else:
+        account = load_service_account(credentials_path(gd.path, credentials)).account
+    return backend_for_account(account, gm_emails=config.gm_emails,
+                               folder_id=folder_id or os.environ.get(FOLDER_ENV) or None, books=books,
+                               metadata_path=Path(gd.state_dir) / METADATA_FILE)
 
 
-__all__ = ["open_gsheets_backend", "backend_for_game", "credentials_path", "book_label",
+def identity_for_new(credentials: str | None, identity: str | None) -> tuple[str, str]:
+    """(identity, account) a new Google game records: the one asked for; else the service account when a
+    key is named (--credentials, $FORUMWAR_CREDENTIALS), the GM when `forumwar login` was done on this
+    computer, the service account otherwise."""
+    from sheets_bridge.backends.gsheets.login import saved_login
+    login = saved_login()
+    if identity is None:
+        given_key = credentials or os.environ.get(CREDENTIALS_ENV)
+        identity = "gm" if login is not None and not given_key else "service_account"
+    if identity == "gm":
+        if login is None:
+            raise CredentialsError(
+                "Игра от аккаунта мастера (--identity gm) начинается со входа: выполните `forumwar login` "
+                "(нужен файл клиента OAuth, см. docs/google_sheets.md, «Вход мастера») и затем `forumwar new` снова.")
+        return "gm", login.account
+    return "service_account", ""
+
+
+__all__ = ["open_gsheets_backend", "backend_for_account", "backend_for_game", "identity_for_new",
+           "credentials_path", "book_label",
            "CREDENTIALS_ENV", "FOLDER_ENV", "METADATA_FILE"]

@@ -35,6 +35,31 @@ import requests
 from gspread.exceptions import APIError
 from gspread.http_client import HTTPClient
 
+# The one swap point for transport: every requests Session forumwar makes for Google (the API's, the token
+# exchange's, `forumwar login`'s) passes through `routed`; tests route them to the fake Google there.
+SessionRoute = Callable[[requests.Session], requests.Session]
+_route: SessionRoute | None = None
+
+
+def route_sessions(route: SessionRoute | None) -> SessionRoute | None:
+    """Route every Google session forumwar makes from now on through `route` (None: the network);
+    returns the route it replaces."""
+    global _route
+    previous, _route = _route, route
+    return previous
+
+
+def routed(session: requests.Session) -> requests.Session:
+    """`session`, with the transport `route_sessions` set (as it is when none is set)."""
+    return _route(session) if _route is not None else session
+
+
+def authorized_session(credentials: Any) -> requests.Session:
+    """google-auth's AuthorizedSession for `credentials`, its API calls and its token refreshes routed."""
+    from google.auth.transport.requests import AuthorizedSession, Request
+    return routed(AuthorizedSession(credentials, auth_request=Request(routed(requests.Session()))))
+
+
 RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 # 403s that mean "slow down", not "forbidden" (Drive): retried like a 429.
 RETRY_REASONS = frozenset({"rateLimitExceeded", "userRateLimitExceeded", "sharingRateLimitExceeded"})
@@ -190,7 +215,7 @@ class ResilientHTTPClient(HTTPClient):
     stats: RequestStats | None = None
 
     def __init__(self, auth: Any, session: requests.Session | None = None):
-        super().__init__(auth, session)
+        super().__init__(auth, session if session is not None or auth is None else authorized_session(auth))
         self.timeout = self.policy.timeout
 
     def request(self, method: str, endpoint: str, params: Any = None, data: Any = None, json: Any = None,
@@ -253,4 +278,5 @@ def http_client_factory(policy: RetryPolicy = RetryPolicy(), pacer: RequestPacer
 
 
 __all__ = ["RetryPolicy", "RequestPacer", "RequestStats", "ResilientHTTPClient", "http_client_factory",
-           "quota_file", "quota_kind", "error_reasons", "RETRY_STATUSES", "RETRY_REASONS"]
+           "quota_file", "quota_kind", "error_reasons", "RETRY_STATUSES", "RETRY_REASONS", "route_sessions",
+           "routed", "authorized_session"]
