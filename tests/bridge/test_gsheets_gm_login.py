@@ -24,8 +24,8 @@ from sheets_bridge.backends.gsheets.game import backend_for_account
 from sheets_bridge.backends.gsheets.login import LoginError, load_gm_account, saved_login, sign_in, sign_out
 from sheets_bridge.cli import main
 from sheets_bridge.create import create_game, share_books
-from sheets_bridge.gamedir import GameDir
 from sheets_bridge.gameconfig import config_problems
+from sheets_bridge.gamedir import GameDir
 from sheets_bridge.stage import check, run_turn
 from sheets_bridge.stage_common import open_backend
 from tests.bridge.test_google_messages_russian import check_russian
