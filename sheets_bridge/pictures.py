@@ -3,10 +3,11 @@
 Drawn from the opened snapshot (and, for the maps, the events of the stage that resolved into it, when
 archived: its battles are the stars), they are archived as PNG beside the stage's exports (`map-STAGE.png`,
 `map-STAGE-FACTION.png`, `charts-STAGE-FACTION.png` in archive/turn-NNNN/; `…-start…` for a new game) and
-put in the books by a backend that can (`PutsPictures`: the xlsx one): the public map in the public book,
-each faction's map in its own book (tab «Рисунок карты»), the charts in the GM book. On Google Sheets the
-GM is told where the pictures are and how to paste them. Every step rewrites the same bytes, so re-running
-an interrupted opening is harmless.
+put in the books by the backend (`PutsPictures`; xlsx embeds them, Google links a Drive file only the book's
+people may open): the public map in the public book, each faction's map in its own book (tab «Рисунок
+карты»), the charts in the GM book. Where the backend can keep no picture (PicturesNotStored: Google without a
+Drive for them), the GM is told why, where the pictures are, and how to paste them. Every step rewrites the
+same bytes, so re-running an interrupted opening is harmless.
 
 A faction's map is what the rule set's `map_data` lets that faction see (its fog of war) with its own
 orders as arrows: those it gave in the stage that just resolved (the archived orders as read, parsed
@@ -25,7 +26,7 @@ import dataclasses
 import json
 import multiprocessing as mp
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from engine import find_ruleset
 from engine.ruleset import MapData, MapPicture, Ruleset
 from sheets_bridge.atomic import atomic_write_bytes
-from sheets_bridge.backends.base import Backend, PutsPictures
+from sheets_bridge.backends.base import Backend, PicturesNotStored, PutsPictures
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.stage_common import Progress, Step, noop
 
@@ -230,12 +231,25 @@ def draw_all(work: _Work, progress: Progress = noop) -> list[bytes]:
     return [png for _, png in drawing(work, progress)]
 
 
+def _placed(put: Callable[[str, str, list[bytes], str], None], book: str, title: str, pictures: list[bytes],
+            note: str, progress: Progress) -> Callable[[str, str, list[bytes], str], None] | None:
+    """`put` the pictures in the book; a backend that can keep none here says why (once), and no other
+    picture is put: they stay in the archive, and the stage goes on."""
+    try:
+        put(book, title, pictures, note)
+    except PicturesNotStored as exc:
+        progress(str(exc))
+        return None
+    return put
+
+
 def publish(gd: GameDir, be: Backend, key: str, archive: Path | None, stage: str | None,
             progress: Progress = noop, with_charts: bool = True) -> None:
     """Draw, archive (when `archive` and `stage` say where) and put in the books the pictures of the
     opened snapshot `key`. The charts change only when a turn opens (their rows are each turn's first
     snapshot): `with_charts=False` leaves the ones already drawn."""
-    put = be.put_pictures if isinstance(be, PutsPictures) else None
+    put: Callable[[str, str, list[bytes], str], None] | None = (be.put_pictures if isinstance(be, PutsPictures)
+                                                                 else None)
     if not gd.config.draw_pictures:
         if put is not None and drawn_before(gd, key):      # the last opening drew: its pictures would stay
             for book, title in _picture_tabs(gd):
@@ -280,10 +294,11 @@ def publish(gd: GameDir, be: Backend, key: str, archive: Path | None, stage: str
         if put is not None and job.kind == "map":
             book = "public" if job.faction is None else job.faction
             if book in books:
-                put(books[book], MAP_TAB, [png], MAP_NOTE if job.faction is None else FACTION_MAP_NOTE)
+                put = _placed(put, books[book], MAP_TAB, [png], MAP_NOTE if job.faction is None else FACTION_MAP_NOTE,
+                              progress)
+    if put is not None and charts and "gm" in books:
+        put = _placed(put, books["gm"], CHARTS_TAB, list(charts.values()), CHARTS_NOTE, progress)
     if put is not None:
-        if charts and "gm" in books:
-            put(books["gm"], CHARTS_TAB, list(charts.values()), CHARTS_NOTE)
         mine = [fid for fid in maps if fid in books]
         said = []
         if public is not None:

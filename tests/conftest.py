@@ -7,9 +7,9 @@ SHARED_SCOPES and run on one worker, which plays that demo once. (xdist's own `l
 leave the node ids unchanged under this pytest, so its groups never form.)
 
 Drawing the map and the charts costs seconds at every stage opening, so only the picture tests draw them
-(tests/bridge/test_map_drawing.py, test_charts.py) and, with FORUMWAR_FULL_TESTS=1 (`make test-full`),
-every test: the full crash sweep then crashes before every picture write too. Elsewhere a stage opens
-exactly as in the product but for that one step."""
+(tests/bridge/test_map_drawing.py, test_charts.py, test_gsheets_pictures.py) and, with FORUMWAR_FULL_TESTS=1
+(`make test-full`), every test: the full crash sweep then crashes before every picture write too. Elsewhere a
+stage opens exactly as in the product but for that one step."""
 from __future__ import annotations
 
 import gc
@@ -72,7 +72,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
 
 FULL = os.environ.get("FORUMWAR_FULL_TESTS") == "1"
-PICTURE_TESTS = {"test_map_drawing.py", "test_charts.py"}
+PICTURE_TESTS = {"test_map_drawing.py", "test_charts.py", "test_gsheets_pictures.py"}
 DRAW = pictures.publish
 
 

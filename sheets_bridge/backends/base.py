@@ -66,6 +66,7 @@ class TabWrite:
     wrap_columns: tuple[int, ...] = ()        # columns whose long text wraps within the column
     status_column: int | None = None          # rows saying OK are green there, any other text red
     landscape: bool = False                   # printed across the page (a wide tab)
+    link_columns: tuple[int, ...] = ()        # columns of web addresses, written as links (Google's picture tabs)
 
 
 @dataclass(frozen=True)
@@ -162,9 +163,14 @@ class WorksOnManyBooks(Protocol):
                   progress: Callable[[str], None] | None = None) -> dict[str, _T]: ...
 
 
+class PicturesNotStored(BackendError):
+    """The backend can put no picture in this game's books (e.g. Google without a Drive to keep them): the
+    caller keeps them in the archive and says so; the stage goes on."""
+
+
 @runtime_checkable
 class PutsPictures(Protocol):
-    """Embeds PNG pictures (the map, the charts) in a tab of a book."""
+    """Embeds PNG pictures (the map, the charts) in a tab of a book (PicturesNotStored: it cannot here)."""
 
     def put_pictures(self, book_id: str, title: str, pictures: list[bytes], note: str) -> None: ...
 

@@ -356,14 +356,14 @@ def test_a_turn_imports_matplotlib_only_to_draw_and_never_networkx_or_pandas(tmp
     assert _imported_by_a_turn(tmp_path, draw=True) == {"matplotlib": True, "networkx": False, "pandas": False}
 
 
-def test_on_google_sheets_the_faction_maps_are_archived_and_the_gm_is_told_where(tmp_path):
-    from tests.fake_google import FakeGoogle, fake_backend
+def test_without_a_drive_for_pictures_the_faction_maps_are_archived_and_the_gm_is_told_where(tmp_path):
+    from tests.fake_google import FakeGoogle, fake_backend, gm_created_books
     gm, bot = "gm@example.com", "forumwar@maps.iam.gserviceaccount.com"
-    fake = FakeGoogle()
-    fake.add_user(gm)
-    folder = fake.add_shared_drive("forumwar", {gm: "organizer", bot: "fileOrganizer"})
-    backend = fake_backend(fake, bot, gm_emails=[gm], folder_id=folder)
-    gd = create_game(tmp_path / "g", "jade_rose", "demo", backend="gsheets", seed=SEED,
+    fake = FakeGoogle()     # books the GM made by hand: the service account has no Drive to keep pictures
+    books = gm_created_books(fake, gm, bot, {key: [] for key in ("empire", "vampires", "dwarves", "jade", "public",
+                                                                 "gm")})
+    backend = fake_backend(fake, bot, gm_emails=[gm])
+    gd = create_game(tmp_path / "g", "jade_rose", "demo", backend="gsheets", seed=SEED, book_ids=books,
                      backend_factory=lambda _gd: backend)
     said: list[str] = []
     run_turn(gd, be=backend, progress=said.append)

@@ -215,14 +215,14 @@ def test_the_public_book_with_the_embedded_map_converts_to_pdf_in_libreoffice(ga
     assert data.startswith(b"%PDF") and b"/Subtype /Image" in data or b"/Subtype/Image" in data
 
 
-def test_on_google_sheets_the_gm_is_told_where_the_map_is_and_how_to_paste_it(tmp_path):
-    from tests.fake_google import FakeGoogle, fake_backend
+def test_without_a_drive_for_pictures_the_gm_is_told_where_the_map_is_and_how_to_paste_it(tmp_path):
+    from tests.fake_google import FakeGoogle, fake_backend, gm_created_books
     gm, bot = "gm@example.com", "forumwar@map.iam.gserviceaccount.com"
-    fake = FakeGoogle()
-    fake.add_user(gm)
-    folder = fake.add_shared_drive("forumwar", {gm: "organizer", bot: "fileOrganizer"})
-    backend = fake_backend(fake, bot, gm_emails=[gm], folder_id=folder)
-    gd = create_game(tmp_path / "g", "jade_rose", "demo", backend="gsheets", seed=SEED,
+    fake = FakeGoogle()     # books the GM made by hand: the service account has no Drive to keep pictures
+    books = gm_created_books(fake, gm, bot, {key: [] for key in ("empire", "vampires", "dwarves", "jade", "public",
+                                                                 "gm")})
+    backend = fake_backend(fake, bot, gm_emails=[gm])
+    gd = create_game(tmp_path / "g", "jade_rose", "demo", backend="gsheets", seed=SEED, book_ids=books,
                      backend_factory=lambda _gd: backend)
     said: list[str] = []
     run_turn(gd, be=backend, progress=said.append)
@@ -231,6 +231,7 @@ def test_on_google_sheets_the_gm_is_told_where_the_map_is_and_how_to_paste_it(tm
     note = next(line for line in said if line.startswith("рисунок карты:"))
     assert str(archived) in note and "Вставка → Изображение" in note and f"«{MAP_TAB}»" in note
     assert any(line.startswith("графики фракций:") for line in said)
+    assert any("не может хранить рисунки" in line for line in said)      # and why they are not in the books
 
 
 def test_the_map_module_draws_from_the_contract_only():

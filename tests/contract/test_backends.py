@@ -30,7 +30,7 @@ from sheets_bridge.backends.gsheets.backend import GSheetsBackend
 from sheets_bridge.backends.xlsx import backend as xlsx_backend
 from sheets_bridge.backends.xlsx.backend import XlsxBackend
 from sheets_bridge.gameconfig import BACKENDS
-from tests.fake_google import FakeGoogle, fake_backend, fake_client, gm_created_books
+from tests.fake_google import FakeGoogle, fake_backend, fake_client
 
 GM = "gm@example.com"
 BOT = "bot@forumwar-test.iam.gserviceaccount.com"
@@ -99,7 +99,11 @@ def _xlsx(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Store:
 
 def _gsheets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Store:
     fake = FakeGoogle()
-    books = gm_created_books(fake, GM, BOT, {"empire": [ALICE], "public": []})
+    for email in (GM, ALICE):
+        fake.add_user(email)
+    folder = fake.add_shared_drive("forumwar", {GM: "organizer", BOT: "fileOrganizer"})   # where pictures go too
+    books = {key: fake.create_spreadsheet(GM, f"forumwar: {key}", {ALICE: "writer"} if key == "empire" else {},
+                                          parent=folder) for key in ("empire", "public")}
     be = fake_backend(fake, BOT, gm_emails=[GM], metadata_path=tmp_path / "meta.json")
     store = Store(be, books)
     names = {v: k for k, v in books.items()}
@@ -165,8 +169,34 @@ def test_each_backend_is_a_backend_and_its_abilities_match_its_kind(store):
     abilities = {p.__name__ for p in (LocksOnRead, WritesManyBooks, PutsPictures, AdoptsBooks, SharesGame)
                  if isinstance(be, p)}
     assert abilities == ({"PutsPictures"} if isinstance(be, XlsxBackend) else
-                         {"LocksOnRead", "WritesManyBooks", "AdoptsBooks", "SharesGame"})
+                         {"LocksOnRead", "WritesManyBooks", "AdoptsBooks", "SharesGame", "PutsPictures"})
     assert isinstance(be, GSheetsBackend | XlsxBackend)
+
+
+def _png(colour: tuple[int, int, int]) -> bytes:
+    import io
+
+    from PIL import Image
+    out = io.BytesIO()
+    Image.new("RGB", (8, 8), colour).save(out, format="PNG")
+    return out.getvalue()
+
+
+def test_pictures_reach_their_tab_and_a_new_stage_replaces_them(store):
+    """PutsPictures: the tab holds the note and the picture (xlsx: embedded; Google: a link to it), a later
+    stage's picture replaces it, and no picture leaves the note alone."""
+    book = store.books["empire"]
+    store.be.write_book(book, [status_tab()])
+    assert isinstance(store.be, PutsPictures)
+    store.be.put_pictures(book, "Рисунок карты", [_png((200, 0, 0))], "Карта вашей фракции")
+    first = store.be.read_tabs(book, ["Рисунок карты"])["Рисунок карты"]
+    assert first[0][0] == "Карта вашей фракции"
+    assert "Сводка" in store.be.tab_titles(book) and "Рисунок карты" in store.be.tab_titles(book)
+    store.be.put_pictures(book, "Рисунок карты", [_png((0, 0, 200))], "Карта вашей фракции")
+    assert store.be.read_tabs(book, ["Рисунок карты"])["Рисунок карты"] == first    # the same place, new picture
+    store.be.put_pictures(book, "Рисунок карты", [], "Рисунки выключены")
+    assert store.be.read_tabs(book, ["Рисунок карты"])["Рисунок карты"][0][0] == "Рисунки выключены"
+    assert store.be.read_tabs(book, ["Сводка"])["Сводка"][1] == ["Золото", "100"]
 
 
 def test_a_stage_reads_each_book_once_and_writes_it_once(store):

@@ -64,6 +64,12 @@ class Api:
             self.methods.append(Method(
                 method["id"], method["httpMethod"], pattern, literal, method.get("parameters", {}),
                 (method.get("request") or {}).get("$ref"), (method.get("response") or {}).get("$ref"), self))
+            simple = method.get("mediaUpload", {}).get("protocols", {}).get("simple", {}).get("path")
+            if simple:         # the media upload of the same method: an absolute path (/upload/drive/v3/…)
+                pattern, literal = _path_pattern(simple)
+                self.methods.append(Method(
+                    method["id"], method["httpMethod"], pattern, literal, method.get("parameters", {}),
+                    (method.get("request") or {}).get("$ref"), (method.get("response") or {}).get("$ref"), self))
         for resource in node.get("resources", {}).values():
             self._collect(resource)
 

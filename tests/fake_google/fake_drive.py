@@ -16,6 +16,7 @@ from tests.fake_google.fake_errors import ApiError, sheets_error
 from tests.fake_google.fake_identity import Identity, IdSource
 from tests.fake_google.fake_sheets import Spreadsheet
 
+MEDIA_KEY = "__media__"        # an upload's bytes in the request body (fake_google._payload)
 SPREADSHEET_MIME = "application/vnd.google-apps.spreadsheet"
 FOLDER_MIME = "application/vnd.google-apps.folder"
 XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -46,6 +47,7 @@ class DriveFile:
     permissions: dict[str, dict] = field(default_factory=dict)
     spreadsheet: Spreadsheet | None = None
     app_properties: dict[str, str] = field(default_factory=dict)
+    content: bytes | None = None            # an uploaded file's bytes (a PNG)
     searchable_at: float = float("-inf")   # on the fake's clock: when files.list starts to show it
 
 
@@ -172,13 +174,14 @@ class DriveFiles:
                                   domain="usageLimits")
             file = self._new_file(body.get("name") or "Untitled", body.get("mimeType") or "", who, parents)
             file.app_properties = {str(k): str(v) for k, v in (body.get("appProperties") or {}).items()}
+            file.content = body.get(MEDIA_KEY)
             return self._brief(file, who, query, brief)
         if op == "drive.files.list":
             # Drive's search is eventually consistent: a new file shows only `search_lag` seconds after
             # it was made (a get by its id sees it at once).
             now = self.clock()
             files = [self._file_view(f, who) for f in self.files.values()
-                     if f.mime_type != FOLDER_MIME and self.role_of(f, who) is not None
+                     if self.role_of(f, who) is not None
                      and f.searchable_at <= now and _matches(f, one("q", "") or "")]
             if not one("fields"):
                 files = [{k: f[k] for k in brief.split(",")} for f in files]
@@ -186,6 +189,17 @@ class DriveFiles:
         file = self._visible(file_id, who)
         role = self.role_of(file, who) or "reader"
         if op == "drive.files.get":
+            return self._brief(file, who, query, brief)
+        if op == "drive.files.update":
+            if RANK[role] < RANK["writer"]:
+                raise drive_error(403, "The user does not have sufficient permissions for this file.",
+                                  "insufficientFilePermissions")
+            body = body or {}
+            if MEDIA_KEY in body:
+                file.content = body[MEDIA_KEY]
+            if body.get("name"):
+                file.name = body["name"]
+            file.modified = self._now()
             return self._brief(file, who, query, brief)
         if op == "drive.files.delete":
             if RANK[role] < RANK["fileOrganizer"] and role != "owner":

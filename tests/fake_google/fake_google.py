@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import collections
 import copy
+import email
 import json
 import random
 import re
@@ -28,7 +29,15 @@ import orjson
 
 from tests.fake_google import discovery as discovery_docs
 from tests.fake_google import field_mask
-from tests.fake_google.fake_drive import FOLDER_MIME, RANK, SPREADSHEET_MIME, DriveFile, DriveFiles, drive_error
+from tests.fake_google.fake_drive import (
+    FOLDER_MIME,
+    MEDIA_KEY,
+    RANK,
+    SPREADSHEET_MIME,
+    DriveFile,
+    DriveFiles,
+    drive_error,
+)
 from tests.fake_google.fake_errors import ApiError, sheets_error
 from tests.fake_google.fake_identity import Identity, IdSource
 from tests.fake_google.fake_oauth import TOKEN_PREFIX, OAuthServer
@@ -252,8 +261,9 @@ class FakeGoogle(DriveFiles, OAuthServer):
             if fault is not None and fault.kind == "http":
                 raise self._fault_error(fault)
             self._check_quota(identity, op)
-            payload = json.loads(body) if body and headers.get("Content-Type", "").startswith(
-                "application/json") else None
+            payload, media = _payload(headers, body)
+            if media is not None:
+                payload = {**(payload or {}), MEDIA_KEY: media}
             with self.lock:
                 status, out_headers, data = self._dispatch(op, method, parts.path, query, payload, identity, file_id)
             self._log(identity, method, op, file_id, status, url)
@@ -269,8 +279,7 @@ class FakeGoogle(DriveFiles, OAuthServer):
                          identity: str, bridge: bool) -> None:
         """Record the request; one that departs from the discovery documents raises or gets a 400."""
         try:
-            payload = json.loads(body) if body and headers.get("Content-Type", "").startswith(
-                "application/json") else None
+            payload, _ = _payload(headers, body)
         except ValueError:
             payload = None
         problems = tuple(discovery_docs.check(method, url, payload)) if self.discovery != "off" else ()
@@ -470,13 +479,21 @@ def _classify(method: str, host: str, path: str) -> tuple[str, str | None]:
         if tail.endswith(":clear") and method == "POST":
             return "values.clear", file_id
         return {"GET": "values.get", "PUT": "values.update"}.get(method, "unknown"), file_id
+    if host == "www.googleapis.com" and path.startswith("/upload/drive/v3/files"):
+        ids = [unquote(p) for p in path[len("/upload/drive/v3/files"):].split("/") if p]
+        if not ids and method == "POST":
+            return "drive.files.create", None
+        if len(ids) == 1 and method == "PATCH":
+            return "drive.files.update", ids[0]
+        return "unknown", None
     if host == "www.googleapis.com" and path.startswith("/drive/v3/files"):
         parts = [unquote(p) for p in path[len("/drive/v3/files"):].split("/") if p]
         if not parts:
             return {"POST": "drive.files.create", "GET": "drive.files.list"}.get(method, "unknown"), None
         file_id = parts[0]
         if len(parts) == 1:
-            return {"GET": "drive.files.get", "DELETE": "drive.files.delete"}.get(method, "unknown"), file_id
+            return {"GET": "drive.files.get", "DELETE": "drive.files.delete",
+                    "PATCH": "drive.files.update"}.get(method, "unknown"), file_id
         if parts[1] == "export":
             return "drive.files.export", file_id
         if parts[1] == "copy":
@@ -488,6 +505,21 @@ def _classify(method: str, host: str, path: str) -> tuple[str, str | None]:
             return {"GET": "drive.permissions.get", "DELETE": "drive.permissions.delete",
                     "PATCH": "drive.permissions.update"}.get(method, "unknown"), file_id
     return "unknown", None
+
+
+def _payload(headers: Mapping[str, str], body: bytes | None) -> tuple[Any, bytes | None]:
+    """(JSON metadata, media bytes) of a request body: JSON, a multipart/related upload (metadata then
+    media, RFC 2387, as Drive's uploadType=multipart) or bare media (uploadType=media)."""
+    kind = headers.get("Content-Type", "")
+    if not body:
+        return None, None
+    if kind.startswith("application/json"):
+        return json.loads(body), None
+    if kind.startswith("multipart/related"):
+        message = email.message_from_bytes(b"Content-Type: " + kind.encode() + b"\r\n\r\n" + body)
+        parts = [bytes(part.get_payload(decode=True)) for part in message.walk() if not part.is_multipart()]
+        return json.loads(parts[0]), parts[1] if len(parts) > 1 else b""
+    return None, body
 
 
 def _range_from_path(path: str) -> str:

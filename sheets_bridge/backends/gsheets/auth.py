@@ -63,7 +63,7 @@ KEYS_STEPS = ("«IAM и администрирование → Сервисны�
 LIBRARY_STEPS = "«API и сервисы → Библиотека» (APIs & Services → Library)"
 _ACTIONS = {"read": "прочитать её", "open": "открыть её", "write": "обновить её", "create": "создать её",
             "share": "изменить доступ к ней", "export": "выгрузить её в xlsx",
-            "protect": "обновить защиту её вкладок",
+            "protect": "обновить защиту её вкладок", "pictures": "положить рисунки карты для неё на Google Диск",
             "lock and read": "закрыть в ней вкладки приказов и прочитать их"}
 _JSON_KINDS = {"list": "JSON-список", "str": "JSON-строка", "int": "JSON-число", "float": "JSON-число",
                "bool": "логическое значение JSON", "NoneType": "JSON-значение null"}

@@ -109,6 +109,7 @@ class GSheetsBackend(Backend):
         # book id -> tab title -> formula cells seen at the last lock_and_read, written back as text
         self._formulas: dict[str, dict[str, dict[tuple[int, int], str]]] = {}
         self._denied: dict[str, list[str]] = {}       # book id -> editors the last share could not give access
+        self._pictures: dict[str, str] = {}           # picture place (or "folder") -> its Drive file id
         self._lock = threading.RLock()
         if self.metadata_path and self.metadata_path.is_file():
             try:
@@ -121,6 +122,7 @@ class GSheetsBackend(Backend):
                                          for title, cells in tabs.items()}
                                   for book, tabs in saved.get("formulas", {}).items()}
                 self._denied = {str(book): [str(e) for e in who] for book, who in saved.get("denied", {}).items()}
+                self._pictures = {str(k): str(v) for k, v in saved.get("pictures", {}).items()}
             except (ValueError, KeyError, TypeError, AttributeError):
                 self._meta = {}
 
@@ -173,7 +175,7 @@ class GSheetsBackend(Backend):
                 "formulas": {book: {title: [[r, c, text] for (r, c), text in sorted(cells.items())]
                                     for title, cells in sorted(tabs.items())}
                              for book, tabs in sorted(self._formulas.items()) if tabs},
-                "denied": dict(sorted(self._denied.items()))}
+                "denied": dict(sorted(self._denied.items())), "pictures": dict(sorted(self._pictures.items()))}
         self.metadata_path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.metadata_path.with_suffix(f".tmp{os.getpid()}.{threading.get_ident()}")
         tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
@@ -415,6 +417,12 @@ class GSheetsBackend(Backend):
                     known.pop(tab.title, None)
         self._store(book_id, BookMeta.from_resource(answer.get("updatedSpreadsheet", {})))
 
+    def put_pictures(self, book_id: str, title: str, pictures: list[bytes], note: str) -> None:
+        """Each PNG as a Drive file readable by exactly the book's people, linked from tab `title`
+        (`pictures.DrivePictures`); no picture: the tab says `note` alone."""
+        from sheets_bridge.backends.gsheets.pictures import DrivePictures
+        DrivePictures(self, self._pictures).put(book_id, title, pictures, note)
+
     def update_protections(self, book_id: str, tabs: list[TabWrite]) -> None:
         """Re-apply the protections that a push of `tabs` would set (staff, each order tab's
         editors, its open cells), in ONE batchUpdate that touches no cell. For `share`: the people
@@ -542,9 +550,11 @@ class GSheetsBackend(Backend):
 
     def share_game(self, config: GameConfig, *, notify: bool = False, revoke: bool = False) -> list[str]:
         """`forumwar share`: share every book of game.toml with exactly its people; all warnings."""
+        from sheets_bridge.backends.gsheets.pictures import DrivePictures
         warnings: list[str] = []
         for key, (readers, writers) in share_plan(config).items():
             warnings.extend(self.share(config.books[key], readers, writers, notify=notify, revoke=revoke))
+            DrivePictures(self, self._pictures).reshare(config.books[key])    # the pictures' readers follow
         return warnings
 
     def share(self, book_id: str, readers: list[str], writers: list[str], notify: bool = False,

@@ -140,6 +140,15 @@ def cell_data(value: Any) -> dict[str, Any]:
     return {"userEnteredValue": {"stringValue": str(value)}}
 
 
+def link_cell(value: Any) -> dict[str, Any]:
+    """A web address as a cell whose text is a link (TextFormat.link): still text, never a formula."""
+    cell = cell_data(value)
+    text = str(value or "")
+    if text.startswith("https://"):
+        cell["userEnteredFormat"] = {"textFormat": {"link": {"uri": text}}}
+    return cell
+
+
 def _runs(rows: Iterable[int]) -> list[list[int]]:
     runs: list[list[int]] = []
     for row in sorted(rows):
@@ -304,7 +313,12 @@ def _cell_requests(tab: TabWrite, sheet_id: int, rows: int, cols: int,
         out.append({"updateCells": {
             "range": {"sheetId": sheet_id, "startRowIndex": 0, "endRowIndex": 1, "startColumnIndex": 0},
             "rows": [{"values": header}], "fields": "userEnteredValue,userEnteredFormat,note"}})
-    if tab.rows is not None:
+    if tab.rows is not None and tab.link_columns:
+        out.append({"updateCells": {
+            "range": {"sheetId": sheet_id, "startRowIndex": 1, "startColumnIndex": 0},
+            "rows": [{"values": [link_cell(v) if c in tab.link_columns else cell_data(v) for c, v in enumerate(row)]}
+                     for row in tab.rows], "fields": "userEnteredValue,userEnteredFormat.textFormat.link"}})
+    elif tab.rows is not None:
         out.append({"updateCells": {
             "range": {"sheetId": sheet_id, "startRowIndex": 1, "startColumnIndex": 0},
             "rows": [{"values": [cell_data(v) for v in row]} for row in tab.rows], "fields": "userEnteredValue"}})
