@@ -83,7 +83,7 @@ def test_each_faction_sees_its_own_map_and_nobody_else_does(google, tmp_path, ru
 
     first = check_stage()                       # the opening's pictures, readers set by `share`
     folder = {google.files[f].parents[0] for f in first.values()}
-    assert len(folder) == 1 and google.files[folder.pop()].name.startswith("forumwar: рисунки — ")
+    assert len(folder) == 1 and google.files[folder.pop()].name == f"forumwar: рисунки — {config.title}"
     run_turn(gd, be=be)
     google.calls.clear()
     run_turn(gd, be=be)

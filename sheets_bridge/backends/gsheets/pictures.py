@@ -137,8 +137,8 @@ class DrivePictures:
         if found is None:
             info = self._request(anchor, "get", f"{DRIVE_FILES_API_V3_URL}/{anchor}",
                                  params={"supportsAllDrives": "true", "fields": "name,parents"}).json()
-            book_title = str(info.get("name") or "игра")
-            body: dict[str, Any] = {"name": f"forumwar: рисунки — {book_title}", "mimeType": FOLDER_MIME,
+            game = str(info.get("name") or "игра").rsplit(" — ", 1)[0]    # «Игра — книга мастера» -> «Игра»
+            body: dict[str, Any] = {"name": f"forumwar: рисунки — {game}", "mimeType": FOLDER_MIME,
                                     "appProperties": {FOLDER_MARK: mark}}
             if info.get("parents"):
                 body["parents"] = [info["parents"][0]]
