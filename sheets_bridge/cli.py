@@ -57,19 +57,13 @@ def _in_book_order(gd: GameDir, counts: Mapping[str, T]) -> list[tuple[str, T]]:
 
 
 def _stage_id(rs: Ruleset, given: str) -> str:
-    """A stage as the GM names it -> the stage id: its id, its Russian title, or any start of the title
-    that names one stage only («план» for «планирование боёв»)."""
-    def fold(text: str) -> str:
-        return " ".join(text.casefold().replace("ё", "е").split())
-    wanted = fold(given)
+    """A stage as the GM names it -> the stage id (`stage_common.stages_named`)."""
+    from sheets_bridge.stage_common import stages_named
     known = ", ".join(f"«{rs.stage_title(s)}» ({s})" for s in rs.stages)
-    exact = [s for s in rs.stages if wanted in (s, fold(rs.stage_title(s)))]
-    if exact:
-        return exact[0]
-    starts = [s for s in rs.stages if wanted and fold(rs.stage_title(s)).startswith(wanted)]
-    if len(starts) == 1:
-        return starts[0]
-    if starts:
+    found = stages_named(rs, given)
+    if len(found) == 1:
+        return found[0]
+    if found:
         raise click.BadParameter(f"«{given}» — начало названия нескольких этапов; этапы хода: {known}",
                                  param_hint="ЭТАП")
     raise click.BadParameter(f"нет этапа «{given}»; этапы хода: {known}", param_hint="ЭТАП")

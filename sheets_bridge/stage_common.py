@@ -3,9 +3,13 @@ from __future__ import annotations
 
 import errno
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from sheets_bridge.backends.base import Backend
 from sheets_bridge.gamedir import GameDir
+
+if TYPE_CHECKING:
+    from engine.ruleset import Ruleset
 
 Progress = Callable[[str], None]
 
@@ -67,3 +71,13 @@ def require_complete_books(gd: GameDir) -> None:
     what = f"нет книг: {', '.join(names[k] for k in missing)}" if missing else "нет начального состояния"
     raise StageError(f"игра в {gd.path} создана не до конца ({what}). Запустите ту же команду "
                      "`forumwar new` ещё раз: она доделает игру, не создавая заново уже сделанные книги.")
+
+
+def stages_named(rs: Ruleset, given: str) -> list[str]:
+    """The stages a GM's or a post's word names: the one whose id or Russian title it is, else every stage
+    whose title starts with it («план» for «планирование боёв»); case and ё do not matter."""
+    def fold(text: str) -> str:
+        return " ".join(text.casefold().replace("ё", "е").split())
+    wanted = fold(given.strip().strip("«»\"'"))
+    exact = [s for s in rs.stages if wanted in (s, fold(rs.stage_title(s)))]
+    return exact[:1] or [s for s in rs.stages if wanted and fold(rs.stage_title(s)).startswith(wanted)]

@@ -22,6 +22,7 @@ from sheets_bridge.backends.base import Backend
 from sheets_bridge.gamedir import GameDir, GameDirError
 from sheets_bridge.layouts import Layout
 from sheets_bridge.stage import replay_state
+from sheets_bridge.stage_common import stages_named
 
 Stage = tuple[int, str]
 _HEX = re.compile(r"[0-9a-fA-F]{64}")
@@ -212,13 +213,9 @@ def _check_open_and_extra(gd: GameDir, rs: Ruleset, out: Verification, published
 
 
 def stage_of(rs: Ruleset, text: str) -> str | None:
-    """The stage a head's label names: its id, its Russian title or the title's first word."""
-    word = text.strip().strip("«»\"'").lower()
-    for s in rs.stages:
-        title = rs.stage_title(s).lower()
-        if word in (s, title, title.split(" ")[0]):
-            return s
-    return None
+    """The stage a head's label names (`stage_common.stages_named`), if it names one."""
+    found = stages_named(rs, text)
+    return found[0] if len(found) == 1 else None
 
 
 def _parse_head(rs: Ruleset, text: str) -> tuple[str | None, Stage | None, str]:

@@ -18,17 +18,38 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from typing import TYPE_CHECKING, Any
+import threading
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
 
 import requests
 from gspread.exceptions import APIError
+from gspread.http_client import HTTPClient
 from gspread.urls import DRIVE_FILES_API_V3_URL
 
 from sheets_bridge.backends.base import BackendError, BookNotFound, PicturesNotStored, TabWrite
+from sheets_bridge.backends.gsheets.accounts import Who
 from sheets_bridge.backends.gsheets.http import ResilientHTTPClient
+from sheets_bridge.backends.gsheets.sheets_requests import BookMeta
 
-if TYPE_CHECKING:
-    from sheets_bridge.backends.gsheets.backend import GSheetsBackend
+
+class Host(Protocol):
+    """What the pictures use of the gsheets backend (GSheetsBackend): its client, names, lock and errors."""
+
+    http: HTTPClient
+    who: Who
+    account_email: str
+    _names: dict[str, str]
+    _keys: dict[str, str]
+    _lock: threading.RLock
+
+    def _save(self) -> None: ...
+
+    def _errors(self, book_id: str | None, action: str, name: str | None = None) -> AbstractContextManager[None]: ...
+
+    def metadata(self, book_id: str, refresh: bool = False) -> BookMeta: ...
+
+    def write_book(self, book_id: str, tabs: list[TabWrite]) -> None: ...
 
 UPLOAD_URL = "https://www.googleapis.com/upload/drive/v3/files"
 FOLDER_MIME = "application/vnd.google-apps.folder"
@@ -62,7 +83,7 @@ def _own(perm: dict[str, Any]) -> bool:
 class DrivePictures:
     """The picture files of one backend's game, and their readers; the file ids are kept in its metadata."""
 
-    def __init__(self, backend: GSheetsBackend, known: dict[str, str]):
+    def __init__(self, backend: Host, known: dict[str, str]):
         self.be = backend
         # slot mark -> its file id, FOLDER_SLOT -> the folder's, "of:FILE" -> the file's book, "tab:BOOK:TITLE" ->
         # what the tab was last written with
