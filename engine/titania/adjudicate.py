@@ -77,4 +77,5 @@ def adjudicate(data: Any, seed: int | str = 0) -> Adjudication:
     for f in w.resources:  # 10.5: unspent Influence burns
         w.resources[f]["influence"] = 0
     events.settle(w)  # majors not solved by their last turn
-    return Adjudication(to_json(w, records, planning, allocation), (), sit)
+    return Adjudication(to_json(w, records, planning, allocation), (), sit, frozenset(w.fallen),
+                        frozenset(w.fallen_orders))

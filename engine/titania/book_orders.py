@@ -262,7 +262,7 @@ def _planning_row(b: Book, row: Row, builds: set[tuple[str, str]], free_hire: bo
         if stolen:
             return None, _bad(PLANNING, row, OrderError("T_STOLEN", {"province": b.pname(where)}))
         return ({"kind": "skaven_free", "faction": b.faction, "province": where},
-                _ok(PLANNING, row, f"Нашествие крыс: +1 к силе в «{b.pname(where)}» бесплатно"))
+                _ok(PLANNING, row, f"Нашествие крыс: +1 к силе в провинции «{b.pname(where)}» бесплатно"))
     if action == normalize_name(HIRE):
         if stolen:
             return None, _bad(PLANNING, row, OrderError("T_STOLEN", {"province": b.pname(where)}))
@@ -278,7 +278,7 @@ def _planning_row(b: Book, row: Row, builds: set[tuple[str, str]], free_hire: bo
             pay = "influence"
         cost = f"{n} золота и {n} дерева" if pay == "gold_wood" else f"{10 * n} влияния"
         return ({"kind": "hire", "faction": b.faction, "province": where, "strength": n, "pay": pay},
-                _ok(PLANNING, row, f"нанять силу {n} в «{b.pname(where)}» за {cost}"))
+                _ok(PLANNING, row, f"нанять силу {n} в провинции «{b.pname(where)}» за {cost}"))
     return _caravan(b, row, where)
 
 
@@ -304,7 +304,7 @@ def _build(b: Book, row: Row, where: str, builds: set[tuple[str, str]]) -> tuple
             "building": "Порт", "province": b.pname(where), "detail": "провинция не граничит с морем"}))
     builds.add((where, building))
     return ({"kind": "build", "faction": b.faction, "province": where, "building": building},
-            _ok(PLANNING, row, f"построить: {names[building]} в «{b.pname(where)}»"))
+            _ok(PLANNING, row, f"построить: {names[building]} в провинции «{b.pname(where)}»"))
 
 
 def _route(text: str) -> list[str]:
@@ -334,14 +334,14 @@ def _caravan(b: Book, row: Row, start: str) -> tuple[dict[str, Any] | None, RowS
             return None, _bad(PLANNING, row, OrderError("T_BAD_ROUTE", {"detail": f"провинции «{echo(part)}» нет"}))
         if pid not in b.neighbours(route[-1]):
             return None, _bad(PLANNING, row, OrderError("T_BAD_ROUTE", {
-                "detail": f"«{b.pname(pid)}» не граничит с «{b.pname(route[-1])}»"}))
+                "detail": f"«{b.pname(pid)}» не граничит с провинцией «{b.pname(route[-1])}»"}))
         route.append(pid)
     if len(route) < 2 or b.state["owners"].get(route[-1]) != to:
         return None, _bad(PLANNING, row, OrderError("T_BAD_ROUTE", {
             "detail": f"путь должен закончиться в провинции получателя ({b.fname(to)})"}))
     order = {"kind": "caravan", "id": f"{b.faction}-{b.state['turn']}-{row.number}", "faction": b.faction,
              "to": to, "resources": {res: n}, "route": route}
-    return order, _ok(PLANNING, row, f"караван: {RESOURCE_NAMES[res]} {n} для «{b.fname(to)}» "
+    return order, _ok(PLANNING, row, f"караван: {RESOURCE_NAMES[res]} {n} для фракции «{b.fname(to)}» "
                                      f"через {len(route) - 2} пров.")
 
 
@@ -427,9 +427,9 @@ def _describe(b: Book, line: _Line) -> str:
         return "стоять"
     assert line.target is not None
     if line.type == "move":
-        return f"идти / атаковать «{b.pname(line.target)}»"
-    who = "себя" if line.support_faction == b.faction else f"«{b.fname(line.support_faction or '')}»"
-    return f"поддержать {who} в «{b.pname(line.target)}»"
+        return f"идти / атаковать → «{b.pname(line.target)}»"
+    who = "себя" if line.support_faction == b.faction else f"фракцию «{b.fname(line.support_faction or '')}»"
+    return f"поддержать {who} в провинции «{b.pname(line.target)}»"
 
 
 def campaign_lines(b: Book, rows: list[Row]) -> tuple[list[_Line], list[RowStatus]]:
@@ -571,7 +571,7 @@ def _spell(b: Book, row: Row, used: set[str]) -> tuple[dict[str, Any], str] | Or
         if isinstance(army, OrderError):
             return army
         cast["army"] = army
-        note += f" на войско в «{b.pname(army)}»"
+        note += f" на войско в провинции «{b.pname(army)}»"
     elif spell.target in ("enemy_army", "own_province"):
         every = sorted(b.state["map"]["provinces"], key=b.pname)
         p1 = b.province(row.get("province1"), "Провинция 1", among=every)
@@ -588,7 +588,7 @@ def _spell(b: Book, row: Row, used: set[str]) -> tuple[dict[str, Any], str] | Or
             if isinstance(target, OrderError):
                 return target
             cast["target"] = {"faction": target, "army": p1}
-        note += f" на «{b.pname(p1)}»"
+        note += f" на провинцию «{b.pname(p1)}»"
     used.add(sid)
     return cast, note
 
@@ -632,7 +632,7 @@ def parse_might(b: Book, rows: list[Row]) -> tuple[list[dict[str, Any]], list[Ro
                 continue
             allocation[army] = allocation.get(army, 0) + n
             alloc_rows.append(row.number)
-            statuses.append(_ok(MIGHT, row, f"+{n} к силе войска в «{b.pname(army)}» на этот Поход"))
+            statuses.append(_ok(MIGHT, row, f"+{n} к силе войска в провинции «{b.pname(army)}» на этот Поход"))
             continue
         if word in (normalize_name(ability), "способность"):
             form = ABILITY_FORM.get(b.race, "army")
@@ -680,7 +680,7 @@ def _ability(b: Book, row: Row, form: str, dwarf_alloc: dict[str, int]
             return p
     assert not isinstance(p1, OrderError) and not isinstance(p2, OrderError)
     if form == "army":
-        return {"army": army}, f"отряд в «{b.pname(str(army))}»"
+        return {"army": army}, f"отряд в провинции «{b.pname(str(army))}»"
     if form in ("own_province", "province"):
         if p1 is None:
             return need
@@ -692,18 +692,19 @@ def _ability(b: Book, row: Row, form: str, dwarf_alloc: dict[str, int]
         if p1 is None or p2 is None:
             return need
         return ({"army": army, "provinces": [p1, p2]},
-                f"отряд в «{b.pname(str(army))}», провинции «{b.pname(p1)}» и «{b.pname(p2)}»")
+                f"отряд в провинции «{b.pname(str(army))}», провинции «{b.pname(p1)}» и «{b.pname(p2)}»")
     if form == "path":
         if p1 is None:
             return need
         path = [p1] + ([p2] if p2 is not None else [])
-        return {"army": army, "path": path}, f"отряд из «{b.pname(str(army))}» пройдёт до «{b.pname(path[-1])}»"
+        return {"army": army, "path": path}, (f"отряд из провинции «{b.pname(str(army))}» пройдёт до провинции "
+                                              f"«{b.pname(path[-1])}»")
     if form == "allocation":
         n = read_count(row.get("points"), "Очки", maximum=3)
         if isinstance(n, OrderError):
             return n
         dwarf_alloc[str(army)] = dwarf_alloc.get(str(army), 0) + n
-        return {"allocation": dict(dwarf_alloc)}, f"+{n} отряду в «{b.pname(str(army))}»"
+        return {"allocation": dict(dwarf_alloc)}, f"+{n} отряду в провинции «{b.pname(str(army))}»"
     # enemy_army (Intimidation)
     if p1 is None:
         return need
@@ -719,7 +720,8 @@ def _ability(b: Book, row: Row, form: str, dwarf_alloc: dict[str, int]
         target = foreign[0]
     if target is None:
         return need
-    return {"target": {"faction": target, "army": p1}}, f"войско «{b.fname(target)}» в «{b.pname(p1)}»"
+    return {"target": {"faction": target, "army": p1}}, (f"войско фракции «{b.fname(target)}» в провинции "
+                                                         f"«{b.pname(p1)}»")
 
 
 # -- the whole book -----------------------------------------------------------------------------------------

@@ -168,6 +168,9 @@ def run_move(w: World, task: Task) -> None:
     assert task.target is not None
     outcome, reason = execute_move(w, task, army, task.target)
     task.settle(outcome, reason)
+    if reason in ("boss_killed", "boss_survived") and not army.alive:  # the Boss's damage took the whole army
+        w.fallen.add(int(w.battles[-1]["n"]))
+        w.fallen_orders.add((task.index, task.part))
     if reason in ("won", "lost", "draw", "boss_killed", "boss_survived"):
         _waaagh(w, task, army, task.target)
 

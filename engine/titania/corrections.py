@@ -17,7 +17,8 @@ from engine import ledger
 from engine.cells import normalize_name, signed_integer
 from engine.errors import OrderError, allowed_list, define
 from engine.ruleset import Row, RowStatus
-from engine.titania.names import BUILDING_NAMES, RESOURCE_NAMES
+from engine.titania.names import BUILDING_NAMES, RESOURCE_NAMES, who_of
+from engine.titania.rulebook import see
 from engine.titania.setup import RESOURCE_KEYS
 
 TAB = "corrections"
@@ -30,12 +31,13 @@ define({
     "T_GM_ACTION": "Неизвестная корректировка «{value}». Допустимо: {allowed}.",
     "T_GM_FACTION": "Фракции «{value}» нет в игре (поле «Фракция»). Допустимо: {allowed}.",
     "T_GM_PROVINCE": "Провинции «{value}» нет на карте (поле «Провинция»). Допустимо: {allowed}.",
-    "T_GM_NEED": "Для «{action}» заполните поле «{column}». Допустимо: {allowed}.",
-    "T_GM_WHAT": "«{value}» не подходит для «{action}» (поле «Ресурс или постройка»). Допустимо: {allowed}.",
+    "T_GM_NEED": "Для корректировки «{action}» заполните поле «{column}». Допустимо: {allowed}.",
+    "T_GM_WHAT": "«{value}» не подходит для корректировки «{action}» (поле «Ресурс или постройка»). Допустимо: "
+                 "{allowed}.",
     "T_GM_AMOUNT": "«Изменение» — целое число, не ноль (например, 3 или -2), а не «{value}».",
     "T_GM_BELOW_ZERO": "У фракции «{faction}» {resource} {have} (с корректировками выше): отнять {amount} нельзя.",
-    "T_GM_NO_ARMY": "В «{province}» нет войска «{faction}»: отнимать силу не у кого (прибавьте, чтобы поставить "
-                    "новое войско).",
+    "T_GM_NO_ARMY": "В провинции «{province}» нет войска {faction}: отнимать силу не у кого (прибавьте, чтобы "
+                    "поставить новое войско).",
     "T_GM_SEA": "«{province}» — море: {what}.",
     "T_GM_BUILDING": "{detail}.",
     "T_GM_REASON": "Укажите причину корректировки в поле «Причина»: она попадёт в журнал.",
@@ -159,7 +161,7 @@ class _Reader:
                 have = self.strength.get((fid, p), 0)
                 if have == 0 and n < 0:
                     errors.append(OrderError("T_GM_NO_ARMY", {"province": provinces[p]["name"],
-                                                              "faction": _who(self.state, fid)}))
+                                                              "faction": who_of(self.state, fid)}))
                 elif not errors:
                     self.strength[(fid, p)] = max(0, have + n)
             order.update(faction=fid, province=p, amount=n)
@@ -172,7 +174,7 @@ class _Reader:
                     vocabulary(self.state)["gm_factions"][:-2] + [NOBODY])}))
             if p is not None and provinces[p]["sea"]:
                 errors.append(OrderError("T_GM_SEA", {"province": provinces[p]["name"],
-                                                      "what": "море не бывает чьим (C7.2)"}))
+                                                      "what": f"море не бывает чьим ({see('C7.2')})"}))
             order.update(province=p, faction=fid)
         else:
             p = self.province(row, errors)
@@ -183,10 +185,11 @@ class _Reader:
                 if provinces[p]["sea"]:
                     errors.append(OrderError("T_GM_SEA", {"province": name, "what": "в море построек не бывает"}))
                 elif action == "build" and b in there:
-                    errors.append(OrderError("T_GM_BUILDING", {"detail": f"В «{name}» уже есть {BUILDING_NAMES[b]}: "
-                                                                         "в провинции одна постройка каждого типа"}))
+                    errors.append(OrderError("T_GM_BUILDING", {"detail": f"В провинции «{name}» уже есть "
+                                                                         f"{BUILDING_NAMES[b]}: в провинции одна "
+                                                                         "постройка каждого типа"}))
                 elif action == "raze" and b not in there:
-                    errors.append(OrderError("T_GM_BUILDING", {"detail": f"В «{name}» нет постройки "
+                    errors.append(OrderError("T_GM_BUILDING", {"detail": f"В провинции «{name}» нет постройки "
                                                                          f"«{BUILDING_NAMES[b]}»; там: " + (
                                                                ", ".join(BUILDING_NAMES[x] for x in sorted(there))
                                                                or "ничего")}))
@@ -219,11 +222,12 @@ def _text(state: Mapping[str, Any], o: Mapping[str, Any]) -> str:
     if o["action"] == "resource":
         return f"{RESOURCE_NAMES[o['resource']]} {o['amount']:+d} фракции «{_who(state, o['faction'])}»"
     if o["action"] == "strength":
-        return f"сила войска «{_who(state, o['faction'])}» в «{place}» {o['amount']:+d}"
+        return f"сила войска {who_of(state, o['faction'])} в провинции «{place}» {o['amount']:+d}"
     if o["action"] == "owner":
-        return f"«{place}» теперь ничья" if o["faction"] is None else f"владелец «{place}»: {_who(state, o['faction'])}"
+        return (f"«{place}» теперь ничья" if o["faction"] is None
+                else f"владелец провинции «{place}»: {_who(state, o['faction'])}")
     verb = "добавлена" if o["action"] == "build" else "снесена"
-    return f"в «{place}» {verb} постройка: {BUILDING_NAMES[o['building']]}"
+    return f"в провинции «{place}» {verb} постройка: {BUILDING_NAMES[o['building']]}"
 
 
 def apply(state: dict[str, Any], orders: Sequence[Mapping[str, Any]]) -> tuple[list[RowStatus], list[tuple[str, str]]]:

@@ -29,6 +29,7 @@ from engine.titania.planning import Planning
 from engine.titania.reasons import explain
 from engine.titania.research import spell_cost, tech_cost
 from engine.titania.reveal import reveal_near_armies
+from engine.titania.rulebook import see
 from engine.titania.situation import parse_situation
 from engine.titania.tabs import CAMPAIGN, MIGHT
 from engine.titania.world import World
@@ -82,7 +83,8 @@ class _Planning(Planning):
                         else {"influence": n * w.params.influence_per_strength})
                 return self.poor(faction, cost)
             if reason == "duplicate":
-                return OrderError("T_CANNOT", {"reason": "«Нашествие крыс» — только раз за ход (G60 a)", "hint": ""})
+                return OrderError("T_CANNOT", {"reason": f"«Нашествие крыс» — только раз за ход ({see('skaven')})",
+                                               "hint": ""})
         if reason == "no_resources":
             return self.poor(faction, self.cost(faction, order))
         hint = ""
@@ -195,14 +197,14 @@ def _move_error(w: World, task: Task) -> OrderError:
         resident = w.own_army(army.faction, target, exclude=army)
         have, limit = (resident.strength if resident else 0), w.limit(army.faction)
         room = limit - have
-        allowed = (f"Войдите силой не больше {room} (поле «Сила») или сначала выведите войско из "
+        allowed = (f"Войдите силой не больше {room} (поле «Сила») или сначала выведите войско из провинции "
                    f"«{_name(w, target)}» (приказом с меньшим «№»)." if room > 0 else
-                   f"Сначала выведите войско из «{_name(w, target)}» (приказом с меньшим «№»).")
+                   f"Сначала выведите войско из провинции «{_name(w, target)}» (приказом с меньшим «№»).")
         return OrderError("T_MOVE_OVER_LIMIT", {"target": _name(w, target), "resident": have, "limit": limit,
                                                 "strength": army.strength, "allowed": allowed})
     near = sorted(w.map.neighbours(army.province), key=lambda p: _name(w, p))
     if reason == "not_adjacent":
-        hint = (f" К своему ходу войско стоит в «{_name(w, army.province)}»; соседи: "
+        hint = (f" К своему ходу войско стоит в провинции «{_name(w, army.province)}»; соседи: "
                 f"{allowed_list(_name(w, p) for p in near)}.")
     elif reason == "sea":
         land = [_name(w, p) for p in near if not w.map.is_sea(p)]
@@ -223,17 +225,19 @@ def _support_error(w: World, task: Task) -> OrderError:
     if army is not None and target is not None:
         where = _name(w, army.province)
         if reason == "same_origin":
-            hint = (f" Поддерживаемая атака идёт из «{where}», где стоит и это войско (C11.2): поддержите её из "
-                    "другой провинции или пошлите эту силу в атаку вместе с ней.")
+            hint = (f" Поддерживаемая атака идёт из провинции «{where}», где стоит и это войско ({see('C11.2')}): "
+                    "поддержите её из другой провинции или пошлите эту силу в атаку вместе с ней.")
         elif reason == "engaged":
-            hint = (f" К бою в «{_name(w, target)}» это войско уже передвигалось или атаковало: в «{where}» вошло "
-                    "ваше же войско, которое шло в этом Походе, или оно само сражалось (C6.2).")
+            hint = (f" К бою в провинции «{_name(w, target)}» это войско уже передвигалось или атаковало: в "
+                    f"провинцию «{where}» вошло ваше же войско, которое шло в этом Походе, или оно само сражалось "
+                    f"({see('C6.2')}).")
         elif reason == "not_adjacent":
             near = sorted(w.map.neighbours(army.province), key=lambda p: _name(w, p))
-            hint = (f" Войско стоит в «{where}»; поддержать можно соседние провинции: "
+            hint = (f" Войско стоит в провинции «{where}»; поддержать можно соседние провинции: "
                     f"{allowed_list(_name(w, p) for p in near)}.")
         elif reason == "no_support_allowed":
-            hint = f" В бою в «{_name(w, target)}» (туземцы, Босс или «Разбой») подмога не засчитывается."
+            hint = (f" В бою в провинции «{_name(w, target)}» (туземцы, Босс или «Разбой») подмога не "
+                    "засчитывается.")
     return OrderError("T_CANNOT", {"reason": explain(reason), "hint": hint})
 
 

@@ -2,7 +2,12 @@
 broad strokes (who, where, how large, totals, outcome, losses, the province's fate), Boss fights, events,
 Keepers' quests, eliminations and victory, the standings — and one full report per battle: attacker and
 defenders with their Strength, every support with its value, modifiers, totals, the rule that decided
-(the reason catalogue, engine.titania.reasons), losses and what became of the province.
+(the reason catalogue, engine.titania.reasons, citing the rule book's sections: engine.titania.rulebook),
+losses and what became of the province.
+
+A name in quotes never follows a preposition bare (Russian would decline it): «в провинции «Логово
+Великана»», «против фракции «Орда Гримгора»» (names.who_of). A Boss fight whose attacking army the Boss's
+damage destroyed (the record's `attacker_fallen`, game_turn) says so, never that the army retreated.
 
 Everything here is what the public book already shows (the chronicle, the standings, the battles' totals);
 no faction's resources or unseen troops. Battles come from the state's battle records of the turn.
@@ -13,8 +18,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.ruleset import ForumPost, StageResult
+from engine.titania.names import who_of, who_of_all
 from engine.titania.reasons import explain
 from engine.titania.report import ADJUSTED, KINDS, RESULTS
+from engine.titania.rulebook import see
 from engine.titania.setup import START
 from engine.titania.victory import standing
 from engine.titania.views import RESULT_RU, pname, who
@@ -62,15 +69,33 @@ def _q(state: Mapping[str, Any], pid: str) -> str:
     return f"«{pname(state, pid)}»"
 
 
+def _in(state: Mapping[str, Any], pid: str) -> str:
+    return f"в провинции «{pname(state, pid)}»"
+
+
+def _from(state: Mapping[str, Any], pid: str) -> str:
+    return f"из провинции «{pname(state, pid)}»"
+
+
 def _sides(state: Mapping[str, Any], b: Mapping[str, Any]) -> str:
-    return ", ".join(who(state, f) for f in b["defender"]["factions"])
+    """The defenders after «против» (genitive)."""
+    return who_of_all(state, list(b["defender"]["factions"]))
 
 
 def _fate(state: Mapping[str, Any], b: Mapping[str, Any]) -> str:
     owner = b.get("owner_after")
     if b["result"] == "defender":
         return "провинция осталась за обороной"
-    return "провинция теперь ничья" if owner is None else f"провинция теперь у {who(state, owner)}"
+    return "провинция теперь ничья" if owner is None else f"провинция теперь у {who_of(state, owner)}"
+
+
+def boss_end(b: Mapping[str, Any], retreat: bool = False) -> str:
+    """How a Boss fight ended: the Boss slain or alive, and the army's fate when the Boss destroyed it (or, with
+    `retreat`, that the surviving army retreated)."""
+    end = "Босс повержен" if b["result"] == "attacker" else "Босс жив"
+    if b.get("attacker_fallen"):
+        return end + ", войско нападавших погибло"
+    return end + (", войско отступило" if retreat and b["result"] != "attacker" else "")
 
 
 def chronicle_line(state: Mapping[str, Any], b: Mapping[str, Any]) -> str:
@@ -80,9 +105,9 @@ def chronicle_line(state: Mapping[str, Any], b: Mapping[str, Any]) -> str:
     if b["kind"] == "boss":
         d = b["damage"]
         boss = state["map"]["provinces"][b["province"]].get("boss_name") or "Босс"
-        end = "Босс повержен" if b["result"] == "attacker" else "Босс жив"
         return (f"[b]{place}[/b]: {who(state, a['faction'])} ({strength_words(a['strength'])}, сила {a['strength']}) "
-                f"против Босса «{boss}» — урон Боссу {d['to_boss']}, потери нападающих {d['to_attacker']}; {end}.")
+                f"против Босса «{boss}» — урон Боссу {d['to_boss']}, потери нападающих {d['to_attacker']}; "
+                f"{boss_end(b)}.")
     d, dmg = b["defender"], b["damage"]
     text = (f"[b]{place}[/b]: {who(state, a['faction'])} ({strength_words(a['strength'])}) против {_sides(state, b)} "
             f"({strength_words(d['strength'])}), итого {a['total']} : {d['total']} — {RESULT_RU[b['result']]}; "
@@ -93,7 +118,7 @@ def chronicle_line(state: Mapping[str, Any], b: Mapping[str, Any]) -> str:
 
 
 def _supports(state: Mapping[str, Any], sups: Sequence[Mapping[str, Any]]) -> list[str]:
-    return [f"[*]{who(state, s['faction'])} из {_q(state, s['from'])}: +{s['value']}" for s in sups]
+    return [f"[*]{who(state, s['faction'])} {_from(state, s['from'])}: +{s['value']}" for s in sups]
 
 
 def _side_block(state: Mapping[str, Any], title: str, strength_line: str, side: Mapping[str, Any]) -> list[str]:
@@ -109,30 +134,31 @@ def _side_block(state: Mapping[str, Any], title: str, strength_line: str, side: 
 def battle_report(state: Mapping[str, Any], b: Mapping[str, Any]) -> str:
     """The full BBCode report of one battle."""
     a = b["attacker"]
-    head = (f"[b]Бой {b['n']} хода {b['turn']} в {_q(state, b['province'])}[/b] "
+    head = (f"[b]Бой {b['n']} хода {b['turn']} {_in(state, b['province'])}[/b] "
             f"({KINDS.get(b['kind'], b['kind'])})")
     lines = [head, ""]
     if b["kind"] == "boss":
         d = b["damage"]
         boss = state["map"]["provinces"][b["province"]].get("boss_name") or "Босс"
-        lines += [f"Нападает {who(state, a['faction'])} из {_q(state, a['from'])}, сила {a['strength']}; "
+        lines += [f"Нападает {who(state, a['faction'])} {_from(state, a['from'])}, сила {a['strength']}; "
                   f"Босс «{boss}». Подмога в бою с Боссом невозможна.",
                   f"Урон Боссу: {d['to_boss']}; урон нападающим: {d['to_attacker']}.",
-                  f"[b]Итог: {'Босс повержен' if b['result'] == 'attacker' else 'Босс жив, войско отступило'}[/b] "
-                  f"— {explain(BOSS_REASON[b['result']])}."]
+                  f"[b]Итог: {boss_end(b, retreat=True)}[/b] "
+                  f"— {explain(BOSS_REASON[b['result']], bool(b.get('attacker_fallen')))}."]
         return "\n".join(lines) + "\n"
     d, dmg = b["defender"], b["damage"]
     defenders = who(state, d["armies"][0]["faction"]) if len(d["armies"]) == 1 else \
         ", ".join(f"{who(state, x['faction'])} {x['strength']}" for x in d["armies"])
-    lines += _side_block(state, "Нападение", f"{who(state, a['faction'])} из {_q(state, a['from'])}: "
+    lines += _side_block(state, "Нападение", f"{who(state, a['faction'])} {_from(state, a['from'])}: "
                                              f"сила {a['strength']}.", a)
     lines.append("")
     lines += _side_block(state, "Оборона", f"{defenders}: сила {d['strength']}.", d)
     lines += ["", f"[b]Итог: {RESULTS[b['result']]}[/b] ({a['total']} : {d['total']}) — {deciding_rule(b)}."]
-    loss_rule = "половина силы, A4.1" if b["result"] == "draw" else "урон равен силе противника, A2.1"
+    loss_rule = (f"половина силы, {see('A4.1')}" if b["result"] == "draw"
+                 else f"урон равен силе противника, {see('A2.1')}")
     detail = [f"Потери: нападающие {dmg['attacker']}, оборона {dmg['defender']} ({loss_rule}); "
-              "подмога урона не несёт (A3.1).",
-              f"Разрушено построек: {b.get('buildings_lost', 0)} (C7.2).",
+              f"подмога урона не несёт ({see('A3.1')}).",
+              f"Разрушено построек: {b.get('buildings_lost', 0)} ({see('C7.2')}).",
               f"Владелец после боя: {who(state, b.get('owner_after')) if b.get('owner_after') else 'никто'}."]
     lines += ["", "[spoiler=Потери и судьба провинции]" + "\n".join(detail) + "[/spoiler]"]
     return "\n".join(lines) + "\n"

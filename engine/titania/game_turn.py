@@ -20,11 +20,12 @@ from engine.state import clone
 from engine.titania import corrections
 from engine.titania.adjudicate import adjudicate
 from engine.titania.data import catalog_json, default_data
-from engine.titania.names import BUILDING_NAMES, DEPOSIT_NAMES, RESOURCE_NAMES
+from engine.titania.names import BUILDING_NAMES, DEPOSIT_NAMES, RESOURCE_NAMES, who_of, who_of_all
 from engine.titania.params import Params, default_params, override
 from engine.titania.reasons import DEFEATED_BY, EXTERNAL_CAUSES, OUTCOMES, explain
 from engine.titania.report import render
 from engine.titania.report_extras import event_name, quest_text, task_text
+from engine.titania.rulebook import see
 from engine.titania.setup import RESOURCE_KEYS, neighbours
 from engine.titania.situation import SCHEMA_V2
 from engine.titania.tabs import CAMPAIGN, MIGHT, PLANNING
@@ -164,16 +165,16 @@ def situation(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed
     return data, planning_rows, campaign_rows
 
 
-def _verdict(item: Mapping[str, Any]) -> tuple[bool, str]:
-    """(is it void, Russian text) of an adjudicated order."""
+def _verdict(item: Mapping[str, Any], fallen: bool = False) -> tuple[bool, str]:
+    """(is it void, Russian text) of an adjudicated order; `fallen`: its army did not survive its Boss fight."""
     outcome = str(item.get("outcome"))
-    return outcome == "void", f"{OUTCOMES.get(outcome, outcome)}: {explain(item.get('reason'))}"
+    return outcome == "void", f"{OUTCOMES.get(outcome, outcome)}: {explain(item.get('reason'), fallen)}"
 
 
-def _status(tab: str, row: int, item: Mapping[str, Any], extra: str = "") -> RowStatus:
+def _status(tab: str, row: int, item: Mapping[str, Any], extra: str = "", fallen: bool = False) -> RowStatus:
     """A row's final status. `check` already turned every void the faction causes itself into a row error
     (engine.titania.forecast), so a void here has a cause in reasons.EXTERNAL_CAUSES, which the status names."""
-    void, text = _verdict(item)
+    void, text = _verdict(item, fallen)
     reason = item.get("reason")
     if reason in ("no_battle", "empty_province"):  # a standing support offer nobody needed: not a mistake
         return RowStatus(tab, row, note=f"подмога не понадобилась: {explain(reason)}")
@@ -186,8 +187,8 @@ def _status(tab: str, row: int, item: Mapping[str, Any], extra: str = "") -> Row
 
 
 def _statuses(out: Mapping[str, Any], orders: Mapping[str, ParsedOrders],
-              planning_rows: list[tuple[str, str, list[int]]], campaign_rows: list[tuple[str, str, list[int]]]
-              ) -> dict[str, list[RowStatus]]:
+              planning_rows: list[tuple[str, str, list[int]]], campaign_rows: list[tuple[str, str, list[int]]],
+              fallen: frozenset[tuple[int, int | None]] = frozenset()) -> dict[str, list[RowStatus]]:
     result: dict[str, list[RowStatus]] = {f: [] for f in orders}
     for item in out.get("planning", {}).get("orders", []):
         i = item["index"]
@@ -203,9 +204,10 @@ def _statuses(out: Mapping[str, Any], orders: Mapping[str, ParsedOrders],
             fid, tab, rows = campaign_rows[i]
             parts = item.get("parts")
             if parts and len(parts) >= len(rows):
-                result[fid] += [_status(tab, r, p) for r, p in zip(rows, parts, strict=False)]
+                result[fid] += [_status(tab, r, p, fallen=(i, k) in fallen)
+                                for k, (r, p) in enumerate(zip(rows, parts, strict=False))]
             else:
-                result[fid] += [_status(tab, r, item) for r in rows]
+                result[fid] += [_status(tab, r, item, fallen=(i, None) in fallen) for r in rows]
     for fid, parsed in orders.items():
         cast = [item for item in parsed.orders if item.get("kind") == "spell"]
         for item, got in zip(cast, out.get("spells", {}).get(fid, []), strict=False):
@@ -243,13 +245,14 @@ def _money(new: dict[str, Any], old: Mapping[str, Any], out: Mapping[str, Any], 
             continue
         after = info["resources"]
         expected = {r: 0 for r in RESOURCE_KEYS}
-        lines: list[tuple[str, dict[str, int]]] = [("производство провинций (P5.1)", _production(old, fid, params))]
+        lines: list[tuple[str, dict[str, int]]] = [(f"производство провинций ({see('P5.1')})",
+                                                     _production(old, fid, params))]
         arrived = {r: 0 for r in RESOURCE_KEYS}
         for item in old["in_transit"]:
             if item["to"] == fid:
                 for r, n in item["resources"].items():
                     arrived[r] = arrived.get(r, 0) + n
-        lines.append(("прибыли караваны (P2.1)", arrived))
+        lines.append((f"прибыли караваны ({see('P2.1')})", arrived))
         rewards = {r: 0 for r in RESOURCE_KEYS}
         for rw in out["rewards"]:
             if rw.get("faction") == fid:
@@ -272,8 +275,13 @@ def _money(new: dict[str, Any], old: Mapping[str, Any], out: Mapping[str, Any], 
                           "потрачено: постройки, найм, караваны, пошлины")
 
 
-def _chronicle(new: dict[str, Any], out: Mapping[str, Any], turn: int) -> None:
+def _chronicle(new: dict[str, Any], out: Mapping[str, Any], turn: int, fallen: frozenset[int] = frozenset()) -> None:
+    """The turn's battles, events, quests and rewards for everyone; each battle record kept in the state, a Boss
+    fight whose attacking army the Boss destroyed with `attacker_fallen` (the forum posts tell it)."""
     provinces = new["map"]["provinces"]
+
+    def faction(fid: str) -> str:  # a player faction as a sentence's subject
+        return f"Фракция «{new['factions'][fid]['name']}»" if fid in new["factions"] else who(fid)
 
     def who(fid: str) -> str:
         if fid == "natives":
@@ -288,21 +296,22 @@ def _chronicle(new: dict[str, Any], out: Mapping[str, Any], turn: int) -> None:
         a = b["attacker"]
         if b["kind"] == "boss":
             d = b["damage"]
-            text = (f"{who(a['faction'])} (сила {a['strength']}) напали на Босса в «{place}»: урон Боссу "
-                    f"{d['to_boss']}, потери {d['to_attacker']}; "
-                    + ("Босс повержен." if b["result"] == "attacker" else "Босс жив."))
+            text = (f"Войско {who_of(new, a['faction'])} (сила {a['strength']}) напало на Босса в провинции "
+                    f"«{place}»: урон Боссу {d['to_boss']}, потери {d['to_attacker']}; "
+                    + ("Босс повержен" if b["result"] == "attacker" else "Босс жив")
+                    + (", войско погибло." if b["n"] in fallen else "."))
         else:
             d = b["defender"]
             owner = b.get("owner_after")
-            text = (f"Бой в «{place}»: {who(a['faction'])} ({a['total']}) против "
-                    f"{', '.join(who(x) for x in d['factions'])} ({d['total']}) — {RESULT_RU[b['result']]}")
+            text = (f"Бой в провинции «{place}»: {who(a['faction'])} ({a['total']}) против "
+                    f"{who_of_all(new, list(d['factions']))} ({d['total']}) — {RESULT_RU[b['result']]}")
             if b["result"] == "attacker":
-                text += f"; провинция теперь {'ничья' if owner is None else 'у ' + who(owner)}"
+                text += f"; провинция теперь {'ничья' if owner is None else 'у ' + who_of(new, owner)}"
             if b.get("buildings_lost"):
                 text += f"; разрушено построек: {b['buildings_lost']}"
             text += "."
         ledger.chronicle(new, "Бой", text, turn=turn)
-        b = {**b, "turn": turn}
+        b = {**b, "turn": turn, **({"attacker_fallen": True} if b["n"] in fallen else {})}
         new["battles"].append(b)
     event_ru = {"event_solved": "задача решена сообща", "event_won": "победитель определён",
                 "event_failed": "задача не решена — дебаф", "event_ended": "событие завершилось"}
@@ -320,21 +329,23 @@ def _chronicle(new: dict[str, Any], out: Mapping[str, Any], turn: int) -> None:
             text = quest_text(catalog, quest, lambda p: f"«{provinces[str(p)]['name']}»" if p in provinces else "?")
             ledger.chronicle(new, "Задание", f"{who(ev['keeper'])} дают задание: {text}.", turn=turn)
         elif kind == "quest_done":
-            ledger.chronicle(new, "Задание", f"{who(ev['faction'])} выполнили задание {who(ev['keeper'])}.", turn=turn)
+            ledger.chronicle(new, "Задание", f"{faction(ev['faction'])} выполнила задание "
+                                             f"{who_of(new, ev['keeper'])}.", turn=turn)
         elif kind == "keeper_trigger":
-            ledger.chronicle(new, "Хранители", f"{who(ev['keeper'])} усиливают «{provinces[ev['province']]['name']}» "
-                                               f"на {ev['amount']}.", turn=turn)
+            ledger.chronicle(new, "Хранители", f"{who(ev['keeper'])} усиливают войско в провинции "
+                                               f"«{provinces[ev['province']]['name']}» на {ev['amount']}.", turn=turn)
     for rw in out["rewards"]:
         got = f"{rw.get('gold', 0)} золота и {rw.get('wood', 0)} дерева"
         if rw.get("kind") == "quest":
-            ledger.chronicle(new, "Награда", f"{who(rw['faction'])} получили за задание {who(rw['keeper'])} {got}.",
-                             turn=turn)
+            ledger.chronicle(new, "Награда", f"{faction(rw['faction'])} получила за задание "
+                                             f"{who_of(new, rw['keeper'])} {got}.", turn=turn)
         else:
-            ledger.chronicle(new, "Награда", f"{who(rw['faction'])} повергли Босса в "
-                                             f"«{provinces[rw['province']]['name']}» и получили {got}.", turn=turn)
+            ledger.chronicle(new, "Награда", f"{faction(rw['faction'])} повергла Босса в провинции "
+                                             f"«{provinces[rw['province']]['name']}» и получила {got}.", turn=turn)
 
 
-def _journal(new: dict[str, Any], out: Mapping[str, Any], turn: int) -> None:
+def _journal(new: dict[str, Any], out: Mapping[str, Any], turn: int,
+             fallen: frozenset[tuple[int, int | None]] = frozenset()) -> None:
     provinces = new["map"]["provinces"]
     for item in out.get("planning", {}).get("orders", []):
         fid = item.get("faction")
@@ -348,7 +359,8 @@ def _journal(new: dict[str, Any], out: Mapping[str, Any], turn: int) -> None:
             where = provinces.get(item.get("army"), {}).get("name", "?")
             target = provinces.get(item.get("target"), {}).get("name")
             aim = f" → «{target}»" if target else ""
-            ledger.note(new, fid, f"Ход {turn}, Поход: войско из «{where}»{aim} — {_verdict(item)[1]}.")
+            verdict = _verdict(item, (item["index"], None) in fallen)[1]
+            ledger.note(new, fid, f"Ход {turn}, Поход: войско из провинции «{where}»{aim} — {verdict}.")
     for fid, got in out.get("abilities", {}).items():
         if fid in new["factions"]:
             fired = ", сработала" if got.get("fired") else ""
@@ -357,7 +369,7 @@ def _journal(new: dict[str, Any], out: Mapping[str, Any], turn: int) -> None:
         if ev.get("kind") == "building_lost":
             owner = new["owners"].get(ev["province"])
             for fid in {owner} & set(new["factions"]):
-                ledger.note(new, fid, f"Ход {turn}: в «{provinces[ev['province']]['name']}» разрушено: "
+                ledger.note(new, fid, f"Ход {turn}: в провинции «{provinces[ev['province']]['name']}» разрушено: "
                                       f"{BUILDING_NAMES.get(ev['building'], ev['building'])}.")
 
 
@@ -450,8 +462,8 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
     new["log"] = []
     for fid, text in gm_notes:
         ledger.note(new, fid, text)
-    _chronicle(new, out, turn)
-    _journal(new, out, turn)
+    _chronicle(new, out, turn, adj.fallen)
+    _journal(new, out, turn, adj.fallen_orders)
     _wars(new, state, out)
     nb = neighbours(new)
     for p in out.get("revealed") or {}:  # revealed by the adjudicator on approach (G88)
@@ -465,10 +477,12 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
         alive = any(o == fid for o in new["owners"].values()) or any(a["faction"] == fid for a in new["armies"])
         if not alive and not rec.get("eliminated"):
             rec["eliminated"] = True
-            ledger.chronicle(new, "Выбывание", f"{rec['name']} теряют все провинции и войска и выбывают.", turn=turn)
+            ledger.chronicle(new, "Выбывание", f"Фракция «{rec['name']}» теряет все провинции и войска и выбывает.",
+                             turn=turn)
     new["turn"] = turn + 1
     check_victory(new, turn)
-    statuses = _statuses(out, {f: o for f, o in orders.items() if f != GM_BOOK}, planning_rows, campaign_rows)
+    statuses = _statuses(out, {f: o for f, o in orders.items() if f != GM_BOOK}, planning_rows, campaign_rows,
+                         adj.fallen_orders)
     if gm is not None:
         statuses[GM_BOOK] = gm_statuses
     return StageResult(new, {f: tuple(s) for f, s in statuses.items()},

@@ -13,11 +13,15 @@ from engine.titania.world import World
 
 @dataclass(frozen=True)
 class Adjudication:
-    """Either the output (SCHEMA §2) or the problems that made the file unreadable."""
+    """Either the output (SCHEMA §2) or the problems that made the file unreadable; `fallen` and `fallen_orders`
+    are not output: the Boss fights (battle `n`) and the orders (index, part) whose attacking army the Boss
+    destroyed, which the Russian texts tell (World.fallen)."""
 
     output: Mapping[str, Any] | None
     problems: tuple[str, ...]
     situation: Situation | None = None
+    fallen: frozenset[int] = frozenset()
+    fallen_orders: frozenset[tuple[int, int | None]] = frozenset()
 
     @property
     def ok(self) -> bool:

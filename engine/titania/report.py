@@ -1,6 +1,8 @@
 """The Russian `--report`: order by order and battle by battle, with totals and the deciding rule.
 
-Provinces and factions appear by their display names, never by their ids.
+Provinces and factions appear by their display names, never by their ids; a quoted name never follows a
+preposition bare («в провинции «Логово Великана»»); rules are cited by the rule book's sections and points
+(engine.titania.rulebook).
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from engine.titania.outcome import Adjudication
 from engine.titania.races import RACES
 from engine.titania.reasons import OUTCOMES, explain
 from engine.titania.report_extras import reward_line, spell_lines, world_lines
+from engine.titania.rulebook import see
 from engine.titania.situation import Situation
 
 BUILDINGS = {"mine": "рудник", "sawmill": "лесопилка", "farm": "ферма", "quarry": "каменоломня",
@@ -45,61 +48,64 @@ class _Names:
         return "ничья" if fid is None else self.f(fid)
 
 
-def _verdict(item: Mapping[str, Any]) -> str:
-    return f"{OUTCOMES.get(str(item.get('outcome')), '?')}: {explain(item.get('reason'))}"
+def _verdict(item: Mapping[str, Any], fallen: bool = False) -> str:
+    return f"{OUTCOMES.get(str(item.get('outcome')), '?')}: {explain(item.get('reason'), fallen)}"
 
 
 def _supports(n: _Names, sups: list[Mapping[str, Any]]) -> str:
     if not sups:
         return "без подмоги"
-    return "подмога: " + ", ".join(f"{n.f(s['faction'])} из {n.p(s['from'])} +{s['value']}" for s in sups)
+    return "подмога: " + ", ".join(f"{n.f(s['faction'])} из провинции {n.p(s['from'])} +{s['value']}"
+                                   for s in sups)
 
 
-def _battle(n: _Names, b: Mapping[str, Any]) -> list[str]:
+def _battle(n: _Names, b: Mapping[str, Any], fallen: bool = False) -> list[str]:
     a = b["attacker"]
-    head = f"Бой {b['n']} в {n.p(b['province'])} ({KINDS.get(b['kind'], b['kind'])}):"
+    head = f"Бой {b['n']} в провинции {n.p(b['province'])} ({KINDS.get(b['kind'], b['kind'])}):"
     if b["kind"] == "boss":
         d = b["damage"]
-        return [head, f"  нападает {n.f(a['faction'])} из {n.p(a['from'])}, сила {a['strength']}; подмога в бою с "
-                      "Боссом невозможна.",
+        end = "Босс повержен" if b["result"] == "attacker" else "Босс выжил"
+        return [head, f"  нападает {n.f(a['faction'])} из провинции {n.p(a['from'])}, сила {a['strength']}; подмога "
+                      "в бою с Боссом невозможна.",
                 f"  урон Боссу {d['to_boss']}, урон нападающему {d['to_attacker']}; "
-                f"{'Босс повержен' if b['result'] == 'attacker' else 'Босс выжил'} (Боссы)."]
+                f"{end}{', войско нападавших погибло' if fallen else ''} ({see('bosses')})."]
     d = b["defender"]
     defenders = ", ".join(f"{n.f(x['faction'])} {x['strength']}" for x in d["armies"])
     lines = [head,
-             f"  нападает {n.f(a['faction'])} из {n.p(a['from'])}: сила {a['strength']}, "
+             f"  нападает {n.f(a['faction'])} из провинции {n.p(a['from'])}: сила {a['strength']}, "
              f"{_supports(n, a['supports'])}, модификаторы {a['modifiers']:+d}, итого {a['total']};",
              f"  обороняются {defenders}: {_supports(n, d['supports'])}, модификаторы {d['modifiers']:+d}, "
              f"итого {d['total']}.",
-             f"  Итог: {RESULTS[b['result']]} ({'A4.1' if b['result'] == 'draw' else 'A2.1'})."]
+             f"  Итог: {RESULTS[b['result']]} ({see('A4.1' if b['result'] == 'draw' else 'A2.1')})."]
     if "adjusted" in b:
         lines.append(f"  {ADJUSTED.get(b['adjusted'], b['adjusted'])}.")
     dmg = b["damage"]
-    lines.append(f"  Потери: нападающий {dmg['attacker']}, оборона {dmg['defender']} "
-                 f"({'половина силы, A4.1' if b['result'] == 'draw' else 'урон равен собственной силе, A2.1'}); "
-                 f"подмога урона не несёт (A3.1).")
-    lines.append(f"  Разрушено построек: {b['buildings_lost']} (C7.2); "
+    why = (f"половина силы, {see('A4.1')}" if b["result"] == "draw"
+           else f"урон равен собственной силе, {see('A2.1')}")
+    lines.append(f"  Потери: нападающий {dmg['attacker']}, оборона {dmg['defender']} ({why}); "
+                 f"подмога урона не несёт ({see('A3.1')}).")
+    lines.append(f"  Разрушено построек: {b['buildings_lost']} ({see('C7.2')}); "
                  f"владелец после боя: {n.owner(b['owner_after'])}.")
     return lines
 
 
-def _order(n: _Names, o: Mapping[str, Any]) -> str:
+def _order(n: _Names, o: Mapping[str, Any], fallen: frozenset[tuple[int, int | None]] = frozenset()) -> str:
     kind = ORDER_TYPES.get(str(o.get("type")), "неизвестный приказ")
     target = f" → {n.p(o['target'])}" if o.get("target") is not None else ""
-    text = (f"№{o['index'] + 1} {n.f(o.get('faction'))}, войско из {n.p(o.get('army'))}: {kind}{target} — "
-            f"{_verdict(o)}")
+    text = (f"№{o['index'] + 1} {n.f(o.get('faction'))}, войско из провинции {n.p(o.get('army'))}: {kind}{target} — "
+            f"{_verdict(o, (o['index'], None) in fallen)}")
     if o.get("trimmed"):
-        text += f"; потеряно {o['trimmed']} силы сверх лимита (A7.1, A8.1)"
+        text += f"; потеряно {o['trimmed']} силы сверх лимита ({see('A7.1, A8.1')})"
     if o.get("trap_damage"):
         text += f"; гоблинские ловушки: урон {o['trap_damage']}"
     if "followup" in o:
         fu = o["followup"]
-        text += f"; Вааагх! на {n.p(fu['target'])}: {_verdict(fu)}"
+        text += f"; Вааагх! на провинцию {n.p(fu['target'])}: {_verdict(fu)}"
     lines = [text + "."]
     for i, part in enumerate(o.get("parts", []), 1):
         ptarget = f" → {n.p(part['target'])}" if part.get("target") else ""
         lines.append(f"    часть {i} (сила {part['strength']}): {ORDER_TYPES.get(part['type'], '?')}{ptarget} — "
-                     f"{_verdict(part)}.")
+                     f"{_verdict(part, (o['index'], i - 1) in fallen)}.")
     return "\n".join(lines)
 
 
@@ -109,7 +115,7 @@ def render(adj: Adjudication, seed: int | str = 0) -> str:
         return "Файл не принят:\n" + "\n".join(f"  • {p}" for p in adj.problems)
     out, n = adj.output, _Names(adj.situation)
     lines = [f"Титания: разбор хода (зерно {seed})", "",
-             "Очерёдность ходов (C1.2: по Могуществу, орки первыми при равенстве, иначе кубик):"]
+             f"Очерёдность ходов (по Могуществу, орки первыми при равенстве, иначе кубик; {see('C1.2')}):"]
     for i, f in enumerate(out["turn_order"], 1):
         lines.append(f"  {i}. {n.f(f)} ({n.races[f]}), Могущество {out['might'][f]}")
     if "planning" in out:
@@ -129,10 +135,10 @@ def render(adj: Adjudication, seed: int | str = 0) -> str:
         lines += ["", "Распределение Могущества:"]
         lines += [f"  {n.f(f)}: {_verdict(a)}." for f, a in out["might_allocation"].items()]
     lines += ["", "Приказы:"]
-    lines += ["  " + _order(n, o) for o in out["orders"]] or ["  нет приказов."]
+    lines += ["  " + _order(n, o, adj.fallen_orders) for o in out["orders"]] or ["  нет приказов."]
     lines += ["", "Бои:"]
     for b in out["battles"]:
-        lines += ["  " + line for line in _battle(n, b)]
+        lines += ["  " + line for line in _battle(n, b, b["n"] in adj.fallen)]
     if not out["battles"]:
         lines.append("  боёв не было.")
     lines += ["", "Войска после хода:"]
@@ -145,7 +151,7 @@ def render(adj: Adjudication, seed: int | str = 0) -> str:
         blds = ", ".join(BUILDINGS.get(b, b) for b in info["building_list"]) or "нет построек"
         lines.append(f"  {n.p(pid)}: владелец {n.owner(info['owner'])}; {blds}")
     for pid, boss in out["bosses"].items():
-        lines.append(f"  Босс в {n.p(pid)}: здоровье {boss['health']}")
+        lines.append(f"  Босс в провинции {n.p(pid)}: здоровье {boss['health']}")
     lines += ["", "Фракции после хода (несгоревшее влияние обнулено):"]
     for f, info in out["factions"].items():
         res = ", ".join(f"{RESOURCES_RU[r]} {v}" for r, v in info["resources"].items())
@@ -154,7 +160,7 @@ def render(adj: Adjudication, seed: int | str = 0) -> str:
     lines += [reward_line(r, n.f, n.p, adj.situation.ext.catalog) for r in out["rewards"]]
     lines += world_lines(out, n.f, n.p, adj.situation.ext.catalog)
     for p, f in out["protected_next"].items():
-        lines.append(f"Дикий набег: {n.p(p)} нельзя атаковать в следующем Походе (кроме {n.f(f)}).")
+        lines.append(f"Дикий набег: {n.p(p)} нельзя атаковать в следующем Походе (кроме фракции «{n.f(f)}»).")
     for p in out["stolen_next"]:
-        lines.append(f"Воровство припасов: в {n.p(p)} нельзя нанимать в следующем Планировании.")
+        lines.append(f"Воровство припасов: в провинции {n.p(p)} нельзя нанимать в следующем Планировании.")
     return "\n".join(lines) + "\n"

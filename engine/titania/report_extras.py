@@ -40,8 +40,8 @@ def quest_text(data: Catalog, quest: Mapping[str, Any], province: Namer) -> str:
         return f"передать {quest.get('amount')} {AMOUNT_RU.get(str(quest.get('resource')), '')} через Рынок"
     item = f"«{data.item_name(str(quest.get('item')))}»"
     if kind == "boss_item":
-        return f"победить Босса в {province(quest.get('province'))} и передать его предмет {item}"
-    return f"найти предмет {item} в {province(quest.get('province'))} и передать его"
+        return f"победить Босса в провинции {province(quest.get('province'))} и передать его предмет {item}"
+    return f"найти предмет {item} в провинции {province(quest.get('province'))} и передать его"
 
 
 def _verdict(item: Mapping[str, Any]) -> str:
@@ -70,8 +70,8 @@ def reward_line(r: Mapping[str, Any], faction: Namer, province: Namer, data: Cat
     extra = knowledge(data, r)
     what = f"золото {r.get('gold', 0)}, дерево {r.get('wood', 0)}" + (f", {extra}" if extra else "")
     if r.get("kind") == "quest":
-        return f"Награда: {faction(r['faction'])} за квест Хранителя {faction(r.get('keeper'))}: {what}."
-    return f"Награда: {faction(r['faction'])} за Босса в {province(r.get('province'))}: {what}."
+        return f"Награда: {faction(r['faction'])} — за квест Хранителя «{faction(r.get('keeper'))}»: {what}."
+    return f"Награда: {faction(r['faction'])} — за Босса в провинции {province(r.get('province'))}: {what}."
 
 
 def world_lines(out: Mapping[str, Any], faction: Namer, province: Namer, data: Catalog) -> list[str]:
@@ -79,7 +79,7 @@ def world_lines(out: Mapping[str, Any], faction: Namer, province: Namer, data: C
     for p, info in out.get("revealed", {}).items():
         found = ", ".join(DEPOSITS_RU.get(d, d) for d in info["deposits"])
         shrine = ", Святилище Древних" if info["shrine"] else ""
-        lines.append(f"Разведано: {province(p)} — {found}{shrine} (войско {faction(info['by'])}).")
+        lines.append(f"Разведано: {province(p)} — {found}{shrine} (разведала фракция «{faction(info['by'])}»).")
     for e in out.get("events", []):
         kind = e.get("kind")
         name = event_name(data, e.get("event"))
@@ -87,7 +87,7 @@ def world_lines(out: Mapping[str, Any], faction: Namer, province: Namer, data: C
             size = "Крупное" if e["class"] == "major" else "Малое"
             lines.append(f"{size} событие «{name}»: {task_text(data, e.get('event'))}")
         elif kind == "event_won":
-            lines.append(f"Событие «{name}»: победила {faction(e['faction'])}; остальные получают дебаф.")
+            lines.append(f"Событие «{name}»: победитель — {faction(e['faction'])}; остальные получают дебаф.")
         elif kind == "event_solved":
             lines.append(f"Событие «{name}»: задача решена сообща, дебафа не будет.")
         elif kind == "event_failed":
@@ -96,11 +96,11 @@ def world_lines(out: Mapping[str, Any], faction: Namer, province: Namer, data: C
             lines.append(f"Событие «{name}» закончилось.")
         elif kind == "quest_issued":
             quest = out.get("quests", {}).get(e.get("keeper"), {})
-            lines.append(f"Хранитель {faction(e['keeper'])} выдаёт квест: {quest_text(data, quest, province)}.")
+            lines.append(f"Хранитель «{faction(e['keeper'])}» выдаёт квест: {quest_text(data, quest, province)}.")
         elif kind == "item_found":
-            lines.append(f"{faction(e['faction'])} находит предмет «{data.item_name(str(e.get('item')))}».")
+            lines.append(f"{faction(e['faction'])}: найден предмет «{data.item_name(str(e.get('item')))}».")
         elif kind == "quest_done":
-            lines.append(f"{faction(e['faction'])} выполняет квест Хранителя {faction(e['keeper'])}.")
+            lines.append(f"{faction(e['faction'])}: квест Хранителя «{faction(e['keeper'])}» выполнен.")
         elif kind == "natives_placed":
             lines.append(f"Туземцы расселены: без туземцев {', '.join(province(p) for p in e['free']) or 'нет'}; "
                          + ", ".join(f"{province(p)} — {n}" for p, n in e["natives"].items()) + ".")

@@ -18,6 +18,7 @@ from engine.titania.names import BUILDING_NAMES, DEPOSIT_NAMES, RESOURCE_NAMES, 
 from engine.titania.params import Params, default_params, override
 from engine.titania.races import RACES
 from engine.titania.reasons import OUTCOMES, explain
+from engine.titania.rulebook import see
 from engine.titania.setup import RESOURCE_KEYS, neighbours
 from engine.titania.victory import settings, standing
 from engine.titania.world import needs, produces
@@ -231,8 +232,8 @@ def _cost_text(cost: Mapping[str, int]) -> str:
 
 
 # What a building does beyond its catalog fields: the rules the engine itself gives it (P2.1, P3.1, C9.2, §6.2).
-BUILDING_RULES = {"port": "караваны по морю (P3.1: порт нужен обеим сторонам); войско из провинции с портом может "
-                          "выйти в море (C9.2)",
+BUILDING_RULES = {"port": f"караваны по морю (порт нужен обеим сторонам, {see('P3.1')}); войско из провинции с "
+                          f"портом может выйти в море ({see('C9.2')})",
                   "market": "Рынок Хранителей: через него сдают задания (предметы и ресурсы караваном)"}
 
 
@@ -247,7 +248,7 @@ def building_effects_text(b: str, params: Params) -> str:
     rec = d.buildings.get(b)
     feed = rec.food if rec is not None and rec.food is not None else (params.farm_food if b == "farm" else 0)
     if feed:
-        parts.append(f"пища +{feed} (ещё {feed} отр. на карте, A1.1)")
+        parts.append(f"пища +{feed} (ещё {feed} отр. на карте, {see('A1.1')})")
     for e in rec.effects if rec is not None else ():
         if e.type == "defence":
             parts.append(f"оборона {e.value:+d} к силе обороны в бою в этой провинции, когда обороняется её "
@@ -280,22 +281,27 @@ def buildings(state: Mapping[str, Any], fid: str) -> Table:
     return Table(("Постройка", "Стоимость", "Нужно в провинции", "Что даёт", "У вас"), tuple(rows))
 
 
+def _from(state: Mapping[str, Any], pid: str) -> str:
+    return f"из провинции «{pname(state, pid)}»"
+
+
 def _battle_row(state: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[Any, ...]:
     a = b["attacker"]
     if b["kind"] == "boss":
         d = b["damage"]
-        return (b["turn"], pname(state, b["province"]), f"{who(state, a['faction'])} из {pname(state, a['from'])}",
+        fell = "; войско нападавших погибло" if b.get("attacker_fallen") else ""
+        return (b["turn"], pname(state, b["province"]), f"{who(state, a['faction'])} {_from(state, a['from'])}",
                 a["strength"], "Босс", "—", "Босс повержен" if b["result"] == "attacker" else "Босс жив",
-                f"урон Боссу {d['to_boss']}, потери нападающего {d['to_attacker']}")
+                f"урон Боссу {d['to_boss']}, потери нападающего {d['to_attacker']}{fell}")
     d = b["defender"]
 
     def sup(items: list[Mapping[str, Any]]) -> str:
-        return ", ".join(f"{who(state, s['faction'])} из {pname(state, s['from'])} +{s['value']}"
+        return ", ".join(f"{who(state, s['faction'])} {_from(state, s['from'])} +{s['value']}"
                          for s in items) or "нет"
 
     dmg = b["damage"]
     return (b["turn"], pname(state, b["province"]),
-            f"{who(state, a['faction'])} из {pname(state, a['from'])}: сила {a['strength']}, "
+            f"{who(state, a['faction'])} {_from(state, a['from'])}: сила {a['strength']}, "
             f"подмога {sup(a['supports'])}, "
             f"модификаторы {a['modifiers']:+d}", a["total"],
             f"{', '.join(who(state, x) for x in d['factions'])}: сила {d['strength']}, "

@@ -68,6 +68,10 @@ class World:
         self.effects = Effects()
         self.abilities: dict[str, dict[str, Any]] = {}
         self.battles: list[dict[str, Any]] = []
+        # for the Russian texts only, never in the output: the Boss fights (their `n`) and the orders (index,
+        # part) whose attacking army did not survive the fight (it is destroyed, not retreated)
+        self.fallen: set[int] = set()
+        self.fallen_orders: set[tuple[int, int | None]] = set()
         self.rewards: list[dict[str, Any]] = []
         self.events: list[dict[str, Any]] = []
         self.tasks: list[Task] = []

@@ -122,7 +122,8 @@ def test_report_is_russian_with_display_names_not_ids() -> None:
     text = render(adjudicate(data, seed=1), seed=1)
     for name in ("Красный холм", "Синий дол", "Логово Змея", "Орда Громобоя", "Синее королевство"):
         assert name in text
-    assert "Бой 1" in text and "итого" in text and "A2.1" in text
+    assert "Бой 1" in text and "итого" in text and "(см. «Войско», п. 2.1)" in text  # the book's own place
+    assert "A2.1" not in text  # the engine's code for it (engine.titania.rulebook)
     for pid in ('"ra"', "«ra»", "«bp»", " red ", " blue:"):
         assert pid not in text
 

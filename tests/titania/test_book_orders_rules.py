@@ -101,10 +101,10 @@ def test_the_issue_book_gets_one_verdict_from_check_and_turn(tmp_path: Path) -> 
     final = {(s["tab"], s["row"]): s["text"] for s in json.loads(
         (tmp_path / "game" / "archive" / "turn-0001" / "statuses-orders.json").read_text(encoding="utf-8"))["albion"]}
     assert checked[("planning", 2)] == final[("planning", 2)] == (
-        "Нельзя нанять 2 в «Альбион»: там войско силой 3, а лимит силы отряда 3 (A7.1, A1.1). "
-        "Здесь в этом ходу нанимать больше нельзя.")
-    assert checked[("campaign", 2)] == "OK: часть силой 2: идти / атаковать «Вересковая Пустошь»; остальные 1 стоят " \
-                                       "на месте"
+        "Нельзя нанять 2 в провинции «Альбион»: там войско силой 3, а лимит силы отряда 3 (см. «Войско», пп. 1.1 "
+        "и 7.1). Здесь в этом ходу нанимать больше нельзя.")
+    assert checked[("campaign", 2)] == ("OK: часть силой 2: идти / атаковать → «Вересковая Пустошь»; остальные 1 "
+                                        "стоят на месте")
     assert final[("campaign", 2)].startswith("OK: выполнен: провинция без враждебных войск занята без боя")
     assert checked[("campaign", 3)] == final[("campaign", 3)]
     assert checked[("campaign", 3)].startswith("В войске «Альбион» сила 3, а в строке 5: строка 2 уже взяла 2, "
@@ -122,8 +122,8 @@ def test_hired_strength_takes_orders_the_same_turn(start: dict[str, Any]) -> Non
     checked, final = play(state, {"albion": {"planning": [hire("Альбион", "2")],
                                              "campaign": [move("Альбион", "Вересковая Пустошь", "2", "1"),
                                                           hold("Альбион", seq="2")]}})
-    assert checked["albion"] == {("planning", 2): "OK: нанять силу 2 в «Альбион» за 2 золота и 2 дерева",
-                                 ("campaign", 2): "OK: часть силой 2: идти / атаковать «Вересковая Пустошь»",
+    assert checked["albion"] == {("planning", 2): "OK: нанять силу 2 в провинции «Альбион» за 2 золота и 2 дерева",
+                                 ("campaign", 2): "OK: часть силой 2: идти / атаковать → «Вересковая Пустошь»",
                                  ("campaign", 3): "OK: часть силой 1: стоять"}
     assert [final["albion"][k].split(":")[1].strip() for k in sorted(checked["albion"])] == ["выполнен"] * 3
 
@@ -135,11 +135,11 @@ def test_an_impossible_hire_does_not_cancel_the_armys_campaign_rows(start: dict[
     checked, final = play(start, {"albion": {"planning": [hire("Альбион", "99")],
                                              "campaign": [move("Альбион", "Вересковая Пустошь", "2", "1"),
                                                           hold("Альбион", seq="2")]}})
-    assert "Нельзя нанять 99 в «Альбион»" in checked["albion"][("planning", 2)]
+    assert "Нельзя нанять 99 в провинции «Альбион»" in checked["albion"][("planning", 2)]
     assert "нанимать больше нельзя" in checked["albion"][("planning", 2)]
     assert checked["albion"][("campaign", 3)] == "OK: часть силой 1: стоять"
     assert final["albion"][("campaign", 2)].startswith("OK: выполнен")
-    assert final["albion"][("campaign", 3)] == "OK: выполнен: войско удержало позицию (C12.2)"
+    assert final["albion"][("campaign", 3)] == "OK: выполнен: войско удержало позицию (см. «Фаза Похода», п. 12.2)"
 
 
 def test_a_hire_over_the_per_turn_cap_says_how_much_can_be_hired(start: dict[str, Any]) -> None:
@@ -149,9 +149,10 @@ def test_a_hire_over_the_per_turn_cap_says_how_much_can_be_hired(start: dict[str
     state = world(start, {("albion", "albion"): 1}, gold=9, wood=9)
     checked, final = play(state, {"albion": {"planning": [hire("Альбион", "1"), hire("Альбион", "2")]}})
     assert checked["albion"][("planning", 3)] == final["albion"][("planning", 3)] == (
-        "Нельзя нанять 2 в «Альбион»: там войско силой 2, а лимит силы отряда 3 (A7.1, A1.1). "
-        "Здесь можно нанять не больше 1.")
-    assert final["albion"][("planning", 2)] == "OK: выполнен: войска наняты или пополнены (P4.1, A1.1)"
+        "Нельзя нанять 2 в провинции «Альбион»: там войско силой 2, а лимит силы отряда 3 (см. «Войско», пп. 1.1 "
+        "и 7.1). Здесь можно нанять не больше 1.")
+    assert final["albion"][("planning", 2)] == ("OK: выполнен: войска наняты или пополнены (см. «Фаза Планирования», "
+                                                "п. 4.1; «Войско», п. 1.1)")
 
 
 def test_a_hire_the_purse_cannot_pay_says_what_it_costs_and_what_is_left(start: dict[str, Any]) -> None:
@@ -173,8 +174,8 @@ def test_a_new_squad_without_food_is_refused_at_check(start: dict[str, Any]) -> 
                   owners={"w_moor": "albion", "isthmus": "albion", "marsh": "albion"})
     checked, _ = play(state, {"albion": {"planning": [hire("Серые Топи", "1")]}})
     assert checked["albion"][("planning", 2)].startswith(
-        "Новый отряд в «Серые Топи» не прокормить: пищи у вас на 3 отр., а отрядов уже 3 (A1.1, A11.1). "
-        "Нанимайте туда, где уже стоит ваше войско (Альбион, Вересковая Пустошь, Перешеек Ветров)")
+        "Новый отряд в провинции «Серые Топи» не прокормить: пищи у вас на 3 отр., а отрядов уже 3 (см. «Войско», "
+        "пп. 1.1 и 11.1). Нанимайте туда, где уже стоит ваше войско (Альбион, Вересковая Пустошь, Перешеек Ветров)")
 
 
 # -- «Сила»: parts of a split --------------------------------------------------------------------------------------
@@ -192,7 +193,7 @@ def test_a_part_equal_to_the_army_is_the_whole_army(start: dict[str, Any]) -> No
     """G16 a. Setup: Альбион's army of 3. Row: move with «Сила» 3. Expected: one order for the whole army (no
     split), carried out."""
     checked, final = play(start, {"albion": {"campaign": [move("Альбион", "Вересковая Пустошь", "3")]}})
-    assert checked["albion"][("campaign", 2)] == "OK: идти / атаковать «Вересковая Пустошь»"
+    assert checked["albion"][("campaign", 2)] == "OK: идти / атаковать → «Вересковая Пустошь»"
     assert final["albion"][("campaign", 2)].startswith("OK: выполнен: провинция без враждебных войск занята")
 
 
@@ -201,7 +202,7 @@ def test_the_row_without_strength_takes_the_rest_whatever_its_number(start: dict
     «Сила», №2 move «Сила» 1. Expected: the move takes 1, the hold the other 2."""
     checked, final = play(start, {"albion": {"campaign": [hold("Альбион", seq="1"),
                                                           move("Альбион", "Вересковая Пустошь", "1", "2")]}})
-    assert checked["albion"] == {("campaign", 3): "OK: часть силой 1: идти / атаковать «Вересковая Пустошь»",
+    assert checked["albion"] == {("campaign", 3): "OK: часть силой 1: идти / атаковать → «Вересковая Пустошь»",
                                  ("campaign", 2): "OK: часть силой 2: стоять"}
     assert all(final["albion"][k].startswith("OK: выполнен") for k in checked["albion"])
 
@@ -214,7 +215,7 @@ def test_rows_take_the_army_in_their_order_and_one_too_many_is_the_only_error(st
         hold("Альбион", "2", "2"), move("Альбион", "Вересковая Пустошь", "2", "1"), hold("Альбион", "1", "3")]}})
     assert checked["albion"][("campaign", 2)].startswith("В войске «Альбион» сила 3, а в строке 2: строка 3 уже "
                                                          "взяла 2, осталось 1")
-    assert checked["albion"][("campaign", 3)] == "OK: часть силой 2: идти / атаковать «Вересковая Пустошь»"
+    assert checked["albion"][("campaign", 3)] == "OK: часть силой 2: идти / атаковать → «Вересковая Пустошь»"
     assert checked["albion"][("campaign", 4)] == "OK: часть силой 1: стоять"
     assert final["albion"][("campaign", 3)].startswith("OK: выполнен")
     assert final["albion"][("campaign", 4)].startswith("OK: выполнен")
@@ -229,10 +230,10 @@ def test_a_split_food_cannot_feed_is_refused_at_check(start: dict[str, Any]) -> 
     checked, final = play(state, {"albion": {"campaign": [move("Альбион", "Серые Топи", "1"), hold("Альбион")]}})
     assert checked["albion"][("campaign", 2)] == (
         "От войска «Альбион» не отделить часть силой 1: каждая новая часть — новый отряд, а пищи у вас на 3 отр. "
-        "при 3 отр. к Походу (C2.2, A11.1). Дайте войску один приказ на всю силу 3 (поле «Сила» пустое) или "
-        "постройте ферму.")
+        "при 3 отр. к Походу (см. «Фаза Похода», п. 2.2; «Войско», п. 11.1). Дайте войску один приказ на всю силу 3 "
+        "(поле «Сила» пустое) или постройте ферму.")
     assert checked["albion"][("campaign", 3)] == "OK: стоять"
-    assert final["albion"][("campaign", 3)] == "OK: выполнен: войско удержало позицию (C12.2)"
+    assert final["albion"][("campaign", 3)] == "OK: выполнен: войско удержало позицию (см. «Фаза Похода», п. 12.2)"
 
 
 # -- the faction's own moves ---------------------------------------------------------------------------------------
@@ -245,11 +246,12 @@ def test_a_move_into_an_own_army_over_the_limit_is_refused_unless_that_army_leav
     state = world(start, {("albion", "w_moor"): 2}, owners={"w_moor": "albion"})
     checked, _ = play(state, {"albion": {"campaign": [move("Вересковая Пустошь", "Альбион")]}})
     assert checked["albion"][("campaign", 2)] == (
-        "В «Альбион» к этому ходу стоит ваше войско силой 3, лимит силы отряда 3: войско силой 2 туда не войдёт "
-        "(A7.1). Сначала выведите войско из «Альбион» (приказом с меньшим «№»).")
+        "В провинции «Альбион» к этому ходу стоит ваше войско силой 3, лимит силы отряда 3: войско силой 2 туда не "
+        "войдёт (см. «Войско», п. 7.1). Сначала выведите войско из провинции «Альбион» (приказом с меньшим «№»).")
     checked, final = play(state, {"albion": {"campaign": [move("Вересковая Пустошь", "Альбион", seq="2"),
                                                           move("Альбион", "Серые Топи", seq="1")]}})
-    assert set(checked["albion"].values()) == {"OK: идти / атаковать «Альбион»", "OK: идти / атаковать «Серые Топи»"}
+    assert set(checked["albion"].values()) == {"OK: идти / атаковать → «Альбион»",
+                                               "OK: идти / атаковать → «Серые Топи»"}
     assert all(final["albion"][k].startswith("OK: выполнен") for k in checked["albion"])
 
 
@@ -263,8 +265,9 @@ def test_a_support_from_the_province_the_attack_comes_from_is_refused(start: dic
         move("Серые Топи", "Северные Утёсы", "2", "1"),
         {"seq": "2", "army": "Серые Топи", "order": "Поддержать", "target": "Северные Утёсы"}]}})
     assert checked["albion"][("campaign", 3)].startswith("Так не выполнить: нельзя поддерживать атаку из своей же "
-                                                         "провинции (C11.2). Поддерживаемая атака идёт из «Серые Топи»")
-    assert checked["albion"][("campaign", 2)] == ("OK: часть силой 2: идти / атаковать «Северные Утёсы»; остальные 1 "
+                                                         "провинции (см. «Фаза Похода», п. 11.2). Поддерживаемая атака "
+                                                         "идёт из провинции «Серые Топи»")
+    assert checked["albion"][("campaign", 2)] == ("OK: часть силой 2: идти / атаковать → «Северные Утёсы»; остальные 1 "
                                                   "стоят на месте")
     assert final["albion"][("campaign", 2)].startswith("OK: ")
 
@@ -281,10 +284,11 @@ def test_a_move_cancelled_by_another_factions_attack_says_so(start: dict[str, An
     state["map"]["provinces"]["w_cape"].update(shrine=True, deposits=["gold"])
     checked, final = play(state, {"albion": {"campaign": [move("Серые Топи", "Перешеек Ветров")]},
                                   "lothern": {"campaign": [move("Мыс Бурь", "Серые Топи")]}})
-    assert checked["albion"][("campaign", 2)] == "OK: идти / атаковать «Перешеек Ветров»"
-    assert final["lothern"][("campaign", 2)] == "OK: выполнен: атака выиграна: суммарная сила больше (A2.1, C7.2)"
+    assert checked["albion"][("campaign", 2)] == "OK: идти / атаковать → «Перешеек Ветров»"
+    assert final["lothern"][("campaign", 2)] == ("OK: выполнен: атака выиграна: суммарная сила больше (см. «Войско», "
+                                                 "п. 2.1; «Фаза Похода», п. 7.2)")
     assert final["albion"][("campaign", 2)] == ("OK: отменён: войско было атаковано или получило урон до своего "
-                                                "приказа (C12.2)")
+                                                "приказа (см. «Фаза Похода», п. 12.2)")
 
 
 def test_an_own_army_held_back_by_another_faction_makes_the_move_into_it_fail_with_that_cause(
@@ -300,10 +304,10 @@ def test_an_own_army_held_back_by_another_faction_makes_the_move_into_it_fail_wi
     checked, final = play(state, {"albion": {"campaign": [move("Серые Топи", "Мыс Бурь", seq="1"),
                                                           move("Альбион", "Серые Топи", seq="2")]},
                                   "lothern": {"might": [ward]}})
-    assert checked["albion"][("campaign", 3)] == "OK: идти / атаковать «Серые Топи»"
+    assert checked["albion"][("campaign", 3)] == "OK: идти / атаковать → «Серые Топи»"
     assert checked["lothern"][("might", 2)].startswith("OK: «Охранные чары»")
     assert final["albion"][("campaign", 2)].startswith("OK: не удался: первое напавшее войско отброшено")
     assert final["albion"][("campaign", 3)] == (
         "Не выполнено из-за других фракций или боя: ваше войско в провинции назначения не ушло оттуда (его приказ "
         "сорвали другие фракции), и вместе сила превысила бы лимит отряда — превышен лимит силы отряда или найма "
-        "(A7.1, A1.1).")
+        "(см. «Войско», пп. 1.1 и 7.1).")

@@ -35,8 +35,9 @@ def test_the_buildings_tab_says_in_russian_what_each_building_costs_needs_and_do
     assert rows["Укрепление"][3].startswith("оборона +1 к силе обороны в бою в этой провинции")
     assert rows["Укрепление"][4] == "Альбион"
     assert rows["Рудник"][1:4] == ("влияние 1", "золото", "добыча в начале Планирования: золото +1")
-    assert rows["Ферма"][3] == "пища +1 (ещё 1 отр. на карте, A1.1)"
-    assert rows["Порт"][2] == "граничит с морем" and "караваны по морю (P3.1" in rows["Порт"][3]
+    assert rows["Ферма"][3] == "пища +1 (ещё 1 отр. на карте, см. «Войско», п. 1.1)"
+    assert rows["Порт"][2] == "граничит с морем"
+    assert "караваны по морю (порт нужен обеим сторонам, см. «Фаза Планирования», п. 3.1)" in rows["Порт"][3]
     assert rows["Рынок"][1] == "только у Хранителей"
     # the racial discounts (G70 a): the dwarfs' quarry costs 1 Influence less
     assert {r[0]: r for r in RS.views(state)["karak"]["buildings"].rows}["Каменоломня"][1] == "бесплатно"

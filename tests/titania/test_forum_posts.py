@@ -118,9 +118,9 @@ def test_a_battle_report_gives_both_sides_every_support_totals_and_the_deciding_
     for b in supported:
         post = next(p for p in _posts(game) if p.key == f"battle-{b['turn']}-{b['n']}").bbcode
         for s in b["defender"]["supports"]:
-            assert f"из «{state['map']['provinces'][s['from']]['name']}»: +{s['value']}" in post
+            assert f"из провинции «{state['map']['provinces'][s['from']]['name']}»: +{s['value']}" in post
         assert f"[b]Итого: {b['attacker']['total']}[/b]" in post and f"[b]Итого: {b['defender']['total']}[/b]" in post
-        assert "(A2.1" in post and "[spoiler=Потери и судьба провинции]" in post
+        assert "(см. «Войско», п. 2.1" in post and "[spoiler=Потери и судьба провинции]" in post
     assert not any(re.search(r"\b(albion|grimgor|lothern|necropolis|karak|rats|grove|oaks|temple)\b", p.bbcode)
                    for p in _posts(game)), "display names, never ids"
 
@@ -137,7 +137,7 @@ def test_forumwar_post_prints_the_chronicle_and_one_battle(game: GameDir) -> Non
     one = runner.invoke(main, ["post", str(game.path), "--turn", str(b["turn"]), "--battle", place.upper()])
     head, post = one.output.split("\n", 1)
     assert one.exit_code == 0 and head == f"=== Ход {b['turn']}, бой {b['n']}: {place} ==="
-    assert post.startswith(f"[b]Бой {b['n']} хода {b['turn']} в «{place}»[/b]")
+    assert post.startswith(f"[b]Бой {b['n']} хода {b['turn']} в провинции «{place}»[/b]")
     assert "Честность" not in one.output
 
 
@@ -158,12 +158,14 @@ ARMY_BATTLE = {
 
 def test_a_report_lists_every_support_with_its_value_the_modifiers_and_a_special_rule() -> None:
     text = battle_report(_state(), ARMY_BATTLE)
-    assert "Орда Гримгора из «Северные Утёсы»: +3" in text and "Орда Гримгора из «Альбион»: +2" in text
-    assert "Королевство Альбион из «Вересковая Пустошь»: +2" in text
+    assert "Орда Гримгора из провинции «Северные Утёсы»: +3" in text
+    assert "Орда Гримгора из провинции «Альбион»: +2" in text
+    assert "Королевство Альбион из провинции «Вересковая Пустошь»: +2" in text
     assert "Королевство Альбион 3, Высокий Лотерн 2: сила 5." in text
     assert "Модификаторы: +1 (Могущество" in text and "Модификаторы: +0." in text
-    assert "[b]Итог: победил нападающий[/b] (12 : 7) — атака выиграна: суммарная сила больше (A2.1, C7.2)." in text
-    assert "Разрушено построек: 1 (C7.2)." in text and "Владелец после боя: Орда Гримгора." in text
+    assert ("[b]Итог: победил нападающий[/b] (12 : 7) — атака выиграна: суммарная сила больше (см. «Войско», "
+            "п. 2.1; «Фаза Похода», п. 7.2).") in text
+    assert "Разрушено построек: 1 (см. «Фаза Похода», п. 7.2)." in text and "Владелец после боя: Орда Гримгора." in text
 
 
 def test_a_special_rule_that_turned_the_result_is_named_after_the_totals() -> None:
@@ -173,14 +175,15 @@ def test_a_special_rule_that_turned_the_result_is_named_after_the_totals() -> No
     tie["attacker"]["total"] = tie["defender"]["total"] = 7
     text = battle_report(_state(), tie)
     assert ("[b]Итог: победила оборона[/b] (7 : 7) — ничья: суммарные силы равны, обе стороны теряют половину и "
-            "отступают (A4.1); но Хранители рощи: ничья на земле лесных эльфов — победа обороны.") in text
+            "отступают (см. «Войско», п. 4.1); но Хранители рощи: ничья на земле лесных эльфов — победа "
+            "обороны.") in text
 
 
 def test_the_chronicle_line_names_the_defenders_and_the_new_owner() -> None:
     line = chronicle_line(_state(), ARMY_BATTLE)
-    assert line == ("[b]«Серые Топи»[/b]: Орда Гримгора (войско) против Королевство Альбион, Высокий Лотерн "
-                    "(отряд), итого 12 : 7 — победа нападающих; потери: у нападающих 5, у обороны 6; "
-                    "провинция теперь у Орда Гримгора, разрушено построек: 1.")
+    assert line == ("[b]«Серые Топи»[/b]: Орда Гримгора (войско) против фракций «Королевство Альбион» и «Высокий "
+                    "Лотерн» (отряд), итого 12 : 7 — победа нападающих; потери: у нападающих 5, у обороны 6; "
+                    "провинция теперь у фракции «Орда Гримгора», разрушено построек: 1.")
 
 
 def test_forces_in_broad_strokes_grow_with_strength() -> None:

@@ -62,7 +62,7 @@ def test_check_reads_each_row_against_the_state_and_the_rows_above() -> None:
     texts = [s.text() for s in got.statuses]
     assert texts[0] == "OK: будет применено в начале хода"
     assert texts[2] == "У фракции «Королевство Альбион» золото 0 (с корректировками выше): отнять 1 нельзя."
-    assert "В «Альбион» уже есть рудник" in texts[5] and "там: рудник, лесопилка." in texts[6]
+    assert "В провинции «Альбион» уже есть рудник" in texts[5] and "там: рудник, лесопилка." in texts[6]
     assert len(got.orders) == 2 and got.faction == GM_BOOK
 
 
@@ -86,15 +86,15 @@ def test_the_turn_applies_each_correction_first_with_its_reason_in_the_ledger_an
     assert "farm" in new["buildings"]["albion"]
     assert [s.text() for s in result.statuses[GM_BOOK]] == [
         "OK: применено: золото +5 фракции «Королевство Альбион»",
-        "OK: применено: сила войска «Королевство Альбион» в «Альбион» +2",
-        "OK: применено: сила войска «туземцы» в «Северные Утёсы» -2",
-        "OK: применено: владелец «Восточная Степь»: Орда Гримгора",
-        "OK: применено: в «Альбион» добавлена постройка: ферма"]
+        "OK: применено: сила войска фракции «Королевство Альбион» в провинции «Альбион» +2",
+        "OK: применено: сила войска туземцев в провинции «Северные Утёсы» -2",
+        "OK: применено: владелец провинции «Восточная Степь»: Орда Гримгора",
+        "OK: применено: в провинции «Альбион» добавлена постройка: ферма"]
     journal = [e["text"] for e in new["log"] if e["faction"] == "albion"]
     assert "Ход 1, корректировка мастера: золото +5 фракции «Королевство Альбион» (компенсация за сбой)." in journal
     assert any("ферма" in t for t in journal)
     assert [e["text"] for e in new["log"] if e["faction"] == "grimgor"][0].startswith(
-        "Ход 1, корректировка мастера: владелец «Восточная Степь»: Орда Гримгора")
+        "Ход 1, корректировка мастера: владелец провинции «Восточная Степь»: Орда Гримгора")
     assert RS.resolve(state, "orders", {GM_BOOK: gm}, 9).state == new
 
 

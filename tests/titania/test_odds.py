@@ -52,7 +52,8 @@ def test_totals_and_outcome_with_every_support_without_each_and_without_any() ->
     assert no_defence_help[1:4] == ("6 (сила 4, подмога +2)", "5 (сила 5)", "победил нападающий")
     assert none[1:4] == ("4 (сила 4)", "5 (сила 5)", "победила оборона")
     assert "исход меняется" in no_attack_help[6] and "исход меняется" in no_defence_help[6]
-    assert "(A4.1)" in full[6] and "(A2.1, C7.2)" in no_defence_help[6]
+    assert "(см. «Войско», п. 4.1)" in full[6]
+    assert "(см. «Войско», п. 2.1; «Фаза Похода», п. 7.2)" in no_defence_help[6]
 
 
 def test_a_draw_costs_each_side_half_its_strength_and_a_win_the_enemy_s_strength() -> None:
