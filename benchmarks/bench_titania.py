@@ -146,17 +146,18 @@ def google_stage(folder: Path) -> Stage:
     from sheets_bridge.gamedir import GameDir
     from sheets_bridge.layouts import Layout
     from sheets_bridge.stage import run_turn
-    from tests.fake_google import FakeGoogle, fake_backend, fake_client
+    from tests.fake_google import FakeClock, FakeGoogle, fake_backend, fake_client
 
     scenario = folder / "titania-scale.toml"
     scenario.write_text(titania_world.scenario_toml(), encoding="utf-8")
-    fake = FakeGoogle()
+    clock = FakeClock()          # one clock for the pacer and Google's per-minute quota: pacing without waiting
+    fake = FakeGoogle(clock=clock)
     fake.add_user(GM)
     drive = fake.add_shared_drive("forumwar", {GM: "organizer", BOT: "fileOrganizer"})
     backends: list[Any] = []
 
     def factory(gd: GameDir) -> Any:
-        backends.append(fake_backend(fake, BOT, gm_emails=[GM], folder_id=drive,
+        backends.append(fake_backend(fake, BOT, gm_emails=[GM], folder_id=drive, clock=clock,
                                      metadata_path=gd.state_dir / "gsheets-meta.json"))
         return backends[-1]
 
