@@ -36,7 +36,7 @@ from engine.titania.book_orders import (
     SUPPORT,
     Book,
     data,
-    validate,
+    validate_books,
 )
 from engine.titania.names import BUILDING_NAMES, ability_name
 from engine.titania.races import RACES
@@ -56,19 +56,22 @@ COLOURS = ("алый", "синий", "зелёный", "белый", "чёрны
 SYLLABLES = ("ар", "бел", "вал", "гор", "дар", "ель", "жар", "зор", "ил", "кар", "лес", "мор", "нор", "ос",
              "пер", "рус", "сол", "тар", "ур", "хол", "цвет", "чер", "яр", "вер", "гал", "дол", "мир", "сев")
 BUILDING_OF = {"gold": "mine", "wood": "sawmill", "fertile": "farm", "stone": "quarry", "mana": "tower"}
+KEEPERS = (("grove", "wood_elves", "Стражи Рощи"), ("oaks", "fauns", "Дети Дубрав"),
+           ("jungle", "lizardmen", "Хранители Джунглей"))
+BOSSES = ("Дракон", "Великан", "Змей")
 Cells = tuple[str, ...]
 
 
-def _pid(x: int, y: int) -> str:
-    return f"p{x:02d}{y}"
+def _pid(x: int, y: int, height: int = HEIGHT) -> str:
+    return f"p{x:02d}{y}" if height <= 10 else f"p{x:02d}{y:02d}"
 
 
-def _grid_neighbours(x: int, y: int) -> list[tuple[int, int]]:
+def _grid_neighbours(x: int, y: int, height: int = HEIGHT) -> list[tuple[int, int]]:
     """Hex cells in offset rows: odd rows shifted half a cell to the right."""
     shift = 0 if y % 2 == 0 else 1
     cells = [(x - 1, y), (x + 1, y), (x - 1 + shift, y - 1), (x + shift, y - 1), (x - 1 + shift, y + 1),
              (x + shift, y + 1)]
-    return [(a, b) for a, b in cells if 0 <= a < WIDTH and 0 <= b < HEIGHT]
+    return [(a, b) for a, b in cells if 0 <= a < WIDTH and 0 <= b < height]
 
 
 def _names(rng: random.Random, n: int) -> list[str]:
@@ -95,13 +98,28 @@ def _bfs(start: str, nb: Mapping[str, list[str]], allowed: set[str] | None = Non
     return prev
 
 
-def scenario(seed: int = SEED) -> dict[str, Any]:
-    """The scenario document (the bridge's keys included: title)."""
+def _distances(start: str, nb: Mapping[str, list[str]]) -> dict[str, int]:
+    """The provinces on a shortest path from `start` to each province, both ends counted (len(_path))."""
+    prev = _bfs(start, nb)
+    out: dict[str, int] = {}
+    for p, before in prev.items():  # in breadth-first order: a province's predecessor comes first
+        out[p] = 1 if before is None else out[before] + 1
+    return out
+
+
+def scenario(seed: int = SEED, scale: int = 1) -> dict[str, Any]:
+    """The scenario document (the bridge's keys included: title). `scale` (1, 2, 4, ...) multiplies the map's
+    height (so the provinces), the factions, the armies, the Shrines, the islands, the Keepers and the Bosses
+    (make bench's growth figures); scale 1 is the issue's world, the same as before the parameter."""
     rng = random.Random(seed)
-    cells = [(x, y) for y in range(HEIGHT) for x in range(WIDTH)]
-    nb = {_pid(x, y): sorted(_pid(a, b) for a, b in _grid_neighbours(x, y)) for x, y in cells}
-    sea = {_pid(x, y) for x, y in cells if x in (0, WIDTH - 1)}
-    islands = {_pid(4, 3), _pid(10, 6)}
+    height = HEIGHT * scale
+    coord: dict[str, tuple[int, int]] = {}
+    for y in range(height):
+        for x in range(WIDTH):
+            coord[_pid(x, y, height)] = (x, y)
+    nb = {p: sorted(_pid(a, b, height) for a, b in _grid_neighbours(x, y, height)) for p, (x, y) in coord.items()}
+    sea = {p for p, (x, _) in coord.items() if x in (0, WIDTH - 1)}
+    islands = {_pid(x, y + HEIGHT * k, height) for k in range(scale) for x, y in ((4, 3), (10, 6))}
     for isle in islands:
         sea.update(nb[isle])
     land = [p for p in sorted(nb) if p not in sea]
@@ -109,30 +127,34 @@ def scenario(seed: int = SEED) -> dict[str, Any]:
     coastal = [p for p in land if p not in islands and any(n in sea for n in nb[p])]
     # capitals: spread over the coast (farthest point first)
     capitals = [rng.choice(coastal)]
-    while len(capitals) < FACTIONS:
-        dist = {p: min(len(_path(c, p, nb)) for c in capitals) for p in coastal if p not in capitals}
+    nearest = _distances(capitals[0], nb)
+    while len(capitals) < FACTIONS * scale:
+        dist = {p: nearest[p] for p in coastal if p not in capitals}
         far = max(dist.values())
         capitals.append(rng.choice(sorted(p for p, d in dist.items() if d == far)))
+        nearest = {p: min(d, nearest[p]) for p, d in _distances(capitals[-1], nb).items()}
     near_capital = {n for c in capitals for n in (c, *nb[c])}
     free = [p for p in land if p not in near_capital and p not in islands]
     rng.shuffle(free)
     keepers: dict[str, dict[str, Any]] = {}
     used: set[str] = set()
-    for kid, race, title in (("grove", "wood_elves", "Стражи Рощи"), ("oaks", "fauns", "Дети Дубрав"),
-                             ("jungle", "lizardmen", "Хранители Джунглей")):
+    for k, (kid, race, title) in enumerate(KEEPERS * scale):
+        kid, title = (kid, title) if k < len(KEEPERS) else (f"{kid}{k // len(KEEPERS)}",
+                                                            f"{title} {k // len(KEEPERS) + 1}")
         a = next(p for p in free if p not in used and any(n in free and n not in used for n in nb[p]))
         b = next(n for n in nb[a] if n in free and n not in used)
         used.update((a, b, *nb[a], *nb[b]))
         keepers[kid] = {"name": title, "race": race, "provinces": [a, b], "shrine": a}
     bosses = []
-    for name in ("Дракон", "Великан", "Змей"):
+    for k, name in enumerate(BOSSES * scale):
+        name = name if k < len(BOSSES) else f"{name} {k // len(BOSSES) + 1}"
         p = next(q for q in free if q not in used)
         used.update((p, *nb[p]))
         bosses.append({"province": p, "name": name})
     taken = {p for k in keepers.values() for p in k["provinces"]} | {b["province"] for b in bosses}
     # factions: four alliances of four neighbouring capitals
-    order = sorted(capitals, key=lambda p: (int(p[1:3]) // 8, int(p[3])))
-    fids = [f"f{i:02d}" for i in range(FACTIONS)]
+    order = sorted(capitals, key=lambda p: (coord[p][0] // 8, coord[p][1]))
+    fids = [f"f{i:02d}" for i in range(FACTIONS * scale)]
     capital_of = dict(zip(fids, order, strict=True))
     bloc = {f: i // 4 for i, f in enumerate(fids)}
     owner: dict[str, str] = {c: f for f, c in capital_of.items()}
@@ -149,11 +171,11 @@ def scenario(seed: int = SEED) -> dict[str, Any]:
                 owner[n] = f
                 frontier[f].append(n)
                 break
-    shrines = set(rng.sample(sorted(p for p in land if p not in capitals and p not in taken), 16))
+    shrines = set(rng.sample(sorted(p for p in land if p not in capitals and p not in taken), 16 * scale))
     provinces = []
     for p in sorted(nb):
         entry: dict[str, Any] = {"id": p, "name": ("Море " if p in sea else "") + names[p],
-                                 "x": int(p[1:3]) * 100 + (50 if int(p[3]) % 2 else 0), "y": int(p[3]) * 100}
+                                 "x": coord[p][0] * 100 + (50 if coord[p][1] % 2 else 0), "y": coord[p][1] * 100}
         if p in sea:
             entry["sea"] = True
         else:
@@ -170,14 +192,17 @@ def scenario(seed: int = SEED) -> dict[str, Any]:
     adjacency = sorted({tuple(sorted((p, n))) for p in nb for n in nb[p]})
     factions: dict[str, Any] = {}
     for i, f in enumerate(fids):
-        factions[f] = {"name": f"Держава {names[capital_of[f]]}", "race": RACE_ORDER[i], "colour": COLOURS[i],
+        colour = COLOURS[i % len(COLOURS)] + (f" {i // len(COLOURS) + 1}" if i >= len(COLOURS) else "")
+        factions[f] = {"name": f"Держава {names[capital_of[f]]}", "race": RACE_ORDER[i % len(RACE_ORDER)],
+                       "colour": colour,
                        "capital": capital_of[f], "capital_name": names[capital_of[f]],
                        "allies": [g for g in fids if g != f and bloc[g] == bloc[f]],
                        "resources": {"gold": 14, "wood": 12, "influence": 20, "stone": 3, "mana": 2}}
     return {"title": "Титания: большой мир", "setup_seed": f"titania-scale-{seed}",
             "params": {"capital_food": 18},  # a large game: food for ~19 squads a faction (GM's choice)
             "provinces": provinces, "adjacency": [list(pair) for pair in adjacency], "factions": factions,
-            "keepers": keepers, "bosses": bosses, "armies": _armies(rng, fids, bloc, owner, capital_of, sea, nb)}
+            "keepers": keepers, "bosses": bosses,
+            "armies": _armies(rng, fids, bloc, owner, capital_of, sea, nb, ARMIES * scale)}
 
 
 def _path(a: str, b: str, nb: Mapping[str, list[str]]) -> list[str]:
@@ -189,9 +214,10 @@ def _path(a: str, b: str, nb: Mapping[str, list[str]]) -> list[str]:
 
 
 def _armies(rng: random.Random, fids: list[str], bloc: Mapping[str, int], owner: Mapping[str, str],
-            capital_of: Mapping[str, str], sea: set[str], nb: Mapping[str, list[str]]) -> list[dict[str, Any]]:
+            capital_of: Mapping[str, str], sea: set[str], nb: Mapping[str, list[str]], armies: int = ARMIES
+            ) -> list[dict[str, Any]]:
     """Every owned province garrisoned (capitals by setup), then allies' provinces and the nearby sea until
-    there are ARMIES player armies; a province never holds armies of two non-allied factions."""
+    there are `armies` player armies; a province never holds armies of two non-allied factions."""
     out = [{"faction": f, "province": p, "strength": rng.randint(1, 3)} for p, f in sorted(owner.items())
            if p not in capital_of.values()]
     at: dict[str, set[str]] = {p: {f} for p, f in owner.items()}
@@ -203,7 +229,7 @@ def _armies(rng: random.Random, fids: list[str], bloc: Mapping[str, int], owner:
         candidates += sorted({(f, s) for p in own for s in nb[p] if s in sea})
     rng.shuffle(candidates)
     for f, p in candidates:
-        if len(out) + len(fids) >= ARMIES:
+        if len(out) + len(fids) >= armies:
             break
         if f in at.setdefault(p, set()) or (p in sea and sea_bloc.setdefault(p, bloc[f]) != bloc[f]):
             continue
@@ -222,10 +248,10 @@ def _toml_value(v: Any) -> str:
     return "{" + ", ".join(f"{json.dumps(k)} = {_toml_value(x)}" for k, x in v.items()) + "}"
 
 
-def scenario_toml(seed: int = SEED) -> str:
+def scenario_toml(seed: int = SEED, scale: int = 1) -> str:
     """The scenario as a TOML document (inline tables: a GM's file for `forumwar new --scenario`)."""
     lines = ["# Generated by benchmarks/titania_world.py: a large Titania world (make bench)."]
-    lines += [f"{k} = {_toml_value(v)}" for k, v in scenario(seed).items()]
+    lines += [f"{k} = {_toml_value(v)}" for k, v in scenario(seed, scale).items()]
     return "\n".join(lines) + "\n"
 
 
@@ -236,23 +262,23 @@ class World:
     state: dict[str, Any]
     rows: dict[str, dict[str, list[Cells]]]  # faction -> tab key -> typed rows
 
+    def books(self) -> dict[str, dict[str, list[Row]]]:
+        """The typed rows as the bridge reads them: rows numbered from 2 under the header."""
+        return {fid: {tab: [Row(i + 2, dict(zip(COLUMNS[tab], cells, strict=False))) for i, cells in enumerate(rows)]
+                      for tab, rows in tabs.items()} for fid, tabs in self.rows.items()}
+
     def parsed(self) -> dict[str, ParsedOrders]:
-        """The books read as the bridge reads them: rows numbered from 2 under the header."""
-        out = {}
-        for fid, tabs in self.rows.items():
-            free = RACES[self.state["factions"][fid]["race"]].free_hire > 0
-            typed = {tab: [Row(i + 2, dict(zip(COLUMNS[tab], cells, strict=False))) for i, cells in enumerate(rows)]
-                     for tab, rows in tabs.items()}
-            out[fid] = validate(self.state, fid, "orders", typed, free)
-        return out
+        """The books validated as `check` and `turn` validate them: all at once, on one reading of the state."""
+        free = {fid: RACES[self.state["factions"][fid]["race"]].free_hire > 0 for fid in self.rows}
+        return validate_books(self.state, "orders", self.books(), free)
 
     def typed(self) -> int:
         return sum(len(rows) for tabs in self.rows.values() for rows in tabs.values())
 
 
-def world(seed: int = SEED) -> World:
+def world(seed: int = SEED, scale: int = 1) -> World:
     """The first state of the scenario and one turn of typed orders for every faction."""
-    scen = scenario(seed)
+    scen = scenario(seed, scale)
     state = setup.new_game({k: v for k, v in scen.items() if k != "title"})
     attacks: dict[str, str] = {}  # target -> attacking faction (first one), for the supports
     campaign: dict[str, list[Cells]] = {}
@@ -441,8 +467,8 @@ def _norm(text: str) -> str:
     return normalize_name(text)
 
 
-def situation(seed: int = SEED, turn_seed: int | str = 1) -> dict[str, Any]:
+def situation(seed: int = SEED, turn_seed: int | str = 1, scale: int = 1) -> dict[str, Any]:
     """The adjudicator's input (titania.adjudicate.v1) that `turn` builds from the typed books."""
-    w = world(seed)
+    w = world(seed, scale)
     data, _, _ = game_turn.situation(w.state, w.parsed(), turn_seed)
     return data

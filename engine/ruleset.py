@@ -311,6 +311,12 @@ class Ruleset(ABC):
                  tabs: Mapping[str, list[Row]]) -> ParsedOrders:
         """Parse and check a faction's rows; never raises on bad input."""
 
+    def validate_books(self, state: Mapping[str, Any], stage: str,
+                       books: Mapping[str, Mapping[str, list[Row]]]) -> dict[str, ParsedOrders]:
+        """`validate` of several factions' books of one state (faction -> its tabs), each the same as alone; a
+        rule set may read the state once for all of them. Default: one `validate` a book."""
+        return {faction: self.validate(state, faction, stage, tabs) for faction, tabs in books.items()}
+
     def validate_gm(self, state: Mapping[str, Any], stage: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
         """Parse and check the GM book's rows (corrections); never raises. Default: none accepted."""
         return ParsedOrders(GM_BOOK, stage, (), ())

@@ -238,6 +238,7 @@ def parse_books(rs: Ruleset, layout: Layout, state: dict[str, Any], stage: str,
     merge touches (`merged_rows`) gets E_MERGED_CELLS and is left out, as a row with a formula is."""
     parsed: dict[str, ParsedOrders] = {f: ParsedOrders(f, stage, (), ()) for f in rs.factions(state)}
     problems: list[str] = []
+    read_books: dict[str, tuple[dict[str, list[Row]], list[RowStatus]]] = {}
     for key, raw in raw_books.items():
         rows_by_tab: dict[str, list[Row]] = {}
         early: list[RowStatus] = []
@@ -267,8 +268,11 @@ def parse_books(rs: Ruleset, layout: Layout, state: dict[str, Any], stage: str,
                     else:
                         clean.append(row)
                 rows_by_tab[t.key] = clean
-        result = (rs.validate_gm(state, stage, rows_by_tab) if key == GM_BOOK
-                  else rs.validate(state, key, stage, rows_by_tab))
+        read_books[key] = (rows_by_tab, early)
+    # the factions' books at once (the rule set may read the state once for all of them), then the GM's
+    results = rs.validate_books(state, stage, {key: rows for key, (rows, _) in read_books.items() if key != GM_BOOK})
+    for key, (rows_by_tab, early) in read_books.items():
+        result = rs.validate_gm(state, stage, rows_by_tab) if key == GM_BOOK else results[key]
         parsed[key] = ParsedOrders(key, stage, result.orders, tuple(early) + tuple(result.statuses))
     return parsed, problems
 

@@ -10,10 +10,12 @@ by the engine's own code (engine.titania.forecast): its Planning, whose hires gi
 rows share out, and its Campaign with nobody else giving orders; what the engine voids there is the row's
 error, with what is allowed, so `check` and `turn` (which both call `validate`) give one verdict, and what is
 left to the turn is what other factions' moves and the battles decide. Nothing here raises on bad input.
+What every book reads the same way (names, neighbours, armies, the state as the engine reads it) is read once
+per state (`Index`), for one book or for all the books of a check (`validate_books`).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,9 +58,79 @@ FORM_NEEDS = {"army": "«Войско» (ваш отряд)", "own_province": "�
               "path": "«Войско» и «Провинция 1» (и, если нужно, «Провинция 2») — путь по своим провинциям"}
 
 
+class Index:
+    """What every book of one game state reads the same way, built once for a check of all the books (or of
+    one) and passed to each: names, the neighbours of each province, each faction's armies and provinces, the
+    game's params, and the state as the engine reads it for the forecasts (`outlook`). Only read after it is
+    built; a new state needs a new Index."""
+
+    def __init__(self, state: Mapping[str, Any]) -> None:
+        self.state = state
+        provinces = state["map"]["provinces"]
+        self.pnames: dict[str, str] = {pid: str(info["name"]) for pid, info in provinces.items()}
+        self._norm: dict[str, str] = {}
+        self.names: dict[str, str] = {}  # normalised name -> province id
+        for pid, info in provinces.items():
+            self.names[self.norm(info["name"])] = pid
+            self.names.setdefault(self.norm(pid), pid)
+        self.factions: dict[str, str] = {}  # normalised name -> faction id
+        for fid, f in state["factions"].items():
+            self.factions[self.norm(f["name"])] = fid
+            self.factions.setdefault(self.norm(fid), fid)
+        self._near: dict[str, set[str]] = {}
+        for a, b in state["map"]["adjacency"]:
+            self._near.setdefault(a, set()).add(b)
+            self._near.setdefault(b, set()).add(a)
+        self._neighbours: dict[str, list[str]] = {}
+        self.armies: dict[str, dict[str, dict[str, Any]]] = {}  # faction -> province -> army (the state's)
+        self.armies_in: dict[str, list[dict[str, Any]]] = {}  # province -> armies there, in the state's order
+        for a in state["armies"]:
+            self.armies.setdefault(a["faction"], {})[a["province"]] = a
+            self.armies_in.setdefault(a["province"], []).append(a)
+        self._owned: dict[str, list[str]] = {}
+        for p, o in state["owners"].items():
+            self._owned.setdefault(o, []).append(p)
+        for lst in self._owned.values():
+            lst.sort(key=self.pnames.__getitem__)
+        self.params = override(default_params(), state.get("params") or None, [])
+        self._every: list[str] | None = None
+        self._outlook: forecast.Outlook | None = None
+
+    def norm(self, text: str) -> str:
+        """engine.cells.normalize_name, each text once."""
+        got = self._norm.get(text)
+        if got is None:
+            got = self._norm[text] = normalize_name(text)
+        return got
+
+    def neighbours(self, pid: str) -> list[str]:
+        """The provinces adjacent to `pid`, by name."""
+        got = self._neighbours.get(pid)
+        if got is None:
+            got = self._neighbours[pid] = sorted(self._near.get(pid, ()), key=self.pnames.__getitem__)
+        return got
+
+    def owned(self, faction: str) -> list[str]:
+        """The faction's provinces at the start of the turn, by name."""
+        return self._owned.get(faction, [])
+
+    def every(self) -> list[str]:
+        """Every province of the map, by name."""
+        if self._every is None:
+            self._every = sorted(self.state["map"]["provinces"], key=self.pnames.__getitem__)
+        return self._every
+
+    @property
+    def outlook(self) -> forecast.Outlook:
+        if self._outlook is None:
+            self._outlook = forecast.Outlook(self.state)
+        return self._outlook
+
+
 @dataclass
 class Book:
-    """What the parser knows of the game for one faction: names and who owns what at the start."""
+    """What the parser knows of the game for one faction: names and who owns what at the start (read through
+    the state's Index, built here when none is given)."""
 
     state: Mapping[str, Any]
     faction: str
@@ -69,18 +141,18 @@ class Book:
     after: dict[str, tuple[int, bool]] | None = None
     food: int = 0  # food capacity and squads when the Campaign starts (C2.2, A11.1)
     squads: int = 0
+    index: Index | None = None
 
     def __post_init__(self) -> None:
-        for pid, info in self.state["map"]["provinces"].items():
-            self.names[normalize_name(info["name"])] = pid
-            self.names.setdefault(normalize_name(pid), pid)
-        for fid, f in self.state["factions"].items():
-            self.factions[normalize_name(f["name"])] = fid
-            self.factions.setdefault(normalize_name(fid), fid)
+        if self.index is None:
+            self.index = Index(self.state)
+        self.ix = self.index
+        self.names, self.factions = self.ix.names, self.ix.factions
+        self._order: tuple[object, dict[str, int]] | None = None
 
     # -- facts
     def pname(self, pid: str) -> str:
-        return str(self.state["map"]["provinces"][pid]["name"])
+        return self.ix.pnames[pid]
 
     def fname(self, fid: str) -> str:
         return str(self.state["factions"][fid]["name"])
@@ -90,29 +162,38 @@ class Book:
         return str(self.state["factions"][self.faction]["race"])
 
     def owned(self) -> list[str]:
-        return sorted((p for p, o in self.state["owners"].items() if o == self.faction), key=self.pname)
+        return list(self.ix.owned(self.faction))
 
     def own_land(self) -> list[str]:
-        return [p for p in self.owned() if not self.state["map"]["provinces"][p]["sea"]]
+        provinces = self.state["map"]["provinces"]
+        return [p for p in self.ix.owned(self.faction) if not provinces[p]["sea"]]
 
     def armies(self) -> dict[str, dict[str, Any]]:
-        return {a["province"]: a for a in self.state["armies"] if a["faction"] == self.faction}
+        return dict(self.ix.armies.get(self.faction, {}))
 
     def order_armies(self) -> dict[str, int]:
         """The Strength each army will have when the Campaign starts: after this book's Planning as the engine
         runs it (P4.1: hired troops take orders the same turn)."""
-        if self.after is not None:
-            return {p: s for p, (s, _) in self.after.items()}
-        return {p: int(a["strength"]) for p, a in self.armies().items()}
+        return dict(self._strengths())
+
+    def _strengths(self) -> dict[str, int]:
+        """order_armies, worked out once for each `after` (not to be changed)."""
+        if self._order is None or self._order[0] is not self.after:
+            got = {p: s for p, (s, _) in self.after.items()} if self.after is not None else \
+                {p: int(a["strength"]) for p, a in self.ix.armies.get(self.faction, {}).items()}
+            self._order = (self.after, got)
+        return self._order[1]
 
     def hired(self, pid: str) -> int:
         """Strength this Planning adds to the army in `pid`."""
-        start = self.armies().get(pid)
-        return self.order_armies().get(pid, 0) - (int(start["strength"]) if start else 0)
+        start = self.ix.armies.get(self.faction, {}).get(pid)
+        before = int(start["strength"]) if start else 0
+        if self.after is None:
+            return 0
+        return (self.after[pid][0] if pid in self.after else 0) - before
 
     def neighbours(self, pid: str) -> list[str]:
-        out = {b if a == pid else a for a, b in self.state["map"]["adjacency"] if pid in (a, b)}
-        return sorted(out, key=self.pname)
+        return list(self.ix.neighbours(pid))
 
     def naval(self, pid: str) -> bool:
         """An army at sea, or in an own province with a port at the start of the turn, may put to sea (G20: our
@@ -125,34 +206,41 @@ class Book:
 
     def might(self) -> int:
         provinces = self.state["map"]["provinces"]
-        return sum(1 for p in self.owned() if provinces[p]["shrine"])
+        return sum(1 for p in self.ix.owned(self.faction) if provinces[p]["shrine"])
 
-    # -- reading cells
+    def lookup(self, text: str, table: Mapping[str, str]) -> str | None:
+        """`_lookup` with the Index's normalised names."""
+        return _lookup(text, table, self.ix.norm)
+
+    # -- reading cells (what is allowed is listed only for a message)
     def province(self, text: str, column: str, among: list[str] | None = None) -> str | OrderError:
-        allowed = allowed_list(self.pname(p) for p in (among if among is not None else self.own_land()))
+        def allowed() -> str:
+            return allowed_list(self.pname(p) for p in (among if among is not None else self.own_land()))
         if not text:
-            return OrderError("T_NEED_PROVINCE", {"column": column, "allowed": allowed})
-        pid = self.names.get(normalize_name(text))
+            return OrderError("T_NEED_PROVINCE", {"column": column, "allowed": allowed()})
+        pid = self.names.get(self.ix.norm(text))
         if pid is None:
-            return OrderError("T_UNKNOWN_PROVINCE", {"column": column, "value": echo(text), "allowed": allowed})
+            return OrderError("T_UNKNOWN_PROVINCE", {"column": column, "value": echo(text), "allowed": allowed()})
         return pid
 
     def other_faction(self, text: str, column: str) -> str | OrderError:
-        fid = self.factions.get(normalize_name(text))
-        others = [f for f in self.state["factions"] if f != self.faction]
+        fid = self.factions.get(self.ix.norm(text))
         if fid is None:
+            others = [f for f in self.state["factions"] if f != self.faction]
             return OrderError("T_UNKNOWN_FACTION", {"column": column, "value": echo(text),
                                                     "allowed": allowed_list(self.fname(f) for f in others)})
         return fid
 
     def army(self, text: str) -> str | OrderError:
-        armies = self.order_armies()
-        allowed = allowed_list(self.pname(p) for p in sorted(armies, key=self.pname))
+        armies = self._strengths()
+
+        def allowed() -> str:
+            return allowed_list(self.pname(p) for p in sorted(armies, key=self.pname))
         if not text:
-            return OrderError("T_NEED_ARMY", {"allowed": allowed})
-        pid = self.names.get(normalize_name(text))
+            return OrderError("T_NEED_ARMY", {"allowed": allowed()})
+        pid = self.names.get(self.ix.norm(text))
         if pid is None or pid not in armies:
-            return OrderError("T_NO_ARMY", {"value": echo(text), "allowed": allowed})
+            return OrderError("T_NO_ARMY", {"value": echo(text), "allowed": allowed()})
         return pid
 
 
@@ -164,9 +252,9 @@ def _bad(tab: str, row: Row, err: OrderError) -> RowStatus:
     return RowStatus(tab, row.number, (err,))
 
 
-def _lookup(text: str, table: Mapping[str, str]) -> str | None:
-    want = normalize_name(text)
-    return next((k for k, v in table.items() if normalize_name(v) == want or normalize_name(k) == want), None)
+def _lookup(text: str, table: Mapping[str, str], norm: Callable[[str], str] = normalize_name) -> str | None:
+    want = norm(text)
+    return next((k for k, v in table.items() if norm(v) == want or norm(k) == want), None)
 
 
 # -- «Планирование» -------------------------------------------------------------------------------------
@@ -190,8 +278,8 @@ def open_events(state: Mapping[str, Any]) -> list[tuple[str, str]]:
 def _knowledge(b: Book, row: Row, action: str) -> tuple[dict[str, Any] | None, RowStatus]:
     """«Исследовать» a technology, «Изучить заклинание» a spell or «Вклад в событие» (SCHEMA_V2 §2, §4, §5)."""
     d = data()
-    if action == normalize_name(CONTRIBUTE):
-        res = _lookup(row.get("what"), {k: RESOURCE_NAMES[k] for k in CARGO})
+    if action == b.ix.norm(CONTRIBUTE):
+        res = b.lookup(row.get("what"), {k: RESOURCE_NAMES[k] for k in CARGO})
         if res is None:
             return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_RESOURCE", {
                 "value": echo(row.get("what")), "allowed": allowed_list(RESOURCE_NAMES[k] for k in CARGO)}))
@@ -199,21 +287,22 @@ def _knowledge(b: Book, row: Row, action: str) -> tuple[dict[str, Any] | None, R
         if isinstance(n, OrderError):
             return None, _bad(PLANNING, row, n)
         events = open_events(b.state)
-        chosen = _lookup(row.get("to"), dict(events)) if row.get("to") else (events[0][0] if len(events) == 1 else None)
+        chosen = b.lookup(row.get("to"), dict(events)) if row.get("to") else \
+            (events[0][0] if len(events) == 1 else None)
         if chosen is None:
             return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_EVENT", {
                 "value": echo(row.get("to")), "allowed": allowed_list(name for _, name in events)}))
         return ({"kind": "contribute", "faction": b.faction, "event": chosen, "resources": {res: n}},
                 _ok(PLANNING, row, f"вклад в событие: {RESOURCE_NAMES[res]} {n}"))
-    if action == normalize_name(RESEARCH):
+    if action == b.ix.norm(RESEARCH):
         known = set(b.state["factions"][b.faction].get("techs", []))
         table = {k: t.name for k, t in d.technologies.items() if k not in known}
-        tech = _lookup(row.get("what"), table)
+        tech = b.lookup(row.get("what"), table)
         if tech is None:
             return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_TECH", {
                 "value": echo(row.get("what")), "allowed": allowed_list(table.values())}))
         choices = RACES[b.race].research_discounts
-        discount = _lookup(row.get("discount"), {r: RESOURCE_NAMES[r] for r in choices}) if choices else None
+        discount = b.lookup(row.get("discount"), {r: RESOURCE_NAMES[r] for r in choices}) if choices else None
         if row.get("discount") and discount is None:
             if not choices:
                 return None, _bad(PLANNING, row, OrderError("T_DISCOUNT_NOT_YOURS",
@@ -226,7 +315,7 @@ def _knowledge(b: Book, row: Row, action: str) -> tuple[dict[str, Any] | None, R
                 _ok(PLANNING, row, f"исследовать «{table[tech]}»{note}"))
     known = set(b.state["factions"][b.faction].get("spells", []))
     table = {k: sp.name for k, sp in d.spells.items() if k not in known}
-    spell = _lookup(row.get("what"), table)
+    spell = b.lookup(row.get("what"), table)
     if spell is None:
         return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_SPELL", {
             "value": echo(row.get("what")), "allowed": allowed_list(table.values())}))
@@ -235,14 +324,14 @@ def _knowledge(b: Book, row: Row, action: str) -> tuple[dict[str, Any] | None, R
 
 def _planning_row(b: Book, row: Row, builds: set[tuple[str, str]], free_hire: bool
                   ) -> tuple[dict[str, Any] | None, RowStatus]:
-    action = normalize_name(row.get("action"))
+    action = b.ix.norm(row.get("action"))
     actions = planning_actions(free_hire)
-    if action not in {normalize_name(a) for a in (*actions, RATS)}:
+    if action not in {b.ix.norm(a) for a in (*actions, RATS)}:
         return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_ACTION", {"value": echo(row.get("action")),
                                                                           "allowed": allowed_list(actions)}))
-    if row.get("discount") and action != normalize_name(RESEARCH):
+    if row.get("discount") and action != b.ix.norm(RESEARCH):
         return None, _bad(PLANNING, row, OrderError("T_DISCOUNT_ONLY_RESEARCH", {"value": echo(row.get("discount"))}))
-    if action in {normalize_name(a) for a in (RESEARCH, LEARN, CONTRIBUTE)}:
+    if action in {b.ix.norm(a) for a in (RESEARCH, LEARN, CONTRIBUTE)}:
         return _knowledge(b, row, action)
     where = b.province(row.get("province"), "Провинция")
     if isinstance(where, OrderError):
@@ -254,16 +343,16 @@ def _planning_row(b: Book, row: Row, builds: set[tuple[str, str]], free_hire: bo
         return None, _bad(PLANNING, row, OrderError("T_SEA_PROVINCE", {
             "value": b.pname(where), "allowed": allowed_list(b.pname(p) for p in b.own_land())}))
     stolen = where in b.state.get("stolen", [])
-    if action == normalize_name(BUILD):
+    if action == b.ix.norm(BUILD):
         return _build(b, row, where, builds)
-    if action == normalize_name(RATS):
+    if action == b.ix.norm(RATS):
         if not free_hire:
             return None, _bad(PLANNING, row, OrderError("T_NOT_SKAVEN", {"allowed": allowed_list(actions)}))
         if stolen:
             return None, _bad(PLANNING, row, OrderError("T_STOLEN", {"province": b.pname(where)}))
         return ({"kind": "skaven_free", "faction": b.faction, "province": where},
                 _ok(PLANNING, row, f"Нашествие крыс: +1 к силе в провинции «{b.pname(where)}» бесплатно"))
-    if action == normalize_name(HIRE):
+    if action == b.ix.norm(HIRE):
         if stolen:
             return None, _bad(PLANNING, row, OrderError("T_STOLEN", {"province": b.pname(where)}))
         n = read_count(row.get("count"), "Количество", maximum=99)
@@ -271,8 +360,8 @@ def _planning_row(b: Book, row: Row, builds: set[tuple[str, str]], free_hire: bo
             return None, _bad(PLANNING, row, n)
         pay_text = row.get("what")
         pay = "gold_wood"
-        if pay_text and normalize_name(pay_text) not in (normalize_name(PAY_GOLD), "золото", "золото дерево"):
-            if normalize_name(pay_text) != normalize_name(PAY_INFLUENCE):
+        if pay_text and b.ix.norm(pay_text) not in (b.ix.norm(PAY_GOLD), "золото", "золото дерево"):
+            if b.ix.norm(pay_text) != b.ix.norm(PAY_INFLUENCE):
                 return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_PAYMENT", {
                     "value": echo(pay_text), "allowed": allowed_list((PAY_GOLD, PAY_INFLUENCE))}))
             pay = "influence"
@@ -284,7 +373,7 @@ def _planning_row(b: Book, row: Row, builds: set[tuple[str, str]], free_hire: bo
 
 def _build(b: Book, row: Row, where: str, builds: set[tuple[str, str]]) -> tuple[dict[str, Any] | None, RowStatus]:
     names = {k: BUILDING_NAMES[k] for k in PLAYER_BUILDINGS}
-    building = _lookup(row.get("what"), names)
+    building = b.lookup(row.get("what"), names)
     if building is None:
         return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_BUILDING", {
             "value": echo(row.get("what")), "allowed": allowed_list(names.values())}))
@@ -294,7 +383,7 @@ def _build(b: Book, row: Row, where: str, builds: set[tuple[str, str]]) -> tuple
         return None, _bad(PLANNING, row, OrderError("T_BUILDING_THERE", {
             "province": b.pname(where), "building": names[building], "allowed": allowed_list(free)}))
     deposits = b.state["map"]["provinces"][where]["deposits"]
-    need = needs(data(), override(default_params(), b.state.get("params") or None, []), building)
+    need = needs(data(), b.ix.params, building)
     if need is not None and need not in (deposits or []):
         detail = DEPOSIT_TEXT[need] if deposits is not None else "ресурсы провинции ещё не разведаны"
         return None, _bad(PLANNING, row, OrderError("T_NO_DEPOSIT", {
@@ -314,7 +403,7 @@ def _route(text: str) -> list[str]:
 
 
 def _caravan(b: Book, row: Row, start: str) -> tuple[dict[str, Any] | None, RowStatus]:
-    res = _lookup(row.get("what"), {k: RESOURCE_NAMES[k] for k in CARGO})
+    res = b.lookup(row.get("what"), {k: RESOURCE_NAMES[k] for k in CARGO})
     if res is None:
         return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_RESOURCE", {
             "value": echo(row.get("what")), "allowed": allowed_list(RESOURCE_NAMES[k] for k in CARGO)}))
@@ -329,7 +418,7 @@ def _caravan(b: Book, row: Row, start: str) -> tuple[dict[str, Any] | None, RowS
         return None, _bad(PLANNING, row, OrderError("T_SELF_CARAVAN", {"allowed": allowed_list(others)}))
     route = [start]
     for part in _route(row.get("route")):
-        pid = b.names.get(normalize_name(part))
+        pid = b.names.get(b.ix.norm(part))
         if pid is None:
             return None, _bad(PLANNING, row, OrderError("T_BAD_ROUTE", {"detail": f"провинции «{echo(part)}» нет"}))
         if pid not in b.neighbours(route[-1]):
@@ -362,8 +451,8 @@ def _campaign_line(b: Book, row: Row) -> _Line | RowStatus:
     army = b.army(row.get("army"))
     if isinstance(army, OrderError):
         return _bad(CAMPAIGN, row, army)
-    word = normalize_name(row.get("order"))
-    kind = next((v for k, v in ORDER_WORDS.items() if normalize_name(k) == word), None)
+    word = b.ix.norm(row.get("order"))
+    kind = next((v for k, v in ORDER_WORDS.items() if b.ix.norm(k) == word), None)
     if kind is None:
         return _bad(CAMPAIGN, row, OrderError("T_UNKNOWN_ORDER", {"value": echo(row.get("order")),
                                                                  "allowed": allowed_list((HOLD, MOVE, SUPPORT))}))
@@ -401,7 +490,7 @@ def _campaign_line(b: Book, row: Row) -> _Line | RowStatus:
     if kind == "support":
         who = row.get("for_whom")
         if who:
-            fid = b.factions.get(normalize_name(who))
+            fid = b.factions.get(b.ix.norm(who))
             if fid is None:
                 return _bad(CAMPAIGN, row, OrderError("T_SUPPORT_NOBODY", {
                     "value": echo(who), "allowed": allowed_list(f["name"] for f in b.state["factions"].values())}))
@@ -454,7 +543,7 @@ def _army_orders(b: Book, army: str, lines: list[_Line]) -> tuple[dict[str, Any]
     what is left, the first row without it takes the rest (G16 a: what no row takes stays and holds); a row
     that asks more than is left, or a new part that food cannot feed, is an error and takes nothing. Two
     support rows for the whole human army are one order for the Tactics squad's two battles (G49 a)."""
-    strength = b.order_armies()[army]
+    strength = b._strengths()[army]
     statuses: list[RowStatus] = []
     if (b.race == "humans" and len(lines) >= 2 and all(ln.type == "support" and _whole(ln, strength)
                                                          for ln in lines[:2]) and lines[1].target is not None):
@@ -557,7 +646,7 @@ def _spell(b: Book, row: Row, used: set[str]) -> tuple[dict[str, Any], str] | Or
     """A cast of a known spell (SCHEMA_V2 §4 `spells`), its target from the row."""
     d = data()
     known = {k: d.spells[k].name for k in b.state["factions"][b.faction].get("spells", []) if k in d.spells}
-    sid = _lookup(row.get("spell"), known)
+    sid = b.lookup(row.get("spell"), known)
     if sid is None:
         return OrderError("T_SPELL_UNKNOWN", {"value": echo(row.get("spell")),
                                              "allowed": allowed_list(known.values())})
@@ -573,15 +662,13 @@ def _spell(b: Book, row: Row, used: set[str]) -> tuple[dict[str, Any], str] | Or
         cast["army"] = army
         note += f" на войско в провинции «{b.pname(army)}»"
     elif spell.target in ("enemy_army", "own_province"):
-        every = sorted(b.state["map"]["provinces"], key=b.pname)
-        p1 = b.province(row.get("province1"), "Провинция 1", among=every)
+        p1 = b.province(row.get("province1"), "Провинция 1", among=b.ix.every())
         if isinstance(p1, OrderError):
             return p1
         if spell.target == "own_province":
             cast["province"] = p1
         else:
-            foreign = sorted({a["faction"] for a in b.state["armies"] if a["province"] == p1
-                              and a["faction"] != b.faction})
+            foreign = sorted({a["faction"] for a in b.ix.armies_in.get(p1, ()) if a["faction"] != b.faction})
             target = b.other_faction(row.get("faction"), "Фракция") if row.get("faction") else \
                 (foreign[0] if len(foreign) == 1 else OrderError("T_ABILITY_NEEDS", {
                     "ability": known[sid], "need": FORM_NEEDS["enemy_army"]}))
@@ -607,8 +694,8 @@ def parse_might(b: Book, rows: list[Row]) -> tuple[list[dict[str, Any]], list[Ro
     dwarf_alloc: dict[str, int] = {}
     spells_used: set[str] = set()
     for row in rows:
-        word = normalize_name(row.get("action"))
-        if word == normalize_name(SPELL_ROW):
+        word = b.ix.norm(row.get("action"))
+        if word == b.ix.norm(SPELL_ROW):
             cast = _spell(b, row, spells_used)
             if isinstance(cast, OrderError):
                 statuses.append(_bad(MIGHT, row, cast))
@@ -616,7 +703,7 @@ def parse_might(b: Book, rows: list[Row]) -> tuple[list[dict[str, Any]], list[Ro
                 out.append({"kind": "spell", "rows": [row.number], "cast": cast[0]})
                 statuses.append(_ok(MIGHT, row, f"заклинание {cast[1]}"))
             continue
-        if word == normalize_name(MIGHT_ROW):
+        if word == b.ix.norm(MIGHT_ROW):
             army = b.army(row.get("army"))
             if isinstance(army, OrderError):
                 statuses.append(_bad(MIGHT, row, army))
@@ -634,7 +721,7 @@ def parse_might(b: Book, rows: list[Row]) -> tuple[list[dict[str, Any]], list[Ro
             alloc_rows.append(row.number)
             statuses.append(_ok(MIGHT, row, f"+{n} к силе войска в провинции «{b.pname(army)}» на этот Поход"))
             continue
-        if word in (normalize_name(ability), "способность"):
+        if word in (b.ix.norm(ability), "способность"):
             form = ABILITY_FORM.get(b.race, "army")
             if ability_row is not None and form != "allocation":
                 statuses.append(_bad(MIGHT, row, OrderError("T_ABILITY_TWICE", {"row": ability_row})))
@@ -648,8 +735,8 @@ def parse_might(b: Book, rows: list[Row]) -> tuple[list[dict[str, Any]], list[Ro
             ability_rows.append(row.number)
             statuses.append(_ok(MIGHT, row, f"«{ability}» (1 влияние): {note}"))
             continue
-        known = [normalize_name(a) for a in might_actions(b.race)]
-        other = next((r for r in ABILITY_FORM if normalize_name(ability_name(r)) == word), None)
+        known = [b.ix.norm(a) for a in might_actions(b.race)]
+        other = next((r for r in ABILITY_FORM if b.ix.norm(ability_name(r)) == word), None)
         if other is not None and word not in known:
             statuses.append(_bad(MIGHT, row, OrderError("T_ABILITY_NOT_YOURS", {"value": ability_name(other),
                                                                               "allowed": ability})))
@@ -672,7 +759,7 @@ def _ability(b: Book, row: Row, form: str, dwarf_alloc: dict[str, int]
         army = b.army(row.get("army"))
         if isinstance(army, OrderError):
             return army
-    every = sorted(b.state["map"]["provinces"], key=b.pname)
+    every = b.ix.every()
     p1 = b.province(row.get("province1"), "Провинция 1", among=every) if row.get("province1") else None
     p2 = b.province(row.get("province2"), "Провинция 2", among=every) if row.get("province2") else None
     for p in (p1, p2):
@@ -708,7 +795,7 @@ def _ability(b: Book, row: Row, form: str, dwarf_alloc: dict[str, int]
     # enemy_army (Intimidation)
     if p1 is None:
         return need
-    foreign = sorted({a["faction"] for a in b.state["armies"] if a["province"] == p1 and a["faction"] != b.faction
+    foreign = sorted({a["faction"] for a in b.ix.armies_in.get(p1, ()) if a["faction"] != b.faction
                       and a["faction"] in b.state["factions"]})
     target: str | None = None
     if row.get("faction"):
@@ -748,23 +835,25 @@ def _drop(statuses: list[RowStatus], errors: Mapping[tuple[str, int], OrderError
 
 
 def validate(state: Mapping[str, Any], faction: str, stage: str, tabs: Mapping[str, list[Row]],
-             free_hire: bool) -> ParsedOrders:
+             free_hire: bool, index: Index | None = None) -> ParsedOrders:
     """Every order tab of one faction's book, in the order the turn runs them: the Planning rows (in row
     order), then the Campaign rows on the armies that Planning leaves (in the faction's «№» order), then
     «Мощь и магия». The faction's own part of the turn is run by the engine (engine.titania.forecast): an
     order it voids for the faction's own reasons is the row's error and is dropped, so the turn carries out
     every row called OK here unless another faction or a battle defeats it (reasons.EXTERNAL_CAUSES). A row
-    that cannot be read gets its message; one bad row never cancels another."""
-    b = Book(state, faction)
+    that cannot be read gets its message; one bad row never cancels another. `index`: the state's Index,
+    shared by the books of one check (built here when None)."""
+    b = Book(state, faction, index=index)
+    outlook = b.ix.outlook
     planning, st_planning = _planning(b, [r for r in tabs.get(PLANNING, []) if not r.is_blank()], free_hire)
-    seen = forecast.foresee(state, faction, planning, with_campaign=False)
+    seen = forecast.plan(outlook, faction, planning)
     if seen is not None:
         void = {(PLANNING, int(item["rows"][0])): got["error"] for item, got in zip(planning, seen.planning,
                                                                                  strict=True) if "error" in got}
         planning = [item for item in planning if (PLANNING, int(item["rows"][0])) not in void]
         st_planning = _drop(st_planning, void)
         w = seen.world
-        b.after = {a.province: (a.strength, a.naval) for a in w.alive() if a.faction == faction}
+        b.after = {a.province: (a.strength, a.naval) for a in w.armies_of(faction)}
         b.food, b.squads = w.food(faction), w.squads(faction)
     else:  # a state the engine refuses: read the rows as typed, the turn will say what is wrong
         b.food = b.squads = 10 ** 6
@@ -777,10 +866,18 @@ def validate(state: Mapping[str, Any], faction: str, stage: str, tabs: Mapping[s
         orders = [*planning, *({"kind": "campaign", **item} for item in campaign), *kept]
         if seen is None:
             break
-        full = forecast.foresee(state, faction, orders)
+        # the first round goes on from the world the Planning above left; a later one runs the turn afresh
+        full = forecast.go_on(outlook, seen, orders) if not rejected else forecast.foresee(outlook, faction, orders)
         new = forecast.rejections(full, campaign, kept) if full is not None else {}
         if not new.keys() - rejected.keys():
             break
         rejected.update(new)
     statuses = [*st_planning, *st_campaign, *st_orders, *_drop(st_might, rejected)]
     return ParsedOrders(faction, stage, tuple(orders), tuple(statuses))
+
+
+def validate_books(state: Mapping[str, Any], stage: str, books: Mapping[str, Mapping[str, list[Row]]],
+                   free_hire: Mapping[str, bool]) -> dict[str, ParsedOrders]:
+    """`validate` for several factions' books of one state, which share one Index (read once)."""
+    index = Index(state)
+    return {f: validate(state, f, stage, tabs, free_hire[f], index) for f, tabs in books.items()}

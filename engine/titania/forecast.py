@@ -9,12 +9,17 @@ its own reasons: an own army in the way, a province out of reach, a support from
 comes from. `foresee` runs the steps of engine.titania.adjudicate, in its order and with its functions, on
 the situation built from the game state with this faction's orders alone; `rejections` turns each order the
 engine voids there into the row's error, with what is allowed instead. Pure: no IO, no global random.
+
+The game state is read once (`Outlook`: the situation without orders, parsed) for all the forecasts of one
+check, every book's: a forecast adds only its faction's orders to it. `plan` runs the Planning alone and
+`go_on` runs the Campaign on the world that Planning left (a void Planning order changes nothing, so that
+world is the one a full `foresee` without the void orders reaches).
 """
 from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.errors import OrderError, allowed_list
@@ -22,7 +27,7 @@ from engine.ruleset import ParsedOrders
 from engine.titania import campaign, quests
 from engine.titania.adjudicate import start_of_campaign, start_of_turn
 from engine.titania.board import Task
-from engine.titania.game_turn import situation
+from engine.titania.game_turn import order_keys, situation
 from engine.titania.names import RESOURCE_NAMES
 from engine.titania.orders import Record
 from engine.titania.planning import Planning
@@ -30,13 +35,12 @@ from engine.titania.reasons import explain
 from engine.titania.research import spell_cost, tech_cost
 from engine.titania.reveal import reveal_near_armies
 from engine.titania.rulebook import see
-from engine.titania.situation import parse_situation
+from engine.titania.situation import Situation, parse_situation
 from engine.titania.tabs import CAMPAIGN, MIGHT
 from engine.titania.world import World
 
 SEED = "forecast"  # nothing the faction's own verdicts depend on is drawn (raids, new events, reveals)
 UNNEEDED = ("no_battle", "empty_province")  # a standing support nobody needed: not a mistake
-ORDER_KEYS = ("planning", "orders", "abilities", "might_allocation", "spells")
 
 
 def _amounts(cost: Mapping[str, int], zeros: bool = False) -> str:
@@ -144,16 +148,59 @@ class Foresight:
     might: dict[str, str] | None = None
 
 
-def foresee(state: Mapping[str, Any], faction: str, items: Sequence[Mapping[str, Any]],
-            with_campaign: bool = True) -> Foresight | None:
-    """Run the faction's order items (validate's `orders`) alone; None if the engine refuses the state."""
-    parsed = ParsedOrders(faction, "orders", tuple(dict(i) for i in items), ())
-    data, _, campaign_rows = situation(state, {faction: parsed}, SEED)
-    data["orders"] = data["orders"][:len(campaign_rows)]  # the Keepers' standing orders are other factions'
-    for key in ORDER_KEYS:  # the engine gets its own copy of the orders (as adjudicate's deep copy gives it);
-        data[key] = copy.deepcopy(data[key])  # the rest is built afresh or only read
-    sit, _ = parse_situation(data)
-    if sit is None or faction not in {f.id for f in sit.factions}:
+class Outlook:
+    """The game state as the engine reads it, without orders: built once for every forecast of a check."""
+
+    def __init__(self, state: Mapping[str, Any]) -> None:
+        self.state = state
+        data, _, _ = situation(state, {}, SEED)
+        data["orders"] = []  # the Keepers' standing orders are other factions'
+        self.planning: dict[str, Any] = data["planning"]
+        self.sit: Situation | None = parse_situation(data)[0]
+
+    def situation(self, faction: str, items: Sequence[Mapping[str, Any]]) -> Situation | None:
+        """The situation with the faction's order items (validate's `orders`) alone; None if the engine refuses
+        the state. The engine gets its own copy of the orders and of the Planning's input (as adjudicate's deep
+        copy gives it); the rest is built afresh by the World or only read."""
+        if self.sit is None or faction not in {f.id for f in self.sit.factions}:
+            return None
+        keys = self.orders(faction, items)
+        planning = {**_copy({k: v for k, v in self.planning.items() if k != "orders"}),
+                    "orders": keys["planning_orders"]}
+        return with_orders(replace(self.sit, planning=planning), keys)
+
+    def orders(self, faction: str, items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """The input's order keys (game_turn.order_keys) of the faction's items, the engine's own copy."""
+        parsed = ParsedOrders(faction, "orders", tuple(dict(i) for i in items), ())
+        return dict(_copy(order_keys(self.state, {faction: parsed})[0]))
+
+
+def _copy(value: Any) -> Any:
+    """copy.deepcopy of plain data (the orders and the Planning's input are JSON: dicts, lists, text, numbers),
+    in a fraction of its time; anything else goes to copy.deepcopy."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if value is None or isinstance(value, str | int | float):
+        return value
+    if isinstance(value, tuple):
+        return tuple(_copy(v) for v in value)
+    return copy.deepcopy(value)
+
+
+def with_orders(sit: Situation, keys: Mapping[str, Any]) -> Situation:
+    """`sit` with the Campaign's order keys of `keys` (Outlook.orders)."""
+    return replace(sit, orders=tuple(keys["orders"]), might_allocation=keys["might_allocation"],
+                   abilities=keys["abilities"],
+                   ext=replace(sit.ext, casts={str(f): tuple(v) for f, v in keys["spells"].items()}))
+
+
+def plan(outlook: Outlook, faction: str, items: Sequence[Mapping[str, Any]]) -> Foresight | None:
+    """The faction's Planning run alone (its order items, validate's `orders`); None if the engine refuses the
+    state."""
+    sit = outlook.situation(faction, items)
+    if sit is None:
         return None
     # engine.titania.adjudicate, step by step (its own functions; the move order is this faction alone)
     w = World(sit, SEED)
@@ -161,14 +208,21 @@ def foresee(state: Mapping[str, Any], faction: str, items: Sequence[Mapping[str,
     w.turn_order = [faction]
     w.grown.clear()
     planning = _Planning(w, sit.planning or {})
-    planning.run()
+    planning.play()  # the outcomes only (`run` also sums up every faction's purse and food)
     campaign.keeper_watch(w)
-    out = Foresight(faction, w, planning.results)
-    if not with_campaign:
-        return out
+    return Foresight(faction, w, planning.results)
+
+
+def go_on(outlook: Outlook, fs: Foresight, items: Sequence[Mapping[str, Any]]) -> Foresight:
+    """The Campaign of the faction's order items run on the world its Planning left (`plan`; the world is not
+    fresh after this). The items' Planning orders are not run again: they must be those `plan` ran, less the
+    ones it voided (a void order changed nothing)."""
+    w, faction = fs.world, fs.faction
+    campaign_items = [i for i in items if i.get("kind") != "planning"]
+    w.sit = with_orders(w.sit, outlook.orders(faction, campaign_items))  # the Campaign reads its orders here
     reveal_near_armies(w)
-    out.records, allocation = start_of_campaign(w)
-    out.might = allocation.get(faction)
+    fs.records, allocation = start_of_campaign(w)
+    fs.might = allocation.get(faction)
     # campaign.run, for the one faction, noting why a move is void at the moment it is (a void move changes
     # nothing, so the world is still as it was then)
     moves = sorted((t for t in w.tasks if t.faction == faction and t.type == "move"),
@@ -178,11 +232,18 @@ def foresee(state: Mapping[str, Any], faction: str, items: Sequence[Mapping[str,
         campaign.run_move(w, task)
         campaign.keeper_watch(w)
         if task.outcome == "void":
-            out.moves[(task.index, task.part)] = _move_error(w, task)
+            fs.moves[(task.index, task.part)] = _move_error(w, task)
         reveal_near_armies(w, faction)
         quests.find_items(w, faction)
-    campaign.settle(w, out.records)
-    return out
+    campaign.settle(w, fs.records)
+    return fs
+
+
+def foresee(outlook: Outlook, faction: str, items: Sequence[Mapping[str, Any]]) -> Foresight | None:
+    """Run the faction's order items (validate's `orders`) alone, Planning and Campaign; None if the engine
+    refuses the state."""
+    fs = plan(outlook, faction, items)
+    return go_on(outlook, fs, items) if fs is not None else None
 
 
 def _name(w: World, province: str | None) -> str:

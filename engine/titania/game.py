@@ -127,6 +127,18 @@ class Titania(Ruleset):
         free = RACES[state["factions"][faction]["race"]].free_hire > 0
         return book_orders.validate(state, faction, stage, tabs, free)
 
+    def validate_books(self, state: Mapping[str, Any], stage: str,
+                       books: Mapping[str, Mapping[str, list[Row]]]) -> dict[str, ParsedOrders]:
+        """The books of one check share one reading of the state (book_orders.Index: names, neighbours,
+        armies, the situation the forecasts start from)."""
+        playing = {f: tabs for f, tabs in books.items()
+                   if f in state["factions"] and not state["factions"][f].get("eliminated")}
+        if start_book.is_setup(state) or not playing:
+            return super().validate_books(state, stage, books)
+        free = {f: RACES[state["factions"][f]["race"]].free_hire > 0 for f in playing}
+        read = book_orders.validate_books(state, stage, playing, free)
+        return {f: read[f] if f in read else self.validate(state, f, stage, tabs) for f, tabs in books.items()}
+
     def gm_vocabularies(self, state: Mapping[str, Any]) -> dict[str, list[str]]:
         return {} if start_book.is_setup(state) else corrections.vocabulary(state)
 

@@ -96,21 +96,11 @@ def _keeper_reinforce(state: Mapping[str, Any], params: Params, seed: int | str)
     return out
 
 
-def situation(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: int | str
-              ) -> tuple[dict[str, Any], list[tuple[str, str, list[int]]], list[tuple[str, str, list[int]]]]:
-    """The titania.adjudicate.v2 input, with the game's own content as its `catalog` (engine.titania.data: the
-    same form a conformance case brings), and which faction's rows each planning / campaign order came from."""
-    provinces = state["map"]["provinces"]
-    players = playing(state)
-    factions: list[dict[str, Any]] = []
-    for fid in players:
-        f = state["factions"][fid]
-        factions.append({"id": fid, "name": f["name"], "race": f["race"], "kind": "player",
-                         "allies": [a for a in f.get("allies", []) if a in players],
-                         "at_war": [a for a in f.get("at_war", []) if a in players],
-                         "resources": {r: int(f.get(r, 0)) for r in RESOURCE_KEYS}})
-    for kid, k in sorted(state["keepers"].items()):
-        factions.append({"id": kid, "name": k["name"], "race": k["race"], "kind": "keeper"})
+def order_keys(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders]
+               ) -> tuple[dict[str, Any], list[tuple[str, str, list[int]]], list[tuple[str, str, list[int]]]]:
+    """The books' orders as the input's keys take them (`planning_orders`: the Planning orders, `orders`: the
+    Campaign orders without the Keepers' standing ones, `might_allocation`, `abilities`, `spells`), and which
+    faction's rows each planning / campaign order came from."""
     planning: list[dict[str, Any]] = []
     planning_rows: list[tuple[str, str, list[int]]] = []
     campaign: list[dict[str, Any]] = []
@@ -118,7 +108,7 @@ def situation(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed
     might: dict[str, Any] = {}
     abilities: dict[str, Any] = {}
     spells: dict[str, list[dict[str, Any]]] = {}
-    for fid in players:
+    for fid in playing(state):
         parsed = orders.get(fid)
         for item in parsed.orders if parsed is not None else ():
             kind = item.get("kind")
@@ -134,7 +124,28 @@ def situation(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed
                 abilities[fid] = item["spec"]
             elif kind == "spell":
                 spells.setdefault(fid, []).append(item["cast"])
-    campaign += _keeper_orders(state)
+    keys = {"planning_orders": planning, "orders": campaign, "might_allocation": might, "abilities": abilities,
+            "spells": spells}
+    return keys, planning_rows, campaign_rows
+
+
+def situation(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: int | str
+              ) -> tuple[dict[str, Any], list[tuple[str, str, list[int]]], list[tuple[str, str, list[int]]]]:
+    """The titania.adjudicate.v2 input, with the game's own content as its `catalog` (engine.titania.data: the
+    same form a conformance case brings), and which faction's rows each planning / campaign order came from."""
+    provinces = state["map"]["provinces"]
+    players = playing(state)
+    factions: list[dict[str, Any]] = []
+    for fid in players:
+        f = state["factions"][fid]
+        factions.append({"id": fid, "name": f["name"], "race": f["race"], "kind": "player",
+                         "allies": [a for a in f.get("allies", []) if a in players],
+                         "at_war": [a for a in f.get("at_war", []) if a in players],
+                         "resources": {r: int(f.get(r, 0)) for r in RESOURCE_KEYS}})
+    for kid, k in sorted(state["keepers"].items()):
+        factions.append({"id": kid, "name": k["name"], "race": k["race"], "kind": "keeper"})
+    keys, planning_rows, campaign_rows = order_keys(state, orders)
+    campaign = keys["orders"] + _keeper_orders(state)
     keepers = sorted(state["keepers"])
     data = {
         "schema": SCHEMA_V2,
@@ -159,8 +170,9 @@ def situation(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed
                   "events": list(state.get("active_events", [])), "quests": dict(state.get("quests", {}))},
         "planning": {"production": True, "arrivals": list(state["in_transit"]),
                      "keeper_reinforce": _keeper_reinforce(state, params_of(state), seed),
-                     "stolen": list(state["stolen"]), "orders": planning},
-        "might_allocation": might, "abilities": abilities, "orders": campaign, "spells": spells,
+                     "stolen": list(state["stolen"]), "orders": keys["planning_orders"]},
+        "might_allocation": keys["might_allocation"], "abilities": keys["abilities"], "orders": campaign,
+        "spells": keys["spells"],
     }
     return data, planning_rows, campaign_rows
 

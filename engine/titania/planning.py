@@ -41,8 +41,17 @@ class Planning:
         w.stolen = {p for p in stolen if isinstance(p, str)} if isinstance(stolen, list) else set()
 
     def run(self) -> dict[str, Any]:
-        """SCHEMA §1.4 and SCHEMA_V2 §10 step 2: arrivals and quest completions, production, Keeper
-        reinforcements, the orders in list order, then the events' goals decided."""
+        """SCHEMA §1.4 and SCHEMA_V2 §10 step 2 (`play`), and its output: the orders' outcomes, every faction's
+        resources and food."""
+        self.play()
+        w = self.w
+        return {"orders": self.results,
+                "resources": {f: dict(res) for f, res in w.resources.items()},
+                "food": {f: w.food(f) for f in w.factions}}
+
+    def play(self) -> None:
+        """Arrivals and quest completions, production, Keeper reinforcements, the orders in list order, then
+        the events' goals decided; each order's outcome in `results`."""
         w, spec = self.w, self.spec
         self.arrivals(spec.get("arrivals", []))
         if spec.get("production", True) is not False:  # SCHEMA §1.4: on unless turned off
@@ -55,9 +64,6 @@ class Planning:
             w.buildings[province].append(building)
         events.decide(w)
         w.effects_changed()
-        return {"orders": self.results,
-                "resources": {f: dict(res) for f, res in w.resources.items()},
-                "food": {f: w.food(f) for f in w.factions}}
 
     def arrivals(self, raw: object) -> None:
         """P2.1: the caravans sent last turn arrive; at a Keeper's Market they count for its quest (G85, G86)."""

@@ -32,17 +32,18 @@ def issue(w: World) -> None:
     quests = w.catalog.quests
     if w.turn is None or not quests:
         return
+    bosses = sorted(w.bosses)
+    land_all = sorted(p for p, info in w.map.provinces.items() if not info.sea and p not in w.bosses)
     for spec in w.sit.factions:
         k = spec.id
         if not spec.is_keeper or k in w.quests:
             continue
         fixed = _fixed(w, "quest", k)
         rng = w.rng("quest", k)
-        bosses = sorted(w.bosses)
-        land = sorted(p for p, info in w.map.provinces.items()
-                      if not info.sea and w.owners.get(p) != k and p not in w.bosses)
-        pools = {"deliver": [k], "boss_item": bosses, "find_item": land}
-        usable = sorted(q for q, d in quests.items() if pools[d.kind])
+        # the pools: the Keeper itself, the Boss provinces, the land provinces not its own and without a Boss
+        # (that one listed only when it is drawn from)
+        some = {"deliver": True, "boss_item": bool(bosses), "find_item": any(w.owners.get(p) != k for p in land_all)}
+        usable = sorted(q for q, d in quests.items() if some[d.kind])
         if not usable:
             continue
         qid = str(fixed["quest"]) if fixed.get("quest") in usable else rng.choice(usable)
@@ -52,10 +53,11 @@ def issue(w: World) -> None:
             lo, hi = d.amount
             q.update(resource=d.resource,
                      amount=fixed["amount"] if _int(fixed.get("amount")) else rng.randint(lo, hi))
+        elif fixed.get("province") in w.map.provinces:  # dice.quest may fix any province of the map
+            q.update(item=d.item, item_holder=None, province=fixed["province"])
         else:
-            pool = pools[d.kind]  # dice.quest may fix any province of the map
-            q.update(item=d.item, item_holder=None, province=fixed["province"]
-                     if fixed.get("province") in w.map.provinces else rng.choice(pool))
+            pool = bosses if d.kind == "boss_item" else [p for p in land_all if w.owners.get(p) != k]
+            q.update(item=d.item, item_holder=None, province=rng.choice(pool))
         q.update(progress={}, done_by=None)
         w.quests[k] = q
         w.events.append({"kind": "quest_issued", "keeper": k, "quest": qid})

@@ -5,6 +5,7 @@ so one `World` is built from the situation, changed step by step, and then turne
 """
 from __future__ import annotations
 
+import bisect
 import copy
 from typing import Any
 
@@ -15,6 +16,10 @@ from engine.titania.effects import Effect, total
 from engine.titania.params import RESOURCES, Params
 from engine.titania.races import RACES, Race
 from engine.titania.situation import FactionSpec, Situation
+
+
+def _uid(army: Army) -> int:
+    return army.uid
 
 
 def produces(catalog: Catalog, params: Params, building: str) -> dict[str, int]:
@@ -35,6 +40,34 @@ def needs(catalog: Catalog, params: Params, building: str) -> str | None:
     return params.needs_deposit.get(building)
 
 
+class Owners(dict[str, str | None]):
+    """Province -> owner (None: nobody), which also keeps each owner's provinces at hand (`World.owned`: a
+    look-up, not a pass over the map for every faction). Provinces are set one at a time (`w.owners[p] = f`);
+    the mutators that would bypass the index are refused."""
+
+    def __init__(self, owners: dict[str, str | None]) -> None:
+        super().__init__(owners)
+        self._order = {p: i for i, p in enumerate(owners)}  # map order, the order `owned` lists them in
+        self._of: dict[str | None, set[str]] = {}
+        for p, o in owners.items():
+            self._of.setdefault(o, set()).add(p)
+
+    def __setitem__(self, province: str, owner: str | None) -> None:
+        if province not in self._order:
+            raise KeyError(province)  # the map's provinces are fixed for the turn
+        self._of[self[province]].discard(province)
+        self._of.setdefault(owner, set()).add(province)
+        super().__setitem__(province, owner)
+
+    def owned(self, owner: str) -> list[str]:
+        return sorted(self._of.get(owner, ()), key=self._order.__getitem__)
+
+    def _refused(self, *args: object, **kwargs: object) -> Any:
+        raise TypeError("World.owners: set a province's owner with owners[province] = owner")
+
+    __delitem__ = pop = popitem = clear = update = setdefault = __ior__ = _refused
+
+
 class World:
     """Armies, owners, buildings, natives, Bosses and resources while the turn is resolved."""
 
@@ -45,13 +78,16 @@ class World:
         self.seed = seed
         self.factions: dict[str, FactionSpec] = {f.id: f for f in sit.factions}
         self.races: dict[str, Race] = {f.id: RACES[f.race]() for f in sit.factions}
-        self.owners: dict[str, str | None] = {p: sit.owners.get(p) for p in self.map.provinces}
+        self._owners = Owners({p: sit.owners.get(p) for p in self.map.provinces})
+        self.owners: dict[str, str | None] = self._owners  # the same dict, seen as one (Board)
         self.buildings: dict[str, list[str]] = {p: list(sit.buildings.get(p, ())) for p in self.map.provinces}
         self.natives: dict[str, int] = dict(sit.natives)
         self.bosses: dict[str, int] = dict(sit.bosses)
         self.resources: dict[str, dict[str, int]] = {f.id: {r: f.resources.get(r, 0) for r in RESOURCES}
                                                      for f in sit.factions}
         self.armies: list[Army] = []
+        self._armies_of: dict[str, list[Army]] = {}  # each faction's armies, in `armies` order
+        self._armies_at: dict[str, list[Army]] = {}  # the armies in each province (`place` moves them), same order
         for a in sit.armies:
             self.add_army(a.faction, a.province, a.strength, a.naval)
         # armies that grew by a hire or arrived in a province since the Keepers last looked (campaign.keeper_watch):
@@ -182,7 +218,8 @@ class World:
         return d.effects if d is not None else ()
 
     def owned(self, faction: str) -> list[str]:
-        return [p for p, o in self.owners.items() if o == faction]
+        """The faction's provinces, in map order."""
+        return self._owners.owned(faction)
 
     def borders(self, f: str, g: str) -> bool:
         """Some province of f is adjacent to some province of g."""
@@ -193,7 +230,7 @@ class World:
         return [f.id for f in self.sit.factions if not f.is_keeper]
 
     def squads(self, faction: str) -> int:
-        return len({a.province for a in self.alive() if a.faction == faction})
+        return len({a.province for a in self._armies_of.get(faction, ()) if a.alive})
 
     def food(self, faction: str) -> int:
         """Food capacity (G35 a): fixed in the file, or capitals + farms + the racial extra."""
@@ -217,20 +254,27 @@ class World:
     def add_army(self, faction: str, province: str, strength: int, naval: bool = False) -> Army:
         army = Army(len(self.armies) + 1, faction, province, strength, naval, province)
         self.armies.append(army)
+        self._armies_of.setdefault(faction, []).append(army)
+        self._armies_at.setdefault(province, []).append(army)
         return army
 
     def alive(self) -> list[Army]:
         return [a for a in self.armies if a.alive]
 
+    def armies_of(self, faction: str) -> list[Army]:
+        """The faction's armies still alive, in `armies` order."""
+        return [a for a in self._armies_of.get(faction, ()) if a.alive]
+
     def armies_in(self, province: str) -> list[Army]:
-        return [a for a in self.armies if a.province == province and a.alive]
+        return [a for a in self._armies_at.get(province, ()) if a.alive]
 
     def own_army(self, faction: str, province: str, exclude: Army | None = None) -> Army | None:
-        return next((a for a in self.armies_in(province) if a.faction == faction and a is not exclude), None)
+        return next((a for a in self._armies_of.get(faction, ()) if a.province == province and a.alive
+                     and a is not exclude), None)
 
     def army_at_start(self, faction: str, province: object) -> Army | None:
         """The faction's army that started the Campaign in `province` (first part after a split)."""
-        return next((a for a in self.armies if a.faction == faction and a.start == province and a.alive), None)
+        return next((a for a in self._armies_of.get(faction, ()) if a.start == province and a.alive), None)
 
     def hostile_present(self, faction: str, province: str) -> bool:
         if self.natives.get(province, 0) > 0 or province in self.bosses:
@@ -259,6 +303,8 @@ class World:
         """Move (or retreat) an army into a province; it merges into the own army already there (which keeps
         its order: a support it gives becomes `engaged` if the newcomer moved). Returns the Strength trimmed."""
         self.occupancy_changed.update({army.province, province})
+        self._armies_at[army.province].remove(army)
+        bisect.insort(self._armies_at.setdefault(province, []), army, key=_uid)
         army.province = province
         other = self.own_army(army.faction, province, exclude=army)
         if other is None:
