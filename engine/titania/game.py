@@ -32,11 +32,16 @@ from engine.ruleset import (
 from engine.state import Envelope
 from engine.titania import book_orders, corrections, defaults, game_turn, odds, setup, start_book, views
 from engine.titania.book_orders import (
+    ABILITY_FORM,
+    CONTRIBUTE,
     HOLD,
+    LEARN,
     MOVE,
     PAY_GOLD,
     PAY_INFLUENCE,
     PLAYER_BUILDINGS,
+    RESEARCH,
+    SPELL_ROW,
     SUPPORT,
     might_actions,
     planning_actions,
@@ -96,25 +101,45 @@ class Titania(Ruleset):
         d = book_orders.data()
         rec = state["factions"][faction]
         armies = sorted(b.armies(), key=b.pname)
-        near = sorted({n for p in armies for n in b.neighbours(p)} | set(armies), key=b.pname)
+        near = sorted({n for p in armies for n in b.neighbours(p)}, key=b.pname)  # «Куда»: next to an army
         land = sorted((p for p, i in state["map"]["provinces"].items() if not i["sea"]), key=b.pname)
+        # «Мощь и магия»: the racial ability's form and the known spells' targets say which of its columns a row
+        # may fill; a column none of them takes offers nothing
+        form = ABILITY_FORM.get(b.race, "army")
+        spells = [d.spells[k] for k in rec.get("spells", []) if k in d.spells]
+        aims = {form} | {sp.target for sp in spells}
+        first = set(land) if aims & {"province", "army_two", "path"} else set()
+        if "own_province" in aims:
+            first |= set(b.owned())
+        foreign = [a for a in state["armies"] if a["faction"] != faction]
+        if form == "enemy_army":  # Intimidation: where another player's army stands
+            first |= {a["province"] for a in foreign if a["faction"] in state["factions"]}
+        if "enemy_army" in {sp.target for sp in spells}:  # a spell at an enemy army: a Keeper's too
+            first |= {a["province"] for a in foreign}
+        events = book_orders.open_events(state)
+        techs = [t.name for k, t in d.technologies.items() if k not in rec.get("techs", [])]
+        unknown = [sp.name for k, sp in d.spells.items() if k not in rec.get("spells", [])]
+        # an action with nothing left to act on: no open event, every technology or spell known
+        gone = {a for a, left in ((CONTRIBUTE, events), (RESEARCH, techs), (LEARN, unknown)) if not left}
         return {
-            "planning_actions": planning_actions(race.free_hire > 0),
+            "planning_actions": [a for a in planning_actions(race.free_hire > 0) if a not in gone],
             "discounts": [RESOURCE_NAMES[r] for r in race.research_discounts],
             "own_provinces": [b.pname(p) for p in b.own_land()],
             "planning_what": [BUILDING_NAMES[k] for k in PLAYER_BUILDINGS] + [PAY_GOLD, PAY_INFLUENCE]
                              + [RESOURCE_NAMES[r] for r in ("gold", "wood", "stone", "mana")]
-                             + [t.name for k, t in d.technologies.items() if k not in rec.get("techs", [])]
-                             + [sp.name for k, sp in d.spells.items() if k not in rec.get("spells", [])],
+                             + techs + unknown,
             "known_spells": [d.spells[k].name for k in rec.get("spells", []) if k in d.spells],
             "other_factions": [f["name"] for fid, f in state["factions"].items() if fid != faction]
-                              + [name for _, name in book_orders.open_events(state)],
+                              + [name for _, name in events],
             "all_factions": [f["name"] for f in state["factions"].values()],
             "army_provinces": [b.pname(p) for p in armies],
             "campaign_orders": [HOLD, MOVE, SUPPORT],
             "targets": [b.pname(p) for p in near],
-            "might_actions": might_actions(b.race),
-            "land_provinces": [b.pname(p) for p in land],
+            "might_actions": [a for a in might_actions(b.race) if a != SPELL_ROW or spells],
+            "might_provinces": [b.pname(p) for p in sorted(first, key=b.pname)],
+            "might_provinces2": [b.pname(p) for p in land] if form in ("army_two", "path") else [],
+            "might_factions": [f["name"] for fid, f in state["factions"].items() if fid != faction]
+                              if "enemy_army" in aims else [],
             **odds.vocabularies(),
         }
 

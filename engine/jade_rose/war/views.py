@@ -6,9 +6,14 @@ planning phase, the opponent's deployment; nothing of other battles, armies or r
 from __future__ import annotations
 
 from engine.jade_rose import factions
+from engine.jade_rose.battle import battle_kit
+from engine.jade_rose.battle.deployment import allowed_manoeuvres
+from engine.jade_rose.battle.model import MANOEUVRES
+from engine.jade_rose.battle.texts import MANOEUVRE_NOM
 from engine.jade_rose.data import load_data
 from engine.jade_rose.names import unit_names
 from engine.jade_rose.state_types import JadeRoseState, Squad
+from engine.jade_rose.war import squads as sq
 from engine.jade_rose.war.battles import fight_title
 from engine.jade_rose.war.manoeuvres import fight_label, own_squads, planned_fights
 from engine.jade_rose.war.reports import faction_title, units_text
@@ -42,9 +47,26 @@ def garrison_unit_keys(faction: str) -> list[str]:
     return sorted(keys, key=lambda k: (data.units[k].tier, k))
 
 
+def squad_choices(state: JadeRoseState, faction: str) -> tuple[list[str], bool]:
+    """The manoeuvres the faction's squads in its fights with a planning phase may be ordered (what the battle
+    allows each squad: deployment.allowed_manoeuvres), and whether one of them may also change position free
+    (every unit of the squad can)."""
+    units, _ = battle_kit()
+    kind_of = {name: kind for kind, name in MANOEUVRE_NOM.items()}
+    kinds: set[str] = set()
+    free = False
+    for _fight, (battle, att, role) in planned_fights(state, faction).items():
+        for setup in sq.setups(own_squads(battle, att, role)):
+            kinds |= {kind_of[name] for name in allowed_manoeuvres(setup, units)}
+            stats = [units[k] for k, _ in setup.units if k in units]
+            free = free or bool(stats) and all(s.free_move and not s.no_manoeuvres for s in stats)
+    return [MANOEUVRE_WORDS[k] for k in MANOEUVRES if k in kinds], free
+
+
 def vocabularies(state: JadeRoseState, faction: str) -> dict[str, list[str]]:
     """Dropdown lists of the war tabs for one faction's book."""
     data = load_data()
+    manoeuvres, free = squad_choices(state, faction)
     return {
         "flanks": list(FLANK_WORDS.values()),
         "lines": list(LINE_WORDS.values()),
@@ -56,6 +78,8 @@ def vocabularies(state: JadeRoseState, faction: str) -> dict[str, list[str]]:
         "garrison_units": [data.units[k].name for k in garrison_unit_keys(faction)] if faction in data.factions else [],
         "manoeuvres": list(MANOEUVRE_WORDS.values()),
         "positions": [position_text(k) for k in ALL_POSITION_KEYS],
+        "squad_manoeuvres": manoeuvres,  # the «Манёвры» tab: what its squads may do
+        "free_positions": [position_text(k) for k in ALL_POSITION_KEYS] if free else [],
     }
 
 
