@@ -3,6 +3,9 @@ the Spreadsheet resource and the values API (`Book`; `fake_sheets.Spreadsheet` a
 
 Cells are sparse dicts of CellData (`userEnteredValue`, `userEnteredFormat`, `dataValidation`).
 Every method takes the caller's e-mail so protected ranges are enforced per identity.
+
+One module over 400 lines: `Sheet` and `Book` share the sparse cell model and its protection checks, which
+the values API and the resource views both read; split, each half would import the other's internals.
 """
 from __future__ import annotations
 
