@@ -10,6 +10,9 @@ allocation and the racial ability; mostly legal, some wrong (the Russian row mes
 
 `scenario()` is the scenario (as a TOML document: `scenario_toml()`), `world()` its first state with the
 typed rows, `situation()` the `titania.adjudicate.v1` input the `turn` builds from them.
+
+One module over 400 lines: the map, the holdings, the armies and the typed rows are drawn from one seeded
+stream in one order; split, the modules would have to hand that stream and its order between them.
 """
 from __future__ import annotations
 
