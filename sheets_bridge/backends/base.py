@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, runtime_checkable
@@ -173,6 +174,15 @@ class PutsPictures(Protocol):
     """Embeds PNG pictures (the map, the charts) in a tab of a book (PicturesNotStored: it cannot here)."""
 
     def put_pictures(self, book_id: str, title: str, pictures: list[bytes], note: str) -> None: ...
+
+
+@runtime_checkable
+class HoldsPictures(Protocol):
+    """Puts the pictures given while `holding_pictures` is open in each book with its next `write_book`, in
+    the same save (xlsx: a stage loads and saves each book once, not once more for its pictures); those of a
+    book not written by the end when it closes. The caller draws the pictures before it pushes the books."""
+
+    def holding_pictures(self) -> AbstractContextManager[None]: ...
 
 
 @runtime_checkable

@@ -349,3 +349,66 @@ def test_any_text_reads_back_unchanged_or_without_control_characters(backend, bo
     while expected and expected[-1] == "":
         expected.pop()
     assert got == expected
+
+
+def _png(colour: tuple[int, int, int]) -> bytes:
+    import io
+
+    from PIL import Image
+    out = io.BytesIO()
+    Image.new("RGB", (60, 40), colour).save(out, format="PNG")
+    return out.getvalue()
+
+
+def _saves(monkeypatch) -> list[str]:
+    saved: list[str] = []
+    real = xlsx_files.save
+    monkeypatch.setattr(xlsx_files, "save", lambda wb, path: (saved.append(path.name), real(wb, path)))
+    return saved
+
+
+def _book_parts(path) -> dict[str, bytes]:
+    with zipfile.ZipFile(path) as zf:
+        return {n: zf.read(n) for n in zf.namelist() if n != "docProps/core.xml"}
+
+
+def test_pictures_held_go_into_the_book_with_its_write_in_one_save(backend, book, tmp_path, monkeypatch):
+    """Within `holding_pictures` a picture put waits for the book's write, which saves it with the tabs: one
+    save, and the book a write and then a put of its own would give."""
+    tabs = [orders_tab(rows=(("Город номер 1", "Лучники", 3, "OK"),))]
+    png = _png((10, 120, 200))
+    twin = XlsxBackend(tmp_path / "twin", password=backend.password)
+    twin_book = twin.create_book("empire", "Империя — приказы")
+    twin.write_book(twin_book, tabs)
+    twin.put_pictures(twin_book, "Рисунок карты", [png], "Карта вашей фракции")
+    saved = _saves(monkeypatch)
+    with backend.holding_pictures():
+        backend.put_pictures(book, "Рисунок карты", [png], "Карта вашей фракции")
+        assert saved == [] and "Рисунок карты" not in backend.tab_titles(book)     # held, not written
+        backend.write_book(book, tabs)
+    assert saved == ["empire.xlsx"]
+    assert _book_parts(backend.book_path(book)) == _book_parts(twin.book_path(twin_book))
+    assert backend.tab_titles(book) == ["Армии", "Рисунок карты"]
+
+
+def test_pictures_of_a_book_not_written_are_saved_when_the_holding_ends_and_none_after_a_failure(backend, book,
+                                                                                                monkeypatch):
+    backend.write_book(book, [orders_tab()])
+    other = backend.create_book("public", "Общая")
+    backend.write_book(other, [TabWrite("Хроника", header=("Ход", "Текст"))])
+    saved = _saves(monkeypatch)
+    with backend.holding_pictures():
+        backend.put_pictures(book, "Рисунок карты", [_png((200, 0, 0))], "первая")
+        backend.put_pictures(book, "Рисунок карты", [_png((0, 0, 200))], "вторая")     # the last one counts
+        backend.put_pictures(other, "Рисунок карты", [_png((0, 200, 0))], "общая")
+        backend.write_book(other, [TabWrite("Хроника", header=("Ход", "Текст"), rows=(("1", "бой"),))])
+    assert saved == ["public.xlsx", "empire.xlsx"]                  # the unwritten book: once, at the end
+    pictured = openpyxl.load_workbook(backend.book_path(book))["Рисунок карты"]
+    assert pictured["A1"].value == "вторая" and [i._data() for i in pictured._images] == [_png((0, 0, 200))]
+    saved.clear()
+    with pytest.raises(RuntimeError), backend.holding_pictures():
+        backend.put_pictures(book, "Рисунок карты", [_png((1, 2, 3))], "не сохранится")
+        raise RuntimeError("the push failed")
+    assert saved == [] and openpyxl.load_workbook(backend.book_path(book))["Рисунок карты"]["A1"].value == "вторая"
+    backend.put_pictures(book, "Рисунок карты", [], "сразу")                        # not holding: at once
+    assert saved == ["empire.xlsx"]

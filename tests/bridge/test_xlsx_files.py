@@ -220,3 +220,62 @@ def test_the_in_memory_writer_writes_the_file_openpyxl_s_own_save_writes(tmp_pat
     wb.save(tmp_path / "theirs.xlsx")
     assert _parts(ours) == _parts(tmp_path / "theirs.xlsx")
     assert openpyxl.load_workbook(ours)["Армии"]["A1"].comment.text == "Название армии"
+
+
+def _png(colour: tuple[int, int, int], size: tuple[int, int] = (1400, 1000)) -> bytes:
+    import io
+
+    from PIL import Image as PILImage
+    out = io.BytesIO()
+    PILImage.new("RGB", size, colour).save(out, format="PNG")
+    return out.getvalue()
+
+
+def test_a_book_holding_the_map_is_kept_and_its_next_write_gives_the_bytes_of_a_fresh_parse(tmp_path):
+    """A book with a picture tab (the stage's map) is kept after its save and after a read, as its pictures'
+    bytes; a later write on the kept workbook gives the file a write on a fresh parse gives, the picture in
+    it unchanged and stored as it is (not deflated again)."""
+    from sheets_bridge.backends.xlsx.pictures import put_pictures
+
+    backend = XlsxBackend(tmp_path, password="секрет")
+    book = backend.create_book("b", "Книга")
+    backend.write_book(book, [TabWrite("Сводка", header=("Поле", "Значение"), rows=(("Золото", 100),))])
+    png = _png((200, 30, 30))
+    wb = xlsx_files.load_for_edit(backend.book_path(book))
+    put_pictures(wb, "Рисунок карты", [png], "Карта", after="Сводка")
+    xlsx_files.save(wb, backend.book_path(book))
+    assert xlsx_files.load_for_reading(backend.book_path(book)) is wb           # kept, pictures and all
+    twin = tmp_path / "books" / "twin.xlsx"
+    shutil.copyfile(backend.book_path(book), twin)
+    statuses = [TabWrite("Сводка", header=("Поле", "Значение"), rows=(("Золото", 90),))]
+    for _ in range(2):                                       # saved twice from the kept workbook
+        backend.write_book(book, statuses)
+    xlsx_files.forget()
+    backend.write_book("books/twin.xlsx", statuses)
+    backend.write_book("books/twin.xlsx", statuses)
+    assert _parts(backend.book_path(book)) == _parts(twin)
+    with zipfile.ZipFile(backend.book_path(book)) as zf:
+        (media,) = [i for i in zf.infolist() if i.filename.startswith("xl/media/")]
+        assert media.compress_type == zipfile.ZIP_STORED and zf.read(media) == png
+    parsed = openpyxl.load_workbook(backend.book_path(book))
+    assert [i._data() for i in parsed["Рисунок карты"]._images] == [png]
+
+
+def test_a_book_a_player_pasted_a_picture_into_is_kept_and_saved_with_it(tmp_path):
+    """A picture openpyxl's reader gives (a player's, in a tab of their own) survives any number of saves of
+    the kept workbook: it is kept as its bytes."""
+    from openpyxl.drawing.image import Image
+
+    path = _book(tmp_path)
+    png = tmp_path / "p.png"
+    png.write_bytes(_png((0, 90, 0), (30, 20)))
+    wb = openpyxl.load_workbook(path)
+    wb.create_sheet("Моё").add_image(Image(str(png)), "B2")
+    wb.save(path)
+    kept = xlsx_files.load_for_edit(path)
+    for value in ("второе", "третье"):
+        kept["Лист"]["B2"] = value
+        xlsx_files.save(kept, path)
+        kept = xlsx_files.load_for_edit(path)
+    assert [i._data() for i in openpyxl.load_workbook(path)["Моё"]._images] == [png.read_bytes()]
+    assert openpyxl.load_workbook(path)["Лист"]["B2"].value == "третье"

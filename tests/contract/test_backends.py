@@ -20,6 +20,7 @@ from sheets_bridge.backends.base import (
     AdoptsBooks,
     Backend,
     BackendError,
+    HoldsPictures,
     LocksOnRead,
     PutsPictures,
     SharesGame,
@@ -166,9 +167,9 @@ def test_each_backend_is_a_backend_and_its_abilities_match_its_kind(store):
     declared = kind(be.name)
     assert isinstance(be, AdoptsBooks) == declared.adopts_books
     assert isinstance(be, SharesGame) == (declared.sharing_note is None)
-    abilities = {p.__name__ for p in (LocksOnRead, WritesManyBooks, PutsPictures, AdoptsBooks, SharesGame)
-                 if isinstance(be, p)}
-    assert abilities == ({"PutsPictures"} if isinstance(be, XlsxBackend) else
+    abilities = {p.__name__ for p in (LocksOnRead, WritesManyBooks, PutsPictures, HoldsPictures, AdoptsBooks,
+                                      SharesGame) if isinstance(be, p)}
+    assert abilities == ({"PutsPictures", "HoldsPictures"} if isinstance(be, XlsxBackend) else
                          {"LocksOnRead", "WritesManyBooks", "AdoptsBooks", "SharesGame", "PutsPictures"})
     assert isinstance(be, GSheetsBackend | XlsxBackend)
 

@@ -4,18 +4,21 @@ A book id is the file's path relative to the backend root (e.g. "books/empire.xl
 Each `write_book` loads the file once, applies every TabWrite and saves atomically
 (temporary file in the same directory, then `os.replace`), so a crash never leaves a
 half-written book and repeating a write gives the same book. Files are loaded and saved through
-`xlsx_files`, which keeps each parsed workbook for the next use of the same bytes. A TabWrite without header and
+`xlsx_files`, which keeps each parsed workbook for the next use of the same bytes. Pictures put while
+`holding_pictures` is open go into the book with its next `write_book`, in the same save (a stage loads
+and saves each book once, not once more for its map). A TabWrite without header and
 rows only sets values; otherwise the tab's layout (header style, frozen rows, widths,
 protection, dropdowns) is applied from it (`xlsx_tabs`). Protected sheets carry the game's
 password (`xlsx_password`: state/xlsx-password.txt of the game directory that is the root).
 """
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import math
 import re
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +53,7 @@ class XlsxBackend(Backend):
     def __init__(self, root: Path | str, password: str | None = None):
         self.root = Path(root)
         self._password = password
+        self._held: dict[str, dict[str, tuple[list[bytes], str]]] | None = None   # book -> tab -> pictures, note
 
     @property
     def password(self) -> str | None:
@@ -96,18 +100,47 @@ class XlsxBackend(Backend):
         return [t for t in self._load(book_id, edit=False).sheetnames if t != LISTS_SHEET]
 
     def write_book(self, book_id: str, tabs: list[TabWrite]) -> None:
+        """Apply the tabs, then any pictures held for the book (`holding_pictures`), and save it once."""
         wb = self._load(book_id, edit=True)
         for tab in tabs:
             apply_tab(wb, tab)
         collect_unused_lists(wb)
         tidy_sheets(wb, {tab.title for tab in tabs})
+        held = self._held.pop(book_id, {}) if self._held is not None else {}
+        for title, (pictures, note) in held.items():
+            put_pictures(wb, title, pictures, note, after=wb.sheetnames[0])
         lock_sheets(wb, self.password)
         xlsx_files.save(wb, self.book_path(book_id))
 
     def put_pictures(self, book_id: str, title: str, pictures: list[bytes], note: str) -> None:
-        """Make `title` a picture tab of the book (after its first tab) holding these PNGs (`xlsx_pictures`)."""
+        """Make `title` a picture tab of the book (after its first tab) holding these PNGs (`xlsx_pictures`):
+        now, or with the book's next write while `holding_pictures` is open."""
+        if self._held is not None:
+            self._held.setdefault(book_id, {})[title] = (list(pictures), note)
+            return
+        self._put_now(book_id, {title: (pictures, note)})
+
+    @contextlib.contextmanager
+    def holding_pictures(self) -> Iterator[None]:
+        """Within it, each book's pictures wait for its next `write_book`, which saves them with its tabs;
+        those of a book not written by the end are saved then, each book loaded and saved once. Nothing
+        held is saved when the block fails (the stage's opening, re-run, puts them again)."""
+        if self._held is not None:                # within another: that one saves them
+            yield
+            return
+        self._held = {}
+        try:
+            yield
+            held, self._held = self._held, None
+            for book_id, tabs in held.items():
+                self._put_now(book_id, tabs)
+        finally:
+            self._held = None
+
+    def _put_now(self, book_id: str, tabs: dict[str, tuple[list[bytes], str]]) -> None:
         wb = self._load(book_id, edit=True)
-        put_pictures(wb, title, pictures, note, after=wb.sheetnames[0])
+        for title, (pictures, note) in tabs.items():
+            put_pictures(wb, title, pictures, note, after=wb.sheetnames[0])
         lock_sheets(wb, self.password)
         xlsx_files.save(wb, self.book_path(book_id))
 

@@ -11,8 +11,10 @@ leaves traces on the workbook it saves (the columns' outline level, the comments
 its reader numbers the style parts afresh and gives comments their default size; `save` evens these
 out, so the next write of a book gives the same bytes whether the process kept it or parsed it
 (tests/bridge/test_xlsx_files.py; the whole demos give identical files either way).
-Workbooks holding pictures or charts are never kept (openpyxl reads their images from the loaded
-file once), nor is one saved with merged cells (the reader makes a merge's cells anew).
+A sheet's pictures are kept as their bytes (`KeptImage`: openpyxl's own image reads its file once and
+closes it), so a book holding the map is kept too and saved any number of times; its pictures are stored
+in the file as they are (a PNG does not deflate: compressing it again only costs time). Workbooks holding
+charts are never kept, nor is one saved with merged cells (the reader makes a merge's cells anew).
 """
 from __future__ import annotations
 
@@ -24,13 +26,15 @@ from collections import OrderedDict
 from pathlib import Path
 from types import NoneType
 from typing import Any
-from zipfile import ZIP_DEFLATED, ZipFile
+from zipfile import ZIP_DEFLATED, ZIP_STORED, ZipFile
 
 from openpyxl import Workbook, load_workbook
 from openpyxl.cell.cell import MergedCell
 from openpyxl.comments import Comment
 from openpyxl.compat.strings import safe_string
+from openpyxl.drawing.image import Image
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing
+from openpyxl.reader.drawings import find_images
 from openpyxl.styles import Alignment, Protection
 from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils.indexed_list import IndexedList
@@ -40,7 +44,8 @@ from openpyxl.writer.excel import ExcelWriter
 
 from sheets_bridge.atomic import atomic_write_bytes
 
-KEPT_BOOKS = 16          # every book of the largest scenario (Titania's ten), with room
+KEPT_BOOKS = 64          # every book of a game of up to 62 factions (a stage reads each, then writes each:
+                         # fewer kept than the game's books, and every load parses again)
 _PARSED_COMMENT = Comment("", "")    # a parsed comment's size: openpyxl's default
 PARSED_TYPES = ("s", "f", "b", "e", "inlineStr")     # cell types other than numbers that a file holds as they are
 
@@ -82,8 +87,31 @@ def _digest(data: bytes) -> bytes:
     return hashlib.blake2b(data, digest_size=20).digest()
 
 
+class KeptImage(Image):
+    """A sheet's picture that keeps its file's bytes (its format's, as openpyxl writes it): saved any number
+    of times, where openpyxl's own image reads its file-like object once and closes it."""
+
+    def __init__(self, data: bytes, fmt: str = "png") -> None:
+        super().__init__(io.BytesIO(data))       # the size, from the header
+        self.data, self.format = data, fmt
+
+    def _data(self) -> bytes:
+        return self.data
+
+
+def _kept_images(wb: Workbook) -> None:
+    """Make every picture a parse gave a KeptImage of the same bytes, place and size."""
+    for ws in wb.worksheets:
+        images: list[Any] = getattr(ws, "_images", [])
+        if any(not isinstance(image, KeptImage) for image in images):
+            ws._images = []                    # type: ignore[attr-defined]  # openpyxl's own list (no stub)
+            _set_images(ws, images)
+
+
 def _holds_pictures(wb: Workbook) -> bool:
-    return any(getattr(ws, "_images", None) or getattr(ws, "_charts", None) for ws in wb.worksheets)
+    """Whether a sheet holds what cannot be kept: a chart, or a picture not kept as its bytes."""
+    return any(getattr(ws, "_charts", None) or any(not isinstance(i, KeptImage) for i in getattr(ws, "_images", ()))
+               for ws in wb.worksheets)
 
 
 def _load(path: Path, take: bool) -> Workbook:
@@ -93,6 +121,7 @@ def _load(path: Path, take: bool) -> Workbook:
     if kept is not None:
         return kept
     wb = load_workbook(io.BytesIO(data))
+    _kept_images(wb)
     if not take:
         _KEPT.put(digest, wb)
     return wb
@@ -119,7 +148,7 @@ def save(wb: Workbook, path: Path) -> None:
     path = Path(path)
     data = workbook_bytes(wb)
     atomic_write_bytes(path, data)
-    if _as_parsed(wb):
+    if _as_parsed(wb, data):
         _KEPT.put(_digest(data), wb)
 
 
@@ -142,6 +171,11 @@ class _InMemoryWriter(ExcelWriter):
         self.zip.writestr(ws.path[1:], out.getvalue())
         self.manifest.append(ws)
 
+    def _write_images(self) -> None:
+        for image in self._images:  # type: ignore[attr-defined]  # openpyxl's writer's own list (no stub)
+            # stored: a PNG deflates by a few bytes, at the cost of a save
+            self.zip.writestr(image.path[1:], image._data(), compress_type=ZIP_STORED)
+
 
 def workbook_bytes(wb: Workbook) -> bytes:
     """The .xlsx file of a workbook, as `Workbook.save` writes it."""
@@ -154,17 +188,19 @@ def workbook_bytes(wb: Workbook) -> bytes:
     return buffer.getvalue()
 
 
-def _as_parsed(wb: Workbook) -> bool:
+def _as_parsed(wb: Workbook, data: bytes) -> bool:
     """Make a workbook just saved what a parse of its file gives, or say it cannot be (then it is
     left as it is and not kept). The writer leaves the columns' outline level and the comments'
     drawing part on the workbook; the file holds numbers to 16 digits, an empty text as no value,
     no empty cell or row, style parts as XML and comments without their size (it lives in the
-    drawing part, which the reader does not read). Pictures, hyperlinks, merged cells, a date or a
-    number shown as one (it comes back as a datetime) and values of other types are not evened out."""
+    drawing part, which the reader does not read); pictures come back as the reader reads them from `data`,
+    the file written (its anchors, with their defaults), and are kept as their bytes (`KeptImage`). Charts,
+    hyperlinks, merged cells, a date or a number shown as one (it comes back as a datetime) and values of
+    other types are not evened out."""
     if _holds_pictures(wb):
         return False
     work = [_cells_to_even(ws) for ws in wb.worksheets]     # first every cell is checked, then changed
-    if any(w is None for w in work):
+    if any(w is None for w in work) or not _images_as_parsed(wb, data):
         return False
     renumbered = _styles_as_parsed(wb)
     if renumbered is None:
@@ -202,6 +238,33 @@ def _as_parsed(wb: Workbook) -> bool:
                 if cell.has_style:
                     restyle(cell)
     return True
+
+
+def _images_as_parsed(wb: Workbook, data: bytes) -> bool:
+    """Each sheet's pictures as the reader gives them from the file written, `data` (False: it gives others)."""
+    sheets = [ws for ws in wb.worksheets if getattr(ws, "_images", None)]
+    if not sheets:
+        return True
+    with ZipFile(io.BytesIO(data)) as archive:
+        read = []
+        for ws in sheets:
+            drawing: Any = ws._drawing          # type: ignore[attr-defined]  # the writer's, numbered: its part
+            charts, images = find_images(archive, drawing.path[1:])
+            if charts or len(images) != len(ws._images):   # type: ignore[attr-defined]  # openpyxl's own list
+                return False
+            read.append(images)
+    for ws, images in zip(sheets, read, strict=True):
+        ws._images = []                        # type: ignore[attr-defined]
+        _set_images(ws, images)
+    return True
+
+
+def _set_images(ws: Worksheet, images: list[Any]) -> None:
+    kept_images: list[Any] = ws._images         # type: ignore[attr-defined]
+    for image in images:
+        kept = KeptImage(image._data(), image.format)
+        kept.anchor, kept.width, kept.height = image.anchor, image.width, image.height
+        kept_images.append(kept)
 
 
 def _cells_to_even(ws: Worksheet) -> tuple[list[tuple[int, int]], list[Any], list[Any], list[Any]] | None:

@@ -5,14 +5,14 @@ whose opening is re-run after a crash leaves the book as an uninterrupted run wo
 """
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 
 from openpyxl import Workbook
-from openpyxl.drawing.image import Image
 from openpyxl.styles import Font
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
+
+from sheets_bridge.backends.xlsx.files import KeptImage
 
 SHOWN_WIDTH = 1000          # pixels an image takes on the sheet (its height scaled alike)
 ROW_PIXELS = 20             # Excel's default row height in pixels
@@ -32,7 +32,7 @@ def put_pictures(wb: Workbook, title: str, pictures: Sequence[bytes], note: str,
     ws["A1"].font = Font(bold=True)
     row = 3
     for png in pictures:
-        image = Image(io.BytesIO(png))
+        image = KeptImage(png)
         scale = SHOWN_WIDTH / image.width if image.width > SHOWN_WIDTH else 1.0
         image.width, image.height = round(image.width * scale), round(image.height * scale)
         ws.add_image(image, f"A{row}")
