@@ -1,5 +1,6 @@
-"""Drawing a map picture (engine.ruleset.MapPicture) to PNG with matplotlib, whatever rule set made it.
-One module over 400 lines: the label placement needs the geometry of every place, link, star and arrow drawn.
+"""Drawing a map picture (engine.ruleset.MapPicture) to PNG with Pillow, whatever rule set made it.
+One module over 400 lines: the label placement needs the geometry of every place, link, star and arrow drawn,
+and the charts (charts.py) draw with its strokes, type and PNG writer.
 
 Places are coloured by owner (one fixed colour per faction, by its place in `MapPicture.factions`, so a
 faction keeps its colour from turn to turn; unowned grey, sea blue, ruins hatched), with the name and
@@ -11,34 +12,40 @@ networkx's spring layout with a fixed seed (networkx is imported only then).
 
 Labels are placed at the offset around their place, nearest first, that overlaps no other label, place,
 star or arrow and stays in the frame, preferring, among the free ones of a ring, the one that covers the
-least of the links (a label may cross a road, never an arrow). The search is plain arithmetic on boxes
-(each label measured once per font size), bucketed by a grid so each candidate meets only its neighbours.
+least of the links (a label may cross a road, never an arrow). The search weighs all of a label's
+candidate boxes at once as numpy arrays (each label measured once per font size) against the boxes and
+strokes within their reach.
 
-Only the object-oriented Figure API with the Agg canvas is used (no pyplot, no global state); the PNG
-is written by Pillow from the canvas with no timestamp, so the same picture gives the same bytes.
+Drawn with Pillow alone, which the books already need (matplotlib, which drew them before, cost a turn
+0.4 s to import, more than drawing every map of a demo stage now does): shapes are drawn SUPERSAMPLE
+times larger and reduced, so their edges are smooth; text is DejaVu Sans, the font file matplotlib ships
+(read from its folder, never imported). What the maps of a stage share is drawn once per painter: the
+links and places under everything else, each marker, the star, each line of text, each label, each legend,
+each label's spot over the same links and obstacles. The PNG is written here (`png_bytes`): rows
+unfiltered, no timestamp, so the same picture gives the same bytes; a third of Pillow's own time on these
+flat pictures, about as small.
 """
 from __future__ import annotations
 
-import io
+import functools
+import importlib.util
 import math
+import struct
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.collections import LineCollection
-from matplotlib.colors import to_hex
-from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
-from matplotlib.patches import FancyArrowPatch, Patch
-from matplotlib.text import Text
-from matplotlib.transforms import offset_copy
-from PIL import Image
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
 
 from engine.ruleset import MapPicture, MapPlace
 
 WIDTH_PX, HEIGHT_PX, DPI = 1400, 1000, 100
-FONT = "DejaVu Sans"             # ships with matplotlib; has Cyrillic
+PT = DPI / 72                    # pixels per typographic point
+FONT = "DejaVu Sans"             # ships with matplotlib (the font file only); has Cyrillic
+FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 # Faction colours in game order (tab20's strong and light tones without greys and sea blues)
 PALETTE = ("#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#bcbd22", "#17becf",
            "#ffbb78", "#98df8a", "#c5b0d5", "#c49c94", "#f7b6d2", "#dbdb8d", "#393b79", "#637939")
@@ -47,19 +54,29 @@ SEA = "#6baed6"
 RUINS = "#d9d9d9"
 BATTLE = "#b2001e"
 NO_VIEWER_ARROW = "#333333"
+EDGE = "#202020"                 # the outline of places and of the legend's swatches
 LINK_COLOURS = {"road": "#8c7b63", "land": "#8c7b63", "sea": SEA}
+OTHER_LINK = "#8c7b63"
 Style = Literal["solid", "dashed", "dotted"]
 ARROW_STYLES: dict[str, Style] = {"attack": "solid", "move": "dashed", "support": "dotted"}
 ARROW_TITLES = {"attack": "атака", "move": "движение", "support": "поддержка"}
+DASHES: dict[Style, tuple[float, float] | None] = {"solid": None, "dashed": (3.7, 1.6), "dotted": (1.0, 1.65)}
 ARROW_WIDTH = 2.6                # points
 ARROW_SHRINK = 12.0              # points kept free at each end of an arrow
+ARROW_HEAD = (8.8, 4.4)          # points: the head's length and half width
 LINK_WIDTH = 2.2
+EDGE_WIDTH = 1.2                 # points: a place's outline
 MARKER_SIZE = {"city": 17.0, "land": 19.0, "sea": 19.0}   # points
 MARKERS = {"city": "o", "land": "s", "sea": "h"}
 STAR_OFFSET = 13.0               # points up and right of its place
 STAR_SIZE = 15.0
 LABEL_PAD = 5.0                  # pixels kept between labels
-PNG_COMPRESSION = 3              # zlib level of the PNG: as small as 6 on these pictures, and quicker
+LINE_SPACING = 1.15              # a label's lines, in font sizes
+PNG_COMPRESSION = 1              # zlib level of the PNG: 6% larger than at 3 on these pictures, a tenth quicker
+SUPERSAMPLE = 3                  # shapes are drawn this many times larger, then reduced: smooth edges
+FRAME = (0.02, 0.03, 0.72, 0.89)  # the map's area in the picture (left, bottom, width, height; fractions)
+TITLE_AT = (0.02, 0.97)          # the title's left edge and top (fractions, from the bottom)
+LEGEND_AT = (0.76, 0.92)         # the legend's upper left corner (fractions, from the bottom)
 # Where a label may go: its anchor offset from the place (points) and its alignment; tried ring by ring,
 # then again in smaller type
 HAlign = Literal["left", "center", "right"]
@@ -81,6 +98,10 @@ DIRECTION_PENALTY = (0.0, 10.0, 25.0, 25.0, 60.0, 60.0, 60.0, 60.0)       # in t
 
 Box = tuple[float, float, float, float]     # x0, y0, x1, y1 (PNG pixels, y down, in a Drawing)
 Segment = tuple[float, float, float, float, float]   # xa, ya, xb, yb, half width (display pixels)
+Point = tuple[float, float]
+INK = (255,)                      # what a pen draws on a mask (`Pen` on a grey (0,) canvas): full cover
+RGB = tuple[int, ...]              # a colour as its channels: (r, g, b), (r, g, b, a) or (grey,)
+_Lines = tuple[tuple[str, Point, Point], ...]     # each link drawn: its kind and ends (PNG pixels)
 
 
 @dataclass(frozen=True)
@@ -96,6 +117,184 @@ class Drawing:
     marks: tuple[str, ...] = ()
     legend: tuple[tuple[str, str], ...] = ()
 
+
+# -- the pen: type, strokes and shapes, and the PNG ------------------------------------------------
+
+def rgb(colour: str) -> RGB:
+    """«#rrggbb» as (r, g, b)."""
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+@functools.cache
+def _font_folder() -> Path:
+    spec = importlib.util.find_spec("matplotlib")          # finds the package without importing it
+    folders = list(spec.submodule_search_locations or []) if spec is not None else []
+    if not folders:
+        raise RuntimeError("нет пакета matplotlib: из него берётся шрифт рисунков (DejaVu Sans); "
+                           "переустановите forumwar (make install)")
+    return Path(folders[0]) / "mpl-data" / "fonts" / "ttf"
+
+
+@functools.cache
+def font(points: float, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """DejaVu Sans (bold) at `points` (pixels at DPI)."""
+    return ImageFont.truetype(str(_font_folder() / FONT_FILES[bold]), size=points * PT)
+
+
+@functools.cache
+def text_size(text: str, points: float, bold: bool = False) -> tuple[float, float]:
+    """(width, height) in pixels of a text's box, its lines LINE_SPACING apart (as `put_text` draws it)."""
+    ascent, descent = font(points, bold).getmetrics()
+    lines = text.split("\n")
+    return max(_length(line, points, bold) for line in lines), (len(lines) - 1) * _step(points) + ascent + descent
+
+
+@functools.lru_cache(maxsize=16384)
+def _length(line: str, points: float, bold: bool) -> float:
+    """A line's advance in pixels (the same lines recur on every map of a stage)."""
+    return font(points, bold).getlength(line)
+
+
+def _step(points: float) -> float:
+    return points * PT * LINE_SPACING
+
+
+def put_text(image: Image.Image, xy: Point, text: str, points: float, colour: str | tuple[int, ...],
+             bold: bool = False, align: HAlign = "left") -> None:
+    """Draw the text with its box's upper left corner at `xy` (whole pixels: the same glyphs wherever it
+    goes), each line aligned within the box; each line's glyphs are rendered once (`_line_mask`)."""
+    width = text_size(text, points, bold)[0]
+    fill = colour if isinstance(colour, tuple) else rgb(colour)
+    for i, line in enumerate(text.split("\n")):
+        if not line:
+            continue
+        x = round(xy[0] + (width - _length(line, points, bold)) * _SHIFT_X[align])
+        y = round(xy[1] + i * _step(points))
+        mask, left, top = _line_mask(line, points, bold)
+        image.paste(fill, (x + left, y + top, x + left + mask.width, y + top + mask.height), mask)
+
+
+@functools.lru_cache(maxsize=8192)
+def _line_mask(line: str, points: float, bold: bool) -> tuple[Image.Image, int, int]:
+    """A line of text rendered as a mask, and where its upper left corner lies from the line's anchor (its
+    left end on the ascender line): the glyphs drawn there at whole pixels are these."""
+    face = font(points, bold)
+    left, top, right, bottom = (int(v) for v in face.getbbox(line, anchor="la"))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), line, font=face, fill=255, anchor="la")
+    return mask, left, top
+
+
+def dashes(a: Point, b: Point, pattern: tuple[float, float] | None) -> list[tuple[Point, Point]]:
+    """The pieces of the segment a→b drawn in a dash pattern (on, off lengths; None: the whole)."""
+    if pattern is None:
+        return [(a, b)]
+    length = math.hypot(b[0] - a[0], b[1] - a[1])
+    if length == 0:
+        return []
+    on, off = pattern
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    out: list[tuple[Point, Point]] = []
+    at = 0.0
+    while at < length:
+        end = min(at + on, length)
+        out.append(((a[0] + ux * at, a[1] + uy * at), (a[0] + ux * end, a[1] + uy * end)))
+        at = end + off
+    return out
+
+
+class Pen:
+    """Draws on a canvas SUPERSAMPLE (`scale`) times larger than the picture part it stands for, whose
+    upper left corner is `origin` (picture pixels): coordinates and widths are given in picture pixels."""
+
+    def __init__(self, size: tuple[int, int], background: tuple[int, ...], origin: Point = (0.0, 0.0),
+                 scale: int = SUPERSAMPLE) -> None:
+        self.size, self.origin, self.scale = size, origin, scale
+        mode = {1: "L", 3: "RGB", 4: "RGBA"}[len(background)]
+        self.canvas = Image.new(mode, (size[0] * scale, size[1] * scale), background)
+        self.draw = ImageDraw.Draw(self.canvas)
+
+    def _xy(self, p: Point) -> Point:
+        return (p[0] - self.origin[0]) * self.scale, (p[1] - self.origin[1]) * self.scale
+
+    def line(self, a: Point, b: Point, colour: RGB, width: float, style: Style = "solid",
+             round_caps: bool = False) -> None:
+        """A stroke `width` pixels wide, solid, dashed or dotted (dashes in widths, as matplotlib's)."""
+        pattern = DASHES[style]
+        scaled = None if pattern is None else (pattern[0] * width, pattern[1] * width)
+        w = max(1, round(width * self.scale))
+        for p, q in dashes(a, b, scaled):
+            self.draw.line([self._xy(p), self._xy(q)], fill=colour, width=w)
+            if round_caps:
+                for end in (p, q):
+                    self.circle(end, width / 2, colour)
+
+    def circle(self, centre: Point, radius: float, colour: RGB) -> None:
+        x, y = self._xy(centre)
+        r = radius * self.scale
+        self.draw.ellipse([x - r, y - r, x + r, y + r], fill=colour)
+
+    def polygon(self, points: Sequence[Point], fill: RGB | None, edge: RGB | None = None, width: float = 0) -> None:
+        """A filled polygon, its outline stroked `width` pixels wide across the path (half in, half out)."""
+        xy = [self._xy(p) for p in points]
+        if fill is not None:
+            self.draw.polygon(xy, fill=fill)
+        if edge is not None and width > 0:
+            self.draw.line([*xy, xy[0], xy[1]], fill=edge, width=max(1, round(width * self.scale)), joint="curve")
+
+    def ring(self, centre: Point, radius: float, colour: RGB, width: float) -> None:
+        """A circle's outline stroked `width` pixels wide across it."""
+        x, y = self._xy(centre)
+        r = (radius + width / 2) * self.scale
+        self.draw.ellipse([x - r, y - r, x + r, y + r], outline=colour, width=max(1, round(width * self.scale)))
+
+    def disc(self, centre: Point, radius: float, fill: RGB, edge: RGB | None = None, width: float = 0) -> None:
+        """A filled circle, its outline stroked `width` pixels wide across it."""
+        if edge is not None and width > 0:
+            self.circle(centre, radius + width / 2, edge)
+            self.circle(centre, max(radius - width / 2, 0.0), fill)
+        else:
+            self.circle(centre, radius, fill)
+
+    def image(self) -> Image.Image:
+        """The canvas reduced to the picture's size, each pixel the mean of those it stands for. A
+        transparent canvas's background has the colour of the strokes at its edges (a marker's outline, an
+        arrow's own): averaged with them it leaves their colour and thins their cover, as it should."""
+        return self.canvas.reduce(self.scale)
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    """An RGB PNG of the opaque picture: no alpha channel, no metadata (the same picture, the same bytes);
+    rows unfiltered, which on these flat pictures compresses about as well as Pillow's filters, in a third
+    of the time."""
+    rgb_image = image if image.mode == "RGB" else image.convert("RGB")
+    width, height = rgb_image.size
+    rows = np.zeros((height, width * 3 + 1), dtype=np.uint8)          # each row: its filter byte (none), pixels
+    rows[:, 1:] = np.asarray(rgb_image).reshape(height, width * 3)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)       # 8 bits, truecolour
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows.data, PNG_COMPRESSION))
+            + chunk(b"IEND", b""))
+
+
+def regular_polygon(centre: Point, radius: float, sides: int, rotation: float = 90.0) -> list[Point]:
+    """The corners of a regular polygon around `centre` (picture pixels, y down), the first at
+    `rotation` degrees counter-clockwise from east."""
+    return [(centre[0] + radius * math.cos(math.radians(rotation + 360 * k / sides)),
+             centre[1] - radius * math.sin(math.radians(rotation + 360 * k / sides))) for k in range(sides)]
+
+
+def star(centre: Point, radius: float) -> list[Point]:
+    """A five-pointed star pointing up (matplotlib's «*»: the inner radius 0.382 of the outer)."""
+    outer = regular_polygon(centre, radius, 5)
+    inner = regular_polygon(centre, radius * 0.381966, 5, 90.0 + 36.0)
+    return [p for pair in zip(outer, inner, strict=True) for p in pair]
+
+
+# -- the map's geometry --------------------------------------------------------------------------
 
 def faction_colours(factions: Iterable[str]) -> dict[str, str]:
     """One colour per faction id, by the ids' sorted order: a faction keeps its colour from turn to turn
@@ -156,102 +355,105 @@ def _label_text(place: MapPlace, notes: Mapping[str, list[str]]) -> str:
     return "\n".join(lines)
 
 
-# -- label placement: boxes and segments as plain tuples in display pixels (y up) ------------------
-
-def _overlap(a: Box, b: Box) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    if w <= 0:
-        return 0.0
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    return w * h if h > 0 else 0.0
-
-
-def _outside(box: Box, frame: Box) -> float:
-    return (box[2] - box[0]) * (box[3] - box[1]) - _overlap(box, frame)
-
-
-def _covered(seg: Segment, box: Box) -> float:
-    """The area of the box a segment's stroke covers: the length of the segment inside the box widened by
-    the stroke's half width (Liang–Barsky clipping), times the stroke's width."""
-    xa, ya, xb, yb, hw = seg
-    x0, y0, x1, y1 = box[0] - hw, box[1] - hw, box[2] + hw, box[3] + hw
-    dx, dy = xb - xa, yb - ya
-    t0, t1 = 0.0, 1.0
-    for p, q in ((-dx, xa - x0), (dx, x1 - xa), (-dy, ya - y0), (dy, y1 - ya)):
-        if p == 0:
-            if q < 0:
-                return 0.0
-            continue
-        r = q / p
-        if p < 0:
-            t0 = max(t0, r)
-        else:
-            t1 = min(t1, r)
-        if t0 >= t1:
-            return 0.0
-    return (t1 - t0) * math.hypot(dx, dy) * 2 * hw
-
-
-class _Grid:
-    """Boxes and segments bucketed by a grid of CELL pixels, so a candidate meets only its neighbours. An
-    item spanning several cells is met once per cell it shares with the candidate: a cost, not an area
-    (zero exactly when nothing is touched)."""
-
-    CELL = 64.0
-
-    def __init__(self) -> None:
-        self.boxes: dict[tuple[int, int], list[Box]] = {}
-        self.segments: dict[tuple[int, int], list[Segment]] = {}
-
-    def _cells(self, x0: float, y0: float, x1: float, y1: float) -> list[tuple[int, int]]:
-        c = self.CELL
-        return [(i, j) for i in range(int(x0 // c), int(x1 // c) + 1) for j in range(int(y0 // c), int(y1 // c) + 1)]
-
-    def add_box(self, box: Box) -> None:
-        for key in self._cells(*box):
-            self.boxes.setdefault(key, []).append(box)
-
-    def add_segment(self, seg: Segment) -> None:
-        xa, ya, xb, yb, hw = seg
-        steps = max(1, math.ceil(math.hypot(xb - xa, yb - ya) / (self.CELL / 2)))
-        keys: set[tuple[int, int]] = set()
-        for k in range(steps + 1):
-            x, y = xa + (xb - xa) * k / steps, ya + (yb - ya) * k / steps
-            keys.update(self._cells(x - hw - self.CELL / 2, y - hw - self.CELL / 2,
-                                    x + hw + self.CELL / 2, y + hw + self.CELL / 2))
-        for key in keys:
-            self.segments.setdefault(key, []).append(seg)
-
-    def cost(self, box: Box, limit: float = math.inf) -> float:
-        """What the box touches (box overlaps and covered strokes); stops once past `limit`."""
-        total = 0.0
-        x0, y0, x1, y1 = box
-        c = self.CELL
-        boxes, segments = self.boxes, self.segments
-        for i in range(int(x0 // c), int(x1 // c) + 1):
-            for j in range(int(y0 // c), int(y1 // c) + 1):
-                for b in boxes.get((i, j), ()):
-                    if b[0] < x1 and x0 < b[2] and b[1] < y1 and y0 < b[3]:
-                        total += (min(x1, b[2]) - max(x0, b[0])) * (min(y1, b[3]) - max(y0, b[1]))
-                for seg in segments.get((i, j), ()):
-                    total += _covered(seg, box)
-                if total > limit:
-                    return total
-        return total
-
+# -- label placement: boxes and segments as rows of arrays, in display pixels (y up) ----------------
 
 _SHIFT_X = {"left": 0.0, "center": 0.5, "right": 1.0}
 _SHIFT_Y = {"bottom": 0.0, "center": 0.5, "top": 1.0}
 # Every (penalty, font size index, offset) a label may take, cheapest first: nearer rings, then smaller type
 _CANDIDATES = sorted((ring * RING_PENALTY + size * SIZE_PENALTY + DIRECTION_PENALTY[d], size, ring, d)
-                      for size in range(len(FONT_SIZES)) for ring in range(len(RINGS)) for d in range(len(DIRECTIONS)))
+                     for size in range(len(FONT_SIZES)) for ring in range(len(RINGS)) for d in range(len(DIRECTIONS)))
 
 
-@dataclass
+def _overlaps(boxes: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Each box's overlap area with the others, summed (boxes n×4, others m×4 as x0, y0, x1, y1)."""
+    if not len(others):
+        return np.zeros(len(boxes))
+    w = np.minimum(boxes[:, None, 2], others[None, :, 2]) - np.maximum(boxes[:, None, 0], others[None, :, 0])
+    h = np.minimum(boxes[:, None, 3], others[None, :, 3]) - np.maximum(boxes[:, None, 1], others[None, :, 1])
+    area: np.ndarray = (np.maximum(w, 0.0) * np.maximum(h, 0.0)).sum(axis=1)
+    return area
+
+
+def _spans(boxes: np.ndarray, segments: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where each segment (m×5: xa, ya, xb, yb, half width) crosses each box widened by its half width: the
+    parameters t0, t1 along it (n×m; none when t1 <= t0), and its stroke's area per unit of t (m)."""
+    xa, ya, xb, yb, hw = (segments[:, k] for k in range(5))
+    dx, dy = xb - xa, yb - ya
+    # along an axis the segment does not move it is inside for every t or for none: 1/tiny makes that so
+    step_x = 1 / np.where(dx == 0, 1e-300, dx)
+    step_y = 1 / np.where(dy == 0, 1e-300, dy)
+    with np.errstate(over="ignore", invalid="ignore"):
+        ax = (boxes[:, None, 0] - hw - xa) * step_x
+        bx = (boxes[:, None, 2] + hw - xa) * step_x
+        ay = (boxes[:, None, 1] - hw - ya) * step_y
+        by = (boxes[:, None, 3] + hw - ya) * step_y
+    t0 = np.maximum(np.maximum(np.minimum(ax, bx), np.minimum(ay, by)), 0.0)
+    t1 = np.minimum(np.minimum(np.maximum(ax, bx), np.maximum(ay, by)), 1.0)
+    return t0, t1, np.hypot(dx, dy) * 2 * hw
+
+
+def _covered(boxes: np.ndarray, segments: np.ndarray) -> np.ndarray:
+    """The area of each box the segments' strokes cover, summed (segments m×5: xa, ya, xb, yb, half width):
+    the length of a segment inside the box widened by the stroke's half width (`_spans`), times the
+    stroke's width."""
+    if not len(segments):
+        return np.zeros(len(boxes))
+    t0, t1, weight = _spans(boxes, segments)
+    area: np.ndarray = (np.maximum(t1 - t0, 0.0) * weight).sum(axis=1)
+    return area
+
+
+def _near(items: np.ndarray, bounds: np.ndarray, region: Box) -> np.ndarray:
+    """The items whose bounds (rows of x0, y0, x1, y1) may touch the region."""
+    if not len(items):
+        return items
+    return items[(bounds[:, 0] < region[2]) & (region[0] < bounds[:, 2]) & (bounds[:, 1] < region[3])
+                 & (region[1] < bounds[:, 3])]
+
+
+def _bounds(segments: np.ndarray) -> np.ndarray:
+    """Each segment's box, widened by its stroke's half width (segments m×5: xa, ya, xb, yb, half width)."""
+    hw = segments[:, 4]
+    return np.stack([np.minimum(segments[:, 0], segments[:, 2]) - hw, np.minimum(segments[:, 1], segments[:, 3]) - hw,
+                     np.maximum(segments[:, 0], segments[:, 2]) + hw, np.maximum(segments[:, 1], segments[:, 3]) + hw],
+                    axis=1)
+
+
 class _Obstacles:
-    hard: _Grid           # places, stars and the viewer's arrows (and the labels placed): never covered
-    links: _Grid          # links: covered as little as the nearest free spots allow
-    frame: Box
+    """What a label must keep off (places, stars, the viewer's arrows and the labels placed: `hard`) and
+    what it should cover as little as it can (the links), with the frame it stays in."""
+
+    def __init__(self, frame: Box, boxes: Sequence[Box], arrows: Sequence[Segment], links: Sequence[Segment],
+                 room: int) -> None:
+        self.frame = frame
+        self.boxes = np.zeros((len(boxes) + room, 4))
+        self.boxes[:len(boxes)] = boxes if boxes else np.zeros((0, 4))
+        self.count = len(boxes)
+        self.arrows = np.array(arrows, dtype=float).reshape(-1, 5)
+        self.links = np.array(links, dtype=float).reshape(-1, 5)
+        self.arrow_bounds, self.link_bounds = _bounds(self.arrows), _bounds(self.links)
+
+    def add_box(self, box: Box) -> None:
+        self.boxes[self.count] = box
+        self.count += 1
+
+
+@dataclass(frozen=True)
+class _Candidates:
+    """Every spot a label may take around its place (in `_CANDIDATES` order): its box kept clear (the text
+    box and half the gap to the next label) and its text box, both from the place's centre."""
+
+    clear: np.ndarray            # n×4
+    text: np.ndarray             # n×4
+    reach: Box                   # the union of the clear boxes
+
+
+_PENALTIES = np.array([c[0] for c in _CANDIDATES])
+_SIZES = np.array([c[1] for c in _CANDIDATES])
+# Each candidate's anchor offset from its place (pixels) and its alignment as the share of the text box's
+# width and height left of and below the anchor
+_OFFSETS = np.array([(DIRECTIONS[d][0] * RINGS[ring] * PT, DIRECTIONS[d][1] * RINGS[ring] * PT,
+                      _SHIFT_X[DIRECTIONS[d][2]], _SHIFT_Y[DIRECTIONS[d][3]]) for _, _, ring, d in _CANDIDATES])
 
 
 @dataclass(frozen=True)
@@ -267,7 +469,8 @@ class _Label:
 
 @dataclass(frozen=True)
 class _Sprite:
-    """A label rendered once: RGBA pixels and where its text box's left and top edges lie in them."""
+    """A label, a place's marker or the star rendered once: RGBA pixels and where its text box's left and
+    top edges (a marker's centre) lie in them."""
 
     image: Image.Image
     left: float
@@ -275,7 +478,7 @@ class _Sprite:
 
 
 def _shrunk(a: tuple[float, float], b: tuple[float, float], by: float) -> tuple[float, float, float, float]:
-    """The segment a→b with `by` pixels cut off each end (as FancyArrowPatch's shrinkA/shrinkB)."""
+    """The segment a→b with `by` pixels cut off each end (an arrow kept off the places it joins)."""
     length = math.hypot(b[0] - a[0], b[1] - a[1])
     if length <= 2 * by:
         mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
@@ -284,149 +487,309 @@ def _shrunk(a: tuple[float, float], b: tuple[float, float], by: float) -> tuple[
     return a[0] + ux * by, a[1] + uy * by, b[0] - ux * by, b[1] - uy * by
 
 
+def _marker_shape(pen: Pen, shape: str, centre: Point, size: float, fill: RGB | None, edge: RGB | None,
+                  width: float) -> None:
+    """matplotlib's marker `shape` («o», «s», «h») of `size` pixels (a circle's diameter, a square's side,
+    a hexagon's corner-to-corner) around `centre`."""
+    if shape == "s":
+        h = size / 2
+        pen.polygon([(centre[0] - h, centre[1] - h), (centre[0] + h, centre[1] - h), (centre[0] + h, centre[1] + h),
+                     (centre[0] - h, centre[1] + h)], fill, edge, width)
+    elif shape == "h":
+        pen.polygon(regular_polygon(centre, size / 2, 6), fill, edge, width)
+    elif fill is not None:
+        pen.disc(centre, size / 2, fill, edge, width)
+    elif edge is not None:
+        pen.ring(centre, size / 2, edge, width)
+
+
+def _hatch(pen: Pen, inside: Image.Image, centre: Point, spacing: float, colour: RGB, width: float) -> None:
+    """Cross-hatch («xxx») the part of the pen's canvas that `inside` (a mask of its size) covers, the
+    crossings around `centre` (picture pixels), so that the centre itself shows the fill."""
+    lines = Image.new("L", pen.canvas.size, 0)
+    draw = ImageDraw.Draw(lines)
+    w, h = pen.canvas.size
+    cx, cy = pen._xy(centre)
+    step = spacing * pen.scale
+    stroke = max(1, round(width * pen.scale))
+    for k in range(-math.ceil((w + h) / step) - 1, math.ceil((w + h) / step) + 2):
+        a = cx - cy + (k + 0.5) * step          # x - y = a: falling to the right
+        b = cx + cy + (k + 0.5) * step          # x + y = b: rising to the right
+        draw.line([(a, 0), (a + h, h)], fill=255, width=stroke)
+        draw.line([(b, 0), (b - h, h)], fill=255, width=stroke)
+    mask = Image.new("L", pen.canvas.size, 0)
+    mask.paste(lines, (0, 0), inside)
+    pen.canvas.paste(Image.new(pen.canvas.mode, pen.canvas.size, (*colour, 255)[:len(pen.canvas.mode)]), (0, 0), mask)
+
+
+HATCH_SPACING = 100 / 18        # pixels between hatch lines (matplotlib's «xxx» at DPI)
+
+
+def _swatch(kind: str, fill: str, ruined: bool, scale: int = 4) -> _Sprite:
+    """A place's marker: its shape in its fill colour, outlined, hatched when ruined."""
+    size = MARKER_SIZE.get(kind, 17.0) * PT
+    width = EDGE_WIDTH * PT
+    side = math.ceil(size * 1.2 + 2 * width) + 4
+    centre = (side / 2, side / 2)
+    shape = MARKERS.get(kind, "o")
+    pen = Pen((side, side), (*rgb(EDGE), 0), scale=scale)
+    _marker_shape(pen, shape, centre, size, rgb(fill), None, 0)
+    if ruined:
+        inside = Pen((side, side), (0,), scale=scale)
+        _marker_shape(inside, shape, centre, size, (255,), None, 0)
+        _hatch(pen, inside.canvas, centre, HATCH_SPACING, rgb(EDGE), 1.0 * PT)
+    _marker_shape(pen, shape, centre, size, None, rgb(EDGE), width)
+    return _Sprite(pen.image(), centre[0], centre[1])
+
+
+def _star_sprite(fill: str = BATTLE, edge: RGB = (255, 255, 255), edge_width: float = 0.8, scale: int = 4) -> _Sprite:
+    radius = STAR_SIZE * PT / 2
+    side = math.ceil(2 * radius + 2 * edge_width * PT) + 4
+    centre = (side / 2, side / 2)
+    pen = Pen((side, side), (*edge, 0), scale=scale)
+    pen.polygon(star(centre, radius), rgb(fill), edge, edge_width * PT)
+    return _Sprite(pen.image(), centre[0], centre[1])
+
+
+def _paste(image: Image.Image, sprite: _Sprite, x: float, y: float) -> None:
+    """Put the sprite with its anchor (`left`, `top`) at (x, y), on whole pixels."""
+    image.paste(sprite.image, (round(x - sprite.left), round(y - sprite.top)), sprite.image)
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One line of the legend: a swatch («patch»), a stroke («line») or the star («star»), and its text."""
+
+    kind: str
+    text: str
+    colour: str
+    style: Style = "solid"
+    hatch: bool = False
+
+
+LEGEND_POINTS = 10.0
+LEGEND_TITLE = "Обозначения"
+LEGEND_FRAME = "#cccccc"
+
+
+def _legend_image(entries: tuple[_Entry, ...]) -> Image.Image:
+    """The legend as matplotlib's default one lays out (its spacings in font sizes): a white box with a
+    light frame, the bold title, then each entry's swatch or stroke and its text."""
+    fs = LEGEND_POINTS * PT
+    pad, sep, handle_w, handle_h, gap = 0.4 * fs, 0.5 * fs, 2.0 * fs, 0.7 * fs, 0.8 * fs
+    title_w, title_h = text_size(LEGEND_TITLE, LEGEND_POINTS, bold=True)
+    sizes = [text_size(e.text, LEGEND_POINTS) for e in entries]
+    row_h = max([handle_h, *(h for _, h in sizes)])
+    width = math.ceil(2 * pad + max(title_w, handle_w + gap + max((w for w, _ in sizes), default=0.0))) + 2
+    height = math.ceil(2 * pad + title_h + sep + len(entries) * row_h + max(len(entries) - 1, 0) * sep) + 2
+    image = Image.new("RGB", (width, height), (255, 255, 255))
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle([0, 0, width - 1, height - 1], radius=round(0.2 * fs), outline=rgb(LEGEND_FRAME),
+                           width=max(1, round(1.0 * PT)))
+    column = (math.floor(pad) - 3, math.ceil(pad + handle_w) + 3)          # the swatches, drawn finely
+    pen = Pen((column[1] - column[0], height - 2), (255, 255, 255), origin=(column[0], 1))
+    tops = [pad + title_h + sep + i * (row_h + sep) for i in range(len(entries))]
+    for entry, top in zip(entries, tops, strict=True):
+        mid = top + row_h / 2
+        x0, x1 = pad, pad + handle_w
+        if entry.kind == "patch":
+            corners = [(x0, mid - handle_h / 2), (x1, mid - handle_h / 2), (x1, mid + handle_h / 2),
+                       (x0, mid + handle_h / 2)]
+            pen.polygon(corners, rgb(entry.colour))
+            if entry.hatch:
+                inside = Image.new("L", pen.canvas.size, 0)
+                ImageDraw.Draw(inside).polygon([pen._xy(p) for p in corners], fill=255)
+                _hatch(pen, inside, ((x0 + x1) / 2, mid), HATCH_SPACING, rgb(EDGE), 1.0 * PT)
+            pen.polygon(corners, None, rgb(EDGE), 1.0 * PT)
+        elif entry.kind == "star":
+            pen.polygon(star(((x0 + x1) / 2, mid), STAR_SIZE * PT / 2), rgb(entry.colour), rgb(entry.colour), PT)
+        else:
+            line_w = ARROW_WIDTH * PT if entry.text.startswith("ваш приказ") else LINK_WIDTH * PT
+            pen.line((x0, mid), (x1, mid), rgb(entry.colour), line_w, entry.style)
+    image.paste(pen.image(), (column[0], 1))
+    put_text(image, ((width - title_w) / 2, pad), LEGEND_TITLE, LEGEND_POINTS, "#000000", bold=True)
+    for entry, top, (_, h) in zip(entries, tops, sizes, strict=True):
+        put_text(image, (pad + handle_w + gap, top + (row_h - h) / 2), entry.text, LEGEND_POINTS, "#000000")
+    return image
+
+
+def _legend_entries(picture: MapPicture, colours: Mapping[str, str], arrow_kinds: Sequence[str],
+                    arrow_colour: str, marked: bool) -> tuple[_Entry, ...]:
+    """The legend's entries: the factions, then the kinds of places and links drawn, the star, the arrows."""
+    entries = [_Entry("patch", name, colours[fid]) for fid, name in sorted(picture.factions.items())]
+    kinds = {p.kind for p in picture.places}
+    if any(p.owner is None and not p.ruined and p.kind != "sea" for p in picture.places):
+        entries.append(_Entry("patch", "ничьи", UNOWNED))
+    if any(p.ruined for p in picture.places):
+        entries.append(_Entry("patch", "руины", RUINS, hatch=True))
+    if "sea" in kinds:
+        entries.append(_Entry("patch", "море", SEA))
+    link_kinds = {link.kind for link in picture.links}
+    if "road" in link_kinds:
+        entries.append(_Entry("line", "дорога", LINK_COLOURS["road"]))
+    if "land" in link_kinds:
+        entries.append(_Entry("line", "граница", LINK_COLOURS["land"]))
+    if "sea" in link_kinds:
+        entries.append(_Entry("line", "морской путь", SEA, "dashed"))
+    if marked:
+        entries.append(_Entry("star", "бой этого хода", BATTLE))
+    for kind in dict.fromkeys(arrow_kinds):
+        entries.append(_Entry("line", f"ваш приказ: {ARROW_TITLES.get(kind, kind)}", arrow_colour,
+                              ARROW_STYLES.get(kind, "solid")))
+    return tuple(entries)
+
+
 class MapPainter:
     """Draws maps one after another, keeping what they share: each label's measure in each type size and
-    each label rendered once (a stage's public map and every faction's map have most labels in common).
-    A label's pixels do not depend on where it goes (text is drawn on whole pixels), so a map's PNG is the
-    same whatever the painter drew before it."""
+    each label rendered once (a stage's public map and every faction's map have most labels in common),
+    the last map's links and places, each marker, the star, each legend, and the spot each label took
+    among the obstacles within its reach. A label's pixels do not depend on where it goes (text is drawn
+    on whole pixels) and a label goes where a search among the same obstacles takes it, so a map's PNG is
+    the same whatever the painter drew before it."""
 
     SPRITE_MARGIN = 4                    # pixels around a label's text box: its white backing
-    SHEET_WIDTH = 2400                   # pixels of the sheet new labels are rendered on together
 
     def __init__(self) -> None:
-        self._probe_fig = Figure(figsize=(4, 2), dpi=DPI)
-        self._probe_canvas = FigureCanvasAgg(self._probe_fig)
-        self._probe_renderer = self._probe_canvas.get_renderer()   # type: ignore[no-untyped-call]
-        self._probe = self._probe_fig.text(0, 0, "", transform=None, fontfamily=FONT, linespacing=1.15,
-                                           ha="left", va="bottom")
-        self._measures: dict[tuple[str, int], tuple[float, float, float, float]] = {}
         self._sprites: dict[tuple[str, int, str, str], _Sprite] = {}
+        self._swatches: dict[tuple[str, str, bool], _Sprite] = {}
+        self._legends: dict[tuple[_Entry, ...], Image.Image] = {}
+        self._links: tuple[_Lines, Image.Image] | None = None
+        self._ground_kept: tuple[tuple[tuple[str, str, bool, Point], ...], Image.Image] | None = None
+        self._star: _Sprite | None = None
+        self._spots: dict[str, _Candidates] = {}
+        self._placed: tuple[_Lines, dict[tuple[object, ...], int]] | None = None   # over the last map's links
 
     # -- labels ------------------------------------------------------------------------------
     def _measure(self, text: str, size: int) -> tuple[float, float, float, float]:
         """(left, bottom, width, height) of the text box anchored left-bottom at (0, 0) in FONT_SIZES[size]."""
-        key = (text, size)
-        if key not in self._measures:
-            self._probe.set_text(text)
-            self._probe.set_fontsize(FONT_SIZES[size])
-            box = self._probe.get_window_extent(self._probe_renderer)
-            self._measures[key] = (box.x0, box.y0, box.width, box.height)
-        return self._measures[key]
+        width, height = text_size(text, FONT_SIZES[size])
+        return 0.0, 0.0, width, height
+
+    def _candidates(self, text: str) -> _Candidates:
+        """The label's spots around its place (measured once per text)."""
+        found = self._spots.get(text)
+        if found is None:
+            pad = LABEL_PAD / 2
+            sizes = np.array([self._measure(text, size)[2:] for size in range(len(FONT_SIZES))])[_SIZES]
+            x0 = _OFFSETS[:, 0] - _OFFSETS[:, 2] * sizes[:, 0]
+            y0 = _OFFSETS[:, 1] - _OFFSETS[:, 3] * sizes[:, 1]
+            extents = np.stack([x0, y0, x0 + sizes[:, 0], y0 + sizes[:, 1]], axis=1)
+            clear = extents + (-pad, -pad, pad, pad)
+            reach = (float(clear[:, 0].min()), float(clear[:, 1].min()), float(clear[:, 2].max()),
+                     float(clear[:, 3].max()))
+            found = self._spots[text] = _Candidates(clear, extents, reach)
+        return found
 
     def _place(self, texts: Mapping[str, str], colours: Mapping[str, str], centres: Mapping[str, tuple[float, float]],
-               obstacles: _Obstacles) -> dict[str, _Label]:
+               obstacles: _Obstacles, placed: dict[tuple[object, ...], int]) -> dict[str, _Label]:
         """Each label, top to bottom and left to right, at its cheapest candidate (`_CANDIDATES`) that
         touches no placed label, place, star or arrow and stays in the frame; among those the least covered
-        links win, plus the penalty of going further out or smaller. When none is free, the least overlap."""
-        points = DPI / 72
+        links win, plus the penalty of going further out or smaller (the first of equals). When none is
+        free, the least overlap, then the least penalty. All of a label's candidates are weighed at once
+        (arrays), against what lies within their reach; a label with the text, place and obstacles within
+        its reach of one placed before over the same links (`placed`: its candidate) goes where that went."""
         pad = LABEL_PAD / 2
+        fx0, fy0, fx1, fy1 = obstacles.frame
         out: dict[str, _Label] = {}
         for key in sorted(texts, key=lambda k: (-centres[k][1], centres[k][0], k)):
             x, y = centres[key]
-            best: tuple[float, float, int, int, Box] | None = None      # (hard, score, size, dir, text box)
-            for penalty, size, ring, d in _CANDIDATES:
-                if best is not None and best[0] == 0 and penalty >= best[1]:
-                    break
-                left, bottom, width, height = self._measure(texts[key], size)
-                dx, dy, ha, va = DIRECTIONS[d]
-                x0 = x + dx * RINGS[ring] * points + left - _SHIFT_X[ha] * width
-                y0 = y + dy * RINGS[ring] * points + bottom - _SHIFT_Y[va] * height
-                box = (x0 - pad, y0 - pad, x0 + width + pad, y0 + height + pad)
-                limit = best[0] if best is not None else math.inf
-                hard = _outside(box, obstacles.frame)
-                if hard <= limit:
-                    hard += obstacles.hard.cost(box, limit - hard)
-                if hard > limit:
-                    continue
-                score = penalty
-                if hard == 0:
-                    score += obstacles.links.cost(box, best[1] - penalty if best is not None and best[0] == 0
-                                                  else math.inf)
-                if best is None or (hard, score) < best[:2]:
-                    best = (hard, score, size, d, (x0, y0, x0 + width, y0 + height))
-            assert best is not None
-            _, _, size, d, extent = best
-            obstacles.hard.add_box((extent[0] - pad, extent[1] - pad, extent[2] + pad, extent[3] + pad))
-            out[key] = _Label(texts[key], size, colours[key], DIRECTIONS[d][2], extent)
+            spots = self._candidates(texts[key])
+            at = np.array((x, y, x, y))
+            region = (x + spots.reach[0], y + spots.reach[1], x + spots.reach[2], y + spots.reach[3])
+            placed_boxes = obstacles.boxes[:obstacles.count]
+            boxes = _near(placed_boxes, placed_boxes, region)
+            arrows = _near(obstacles.arrows, obstacles.arrow_bounds, region)
+            signature = (texts[key], x, y, boxes.tobytes(), arrows.tobytes())
+            chosen = placed.get(signature, -1)
+            if chosen < 0:
+                clear = spots.clear + at
+                hard = _overlaps(clear, boxes) + _covered(clear, arrows)
+                if not (fx0 <= region[0] and fy0 <= region[1] and region[2] <= fx1 and region[3] <= fy1):
+                    w = np.maximum(np.minimum(clear[:, 2], fx1) - np.maximum(clear[:, 0], fx0), 0.0)
+                    h = np.maximum(np.minimum(clear[:, 3], fy1) - np.maximum(clear[:, 1], fy0), 0.0)
+                    hard += (clear[:, 2] - clear[:, 0]) * (clear[:, 3] - clear[:, 1]) - w * h    # out of the frame
+                free = np.flatnonzero(hard == 0)
+                if len(free):
+                    links = _near(obstacles.links, obstacles.link_bounds, region)
+                    score = _PENALTIES[free] + _covered(clear[free], links)
+                    chosen = int(free[int(np.argmin(score))])
+                else:
+                    chosen = int(np.lexsort((_PENALTIES, hard))[0])
+                placed[signature] = chosen
+            _, size, _, d = _CANDIDATES[chosen]
+            x0, y0, x1, y1 = (float(v) for v in spots.text[chosen] + at)
+            obstacles.add_box((x0 - pad, y0 - pad, x1 + pad, y1 + pad))
+            out[key] = _Label(texts[key], size, colours[key], DIRECTIONS[d][2], (x0, y0, x1, y1))
         return out
 
-    def _render(self, labels: Iterable[_Label]) -> None:
-        """Render every label not rendered yet, together on one transparent sheet, and cut each out."""
-        margin = self.SPRITE_MARGIN
-        todo: dict[tuple[str, int, str, str], _Label] = {}
-        for lab in labels:
-            if (lab.text, lab.size, lab.colour, lab.ha) not in self._sprites:
-                todo[(lab.text, lab.size, lab.colour, lab.ha)] = lab
-        if not todo:
-            return
-        slots: list[tuple[tuple[str, int, str, str], int, int]] = []      # key, left, bottom (sheet pixels, y up)
-        x = y = row = 0
-        for key in sorted(todo):
-            _, _, width, height = self._measure(key[0], key[1])
-            w, h = math.ceil(width) + 2 * margin + 2, math.ceil(height) + 2 * margin + 2
-            if x + w > self.SHEET_WIDTH and x > 0:
-                x, y, row = 0, y + row, 0
-            slots.append((key, x, y))
-            x, row = x + w, max(row, h)
-        sheet_height = y + row
-        fig = Figure(figsize=(self.SHEET_WIDTH / DPI, max(sheet_height, 1) / DPI), dpi=DPI, facecolor=(1, 1, 1, 0))
-        canvas = FigureCanvasAgg(fig)
-        renderer = canvas.get_renderer()   # type: ignore[no-untyped-call]
-        placed: list[tuple[tuple[str, int, str, str], Text]] = []
-        for key, left, bottom in slots:
-            text, size, colour, ha = key
-            m_left, m_bottom, width, _ = self._measure(text, size)
-            anchor_x = left + margin + 1 - m_left + _SHIFT_X[ha] * width
-            anchor_y = bottom + margin + 1 - m_bottom
-            placed.append((key, fig.text(round(anchor_x), round(anchor_y), text, transform=None,
-                                         fontsize=FONT_SIZES[size], fontfamily=FONT, linespacing=1.15, color=colour,
-                                         ha=ha, va="bottom",
-                                         bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "alpha": 0.75,
-                                               "edgecolor": "none"})))
-        width_px, height_px = canvas.get_width_height()
-        pixels = _pixels(canvas)
-        for key, artist in placed:
-            box = artist.get_window_extent(renderer)
-            x0, x1 = math.floor(box.x0) - margin, math.ceil(box.x1) + margin
-            top, bottom = height_px - math.ceil(box.y1) - margin, height_px - math.floor(box.y0) + margin
-            sprite = pixels.crop((x0, top, x1, bottom))
-            sprite.load()
-            self._sprites[key] = _Sprite(sprite, box.x0 - x0, (height_px - box.y1) - top)
+    def _label(self, label: _Label) -> _Sprite:
+        """The label rendered (once): its text on a rounded white backing, three quarters opaque."""
+        key = (label.text, label.size, label.colour, label.ha)
+        sprite = self._sprites.get(key)
+        if sprite is None:
+            points = FONT_SIZES[label.size]
+            width, height = text_size(label.text, points)
+            margin = self.SPRITE_MARGIN
+            pad = 0.15 * points * PT
+            size = (math.ceil(width) + 2 * margin + 2, math.ceil(height) + 2 * margin + 2)
+            backing = Image.new("RGBA", size, (255, 255, 255, 0))
+            ImageDraw.Draw(backing).rounded_rectangle(
+                [margin + 1 - pad, margin + 1 - pad, margin + 1 + width + pad, margin + 1 + height + pad],
+                radius=pad, fill=(255, 255, 255, 191))
+            colour = rgb(label.colour)
+            text = Image.new("RGBA", size, (*colour, 0))
+            put_text(text, (margin + 1, margin + 1), label.text, points, (*colour, 255),
+                     align=label.ha)
+            sprite = self._sprites[key] = _Sprite(Image.alpha_composite(backing, text), margin + 1, margin + 1)
+        return sprite
+
+    # -- what maps share -----------------------------------------------------------------------
+    def _ground(self, lines: _Lines, places: tuple[tuple[str, str, bool, Point], ...]) -> Image.Image:
+        """The white picture with these links (kind, end, end in PNG pixels) and places (kind, fill, ruined,
+        centre) drawn: the last one is kept (every map of a stage has the same links, most the same places)."""
+        if self._links is None or self._links[0] != lines:
+            pen = Pen((WIDTH_PX, HEIGHT_PX), (255, 255, 255))
+            order = {"road": 0, "land": 1, "sea": 2}
+            for kind, a, b in sorted(lines, key=lambda line: order.get(line[0], 3)):
+                pen.line(a, b, rgb(LINK_COLOURS.get(kind, OTHER_LINK)), LINK_WIDTH * PT,
+                         "dashed" if kind == "sea" else "solid", round_caps=kind in LINK_COLOURS)
+            self._links = (lines, pen.image())
+            self._ground_kept = None
+        if self._ground_kept is None or self._ground_kept[0] != places:
+            image = self._links[1].copy()
+            for kind, fill, ruined, (x, y) in places:
+                key = (kind, fill, ruined)
+                if key not in self._swatches:
+                    self._swatches[key] = _swatch(*key)
+                _paste(image, self._swatches[key], x, y)
+            self._ground_kept = (places, image)
+        return self._ground_kept[1].copy()
+
+    def _legend(self, entries: tuple[_Entry, ...]) -> Image.Image:
+        if entries not in self._legends:
+            self._legends[entries] = _legend_image(entries)
+        return self._legends[entries]
 
     # -- a map ---------------------------------------------------------------------------------
     def draw(self, picture: MapPicture, title: str = "", viewer: str | None = None) -> Drawing:
         """The picture as a WIDTH_PX × HEIGHT_PX PNG; arrows only of `viewer` (none on the public map)."""
         colours = faction_colours(picture.factions)
         where = layout(picture)
-        fig = Figure(figsize=(WIDTH_PX / DPI, HEIGHT_PX / DPI), dpi=DPI)
-        canvas = FigureCanvasAgg(fig)
-        ax = fig.add_axes((0.02, 0.03, 0.72, 0.89))
-        ax.set_axis_off()
         xs = [xy[0] for xy in where.values()] or [0.0]
         ys = [xy[1] for xy in where.values()] or [0.0]
         span_x, span_y = max(max(xs) - min(xs), 1e-9), max(max(ys) - min(ys), 1e-9)
-        ax.set_xlim(min(xs) - 0.14 * span_x, max(xs) + 0.14 * span_x)
-        ax.set_ylim(min(ys) - 0.14 * span_y, max(ys) + 0.10 * span_y)
-        if title:
-            fig.suptitle(title, x=0.02, y=0.97, ha="left", fontsize=15 if len(title) <= 70 else 12,
-                         fontfamily=FONT, fontweight="bold")
+        x_low, x_high = min(xs) - 0.14 * span_x, max(xs) + 0.14 * span_x
+        y_low, y_high = min(ys) - 0.14 * span_y, max(ys) + 0.10 * span_y
+        left, bottom, width, height = (FRAME[0] * WIDTH_PX, FRAME[1] * HEIGHT_PX, FRAME[2] * WIDTH_PX,
+                                       FRAME[3] * HEIGHT_PX)
+        centres_display = {p.key: (left + (where[p.key][0] - x_low) / (x_high - x_low) * width,
+                                   bottom + (where[p.key][1] - y_low) / (y_high - y_low) * height)
+                           for p in picture.places}
+        centres = {k: (v[0], HEIGHT_PX - v[1]) for k, v in centres_display.items()}
         links = [link for link in picture.links if link.a in where and link.b in where]
-        for kind, style in (("road", "-"), ("land", "-"), ("sea", "--")):
-            mine = [(where[link.a], where[link.b]) for link in links if link.kind == kind]
-            if mine:
-                ax.add_collection(LineCollection(mine, colors=LINK_COLOURS[kind], linewidths=LINK_WIDTH,
-                                                 linestyles=style, zorder=1, capstyle="round"))
-        others = [(where[link.a], where[link.b]) for link in links if link.kind not in LINK_COLOURS]
-        if others:
-            ax.add_collection(LineCollection(others, colors="#8c7b63", linewidths=LINK_WIDTH, zorder=1))
-        groups: dict[tuple[str, bool], list[MapPlace]] = {}
-        for place in picture.places:
-            groups.setdefault((place.kind, place.ruined), []).append(place)
-        for (kind, ruined), group in groups.items():
-            ax.scatter([where[p.key][0] for p in group], [where[p.key][1] for p in group],
-                       s=MARKER_SIZE.get(kind, 17.0) ** 2, marker=MARKERS.get(kind, "o"),
-                       c=[_fill(p, colours) for p in group], edgecolors="#202020", linewidths=1.2,
-                       hatch="xxx" if ruined else None, zorder=3)
+        lines = tuple((link.kind, centres[link.a], centres[link.b]) for link in links)
+        markers = tuple((p.kind, _fill(p, colours), p.ruined, centres[p.key]) for p in picture.places)
+        image = self._ground(lines, markers)
         shown = {p.key for p in picture.places}
         notes: dict[str, list[str]] = {}
         for marker in picture.markers:
@@ -435,111 +798,72 @@ class MapPainter:
                 if marker.text and marker.text not in here:
                     here.append(marker.text)
         marks = tuple(notes)                                  # one star per place, however many markers
-        if marks:
-            star_offset = offset_copy(ax.transData, fig=fig, x=STAR_OFFSET, y=STAR_OFFSET, units="points")
-            ax.plot([where[k][0] for k in marks], [where[k][1] for k in marks], linestyle="none", marker="*",
-                    markersize=STAR_SIZE, color=BATTLE, markeredgecolor="white", markeredgewidth=0.8, zorder=5,
-                    transform=star_offset)
         arrows = [a for a in picture.arrows if viewer is not None and a.faction == viewer
                   and a.source in where and a.target in where and a.source != a.target]
         arrow_colour = colours.get(viewer, NO_VIEWER_ARROW) if viewer is not None else NO_VIEWER_ARROW
-        for arrow in arrows:
-            ax.add_patch(FancyArrowPatch(where[arrow.source], where[arrow.target], arrowstyle="-|>",
-                                         mutation_scale=22, linewidth=ARROW_WIDTH,
-                                         linestyle=ARROW_STYLES.get(arrow.kind, "solid"), color=arrow_colour,
-                                         shrinkA=ARROW_SHRINK, shrinkB=ARROW_SHRINK, zorder=4))
-        legend = _legend(fig, picture, colours, [a.kind for a in arrows], arrow_colour, bool(marks))
-        renderer = canvas.get_renderer()   # type: ignore[no-untyped-call]  # matplotlib does not annotate it
-        centres_display = {p.key: (float(v[0]), float(v[1]))
-                           for p in picture.places for v in [ax.transData.transform(where[p.key])]}
-        frame_box = ax.get_window_extent(renderer)
-        obstacles = _Obstacles(_Grid(), _Grid(), (frame_box.x0, frame_box.y0, frame_box.x1, frame_box.y1))
-        radius = max(MARKER_SIZE.values()) / 72 * DPI / 2 + 1
-        lift = STAR_OFFSET * DPI / 72
-        star_radius = STAR_SIZE / 72 * DPI / 2
-        for x, y in centres_display.values():
-            obstacles.hard.add_box((x - radius, y - radius, x + radius, y + radius))
-        for key in marks:
-            x, y = centres_display[key]
-            obstacles.hard.add_box((x + lift - star_radius, y + lift - star_radius, x + lift + star_radius,
-                                    y + lift + star_radius))
-        drawn_arrows = [_shrunk(centres_display[a.source], centres_display[a.target], ARROW_SHRINK * DPI / 72)
+        drawn_arrows = [_shrunk(centres_display[a.source], centres_display[a.target], ARROW_SHRINK * PT)
                         for a in arrows]
-        for seg in drawn_arrows:
-            obstacles.hard.add_segment((*seg, ARROW_WIDTH * DPI / 72 / 2 + 4))      # the line and its head
-        for link in links:
-            obstacles.links.add_segment((*centres_display[link.a], *centres_display[link.b],
-                                         LINK_WIDTH * DPI / 72 / 2))
+        arrow_ends = tuple((x0, HEIGHT_PX - y0, x1, HEIGHT_PX - y1) for x0, y0, x1, y1 in drawn_arrows)
+        for arrow, ends in zip(arrows, arrow_ends, strict=True):
+            _arrow(image, (ends[0], ends[1]), (ends[2], ends[3]), arrow_colour, ARROW_STYLES.get(arrow.kind, "solid"))
+        lift = STAR_OFFSET * PT
+        if marks:
+            if self._star is None:
+                self._star = _star_sprite()
+            for key in marks:
+                _paste(image, self._star, centres[key][0] + lift, centres[key][1] - lift)
+        entries = _legend_entries(picture, colours, [a.kind for a in arrows], arrow_colour, bool(marks))
+        image.paste(self._legend(entries), (round(LEGEND_AT[0] * WIDTH_PX + 0.5 * LEGEND_POINTS * PT),
+                                            round((1 - LEGEND_AT[1]) * HEIGHT_PX + 0.5 * LEGEND_POINTS * PT)))
+        radius = max(MARKER_SIZE.values()) / 72 * DPI / 2 + 1
+        star_radius = STAR_SIZE / 72 * DPI / 2
+        kept_off = [(x - radius, y - radius, x + radius, y + radius) for x, y in centres_display.values()]
+        kept_off += [(x + lift - star_radius, y + lift - star_radius, x + lift + star_radius, y + lift + star_radius)
+                  for x, y in (centres_display[key] for key in marks)]
+        obstacles = _Obstacles((left, bottom, left + width, bottom + height), kept_off,
+                               [(*seg, ARROW_WIDTH * PT / 2 + 4) for seg in drawn_arrows],     # the line, its head
+                               [(*centres_display[link.a], *centres_display[link.b], LINK_WIDTH * PT / 2)
+                                for link in links], len(picture.places))
+        if self._placed is None or self._placed[0] != lines:
+            self._placed = (lines, {})
         labels = self._place({p.key: _label_text(p, notes) for p in picture.places},
                              {p.key: "#7a0014" if p.key in notes else "#111111" for p in picture.places},
-                             centres_display, obstacles)
-        self._render(labels.values())
-        image = _pixels(canvas)
+                             centres_display, obstacles, self._placed[1])
         for label in labels.values():
-            sprite = self._sprites[(label.text, label.size, label.colour, label.ha)]
-            left, top = label.extent[0] - sprite.left, HEIGHT_PX - label.extent[3] - sprite.top
-            image.alpha_composite(sprite.image, (round(left), round(top)))
-        png = _png(image)
+            _paste(image, self._label(label), label.extent[0], HEIGHT_PX - label.extent[3])
+        if title:
+            put_text(image, (TITLE_AT[0] * WIDTH_PX, (1 - TITLE_AT[1]) * HEIGHT_PX), title,
+                     15 if len(title) <= 70 else 12, "#000000", bold=True)
         boxes = {k: (lab.extent[0], HEIGHT_PX - lab.extent[3], lab.extent[2], HEIGHT_PX - lab.extent[1])
                  for k, lab in labels.items()}
-        centres = {k: (v[0], HEIGHT_PX - v[1]) for k, v in centres_display.items()}
-        arrow_ends = tuple((x0, HEIGHT_PX - y0, x1, HEIGHT_PX - y1) for x0, y0, x1, y1 in drawn_arrows)
-        return Drawing(png, centres, boxes, colours, arrow_ends, marks, legend)
+        return Drawing(png_bytes(image), centres, boxes, colours, arrow_ends, marks,
+                       tuple((e.text, e.colour) for e in entries))
+
+
+def _arrow(image: Image.Image, start: Point, end: Point, colour: str, style: Style) -> None:
+    """An order's arrow from `start` to its head's tip at `end` (PNG pixels): the line in its style, the
+    head a filled triangle, both stroked ARROW_WIDTH wide."""
+    length = math.hypot(end[0] - start[0], end[1] - start[1])
+    if length == 0:
+        return
+    ux, uy = (end[0] - start[0]) / length, (end[1] - start[1]) / length
+    head_length, half_width = ARROW_HEAD[0] * PT, ARROW_HEAD[1] * PT
+    base = (end[0] - ux * min(head_length, length), end[1] - uy * min(head_length, length))
+    head = [end, (base[0] - uy * half_width, base[1] + ux * half_width),
+            (base[0] + uy * half_width, base[1] - ux * half_width)]
+    stroke = ARROW_WIDTH * PT
+    reach = stroke * 2
+    x0 = math.floor(min(p[0] for p in (start, *head)) - reach)
+    y0 = math.floor(min(p[1] for p in (start, *head)) - reach)
+    x1 = math.ceil(max(p[0] for p in (start, *head)) + reach)
+    y1 = math.ceil(max(p[1] for p in (start, *head)) + reach)
+    pen = Pen((x1 - x0, y1 - y0), (0,), origin=(x0, y0))           # the arrow's cover: one colour
+    pen.line(start, base, INK, stroke, style)
+    pen.polygon(head, INK, INK, stroke)
+    image.paste(rgb(colour), (x0, y0, x1, y1), pen.image())
 
 
 def draw_map(picture: MapPicture, title: str = "", viewer: str | None = None) -> Drawing:
     """The picture as a WIDTH_PX × HEIGHT_PX PNG; arrows only of `viewer` (none on the public map). To draw
     several maps, keep one MapPainter: they share its labels."""
     return MapPainter().draw(picture, title, viewer)
-
-
-def _pixels(canvas: FigureCanvasAgg) -> Image.Image:
-    """The figure drawn, as an RGBA image of its own (the canvas's buffer copied)."""
-    canvas.draw()   # type: ignore[no-untyped-call]  # matplotlib does not annotate it
-    buffer = canvas.buffer_rgba()   # type: ignore[no-untyped-call]
-    return Image.frombuffer("RGBA", canvas.get_width_height(), buffer, "raw", "RGBA", 0, 1).copy()
-
-
-def _png(image: Image.Image) -> bytes:
-    """An RGB PNG of the opaque picture (no alpha channel, no metadata: the same picture, the same bytes)."""
-    buf = io.BytesIO()
-    image.convert("RGB").save(buf, format="PNG", compress_level=PNG_COMPRESSION)
-    return buf.getvalue()
-
-
-def _legend(fig: Figure, picture: MapPicture, colours: Mapping[str, str], arrows_kinds: Sequence[str],
-            arrow_colour: str, marked: bool) -> tuple[tuple[str, str], ...]:
-    """Draw the legend; return its entries (text, colour) as drawn."""
-    handles: list[Patch | Line2D] = [Patch(facecolor=colours[fid], edgecolor="#202020", label=name)
-                                     for fid, name in sorted(picture.factions.items())]
-    kinds = {p.kind for p in picture.places}
-    if any(p.owner is None and not p.ruined and p.kind != "sea" for p in picture.places):
-        handles.append(Patch(facecolor=UNOWNED, edgecolor="#202020", label="ничьи"))
-    if any(p.ruined for p in picture.places):
-        handles.append(Patch(facecolor=RUINS, edgecolor="#202020", hatch="xxx", label="руины"))
-    if "sea" in kinds:
-        handles.append(Patch(facecolor=SEA, edgecolor="#202020", label="море"))
-    link_kinds = {link.kind for link in picture.links}
-    if link_kinds & {"road"}:
-        handles.append(Line2D([], [], color=LINK_COLOURS["road"], linewidth=LINK_WIDTH, label="дорога"))
-    if link_kinds & {"land"}:
-        handles.append(Line2D([], [], color=LINK_COLOURS["land"], linewidth=LINK_WIDTH, label="граница"))
-    if "sea" in link_kinds:
-        handles.append(Line2D([], [], color=SEA, linewidth=LINK_WIDTH, linestyle="--", label="морской путь"))
-    if marked:
-        handles.append(Line2D([], [], marker="*", markersize=STAR_SIZE, color=BATTLE, linestyle="none",
-                              label="бой этого хода"))
-    for kind in dict.fromkeys(arrows_kinds):
-        handles.append(Line2D([], [], color=arrow_colour, linewidth=ARROW_WIDTH,
-                              linestyle=ARROW_STYLES.get(kind, "solid"),
-                              label=f"ваш приказ: {ARROW_TITLES.get(kind, kind)}"))
-    fig.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.76, 0.92), frameon=True, fontsize=10,
-               prop={"family": FONT, "size": 10}, title="Обозначения", title_fontproperties={"family": FONT,
-                                                                                                "weight": "bold"})
-    entries: list[tuple[str, str]] = []
-    for handle in handles:
-        colour = handle.get_facecolor() if isinstance(handle, Patch) else handle.get_color()
-        entries.append((str(handle.get_label()), to_hex(colour)))
-    return tuple(entries)
-
-

@@ -3,7 +3,9 @@
 A snapshot becomes the latest in one of three ways: `new` made it, a stage resolved into it (its
 file is the commit: written atomically, it is the one record that the resolution happened), or a
 rollback returned to it. Opening it means revealing the closed stage's dice, recording the hash
-chain, pushing every book and archiving their exports. Every step is idempotent and journaled
+chain, drawing the pictures, pushing every book and archiving their exports (where the backend holds
+pictures for the books' writes, `HoldsPictures`, they are drawn first and each book is saved once with
+them; else they are put after the push). Every step is idempotent and journaled
 under (snapshot, epoch), so a crash anywhere is finished by the next `turn` and a push is never
 lost or repeated; a rollback starts a new epoch, so the books are pushed again after it.
 """
@@ -11,15 +13,17 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from engine import find_ruleset
+from engine.ruleset import ParsedOrders
 from engine.state import canonical_json
 from sheets_bridge import fairness, pictures
 from sheets_bridge.atomic import atomic_write_text
-from sheets_bridge.backends.base import Backend, WorksOnManyBooks
+from sheets_bridge.backends.base import Backend, HoldsPictures, WorksOnManyBooks
 from sheets_bridge.deadlines import stamp
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout
@@ -117,9 +121,11 @@ def previous_head(gd: GameDir, closed_key: str) -> str:
     return gd.chain().get(keys[index - 1], fairness.GENESIS) if index > 0 else fairness.GENESIS
 
 
-def open_latest(gd: GameDir, be: Backend, progress: Progress = noop) -> tuple[Opening, list[str], dict[str, Any]]:
+def open_latest(gd: GameDir, be: Backend, progress: Progress = noop,
+                orders: Mapping[str, ParsedOrders] | None = None) -> tuple[Opening, list[str], dict[str, Any]]:
     """Do (or finish) the latest snapshot's opening; return it, the books pushed now and the
-    closed stage's archived statuses (empty for `new` and rollbacks)."""
+    closed stage's archived statuses (empty for `new` and rollbacks). `orders`: the closed stage's orders
+    as the turn that resolved it parsed them, for the factions' maps (`pictures.publish`)."""
     opening = latest_opening(gd)
     state = gd.read_snapshot(opening.turn, opening.stage)
     rs = find_ruleset(state["ruleset"])
@@ -138,11 +144,12 @@ def open_latest(gd: GameDir, be: Backend, progress: Progress = noop) -> tuple[Op
         problems = saved.pop("_problems", [])
         cleared = {t.key for t in layout.order_tabs(stage) if not t.keep}
         standing = standing_statuses(gd, rs, layout, state, opening.closed, saved)
-        pushed = push(gd, be, rs, layout, state, statuses=saved, cleared=cleared, progress=progress,
-                      opens=opening.key, problems=problems, orders_turn=turn, standing=standing)
-        pictures.publish(gd, be, opening.key, archive, stage, progress,      # the map and charts, before exports
-                         with_charts=opening.stage == rs.stages[0])
-        _export_books(gd, be, state, archive, stage, progress)
+        pushed = _pushed_with_pictures(
+            be, lambda: push(gd, be, rs, layout, state, statuses=saved, cleared=cleared, progress=progress,
+                             opens=opening.key, problems=problems, orders_turn=turn, standing=standing),
+            lambda: pictures.publish(gd, be, opening.key, archive, stage, progress,   # the map and charts
+                                     with_charts=opening.stage == rs.stages[0], orders=orders))
+        _export_books(gd, be, state, archive, stage, progress)                 # with the pictures in them
         saved["_problems"] = problems
     elif opening.kind == "rollback":
         assert opening.rollback is not None
@@ -150,16 +157,32 @@ def open_latest(gd: GameDir, be: Backend, progress: Progress = noop) -> tuple[Op
         restore = archived_orders(gd.rolled_back_archive(opening.turn, epoch), opening.stage)
         view, problems, orders_turn = _opening_statuses(gd, opening.key)
         others = {t.key for t in layout.order_tabs() if not t.keep and t.stage != opening.stage}
-        pushed = push(gd, be, rs, layout, state, statuses=view, cleared=others, progress=progress,
-                      opens=opening.key, problems=problems, orders_turn=orders_turn, restore=restore,
-                      lock_stage=not opening.rollback.get("reopen", False))
-        pictures.publish(gd, be, opening.key, None, None, progress)
+        lock_stage = not opening.rollback.get("reopen", False)
+        pushed = _pushed_with_pictures(
+            be, lambda: push(gd, be, rs, layout, state, statuses=view, cleared=others, progress=progress,
+                             opens=opening.key, problems=problems, orders_turn=orders_turn, restore=restore,
+                             lock_stage=lock_stage),
+            lambda: pictures.publish(gd, be, opening.key, None, None, progress))
     else:
-        pushed = push(gd, be, rs, layout, state, statuses={}, cleared=set(), progress=progress,
-                      opens=opening.key)
-        pictures.publish(gd, be, opening.key, gd.archive_dir(opening.turn), "start", progress)
+        pushed = _pushed_with_pictures(
+            be, lambda: push(gd, be, rs, layout, state, statuses={}, cleared=set(), progress=progress,
+                             opens=opening.key),
+            lambda: pictures.publish(gd, be, opening.key, gd.archive_dir(opening.turn), "start", progress))
     gd.append_journal({"event": "opened", "opens": opening.key, "epoch": gd.epoch(), "at": stamp()})
     return opening, pushed, saved
+
+
+def _pushed_with_pictures(be: Backend, push_books: Callable[[], list[str]], publish: Callable[[], None]) -> list[str]:
+    """Push the books and put the pictures in them: where the backend holds pictures for the books' writes
+    (`HoldsPictures`), they are drawn first and go into each book with its push, one save per book (a book
+    pushed before an interruption gets them when the holding ends); elsewhere they are put after the push."""
+    if isinstance(be, HoldsPictures):
+        with be.holding_pictures():
+            publish()
+            return push_books()
+    pushed = push_books()
+    publish()
+    return pushed
 
 
 def _export_books(gd: GameDir, be: Backend, state: dict[str, Any], archive: Path, stage: str,

@@ -10,19 +10,23 @@ Drive for them), the GM is told why, where the pictures are, and how to paste th
 same bytes, so re-running an interrupted opening is harmless.
 
 A faction's map is what the rule set's `map_data` lets that faction see (its fog of war) with its own
-orders as arrows: those it gave in the stage that just resolved (the archived orders as read, parsed
-against the state they were given in) and any the new state itself shows as the faction's (Jade Rose's
-declared attacks waiting for their battle).
+orders as arrows: those it gave in the stage that just resolved (as the turn parsed them, handed over by
+`turn`; else the archived orders as read, parsed again against the state they were given in) and any the
+new state itself shows as the faction's (Jade Rose's declared attacks waiting for their battle).
 
-The pictures are drawn in parallel by forked workers (as the battle simulator's runs are) where the system
-forks, one map painter per worker sharing its labels between maps; the books and the archive are written by
-the command itself, in the jobs' order, each picture as soon as it is drawn while the workers draw the next.
-`[pictures] draw = false` in game.toml draws nothing (and, once, clears the pictures the last opening put in
-the books). matplotlib is imported only to draw.
+The pictures are drawn with Pillow (map_drawing, charts; matplotlib is never imported), by one painter of
+each kind sharing what the maps of a stage share (the links, the labels, the legends). Where the backend
+sends each picture as it comes (Google), a big stage's are drawn in parallel by forked workers (as the
+battle simulator's runs are) where the system forks, while this process sends those drawn; a small
+stage's, and every stage's where the backend holds the pictures for the books' writes (`HoldsPictures`:
+xlsx; opening.py draws them before the push), here. The archive and the books get each picture in the
+jobs' order, as soon as it is drawn. `[pictures] draw = false` in game.toml draws nothing (and, once, clears
+the pictures the last opening put in the books).
 """
 from __future__ import annotations
 
 import dataclasses
+import gc
 import json
 import multiprocessing as mp
 import os
@@ -32,9 +36,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine import find_ruleset
-from engine.ruleset import MapData, MapPicture, Ruleset
+from engine.ruleset import MapData, MapPicture, ParsedOrders, Ruleset
 from sheets_bridge.atomic import atomic_write_bytes
-from sheets_bridge.backends.base import Backend, PicturesNotStored, PutsPictures
+from sheets_bridge.backends.base import Backend, HoldsPictures, PicturesNotStored, PutsPictures
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.stage_common import Progress, Step, noop
 
@@ -156,6 +160,7 @@ class _Work:
     names: dict[str, str]
     rows: list[dict[str, object]]
     jobs: list[Job]
+    orders: Mapping[str, ParsedOrders] | None = None    # the closed stage's orders as the turn parsed them
     maps: MapPainter | None = None           # one painter of each kind per process, kept between jobs
     charts: ChartPainter | None = None
 
@@ -182,8 +187,11 @@ class _Work:
         if job.faction is None:
             picture = maps.picture(self.state, None, events=self.events)
         else:
-            orders = (faction_orders(self.gd, self.rs, self.before, job.faction)
-                      if self.before is not None and job.faction in self.before.get("factions", {}) else None)
+            orders = None
+            if self.before is not None and job.faction in self.before.get("factions", {}):
+                given = self.orders.get(job.faction) if self.orders is not None else None
+                orders = ({"faction": job.faction, "stage": str(self.before["stage"]), "orders": list(given.orders)}
+                          if given is not None else faction_orders(self.gd, self.rs, self.before, job.faction))
             picture = faction_picture(maps, self.state, job.faction, self.events, self.before, orders)
         return self.map_painter().draw(picture, map_title(self.rs, self.state, job.faction), job.faction).png
 
@@ -203,26 +211,46 @@ def workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def drawing(work: _Work, progress: Progress = noop) -> Iterator[tuple[Job, bytes]]:
-    """Each job with its PNG, in the jobs' order, as soon as it is drawn: by forked workers when there are
-    several jobs and cores (the caller writes one picture while they draw the next), else here."""
+FORK_FROM = 2000        # places on all the maps of a stage from which workers draw them (a demo's: about 100)
+
+
+def _worth_workers(work: _Work) -> bool:
+    """Whether the stage's maps are big enough for workers to draw them sooner than this process: a demo
+    stage's few small maps take less time here than starting the workers does."""
+    maps = work.rs.map_data()
+    places = len(maps.picture(work.state, None).places) if maps is not None else 0
+    return sum(1 for job in work.jobs if job.kind == "map") * places >= FORK_FROM
+
+
+def drawing(work: _Work, progress: Progress = noop, parallel: bool = True) -> Iterator[tuple[Job, bytes]]:
+    """Each job with its PNG, in the jobs' order, as soon as it is drawn: by forked workers when `parallel`,
+    there are several jobs and cores and the maps are big (the caller sends one picture while they draw
+    the next), else here. Before the workers fork, the first job is drawn here: they inherit its painter
+    with what every map shares (the links, the labels, the legend's parts, the type)."""
     global _WORK
-    import sheets_bridge.map_drawing  # noqa: F401  # matplotlib imported once, before the workers fork
+    import sheets_bridge.map_drawing  # noqa: F401  # Pillow's drawing modules imported once, before a fork
     total = len(work.jobs)
-    count = min(workers(), total)
+    count = min(workers(), total - 1) if parallel and _worth_workers(work) else 1
     _WORK = work
-    try:
+
+    def done(index: int, png: bytes) -> tuple[Job, bytes]:
+        progress(Step(f"нарисовано картинок: {index + 1} из {total}", index + 1, total))
+        return work.jobs[index], png
+
+    gc.freeze()    # what is alive now (the books read: millions of objects) is not looked through while drawing,
+    try:           # here or in workers that inherit it (nor copied into them by a collection)
         if count > 1:
+            yield done(0, _draw_job(0)[1])
+            if any(job.kind == "charts" for job in work.jobs):
+                work.chart_painter()                   # the charts' frames and titles, for every worker
             with mp.get_context("fork").Pool(count) as pool:
-                for index, png in pool.imap(_draw_job, range(total)):
-                    progress(Step(f"нарисовано картинок: {index + 1} из {total}", index + 1, total))
-                    yield work.jobs[index], png
+                for index, png in pool.imap(_draw_job, range(1, total)):
+                    yield done(index, png)
         else:
             for index in range(total):
-                png = _draw_job(index)[1]
-                progress(Step(f"нарисовано картинок: {index + 1} из {total}", index + 1, total))
-                yield work.jobs[index], png
+                yield done(index, _draw_job(index)[1])
     finally:
+        gc.unfreeze()
         _WORK = None
 
 
@@ -244,10 +272,13 @@ def _placed(put: Callable[[str, str, list[bytes], str], None], book: str, title:
 
 
 def publish(gd: GameDir, be: Backend, key: str, archive: Path | None, stage: str | None,
-            progress: Progress = noop, with_charts: bool = True) -> None:
+            progress: Progress = noop, with_charts: bool = True,
+            orders: Mapping[str, ParsedOrders] | None = None) -> None:
     """Draw, archive (when `archive` and `stage` say where) and put in the books the pictures of the
     opened snapshot `key`. The charts change only when a turn opens (their rows are each turn's first
-    snapshot): `with_charts=False` leaves the ones already drawn."""
+    snapshot): `with_charts=False` leaves the ones already drawn. `orders`: the orders of the stage that
+    resolved into `key`, by faction, as the turn that resolved it parsed them (else each faction's archived
+    orders are parsed again)."""
     put: Callable[[str, str, list[bytes], str], None] | None = (be.put_pictures if isinstance(be, PutsPictures)
                                                                  else None)
     if not gd.config.draw_pictures:
@@ -274,13 +305,16 @@ def publish(gd: GameDir, be: Backend, key: str, archive: Path | None, stage: str
     if with_charts:
         from sheets_bridge.charts import turn_rows
         rows = turn_rows(gd)
-    work = _Work(gd, rs, state, events_into(gd, key), before, names, rows, jobs)
+    work = _Work(gd, rs, state, events_into(gd, key), before, names, rows, jobs, orders)
     books = gd.config.books
     folder = archive if stage is not None else None        # where the pictures are archived, if anywhere
     public: bytes | None = None
     maps: list[str] = []
     charts: dict[str, bytes] = {}
-    for job, png in drawing(work, progress):      # each picture written while the next is drawn
+    # Each picture is sent while the next is drawn. Where the backend holds them for the books' writes there
+    # is nothing to wait for meanwhile: one process draws them all, sharing every map's labels (forked
+    # workers would each draw those again, for more work in all)
+    for job, png in drawing(work, progress, parallel=not isinstance(be, HoldsPictures)):
         if job.kind == "charts":
             assert job.faction is not None
             charts[job.faction] = png

@@ -8,12 +8,12 @@ so re-running `turn` after a crash anywhere finishes the same stage and never re
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine import find_ruleset
-from engine.ruleset import RowStatus
+from engine.ruleset import ParsedOrders, RowStatus
 from engine.state import canonical_json
 from sheets_bridge import deadlines, odds_tab, opening, posts, submissions, tab_lock
 from sheets_bridge.backends.base import Backend
@@ -181,7 +181,7 @@ def run_turn(gd: GameDir, be: Backend | None = None, progress: Progress = noop,
         gd.write_snapshot(new, new["turn"], new["stage"])   # the commit
         gd.append_journal({"event": "resolved", "turn": turn, "stage": stage,
                            "next": [new["turn"], new["stage"]], "epoch": gd.epoch()})
-        return _open(gd, be, progress, resumed=False)
+        return _open(gd, be, progress, resumed=False, orders=parsed)
 
 
 def _order_text(layout: Layout, raw: dict[str, list[list[str]]], s: RowStatus) -> str:
@@ -190,8 +190,10 @@ def _order_text(layout: Layout, raw: dict[str, list[list[str]]], s: RowStatus) -
     return order_text(tab, raw.get(tab.title, []), s.number) if tab is not None else ""
 
 
-def _open(gd: GameDir, be: Backend, progress: Progress, resumed: bool) -> StageReport:
-    done, pushed, saved = opening.open_latest(gd, be, progress)
+def _open(gd: GameDir, be: Backend, progress: Progress, resumed: bool,
+          orders: Mapping[str, ParsedOrders] | None = None) -> StageReport:
+    """Open the latest snapshot (`orders`: the stage's orders just parsed, which its maps show)."""
+    done, pushed, saved = opening.open_latest(gd, be, progress, orders=orders)
     problems = list(saved.pop("_problems", []))
     turn, stage = done.closed if done.closed else (done.turn, done.stage)
     archive = gd.archive_path(turn)

@@ -3,7 +3,7 @@ faction's map (its own orders as arrows, the rule set's fog of war) in «Рис�
 `map-STAGE-FACTION.png` beside the public `map-STAGE.png`; the legend draws the arrows as the map does (in the
 faction's colour); labels keep off the arrows; one star per place, and the console counts the stars. On Google
 Sheets the pictures stay out of the books (archived, with a note for the GM). `[pictures] draw = false` draws
-nothing; drawing imports matplotlib only to draw; forked workers give the bytes one process gives."""
+nothing; a turn never imports matplotlib, even to draw; forked workers give the bytes one process gives."""
 from __future__ import annotations
 
 import dataclasses
@@ -199,9 +199,10 @@ def test_the_legend_draws_the_arrows_in_the_faction_s_colour_as_the_map_does():
     assert {k: v for k, v in entries.items() if k.startswith("ваш приказ")} == {
         "ваш приказ: атака": colour, "ваш приказ: поддержка": colour, "ваш приказ: движение": colour}
     legend = (int(WIDTH_PX * 0.76), 0, WIDTH_PX, 500)
+    strokes = (int(WIDTH_PX * 0.76), 0, int(WIDTH_PX * 0.76) + 50, 500)     # the swatches' column, no text
     without = draw_map(_square(), viewer=None)                  # the same legend without the orders
     assert _count(mine.png, colour, legend) - _count(without.png, colour, legend) > 60
-    assert _count(mine.png, "#333333", legend, 4) <= _count(without.png, "#333333", legend, 4)
+    assert _count(mine.png, "#333333", strokes, 4) <= _count(without.png, "#333333", strokes, 4)
 
 
 def _stars(png: bytes) -> int:
@@ -295,13 +296,48 @@ def test_forked_workers_draw_the_same_pictures_as_one_process(jade, monkeypatch)
                               jade.read_snapshot(*pictures.closed_stage(jade, key)), names, turn_rows(jade), jobs)
 
     assert pictures.workers() >= 1
+    assert not pictures._worth_workers(work())            # a demo's few small maps are drawn here
     monkeypatch.setattr(pictures, "workers", lambda: 2)
+    monkeypatch.setattr(pictures, "FORK_FROM", 0)         # as a big stage's are: by forked workers
+    forks: list[str] = []
+    real_pool = pictures.mp.get_context
+
+    def context(method: str) -> Any:
+        forks.append(method)
+        return real_pool(method)
+
+    monkeypatch.setattr(pictures.mp, "get_context", context)
     steps: list[str] = []
     forked = pictures.draw_all(work(), steps.append)
+    assert forks == ["fork"]
     monkeypatch.setattr(pictures, "workers", lambda: 1)
     alone = pictures.draw_all(work())
     assert forked == alone and len(forked) == len(jobs)
     assert steps[-1] == f"нарисовано картинок: {len(jobs)} из {len(jobs)}"
+
+
+def test_a_turn_opens_and_saves_each_book_once_with_its_pictures_and_draws_from_the_orders_it_read(
+        tmp_path, monkeypatch):
+    """Issue 23 item 2: the pictures go into each book in the same save as the stage's tabs (xlsx holds them
+    for the push), so a turn parses each book at most once (its read; the write and the pictures use the
+    workbook kept) and saves it once; the faction maps' arrows come from the orders the turn just parsed,
+    not from the archive parsed again."""
+    from sheets_bridge.backends.xlsx import files as xlsx_files
+    gd = create_game(tmp_path / "g", "jade_rose", "demo", backend="xlsx", seed=SEED)
+    _play_demo_orders(gd)
+    xlsx_files.forget()                                   # as a new `forumwar turn` process starts
+    parses: list[int] = []
+    saves: list[str] = []
+    real_load, real_save = xlsx_files.load_workbook, xlsx_files.save
+    monkeypatch.setattr(xlsx_files, "load_workbook", lambda data: (parses.append(1), real_load(data))[1])
+    monkeypatch.setattr(xlsx_files, "save", lambda wb, path: (saves.append(Path(path).name), real_save(wb, path))[1])
+    monkeypatch.setattr(pictures, "faction_orders", lambda *args: pytest.fail("the archived orders parsed again"))
+    run_turn(GameDir(gd.path))
+    books = {Path(book).name for book in gd.config.books.values()}
+    assert sorted(saves) == sorted(books) and len(parses) <= len(books)
+    stage = find_ruleset("jade_rose").stages[0]
+    for fid in gd.config.factions:                        # and the books hold this stage's maps
+        assert _images(gd, fid) == [(gd.archive_path(1) / f"map-{stage}-{fid}.png").read_bytes()]
 
 
 def test_pictures_draw_false_draws_nothing_and_clears_the_pictures_drawn_before(tmp_path, monkeypatch):
@@ -351,9 +387,10 @@ def _imported_by_a_turn(tmp_path: Path, draw: bool) -> dict[str, bool]:
     return eval(done.stdout.strip().splitlines()[-1])        # noqa: S307  # our own script's dict
 
 
-def test_a_turn_imports_matplotlib_only_to_draw_and_never_networkx_or_pandas(tmp_path):
+def test_a_turn_never_imports_matplotlib_networkx_or_pandas_even_to_draw(tmp_path):
+    """The pictures are drawn with Pillow (matplotlib's import alone cost a turn 0.4 s); its font file is read."""
     assert _imported_by_a_turn(tmp_path, draw=False) == {"matplotlib": False, "networkx": False, "pandas": False}
-    assert _imported_by_a_turn(tmp_path, draw=True) == {"matplotlib": True, "networkx": False, "pandas": False}
+    assert _imported_by_a_turn(tmp_path, draw=True) == {"matplotlib": False, "networkx": False, "pandas": False}
 
 
 def test_without_a_drive_for_pictures_the_faction_maps_are_archived_and_the_gm_is_told_where(tmp_path):
