@@ -181,10 +181,16 @@ class ChartPainter:
         left, right, bottom, top, hspace, wspace = SPACING
         width = (right - left) * WIDTH_PX / (cols + wspace * (cols - 1))
         height = (top - bottom) * HEIGHT_PX / (rows + hspace * (rows - 1))
+        gap = hspace * height
+        below = 2 * TICK + font(LABEL_POINTS).getmetrics()[0] + 4 * PT + text_size(TURN, LABEL_POINTS)[1]
+        room = below + 6 * PT + text_size("Ay", AXES_TITLE_POINTS)[1]      # «Ход» under a chart, the next title
+        if rows > 1 and gap < room:             # three rows and more: the charts give up height, not their labels
+            gap = room
+            height = ((top - bottom) * HEIGHT_PX - (rows - 1) * gap) / rows
         self.panels = [_Panel(name, left * WIDTH_PX + (i % cols) * width * (1 + wspace),
-                              (1 - top) * HEIGHT_PX + (i // cols) * height * (1 + hspace),
+                              (1 - top) * HEIGHT_PX + (i // cols) * (height + gap),
                               left * WIDTH_PX + (i % cols) * width * (1 + wspace) + width,
-                              (1 - top) * HEIGHT_PX + (i // cols) * height * (1 + hspace) + height)
+                              (1 - top) * HEIGHT_PX + (i // cols) * (height + gap) + height)
                        for i, name in enumerate(self.names)]
         self.base = Image.new("RGB", (WIDTH_PX, HEIGHT_PX), "white")
         ascent = font(AXES_TITLE_POINTS).getmetrics()[0]

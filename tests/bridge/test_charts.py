@@ -88,3 +88,17 @@ def test_the_gm_book_holds_one_chart_per_faction(game):
 
 def test_a_chart_of_a_faction_without_figures_is_still_a_picture():
     assert Image.open(io.BytesIO(faction_chart([{TURN: 1, FACTION: "Север"}], "Север"))).size == (WIDTH_PX, HEIGHT_PX)
+
+
+def test_in_three_rows_of_charts_each_x_label_clears_the_title_of_the_chart_below():
+    """Titania's five figures make three rows: the gap between rows holds a chart's tick labels and «Ход»
+    and the next chart's title (they ran into each other at matplotlib's gap)."""
+    from sheets_bridge.charts import AXES_TITLE_POINTS, LABEL_POINTS, TICK, ChartPainter
+    from sheets_bridge.map_drawing import PT, font, text_size
+    panels = ChartPainter(["Золото", "Дерево", "Сила войск", "Провинции", "Святилища"]).panels
+    digits = font(LABEL_POINTS).getmetrics()[0]                                # a tick label's height
+    below = 2 * TICK + digits + 4 * PT + text_size(TURN, LABEL_POINTS)[1]      # tick labels, «Ход»
+    above = 6 * PT + text_size("Сила войск", AXES_TITLE_POINTS)[1]            # the next chart's title
+    for upper, lower in ((panels[0], panels[2]), (panels[2], panels[4])):
+        assert lower.top - upper.bottom >= below + above - 0.5
+    assert panels[4].bottom <= HEIGHT_PX - text_size(TURN, LABEL_POINTS)[1] - 2 * TICK   # the last «Ход» drawn

@@ -261,12 +261,20 @@ def fit_rows(ws: Worksheet, rows: Iterable[int]) -> None:
 
 
 def _align_cells(ws: Worksheet, wrap_columns: Iterable[int], last_row: int) -> None:
-    """Rows 2 to `last_row` aligned to the top; the text of the `wrap_columns` (0-based) wraps."""
+    """Rows 2 to `last_row` aligned to the top; the text of the `wrap_columns` (0-based) wraps, and so does
+    any other text longer than its column: it would run over its neighbours or, beside an empty one, past
+    the tab's last column, and a printed page would shrink to take it in (or cut it beside a filled one)."""
     cols = {int(c) + 1 for c in wrap_columns}
     wrap_id, top_id = _alignment_id(ws, WRAP_ALIGNMENT), _alignment_id(ws, TOP_ALIGNMENT)
+    widths: dict[int, float] = {}
     for cell in _existing_cells(ws):
         if 2 <= cell.row <= last_row:
-            _style_array(cell).alignmentId = wrap_id if cell.column in cols else top_id
+            wrap = cell.column in cols
+            if not wrap and isinstance(cell.value, str) and cell.value:
+                if cell.column not in widths:
+                    widths[cell.column] = column_width(ws, cell.column)
+                wrap = "\n" in cell.value or len(cell.value) > widths[cell.column] - 1
+            _style_array(cell).alignmentId = wrap_id if wrap else top_id
 
 
 def _set_status_colours(ws: Worksheet, column: int | None, last_row: int) -> None:
