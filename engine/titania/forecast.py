@@ -17,7 +17,6 @@ world is the one a full `foresee` without the void orders reaches).
 """
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -27,6 +26,7 @@ from engine.ruleset import ParsedOrders
 from engine.titania import campaign, quests
 from engine.titania.adjudicate import start_of_campaign, start_of_turn
 from engine.titania.board import Task
+from engine.titania.fork import Template, plain_copy
 from engine.titania.game_turn import order_keys, situation
 from engine.titania.names import RESOURCE_NAMES
 from engine.titania.orders import Record
@@ -64,7 +64,7 @@ class _Planning(Planning):
             army = w.own_army(faction, prov)
             n = int(order.get("strength", w.race(faction).free_hire or 1))
             if reason == "food":
-                where = sorted({w.map.provinces[a.province].name for a in w.alive() if a.faction == faction})
+                where = sorted({w.map.provinces[a.province].name for a in w.armies_of(faction)})
                 return OrderError("T_HIRE_FOOD", {"province": pname, "food": w.food(faction),
                                                   "squads": w.squads(faction), "allowed": allowed_list(where)})
             if reason == "over_limit":
@@ -149,44 +149,59 @@ class Foresight:
 
 
 class Outlook:
-    """The game state as the engine reads it, without orders: built once for every forecast of a check."""
+    """The game state as the engine reads it, without orders: built once for every forecast of a check, with the
+    world at the start of the turn that every forecast goes on from (`start`). `fork=False`: each forecast
+    builds its whole world and runs the start of the turn itself instead (the reference the forks are checked
+    against)."""
 
-    def __init__(self, state: Mapping[str, Any]) -> None:
+    def __init__(self, state: Mapping[str, Any], fork: bool = True) -> None:
         self.state = state
+        self.fork = fork
         data, _, _ = situation(state, {}, SEED)
         data["orders"] = []  # the Keepers' standing orders are other factions'
         self.planning: dict[str, Any] = data["planning"]
         self.sit: Situation | None = parse_situation(data)[0]
+        self._ids = frozenset(f.id for f in self.sit.factions) if self.sit is not None else frozenset()
+        # the Planning's input but the orders, the engine's own copy: only read by the forecasts' worlds
+        self._input = plain_copy({k: v for k, v in self.planning.items() if k != "orders"})
+        self._start: tuple[Template, bool] | None = None
 
     def situation(self, faction: str, items: Sequence[Mapping[str, Any]]) -> Situation | None:
         """The situation with the faction's order items (validate's `orders`) alone; None if the engine refuses
         the state. The engine gets its own copy of the orders and of the Planning's input (as adjudicate's deep
-        copy gives it); the rest is built afresh by the World or only read."""
-        if self.sit is None or faction not in {f.id for f in self.sit.factions}:
+        copy gives it; the forks share one, which they only read); the rest is built afresh by the World or only
+        read."""
+        if self.sit is None or faction not in self._ids:
             return None
         keys = self.orders(faction, items)
-        planning = {**_copy({k: v for k, v in self.planning.items() if k != "orders"}),
-                    "orders": keys["planning_orders"]}
-        return with_orders(replace(self.sit, planning=planning), keys)
+        given = self._input if self.fork else plain_copy(self._input)
+        return with_orders(replace(self.sit, planning={**given, "orders": keys["planning_orders"]}), keys)
 
     def orders(self, faction: str, items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """The input's order keys (game_turn.order_keys) of the faction's items, the engine's own copy."""
         parsed = ParsedOrders(faction, "orders", tuple(dict(i) for i in items), ())
-        return dict(_copy(order_keys(self.state, {faction: parsed})[0]))
+        return dict(plain_copy(order_keys(self.state, {faction: parsed})[0]))
+
+    def start(self) -> tuple[Template, bool]:
+        """The world every forecast forks (built at the first): adjudicate's first step run, which no order
+        changes, and (True) also the Planning's arrivals, production and Keeper reinforcements. Those depend on
+        no order either, but on the move order when the arrivals complete a Keeper's quest for two factions
+        (the earliest wins, and a forecast's move order is its faction alone): then (False) each forecast runs
+        them itself. The situation's only orders (none) are never read there: each fork gets its own."""
+        if self._start is None:
+            assert self.sit is not None
+            sit = replace(self.sit, planning={**self._input, "orders": []})
+            w = _started(sit)
+            ready = all(len(senders) <= 1 for senders in Planning(w, self._input).prepare().done.values())
+            self._start = (Template(w if ready else _started(sit)), ready)
+        return self._start
 
 
-def _copy(value: Any) -> Any:
-    """copy.deepcopy of plain data (the orders and the Planning's input are JSON: dicts, lists, text, numbers),
-    in a fraction of its time; anything else goes to copy.deepcopy."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    if value is None or isinstance(value, str | int | float):
-        return value
-    if isinstance(value, tuple):
-        return tuple(_copy(v) for v in value)
-    return copy.deepcopy(value)
+def _started(sit: Situation) -> World:
+    w = World(sit, SEED)
+    start_of_turn(w)
+    w.grown.clear()
+    return w
 
 
 def with_orders(sit: Situation, keys: Mapping[str, Any]) -> Situation:
@@ -203,12 +218,19 @@ def plan(outlook: Outlook, faction: str, items: Sequence[Mapping[str, Any]]) -> 
     if sit is None:
         return None
     # engine.titania.adjudicate, step by step (its own functions; the move order is this faction alone)
-    w = World(sit, SEED)
-    start_of_turn(w)
+    prepared = False
+    if outlook.fork:
+        template, prepared = outlook.start()
+        w = template.fork()
+        w.sit = sit
+    else:
+        w = _started(sit)
     w.turn_order = [faction]
-    w.grown.clear()
     planning = _Planning(w, sit.planning or {})
-    planning.play()  # the outcomes only (`run` also sums up every faction's purse and food)
+    if prepared:
+        planning.carry_out()  # the rest of `play`: its start is in the template
+    else:
+        planning.play()  # the outcomes only (`run` also sums up every faction's purse and food)
     campaign.keeper_watch(w)
     return Foresight(faction, w, planning.results)
 

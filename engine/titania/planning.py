@@ -52,11 +52,23 @@ class Planning:
     def play(self) -> None:
         """Arrivals and quest completions, production, Keeper reinforcements, the orders in list order, then
         the events' goals decided; each order's outcome in `results`."""
-        w, spec = self.w, self.spec
-        self.arrivals(spec.get("arrivals", []))
+        self.prepare()
+        self.carry_out()
+
+    def prepare(self) -> quests.Market:
+        """What comes before the orders: arrivals and quest completions, production, Keeper reinforcements. No
+        order changes them; the move order only picks a quest's winner among the factions that completed it
+        (returned: the arrivals' Market, `done`)."""
+        spec = self.spec
+        market = self.arrivals(spec.get("arrivals", []))
         if spec.get("production", True) is not False:  # SCHEMA §1.4: on unless turned off
             self.produce()
         self.keeper_reinforce(spec.get("keeper_reinforce"))
+        return market
+
+    def carry_out(self) -> None:
+        """The orders in list order, then the events' goals decided (after `prepare`)."""
+        w, spec = self.w, self.spec
         orders = spec.get("orders", [])
         for index, order in enumerate(orders if isinstance(orders, list) else []):
             self.results.append(self.one(index, order))
@@ -65,7 +77,7 @@ class Planning:
         events.decide(w)
         w.effects_changed()
 
-    def arrivals(self, raw: object) -> None:
+    def arrivals(self, raw: object) -> quests.Market:
         """P2.1: the caravans sent last turn arrive; at a Keeper's Market they count for its quest (G85, G86)."""
         w = self.w
         market = quests.Market(w)
@@ -85,6 +97,7 @@ class Planning:
             if w.factions[to].is_keeper:
                 market.arrival(to, item.get("from"), cargo or {}, items)
         market.settle()
+        return market
 
     def produce(self) -> None:
         """P5.1 and Resources: Influence per province (capital 2); each building's production (the catalog's

@@ -80,7 +80,7 @@ def reveal_near_armies(w: World, mover: str | None = None) -> None:
     if not w.hidden_left:
         return
     seen: dict[str, set[str]] = {}
-    for army in w.alive():
+    for army in w.lookers():  # the others looked around from where they stand already
         spec = w.factions.get(army.faction)
         if spec is None or spec.is_keeper or w.reveal_seen.get(army.uid) == army.province:
             continue  # an army that looked from here already revealed everything around it

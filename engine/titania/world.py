@@ -62,6 +62,14 @@ class Owners(dict[str, str | None]):
     def owned(self, owner: str) -> list[str]:
         return sorted(self._of.get(owner, ()), key=self._order.__getitem__)
 
+    def copy(self) -> Owners:
+        """A copy to change on its own (the map order is shared: it never changes)."""
+        new = Owners.__new__(Owners)
+        dict.update(new, self)
+        new._order = self._order
+        new._of = {o: set(ps) for o, ps in self._of.items()}
+        return new
+
     def _refused(self, *args: object, **kwargs: object) -> Any:
         raise TypeError("World.owners: set a province's owner with owners[province] = owner")
 
@@ -230,7 +238,7 @@ class World:
         return [f.id for f in self.sit.factions if not f.is_keeper]
 
     def squads(self, faction: str) -> int:
-        return len({a.province for a in self._armies_of.get(faction, ()) if a.alive})
+        return len({a.province for a in self._of(faction) if a.alive})
 
     def food(self, faction: str) -> int:
         """Food capacity (G35 a): fixed in the file, or capitals + farms + the racial extra."""
@@ -250,31 +258,51 @@ class World:
     def shrines(self, faction: str) -> int:
         return sum(1 for p in self.owned(faction) if self.is_shrine(p))
 
-    # -- armies
+    # -- armies (every reading and change of the armies by faction and by province goes through `_of` and `_at`,
+    # which engine.titania.fork.Fork, a copy-on-write world, overrides)
+    def _of(self, faction: str) -> list[Army]:
+        """The faction's armies, dead ones too, in `armies` order (the list itself)."""
+        got = self._armies_of.get(faction)
+        if got is None:
+            got = self._armies_of[faction] = []
+        return got
+
+    def _at(self, province: str) -> list[Army]:
+        """The armies in the province, dead ones too, in `armies` order (the list itself)."""
+        got = self._armies_at.get(province)
+        if got is None:
+            got = self._armies_at[province] = []
+        return got
+
     def add_army(self, faction: str, province: str, strength: int, naval: bool = False) -> Army:
         army = Army(len(self.armies) + 1, faction, province, strength, naval, province)
         self.armies.append(army)
-        self._armies_of.setdefault(faction, []).append(army)
-        self._armies_at.setdefault(province, []).append(army)
+        self._of(faction).append(army)
+        self._at(province).append(army)
         return army
 
     def alive(self) -> list[Army]:
         return [a for a in self.armies if a.alive]
 
+    def lookers(self) -> list[Army]:
+        """The armies alive that may not yet have looked around from where they stand (reveal_near_armies
+        checks each), in `armies` order: here every one alive."""
+        return self.alive()
+
     def armies_of(self, faction: str) -> list[Army]:
         """The faction's armies still alive, in `armies` order."""
-        return [a for a in self._armies_of.get(faction, ()) if a.alive]
+        return [a for a in self._of(faction) if a.alive]
 
     def armies_in(self, province: str) -> list[Army]:
-        return [a for a in self._armies_at.get(province, ()) if a.alive]
+        return [a for a in self._at(province) if a.alive]
 
     def own_army(self, faction: str, province: str, exclude: Army | None = None) -> Army | None:
-        return next((a for a in self._armies_of.get(faction, ()) if a.province == province and a.alive
+        return next((a for a in self._of(faction) if a.province == province and a.alive
                      and a is not exclude), None)
 
     def army_at_start(self, faction: str, province: object) -> Army | None:
         """The faction's army that started the Campaign in `province` (first part after a split)."""
-        return next((a for a in self._armies_of.get(faction, ()) if a.start == province and a.alive), None)
+        return next((a for a in self._of(faction) if a.start == province and a.alive), None)
 
     def hostile_present(self, faction: str, province: str) -> bool:
         if self.natives.get(province, 0) > 0 or province in self.bosses:
@@ -303,8 +331,8 @@ class World:
         """Move (or retreat) an army into a province; it merges into the own army already there (which keeps
         its order: a support it gives becomes `engaged` if the newcomer moved). Returns the Strength trimmed."""
         self.occupancy_changed.update({army.province, province})
-        self._armies_at[army.province].remove(army)
-        bisect.insort(self._armies_at.setdefault(province, []), army, key=_uid)
+        self._at(army.province).remove(army)
+        bisect.insort(self._at(province), army, key=_uid)
         army.province = province
         other = self.own_army(army.faction, province, exclude=army)
         if other is None:
