@@ -866,8 +866,7 @@ def validate(state: Mapping[str, Any], faction: str, stage: str, tabs: Mapping[s
         orders = [*planning, *({"kind": "campaign", **item} for item in campaign), *kept]
         if seen is None:
             break
-        # the first round goes on from the world the Planning above left; a later one runs the turn afresh
-        full = forecast.go_on(outlook, seen, orders) if not rejected else forecast.foresee(outlook, faction, orders)
+        full = forecast.again(outlook, seen, orders, first=not rejected)  # after the Planning above
         new = forecast.rejections(full, campaign, kept) if full is not None else {}
         if not new.keys() - rejected.keys():
             break

@@ -26,7 +26,7 @@ from engine.ruleset import ParsedOrders
 from engine.titania import campaign, quests
 from engine.titania.adjudicate import start_of_campaign, start_of_turn
 from engine.titania.board import Task
-from engine.titania.fork import Template, plain_copy
+from engine.titania.fork import Fork, Template, data_copy, plain_copy
 from engine.titania.game_turn import order_keys, situation
 from engine.titania.names import RESOURCE_NAMES
 from engine.titania.orders import Record
@@ -180,7 +180,7 @@ class Outlook:
     def orders(self, faction: str, items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """The input's order keys (game_turn.order_keys) of the faction's items, the engine's own copy."""
         parsed = ParsedOrders(faction, "orders", tuple(dict(i) for i in items), ())
-        return dict(plain_copy(order_keys(self.state, {faction: parsed})[0]))
+        return dict(data_copy(order_keys(self.state, {faction: parsed})[0]))
 
     def start(self) -> tuple[Template, bool]:
         """The world every forecast forks (built at the first): adjudicate's first step run, which no order
@@ -259,6 +259,17 @@ def go_on(outlook: Outlook, fs: Foresight, items: Sequence[Mapping[str, Any]]) -
         quests.find_items(w, faction)
     campaign.settle(w, fs.records)
     return fs
+
+
+def again(outlook: Outlook, seen: Foresight, items: Sequence[Mapping[str, Any]], first: bool) -> Foresight | None:
+    """The Campaign of the faction's order items after its Planning `seen` (`plan`, its items less the void ones),
+    once per round of the check (`first`: the first round). With forks every round goes on from a copy of the
+    world that Planning left (`seen.world` stays as it was); without, the first goes on from that world and a
+    later one runs the whole turn again (`foresee`), which reaches the same world first (a void Planning order
+    changes nothing)."""
+    if outlook.fork and isinstance(seen.world, Fork):
+        return go_on(outlook, Foresight(seen.faction, seen.world.branch(), seen.planning), items)
+    return go_on(outlook, seen, items) if first else foresee(outlook, seen.faction, items)
 
 
 def foresee(outlook: Outlook, faction: str, items: Sequence[Mapping[str, Any]]) -> Foresight | None:

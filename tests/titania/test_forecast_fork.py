@@ -238,3 +238,28 @@ def test_books_typed_at_random_on_a_world_to_reveal_get_the_same_on_forks(world,
     fids = sorted(state["factions"])
     books = {fids[i]: _rows(data.draw(book(state, fids[i]), label=fids[i])) for i in sorted(factions)}
     _same_forecasts(state, books)
+
+
+def test_a_branch_of_a_fork_goes_on_on_its_own(world):
+    """`again` runs each round of a check's Campaign on a branch of the world the Planning left."""
+    books = world.books()
+    forked, fresh = _pair(world.state)
+    f = sorted(books)[0]
+    parsed = _books(world.state, {f: books[f]}, forked)[f]
+    items = list(parsed.orders)
+    seen = forecast.plan(forked.outlook, f, [i for i in items if i.get("kind") == "planning"])
+    assert seen is not None and isinstance(seen.world, Fork)
+    before = _seen(seen)
+    rounds = [forecast.again(forked.outlook, seen, items, first=n == 0) for n in range(3)]
+    assert _seen(seen) == before  # the Planning's world is left as it was
+    assert len({id(r.world) for r in rounds if r is not None}) == 3
+    want = forecast.foresee(fresh.outlook, f, items)
+    assert all(_seen(r) == _seen(want) for r in rounds)
+    branch = seen.world.branch()
+    army = branch.armies_of(f)[0]
+    army.strength += 1
+    assert seen.world.armies_of(f)[0].strength == army.strength - 1
+    done = rounds[0]
+    assert done is not None and isinstance(done.world, Fork) and done.world.tasks
+    with pytest.raises(ValueError):
+        done.world.branch()  # the Campaign's orders registered: too late to copy (a task names its army)
