@@ -16,7 +16,6 @@ from __future__ import annotations
 import copy
 import pickle
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import fields
 from typing import Any, TypeVar
 
 from engine.titania.board import Army, Effects
@@ -194,7 +193,7 @@ class Fork(World):
         self.captured_by = dict(src.captured_by)
         self.occupancy_changed = set(src.occupancy_changed)
         self.native_free = set(src.native_free)
-        self.effects = Effects(**{f.name: copy.copy(getattr(src.effects, f.name)) for f in fields(Effects)})
+        self.effects = Effects(**{k: v.copy() for k, v in vars(src.effects).items()})  # dicts and sets of ids
         self.abilities = plain_copy(src.abilities)
         self.battles = plain_copy(src.battles)
         self.fallen = set(src.fallen)
@@ -209,8 +208,8 @@ class Fork(World):
         self.active_techs = _on_read(src.active_techs, list)
         self.known_spells = _on_read(src.known_spells, list)
         self.items = _on_read(src.items, list)
-        self.active_events = plain_copy(src.active_events)
-        self.quests = plain_copy(src.quests)
+        self.active_events = data_copy(src.active_events)
+        self.quests = data_copy(src.quests)
         self.spell_results = plain_copy(src.spell_results)
         self.revealed = dict(src.revealed)  # a record is replaced, never changed
         self._fx_cache = dict(src._fx_cache)  # the lists are only read

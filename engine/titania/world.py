@@ -51,23 +51,34 @@ class Owners(dict[str, str | None]):
         self._of: dict[str | None, set[str]] = {}
         for p, o in owners.items():
             self._of.setdefault(o, set()).add(p)
+        self._own: set[str | None] = set(self._of)  # the owners whose set is this dict's alone (`copy` shares)
 
     def __setitem__(self, province: str, owner: str | None) -> None:
         if province not in self._order:
             raise KeyError(province)  # the map's provinces are fixed for the turn
-        self._of[self[province]].discard(province)
-        self._of.setdefault(owner, set()).add(province)
+        self._set_of(self[province]).discard(province)
+        self._set_of(owner).add(province)
         super().__setitem__(province, owner)
+
+    def _set_of(self, owner: str | None) -> set[str]:
+        """The owner's provinces, to change: copied first while a copy of this dict shares them."""
+        if owner not in self._own:
+            self._of[owner] = set(self._of.get(owner, ()))
+            self._own.add(owner)
+        return self._of[owner]
 
     def owned(self, owner: str) -> list[str]:
         return sorted(self._of.get(owner, ()), key=self._order.__getitem__)
 
     def copy(self) -> Owners:
-        """A copy to change on its own (the map order is shared: it never changes)."""
+        """A copy to change on its own: the map order is shared (it never changes), and each owner's set of
+        provinces too until one of the two changes it (copy on write, both ways)."""
         new = Owners.__new__(Owners)
         dict.update(new, self)
         new._order = self._order
-        new._of = {o: set(ps) for o, ps in self._of.items()}
+        new._of = dict(self._of)
+        new._own = set()
+        self._own = set()
         return new
 
     def _refused(self, *args: object, **kwargs: object) -> Any:

@@ -263,3 +263,17 @@ def test_a_branch_of_a_fork_goes_on_on_its_own(world):
     assert done is not None and isinstance(done.world, Fork) and done.world.tasks
     with pytest.raises(ValueError):
         done.world.branch()  # the Campaign's orders registered: too late to copy (a task names its army)
+
+
+def test_a_copy_of_the_owners_and_the_original_change_apart():
+    from engine.titania.world import Owners
+    owners = Owners({"a": "red", "b": None, "c": "red", "d": "blue"})
+    copy = owners.copy()
+    copy["a"] = "blue"
+    assert owners.owned("red") == ["a", "c"] and owners.owned("blue") == ["d"]
+    assert copy.owned("red") == ["c"] and copy.owned("blue") == ["a", "d"]
+    owners["b"] = "red"
+    again = copy.copy()
+    copy["c"] = None
+    assert owners.owned("red") == ["a", "b", "c"] and again.owned("red") == ["c"] and copy.owned("red") == []
+    assert owners == {"a": "red", "b": "red", "c": "red", "d": "blue"} and copy["c"] is None and again["c"] == "red"
