@@ -11,9 +11,12 @@ the situation built from the game state with this faction's orders alone; `rejec
 engine voids there into the row's error, with what is allowed instead. Pure: no IO, no global random.
 
 The game state is read once (`Outlook`: the situation without orders, parsed) for all the forecasts of one
-check, every book's: a forecast adds only its faction's orders to it. `plan` runs the Planning alone and
-`go_on` runs the Campaign on the world that Planning left (a void Planning order changes nothing, so that
-world is the one a full `foresee` without the void orders reaches).
+check, every book's: a forecast adds only its faction's orders to it. The world at the start of the turn is
+built and started once too (`Outlook.start`), and each forecast runs on its own copy-on-write fork of it
+(engine.titania.fork), so a forecast costs what its faction's orders touch, not the whole map. `plan` runs
+the Planning alone and `go_on` the Campaign on the world that Planning left; `again` runs each round of a
+check's Campaign on a copy of that world (a void Planning order changes nothing, so that world is the one a
+full `foresee` without the void orders reaches).
 """
 from __future__ import annotations
 
