@@ -21,17 +21,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import find_ruleset
-from engine.ruleset import ParsedOrders, Row, RowStatus
+from engine.ruleset import ParsedOrders, RowStatus
 from engine.titania.reasons import EXTERNAL_CAUSES, FALLEN, REASONS, explain
 from sheets_bridge import stage
 from sheets_bridge.demo import run_demo
 from sheets_bridge.gamedir import GameDir
-from sheets_bridge.layouts import Layout
 from sheets_bridge.pull import merge_statuses
-from tests.titania.typed_books import Rows, book
+from tests.titania.typed_books import Rows, as_rows, book
 
 RS = find_ruleset("titania")
-TABS = {t.title: t for t in Layout.load("titania").order_tabs("orders")}
 # each reason's text, and a Boss fight's when the Boss destroyed the attacking army (reasons.FALLEN)
 TEXTS = [(code, explain(code, fallen)) for code in REASONS for fallen in (False, True) if code in FALLEN or not fallen]
 TYPED = ("albion", "lothern", "necropolis")  # neighbours on the demo map after three turns
@@ -54,15 +52,6 @@ def verdict_problem(checked: RowStatus, final: str) -> str | None:
     if codes and codes[0] in EXTERNAL_CAUSES:
         return None
     return f"{checked.tab} row {checked.number}: check said «{checked.text()}», the turn «{final}»"
-
-
-def _rows(typed: Rows) -> dict[str, list[Row]]:
-    out: dict[str, list[Row]] = {}
-    for title, rows in typed.items():
-        tab = TABS[title]
-        key = {c.title: c.key for c in tab.columns}
-        out[tab.key] = [Row(n, {key[k]: v for k, v in cells.items()}) for n, cells in enumerate(rows, 2)]
-    return out
 
 
 def _write(book_path: Path, typed: Rows) -> None:
@@ -128,8 +117,8 @@ def test_the_same_on_the_rule_set_for_every_faction(played: Path, data: st.DataO
     state = _rich(state) if rich else state
     before = json.dumps(state, sort_keys=True)
     books = {f: data.draw(book(state, f), label=f) for f in state["factions"]}
-    parsed: dict[str, ParsedOrders] = {f: RS.validate(state, f, "orders", _rows(b)) for f, b in books.items()}
-    assert {f: RS.validate(state, f, "orders", _rows(b)) for f, b in books.items()} == parsed
+    parsed: dict[str, ParsedOrders] = {f: RS.validate(state, f, "orders", as_rows(b)) for f, b in books.items()}
+    assert {f: RS.validate(state, f, "orders", as_rows(b)) for f, b in books.items()} == parsed
     assert json.dumps(state, sort_keys=True) == before, "validation changed the game state"
     result = RS.resolve(state, "orders", parsed, seed)
     final = {f: {(s.tab, s.number): s.text() for s in ss} for f, ss in merge_statuses(parsed, result.statuses).items()}

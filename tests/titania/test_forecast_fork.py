@@ -20,10 +20,7 @@ from engine.titania import book_orders, forecast
 from engine.titania.fork import CopyOnRead, Fork, Template
 from engine.titania.outcome import to_json
 from engine.titania.races import RACES
-from sheets_bridge.layouts import Layout
-from tests.titania.typed_books import Rows, book
-
-TABS = {t.title: t for t in Layout.load("titania").order_tabs("orders")}
+from tests.titania.typed_books import as_rows, book
 
 
 @pytest.fixture(scope="module")
@@ -99,15 +96,6 @@ def test_the_same_on_the_bench_world_twice_as_large(scale):
     _same_books(w.state, w.books())
 
 
-def _rows(typed: Rows) -> dict[str, list[Row]]:
-    out: dict[str, list[Row]] = {}
-    for title, rows in typed.items():
-        tab = TABS[title]
-        key = {c.title: c.key for c in tab.columns}
-        out[tab.key] = [Row(n, {key[k]: v for k, v in cells.items()}) for n, cells in enumerate(rows, 2)]
-    return out
-
-
 def _rich(state: Mapping[str, Any]) -> dict[str, Any]:
     """Purses to spend (more orders carried out, more battles)."""
     out = json.loads(json.dumps(state))
@@ -122,7 +110,7 @@ def _rich(state: Mapping[str, Any]) -> dict[str, Any]:
 def test_books_typed_at_random_get_the_same_on_forks(world, data, rich, factions):
     state = _rich(world.state) if rich else world.state
     fids = sorted(state["factions"])
-    books = {fids[i]: _rows(data.draw(book(state, fids[i]), label=fids[i])) for i in sorted(factions)}
+    books = {fids[i]: as_rows(data.draw(book(state, fids[i]), label=fids[i])) for i in sorted(factions)}
     _same_forecasts(state, books)
 
 
@@ -236,7 +224,7 @@ def test_forks_of_a_world_with_provinces_to_reveal_reveal_what_fresh_worlds_do(w
 def test_books_typed_at_random_on_a_world_to_reveal_get_the_same_on_forks(world, data, factions):
     state = _hidden(world.state)
     fids = sorted(state["factions"])
-    books = {fids[i]: _rows(data.draw(book(state, fids[i]), label=fids[i])) for i in sorted(factions)}
+    books = {fids[i]: as_rows(data.draw(book(state, fids[i]), label=fids[i])) for i in sorted(factions)}
     _same_forecasts(state, books)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from engine.ruleset import Row
 from engine.titania.book_orders import (
     BUILD,
     CARAVAN,
@@ -124,3 +125,15 @@ def book(draw: st.DrawFn, state: Mapping[str, Any], fid: str) -> Rows:
     return {"Планирование": draw(st.lists(planning_row(v), max_size=4)),
             "Поход": draw(st.lists(campaign_row(v), max_size=6)),
             "Мощь и магия": draw(st.lists(might_row(v), max_size=2))}
+
+
+def as_rows(typed: Rows) -> dict[str, list[Row]]:
+    """A typed book as the rule set reads it: tab key -> rows (numbered from 2, under the header)."""
+    from sheets_bridge.layouts import Layout
+    tabs = {t.title: t for t in Layout.load("titania").order_tabs("orders")}
+    out: dict[str, list[Row]] = {}
+    for title, rows in typed.items():
+        tab = tabs[title]
+        key = {c.title: c.key for c in tab.columns}
+        out[tab.key] = [Row(n, {key[k]: v for k, v in cells.items()}) for n, cells in enumerate(rows, 2)]
+    return out
