@@ -412,3 +412,24 @@ def test_pictures_of_a_book_not_written_are_saved_when_the_holding_ends_and_none
     assert saved == [] and openpyxl.load_workbook(backend.book_path(book))["Рисунок карты"]["A1"].value == "вторая"
     backend.put_pictures(book, "Рисунок карты", [], "сразу")                        # not holding: at once
     assert saved == ["empire.xlsx"]
+
+
+def test_a_book_written_before_an_interruption_gets_its_pictures_as_the_one_save_would_have_given_them(tmp_path):
+    """An opening interrupted after a book's push puts that book's pictures when re-run, by themselves (a
+    parse of the book, the pictures, a save): the book is then the one the uninterrupted push saved with its
+    pictures — the header notes keep their size, and neither has the empty cells and rows a write touched."""
+    tabs = [orders_tab(notes={0: "Город, где стоит армия"}, rows=(("Город номер 1", "Лучники", 3, ""),)),
+            TabWrite("Сводка", header=("Поле", "Значение"), rows=(("Золото", ""), ("Нефрит", 3)))]
+    png = _png((90, 10, 160))
+    once = XlsxBackend(tmp_path / "once", password="p")
+    book = once.create_book("empire", "Империя")
+    with once.holding_pictures():
+        once.put_pictures(book, "Рисунок карты", [png], "Карта")
+        once.write_book(book, tabs)
+    twice = XlsxBackend(tmp_path / "twice", password="p")
+    twice.create_book("empire", "Империя")
+    twice.write_book(book, tabs)                     # pushed, then the opening stopped
+    xlsx_files.forget()                              # re-run in a new process
+    with twice.holding_pictures():
+        twice.put_pictures(book, "Рисунок карты", [png], "Карта")
+    assert _book_parts(twice.book_path(book)) == _book_parts(once.book_path(book))

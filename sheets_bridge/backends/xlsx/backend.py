@@ -138,7 +138,10 @@ class XlsxBackend(Backend):
             self._held = None
 
     def _put_now(self, book_id: str, tabs: dict[str, tuple[list[bytes], str]]) -> None:
+        """The pictures put in the book by themselves, the book left as `write_book` leaves it (a parse gives
+        the header notes their default size: `tidy_sheets` sizes them again)."""
         wb = self._load(book_id, edit=True)
+        tidy_sheets(wb, set())
         for title, (pictures, note) in tabs.items():
             put_pictures(wb, title, pictures, note, after=wb.sheetnames[0])
         lock_sheets(wb, self.password)

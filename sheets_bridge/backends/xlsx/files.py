@@ -144,8 +144,16 @@ def forget() -> None:
 
 def save(wb: Workbook, path: Path) -> None:
     """Write the workbook atomically (a temporary file in the same folder, synced, then `os.replace`)
-    and keep it for the next load of the file."""
+    and keep it for the next load of the file. The file depends on the cells alone, not on what the
+    workbook went through (kept from the last write, with the cells a write touched, or parsed from its
+    file): cells with nothing in them are left out (openpyxl writes no such cell, but the empty row around
+    it), and the cell styles are numbered afresh by their first use as the file is written, sheet by sheet
+    and row by row (a style a workbook gained later is numbered later, and a parse keeps the file's order)."""
     path = Path(path)
+    for ws in wb.worksheets:
+        _drop_empty_cells(ws)
+    book: Any = wb              # openpyxl's style tables are private, not in its stubs
+    book._cell_styles = IndexedList([StyleArray()])          # the writer adds each style as it first meets it
     data = workbook_bytes(wb)
     atomic_write_bytes(path, data)
     if _as_parsed(wb, data):
@@ -265,6 +273,21 @@ def _set_images(ws: Worksheet, images: list[Any]) -> None:
         kept = KeptImage(image._data(), image.format)
         kept.anchor, kept.width, kept.height = image.anchor, image.width, image.height
         kept_images.append(kept)
+
+
+def _drop_empty_cells(ws: Any) -> None:
+    """Take out of the sheet the cells holding nothing: no value (or an empty text), style, note or link,
+    and the rows holding nothing of their own, which a parse of the file leaves out (a merge's cells are
+    kept)."""
+    cells: dict[tuple[int, int], Any] = getattr(ws, "_cells", {})
+    if not hasattr(ws, "row_dimensions"):
+        return
+    empty = [key for key, cell in cells.items() if (cell._value is None or cell._value == "") and not cell.has_style
+             and not isinstance(cell, MergedCell) and cell._comment is None and cell._hyperlink is None]
+    for key in empty:
+        del cells[key]
+    for row in [r for r, dim in ws.row_dimensions.items() if not {k for k, _ in dim} - {"r", "spans"}]:
+        del ws.row_dimensions[row]              # nor a row with nothing of its own (once a taller one)
 
 
 def _cells_to_even(ws: Worksheet) -> tuple[list[tuple[int, int]], list[Any], list[Any], list[Any]] | None:
