@@ -1,5 +1,6 @@
 """Drawing a map picture (engine.ruleset.MapPicture) to PNG with Pillow, whatever rule set made it.
-One module over 400 lines: the label placement needs the geometry of every place, link, star and arrow drawn,
+
+One file, over 400 lines: the label placement needs the geometry of every place, link, star and arrow drawn,
 and the charts (charts.py) draw with its strokes, type and PNG writer.
 
 Places are coloured by owner (one fixed colour per faction, by its place in `MapPicture.factions`, so a

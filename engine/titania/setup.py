@@ -1,6 +1,7 @@
 """Game start («НАЧАЛО ИГРЫ») from a scenario: the map, factions with colour, race and capital, natives,
 Keepers and Bosses; the first state of a Titania game.
-One module over 400 lines: both starts (a scenario that fixes everything, and the set-up stage) run its `found`,
+
+One file, over 400 lines: both starts (a scenario that fixes everything, and the set-up stage) run its `found`,
 and the checks of a scenario's start and the founding read the same map and placement rules.
 
 A scenario without a `[start]` table fixes every faction's colour, race and capital: the game starts at turn 1.

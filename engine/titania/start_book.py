@@ -1,5 +1,6 @@
 """The start of a game as the book says («НАЧАЛО ИГРЫ»): the set-up stage (turn 0) and its «Начало игры» tab.
-One module over 400 lines: `check` and the turn read each cell with the same rules of what is still free.
+
+One file, over 400 lines: `check` and the turn read each cell with the same rules of what is still free.
 
 «Вы — лидер своего народа… выбрать уникальный цвет, расу из списка игровых рас, а также любую провинцию на
 карте, которая граничит с морем (кроме островов), чтобы провозгласить её своей столицей. Как столица, она

@@ -1,5 +1,6 @@
 """What each Titania book shows: per faction, the public book and the GM book.
-One module over 400 lines: every tab is built from the one fog-of-war reading below, kept in one place.
+
+One file, over 400 lines: every tab is built from the one fog-of-war reading below, kept in one place.
 
 Fog of war (our reading of the rule book, which reveals resources «когда войско … подходит на смежную
 дистанцию»): a faction sees every army, native squad and Boss standing in a province it owns or holds an

@@ -1,6 +1,7 @@
 """Forming the turn's battles (RULINGS JR-56 step 4): armies checked against the state after the economy,
 garrisons placed, defending armies joined, side modifiers, and whether planning is needed.
-One module over 400 lines: forming a battle and the verdicts it gives the attack orders read the same records.
+
+One file, over 400 lines: forming a battle and the verdicts it gives the attack orders read the same records.
 
 `state["battles"]` (JSON) is a list of pending battles, one per attacked city, id "b<turn>-<city id>":
     {"id", "city", "defender": fid|None, "target": "city"|"ruins"|"empty", "needs_planning": bool,
