@@ -16,7 +16,7 @@ import gspread
 
 from sheets_bridge.backends.base import BookRef
 from sheets_bridge.backends.gsheets.accounts import GoogleAccount
-from sheets_bridge.backends.gsheets.auth import CredentialsError, load_service_account
+from sheets_bridge.backends.gsheets.auth import SETUP_DOC, CredentialsError, load_service_account
 from sheets_bridge.backends.gsheets.backend import MAX_WORKERS, GSheetsBackend
 from sheets_bridge.backends.gsheets.http import RequestPacer, RetryPolicy, http_client_factory, quota_file
 
@@ -103,7 +103,7 @@ def identity_for_new(credentials: str | None, identity: str | None) -> tuple[str
         if login is None:
             raise CredentialsError(
                 "Игра от аккаунта мастера (--identity gm) начинается со входа: выполните `forumwar login` "
-                "(нужен файл клиента OAuth, см. docs/google_sheets.md, «Вход мастера») и затем `forumwar new` снова.")
+                f"(нужен файл клиента OAuth, см. {SETUP_DOC}, «Вход мастера») и затем `forumwar new` снова.")
         return "gm", login.account
     return "service_account", ""
 

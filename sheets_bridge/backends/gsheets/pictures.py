@@ -29,6 +29,7 @@ from gspread.urls import DRIVE_FILES_API_V3_URL
 
 from sheets_bridge.backends.base import BackendError, BookNotFound, PicturesNotStored, TabWrite
 from sheets_bridge.backends.gsheets.accounts import Who
+from sheets_bridge.backends.gsheets.auth import SETUP_DOC
 from sheets_bridge.backends.gsheets.http import ResilientHTTPClient
 from sheets_bridge.backends.gsheets.sheets_requests import BookMeta
 
@@ -131,15 +132,19 @@ class DrivePictures:
                         f"{self.be.who.nominative} не может хранить рисунки на Google Диске: у сервисного аккаунта "
                         "нет своего места. Рисунки остались в archive/ игры. Чтобы они попадали в книги, ведите игру "
                         "от аккаунта мастера (forumwar login) или создайте книги в папке общего диска "
-                        "(см. docs/google_sheets.md, «Карты и графики в Google-таблицах»).") from err
+                        f"(см. {SETUP_DOC}, «Карты и графики в Google-таблицах»).") from err
                 raise
 
-    def _find(self, key: str, value: str, book_id: str) -> str | None:
+    def _search(self, key: str, value: str) -> requests.Response:
+        """Drive's search for the files carrying this mark in their appProperties."""
         query = f"appProperties has {{ key='{key}' and value='{value}' }} and trashed = false"
-        answer = self._request(book_id, "get", DRIVE_FILES_API_V3_URL, params={
+        return self.be.http.request("get", DRIVE_FILES_API_V3_URL, params={
             "q": query, "fields": "files(id)", "supportsAllDrives": "true", "includeItemsFromAllDrives": "true",
-            "corpora": "allDrives"}).json()
-        files = answer.get("files") or []
+            "corpora": "allDrives"})
+
+    def _find(self, key: str, value: str, book_id: str) -> str | None:
+        with self.be._errors(book_id, "pictures"):
+            files = self._search(key, value).json().get("files") or []
         return str(files[0]["id"]) if files else None
 
     def _remember(self, slot: str, file_id: str) -> str:
@@ -174,10 +179,7 @@ class DrivePictures:
             return {}
 
         def find() -> requests.Response | None:
-            query = f"appProperties has {{ key='{key}' and value='{value}' }} and trashed = false"
-            answer = self.be.http.request("get", DRIVE_FILES_API_V3_URL, params={
-                "q": query, "fields": "files(id)", "supportsAllDrives": "true",
-                "includeItemsFromAllDrives": "true", "corpora": "allDrives"})
+            answer = self._search(key, value)
             return answer if answer.json().get("files") else None
         return {"recover": find}
 
