@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import engine.titania.codes  # noqa: F401  (defines the T_* codes)
@@ -253,8 +254,24 @@ def _bad(tab: str, row: Row, err: OrderError) -> RowStatus:
 
 
 def _lookup(text: str, table: Mapping[str, str], norm: Callable[[str], str] = normalize_name) -> str | None:
-    want = norm(text)
-    return next((k for k, v in table.items() if norm(v) == want or norm(k) == want), None)
+    """The first key of `table` whose value or key reads as `text` (normalised)."""
+    return _inverse(tuple(table.items())).get(norm(text))
+
+
+@cache
+def _inverse(items: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """Normalised value or key -> the first key with it, for `_lookup` (each table normalised once)."""
+    out: dict[str, str] = {}
+    for k, v in items:
+        out.setdefault(normalize_name(v), k)
+        out.setdefault(normalize_name(k), k)
+    return out
+
+
+@cache
+def _words(words: tuple[str, ...]) -> frozenset[str]:
+    """The normalised forms of fixed words (the actions, the orders)."""
+    return frozenset(normalize_name(w) for w in words)
 
 
 # -- «Планирование» -------------------------------------------------------------------------------------
@@ -326,12 +343,12 @@ def _planning_row(b: Book, row: Row, builds: set[tuple[str, str]], free_hire: bo
                   ) -> tuple[dict[str, Any] | None, RowStatus]:
     action = b.ix.norm(row.get("action"))
     actions = planning_actions(free_hire)
-    if action not in {b.ix.norm(a) for a in (*actions, RATS)}:
+    if action not in _words((*actions, RATS)):
         return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_ACTION", {"value": echo(row.get("action")),
                                                                           "allowed": allowed_list(actions)}))
     if row.get("discount") and action != b.ix.norm(RESEARCH):
         return None, _bad(PLANNING, row, OrderError("T_DISCOUNT_ONLY_RESEARCH", {"value": echo(row.get("discount"))}))
-    if action in {b.ix.norm(a) for a in (RESEARCH, LEARN, CONTRIBUTE)}:
+    if action in _words((RESEARCH, LEARN, CONTRIBUTE)):
         return _knowledge(b, row, action)
     where = b.province(row.get("province"), "Провинция")
     if isinstance(where, OrderError):
@@ -452,7 +469,8 @@ def _campaign_line(b: Book, row: Row) -> _Line | RowStatus:
     if isinstance(army, OrderError):
         return _bad(CAMPAIGN, row, army)
     word = b.ix.norm(row.get("order"))
-    kind = next((v for k, v in ORDER_WORDS.items() if b.ix.norm(k) == word), None)
+    kind = _inverse(tuple((k, k) for k in ORDER_WORDS)).get(word)
+    kind = ORDER_WORDS[kind] if kind is not None else None
     if kind is None:
         return _bad(CAMPAIGN, row, OrderError("T_UNKNOWN_ORDER", {"value": echo(row.get("order")),
                                                                  "allowed": allowed_list((HOLD, MOVE, SUPPORT))}))
