@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import engine.titania.codes  # noqa: F401  (defines the T_* codes)
@@ -41,6 +41,7 @@ ORDER_WORDS = {HOLD: "hold", "стоять": "hold", "держать": "hold", "
                MOVE: "move", "идти": "move", "атаковать": "move", "атака": "move", "идти/атаковать": "move",
                "напасть": "move", "идти атаковать": "move",
                SUPPORT: "support", "подмога": "support", "поддержка": "support"}
+_ORDER_KINDS = {normalize_name(k): v for k, v in reversed(ORDER_WORDS.items())}  # the first word wins
 PAY_GOLD, PAY_INFLUENCE = "Золото и дерево", "Влияние"
 MIGHT_ROW = "Могущество"
 PLAYER_BUILDINGS = ("mine", "sawmill", "farm", "quarry", "tower", "port", "fort")
@@ -258,7 +259,7 @@ def _lookup(text: str, table: Mapping[str, str], norm: Callable[[str], str] = no
     return _inverse(tuple(table.items())).get(norm(text))
 
 
-@cache
+@lru_cache(maxsize=512)  # the tables of a few states at a time (known technologies and spells vary)
 def _inverse(items: tuple[tuple[str, str], ...]) -> dict[str, str]:
     """Normalised value or key -> the first key with it, for `_lookup` (each table normalised once)."""
     out: dict[str, str] = {}
@@ -469,8 +470,7 @@ def _campaign_line(b: Book, row: Row) -> _Line | RowStatus:
     if isinstance(army, OrderError):
         return _bad(CAMPAIGN, row, army)
     word = b.ix.norm(row.get("order"))
-    kind = _inverse(tuple((k, k) for k in ORDER_WORDS)).get(word)
-    kind = ORDER_WORDS[kind] if kind is not None else None
+    kind = _ORDER_KINDS.get(word)
     if kind is None:
         return _bad(CAMPAIGN, row, OrderError("T_UNKNOWN_ORDER", {"value": echo(row.get("order")),
                                                                  "allowed": allowed_list((HOLD, MOVE, SUPPORT))}))
