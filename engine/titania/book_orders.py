@@ -878,16 +878,20 @@ def validate(state: Mapping[str, Any], faction: str, stage: str, tabs: Mapping[s
     lines, st_campaign = campaign_lines(b, [r for r in tabs.get(CAMPAIGN, []) if not r.is_blank()])
     might, st_might = parse_might(b, [r for r in tabs.get(MIGHT, []) if not r.is_blank()])
     rejected: dict[tuple[str, int], OrderError] = {}
+    settled = seen is None
     while True:  # every round drops at least one row, so it ends
         campaign, st_orders = campaign_orders(b, lines, {r: e for (t, r), e in rejected.items() if t == CAMPAIGN})
         kept = [item for item in might if not any((MIGHT, r) in rejected for r in item["rows"])]
         orders = [*planning, *({"kind": "campaign", **item} for item in campaign), *kept]
-        if seen is None:
+        if settled or seen is None:
             break
         full = forecast.again(outlook, seen, orders, first=not rejected)  # after the Planning above
         new = forecast.rejections(full, campaign, kept) if full is not None else {}
-        if not new.keys() - rejected.keys():
+        fresh = new.keys() - rejected.keys()
+        if not fresh:
             break
+        # rows whose dropping changes no other outcome need no round to confirm it
+        settled = full is not None and not outlook.confirm and forecast.inert(full, campaign, fresh)
         rejected.update(new)
     statuses = [*st_planning, *st_campaign, *st_orders, *_drop(st_might, rejected)]
     return ParsedOrders(faction, stage, tuple(orders), tuple(statuses))

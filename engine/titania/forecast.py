@@ -20,7 +20,7 @@ full `foresee` without the void orders reaches).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -44,6 +44,7 @@ from engine.titania.world import World
 
 SEED = "forecast"  # nothing the faction's own verdicts depend on is drawn (raids, new events, reveals)
 UNNEEDED = ("no_battle", "empty_province")  # a standing support nobody needed: not a mistake
+STILL = ("not_adjacent", "sea", "protected", "over_limit")  # a move void so changed nothing (execute_move)
 
 
 def _amounts(cost: Mapping[str, int], zeros: bool = False) -> str:
@@ -155,11 +156,13 @@ class Outlook:
     """The game state as the engine reads it, without orders: built once for every forecast of a check, with the
     world at the start of the turn that every forecast goes on from (`start`). `fork=False`: each forecast
     builds its whole world and runs the start of the turn itself instead (the reference the forks are checked
-    against)."""
+    against). `confirm=True`: a check runs the Campaign once more after every round that rejected rows, even
+    when dropping them changes nothing else (`inert`; the reference that shortcut is checked against)."""
 
-    def __init__(self, state: Mapping[str, Any], fork: bool = True) -> None:
+    def __init__(self, state: Mapping[str, Any], fork: bool = True, confirm: bool = False) -> None:
         self.state = state
         self.fork = fork
+        self.confirm = confirm
         data, _, _ = situation(state, {}, SEED)
         data["orders"] = []  # the Keepers' standing orders are other factions'
         self.planning: dict[str, Any] = data["planning"]
@@ -280,6 +283,26 @@ def foresee(outlook: Outlook, faction: str, items: Sequence[Mapping[str, Any]]) 
     refuses the state."""
     fs = plan(outlook, faction, items)
     return go_on(outlook, fs, items) if fs is not None else None
+
+
+def inert(fs: Foresight, campaign_items: Sequence[Mapping[str, Any]], rows: Iterable[tuple[str, int]]) -> bool:
+    """Whether the check may drop these rows `rejections` found in `fs` without running the Campaign again:
+    dropping them leaves every other order's outcome as it was. So it is when each is a «Поход» row whose
+    order the engine refused at registration (it never got a task) or a whole army's move the engine voided
+    before the move changed anything (STILL: its army stays and holds, as it stood), and the faction's
+    ability does not count its orders (Race.ability_reads_orders: the Dwarfs' cap counts the void moves too)."""
+    w = fs.world
+    if fs.faction in w.sit.abilities and w.race(fs.faction).ability_reads_orders:
+        return False
+    record = {int(r): rec for rec, item in zip(fs.records, campaign_items, strict=False) for r in item["rows"]}
+    for tab, row in rows:
+        rec = record.get(row) if tab == CAMPAIGN else None
+        if rec is None:
+            return False
+        if rec.tasks and not (rec.type == "move" and len(rec.tasks) == 1 and rec.tasks[0].outcome == "void"
+                              and rec.tasks[0].reason in STILL):
+            return False
+    return True
 
 
 def _name(w: World, province: str | None) -> str:

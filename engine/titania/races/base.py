@@ -24,6 +24,7 @@ class Race:
     name: ClassVar[str] = "без расы"
     ability: ClassVar[str] = ""  # Russian name of the active ability
     is_trigger: ClassVar[bool] = True  # the ability waits for an event (SCHEMA §2 abilities.fired)
+    ability_reads_orders: ClassVar[bool] = False  # the ability's check counts the faction's Campaign orders
 
     # -- turn order and Planning
     first_on_equal_might: ClassVar[bool] = False  # Orcs, Military life (G13 a)

@@ -28,6 +28,7 @@ class Dwarfs(Race):
     name = "гномы"
     ability = "Мощь Грунгни"
     is_trigger = False
+    ability_reads_orders = True  # the cap counts the attack orders (`_cap`), void ones too
     no_draw_losses = True
     building_discount = {"quarry": 1}
 
