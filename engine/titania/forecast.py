@@ -287,17 +287,19 @@ def foresee(outlook: Outlook, faction: str, items: Sequence[Mapping[str, Any]]) 
 
 def inert(fs: Foresight, campaign_items: Sequence[Mapping[str, Any]], rows: Iterable[tuple[str, int]]) -> bool:
     """Whether the check may drop these rows `rejections` found in `fs` without running the Campaign again:
-    dropping them leaves every other order's outcome as it was. So it is when each is a «Поход» row whose
-    order the engine refused at registration (it never got a task) or a whole army's move the engine voided
-    before the move changed anything (STILL: its army stays and holds, as it stood), and the faction's
-    ability does not count its orders (Race.ability_reads_orders: the Dwarfs' cap counts the void moves too)."""
+    dropping them leaves every other order's outcome as it was. So it is for a «Мощь и магия» row (a void
+    allocation, ability or cast paid and applied nothing), a «Поход» row whose order the engine refused at
+    registration (it never got a task), and a whole army's move the engine voided before it changed anything
+    (STILL: the army stays and holds, as it stood) when the faction's ability does not count its orders
+    (Race.ability_reads_orders: the Dwarfs' cap counts the void moves too)."""
     w = fs.world
-    if fs.faction in w.sit.abilities and w.race(fs.faction).ability_reads_orders:
-        return False
     record = {int(r): rec for rec, item in zip(fs.records, campaign_items, strict=False) for r in item["rows"]}
+    counted = fs.faction in w.sit.abilities and w.race(fs.faction).ability_reads_orders
     for tab, row in rows:
+        if tab == MIGHT:
+            continue
         rec = record.get(row) if tab == CAMPAIGN else None
-        if rec is None:
+        if rec is None or counted:
             return False
         if rec.tasks and not (rec.type == "move" and len(rec.tasks) == 1 and rec.tasks[0].outcome == "void"
                               and rec.tasks[0].reason in STILL):
