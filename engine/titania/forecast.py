@@ -15,8 +15,8 @@ check, every book's: a forecast adds only its faction's orders to it. The world 
 built and started once too (`Outlook.start`), and each forecast runs on its own copy-on-write fork of it
 (engine.titania.fork), so a forecast costs what its faction's orders touch, not the whole map. `plan` runs
 the Planning alone and `go_on` the Campaign on the world that Planning left; `again` runs each round of a
-check's Campaign on a copy of that world (a void Planning order changes nothing, so that world is the one a
-full `foresee` without the void orders reaches).
+check's Campaign, the first on that world and a later one by a whole `foresee` (a void Planning order
+changes nothing, so the world it reaches after the Planning is the same).
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from engine.ruleset import ParsedOrders
 from engine.titania import campaign, quests
 from engine.titania.adjudicate import start_of_campaign, start_of_turn
 from engine.titania.board import Task
-from engine.titania.fork import Fork, Template, data_copy, plain_copy
+from engine.titania.fork import Template, data_copy, plain_copy
 from engine.titania.game_turn import order_keys, situation
 from engine.titania.names import RESOURCE_NAMES
 from engine.titania.orders import Record
@@ -269,12 +269,10 @@ def go_on(outlook: Outlook, fs: Foresight, items: Sequence[Mapping[str, Any]]) -
 
 def again(outlook: Outlook, seen: Foresight, items: Sequence[Mapping[str, Any]], first: bool) -> Foresight | None:
     """The Campaign of the faction's order items after its Planning `seen` (`plan`, its items less the void ones),
-    once per round of the check (`first`: the first round). With forks every round goes on from a copy of the
-    world that Planning left (`seen.world` stays as it was); without, the first goes on from that world and a
-    later one runs the whole turn again (`foresee`), which reaches the same world first (a void Planning order
-    changes nothing)."""
-    if outlook.fork and isinstance(seen.world, Fork):
-        return go_on(outlook, Foresight(seen.faction, seen.world.branch(), seen.planning), items)
+    once per round of the check (`first`: the first round). The first goes on from the world that Planning left
+    (which is then not fresh); a later one, which few books need (`inert`), runs the whole turn again
+    (`foresee`: a new fork or world), which reaches the same world first (a void Planning order changes nothing).
+    Cheaper than a copy of the Planning's world for every round, which copies every army the Planning read."""
     return go_on(outlook, seen, items) if first else foresee(outlook, seen.faction, items)
 
 

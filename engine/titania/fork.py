@@ -62,13 +62,6 @@ class CopyOnRead(dict[K, V]):
     def get(self, key: K, default: Any = None) -> Any:
         return self[key] if key in self._base else default
 
-    def branch(self) -> CopyOnRead[K, V]:
-        """A copy of this dict for another fork: the values copied so far copied again, the rest on reading."""
-        new = CopyOnRead(self._base, self._copier)
-        for key, value in super().items():
-            dict.__setitem__(new, key, self._copier(value))
-        return new
-
     def copied(self) -> dict[K, V]:
         """The values copied so far (read, maybe changed)."""
         return dict(super().items())
@@ -118,11 +111,6 @@ def _army_copy(army: Army) -> Army:
     return got
 
 
-def _on_read(values: dict[K, V], copier: Callable[[V], V]) -> CopyOnRead[K, V]:
-    """The values (a template's dict, or a fork's CopyOnRead of one) for a new fork, each copied when read."""
-    return values.branch() if isinstance(values, CopyOnRead) else CopyOnRead(values, copier)
-
-
 def data_copy(value: Any) -> Any:
     """copy.deepcopy of data that pickles (the orders: dicts, lists, text, numbers), by a round trip through
     pickle, which is several times faster; anything else goes to `plain_copy`."""
@@ -154,12 +142,9 @@ class Fork(World):
     """A copy of a Template's world that copies an army on its first reading (see the module). It has no
     `armies` list: `alive` copies every army, `lookers` only those a reveal needs."""
 
-    def __init__(self, template: Template, source: Fork | None = None) -> None:
-        """A fork of the template (nothing built afresh), or (`source`) a copy of that fork of it (`branch`)."""
+    def __init__(self, template: Template) -> None:
+        """A fork of the template: nothing built afresh."""
         base = template.world
-        src: World = base if source is None else source
-        if src.tasks:
-            raise ValueError("a fork is copied before the Campaign's orders are registered")
         self._template = template
         self._base_armies = base.armies
         self._base_of = base._armies_of
@@ -169,66 +154,47 @@ class Fork(World):
         self._new: list[Army] = []  # armies added in the fork, in order (uids from the template's count on)
         self._armies_of = {}
         self._armies_at = {}
-        if source is not None:
-            self._copies = {u: _army_copy(a) for u, a in source._copies.items()}
-            self._new = [_army_copy(a) for a in source._new]
-            self._armies_of = {f: [self._here(a) for a in got] for f, got in source._armies_of.items()}
-            self._armies_at = {p: [self._here(a) for a in got] for p, got in source._armies_at.items()}
-        self._count = self._base_count + len(self._new)
-        self.grown = [(self._here(a), n) for a, n in src.grown]
-        self.sit, self.map, self.params, self.seed = src.sit, base.map, base.params, base.seed
+        self._count = self._base_count
+        self.grown = [(self._mine(a), n) for a, n in base.grown]
+        self.sit, self.map, self.params, self.seed = base.sit, base.map, base.params, base.seed
         self.factions, self.races = base.factions, base.races  # never changed (a race keeps no state)
         self.catalog, self.turn, self.hidden = base.catalog, base.turn, base.hidden
-        self._owners = src._owners.copy()
+        self._owners = base._owners.copy()
         self.owners = self._owners
-        self.buildings = _on_read(src.buildings, list)
-        self.natives = dict(src.natives)
-        self.bosses = dict(src.bosses)
-        self.resources = _on_read(src.resources, dict)
-        self.protected = dict(src.protected)
-        self.protected_next = dict(src.protected_next)
-        self.stolen_next = list(src.stolen_next)
-        self.stolen = set(src.stolen)
-        self.keeper_trigger_used = set(src.keeper_trigger_used)
-        self.captured_by = dict(src.captured_by)
-        self.occupancy_changed = set(src.occupancy_changed)
-        self.native_free = set(src.native_free)
-        self.effects = Effects(**{k: v.copy() for k, v in vars(src.effects).items()})  # dicts and sets of ids
-        self.abilities = plain_copy(src.abilities)
-        self.battles = plain_copy(src.battles)
-        self.fallen = set(src.fallen)
-        self.fallen_orders = set(src.fallen_orders)
-        self.rewards = list(src.rewards)  # records are added, never changed
-        self.events = list(src.events)
+        self.buildings = CopyOnRead(base.buildings, list)
+        self.natives = dict(base.natives)
+        self.bosses = dict(base.bosses)
+        self.resources = CopyOnRead(base.resources, dict)
+        self.protected = dict(base.protected)
+        self.protected_next = dict(base.protected_next)
+        self.stolen_next = list(base.stolen_next)
+        self.stolen = set(base.stolen)
+        self.keeper_trigger_used = set(base.keeper_trigger_used)
+        self.captured_by = dict(base.captured_by)
+        self.occupancy_changed = set(base.occupancy_changed)
+        self.native_free = set(base.native_free)
+        self.effects = Effects(**{k: v.copy() for k, v in vars(base.effects).items()})  # dicts and sets of ids
+        self.abilities = plain_copy(base.abilities)
+        self.battles = plain_copy(base.battles)
+        self.fallen = set(base.fallen)
+        self.fallen_orders = set(base.fallen_orders)
+        self.rewards = list(base.rewards)  # records are added, never changed
+        self.events = list(base.events)
         self.tasks = []
-        self.might = dict(src.might)
-        self.turn_order = list(src.turn_order)
+        self.might = dict(base.might)
+        self.turn_order = list(base.turn_order)
         self._base_known = base.known_techs
-        self.known_techs = _on_read(src.known_techs, list)
-        self.active_techs = _on_read(src.active_techs, list)
-        self.known_spells = _on_read(src.known_spells, list)
-        self.items = _on_read(src.items, list)
-        self.active_events = data_copy(src.active_events)
-        self.quests = data_copy(src.quests)
-        self.spell_results = plain_copy(src.spell_results)
-        self.revealed = dict(src.revealed)  # a record is replaced, never changed
-        self._fx_cache = dict(src._fx_cache)  # the lists are only read
-        self.reveal_seen = dict(src.reveal_seen)
-        self.hidden_left = set(src.hidden_left)
-
-    def branch(self) -> Fork:
-        """A copy of this fork to go on from on its own (this one may change after): a fork of the same template
-        with what this one copied or added, copied. Before the Campaign's orders are registered."""
-        return Fork(self._template, self)
-
-    def _here(self, army: Army) -> Army:
-        """This fork's army of that uid (its copy, or one it added, or the template's, copied now)."""
-        got = self._copies.get(army.uid)
-        if got is not None:
-            return got
-        if army.uid > self._base_count:
-            return self._new[army.uid - self._base_count - 1]
-        return self._mine(self._base_armies[army.uid - 1])
+        self.known_techs = CopyOnRead(base.known_techs, list)
+        self.active_techs = CopyOnRead(base.active_techs, list)
+        self.known_spells = CopyOnRead(base.known_spells, list)
+        self.items = CopyOnRead(base.items, list)
+        self.active_events = data_copy(base.active_events)
+        self.quests = data_copy(base.quests)
+        self.spell_results = plain_copy(base.spell_results)
+        self.revealed = dict(base.revealed)  # a record is replaced, never changed
+        self._fx_cache = dict(base._fx_cache)  # the lists are only read
+        self.reveal_seen = dict(base.reveal_seen)
+        self.hidden_left = set(base.hidden_left)
 
     def _mine(self, army: Army) -> Army:
         """This fork's copy of a template's army (the same one every time)."""
