@@ -1,5 +1,8 @@
 """Loading and saving .xlsx files, with each parsed workbook kept for the next load of the same bytes.
 
+One file, over 400 lines: what a load gives (openpyxl's reader, with the print areas it drops) is what a save
+must leave on the workbook it keeps, and both handle the same private tables of openpyxl's workbook.
+
 Parsing a book with openpyxl costs as much as writing it, and a command reads a book (the orders) and
 then writes it (the statuses, the results), and the next command reads what the last one wrote. So a
 workbook loaded for reading, and one just saved, is kept, keyed by the exact bytes of its file; a later
@@ -15,6 +18,8 @@ A sheet's pictures are kept as their bytes (`KeptImage`: openpyxl's own image re
 closes it), so a book holding the map is kept too and saved any number of times; its pictures are stored
 in the file as they are (a PNG does not deflate: compressing it again only costs time). Workbooks holding
 charts are never kept, nor is one saved with merged cells (the reader makes a merge's cells anew).
+A sheet's print area may be a formula (`set_print_formula`: an order tab prints down to its last filled row,
+one typed after the bridge wrote the book too), which openpyxl's reader drops and the loads here keep.
 """
 from __future__ import annotations
 
@@ -28,17 +33,20 @@ from types import NoneType
 from typing import Any
 from zipfile import ZIP_DEFLATED, ZIP_STORED, ZipFile
 
-from openpyxl import Workbook, load_workbook
+from openpyxl import Workbook
 from openpyxl.cell.cell import MergedCell
 from openpyxl.comments import Comment
 from openpyxl.compat.strings import safe_string
 from openpyxl.drawing.image import Image
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing
 from openpyxl.reader.drawings import find_images
+from openpyxl.reader.excel import ExcelReader
 from openpyxl.styles import Alignment, Protection
 from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils.indexed_list import IndexedList
+from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet._writer import WorksheetWriter
+from openpyxl.worksheet.print_settings import PrintArea
 from openpyxl.worksheet.worksheet import Worksheet
 from openpyxl.writer.excel import ExcelWriter
 
@@ -48,6 +56,7 @@ KEPT_BOOKS = 64          # every book of a game of up to 62 factions (a stage re
                          # fewer kept than the game's books, and every load parses again)
 _PARSED_COMMENT = Comment("", "")    # a parsed comment's size: openpyxl's default
 PARSED_TYPES = ("s", "f", "b", "e", "inlineStr")     # cell types other than numbers that a file holds as they are
+PRINT_AREA = "Print_Area"        # the defined name of a sheet's print area (`_xlnm.Print_Area` in the file)
 
 
 class _Kept:
@@ -125,6 +134,50 @@ def _load(path: Path, take: bool) -> Workbook:
     if not take:
         _KEPT.put(digest, wb)
     return wb
+
+
+def load_workbook(file: io.BytesIO) -> Workbook:
+    """openpyxl's `load_workbook`, keeping each sheet's print area that is a formula (`_Reader`)."""
+    reader = _Reader(file)
+    reader.read()
+    return reader.wb
+
+
+class _Reader(ExcelReader):
+    """openpyxl's reader (`load_workbook`'s), keeping each sheet's print area that is a formula (not cell
+    ranges, as openpyxl tells them): its own drops one, warning "Print area cannot be set to Defined name"."""
+
+    formulas: list[DefinedName]
+
+    def read_workbook(self) -> None:
+        super().read_workbook()
+        names: Any = self.parser.defined_names          # type: ignore[attr-defined]  # set by parse (no stub)
+        self.formulas = [name for name in names.definedName if name.is_reserved == PRINT_AREA
+                         and name.localSheetId is not None and _is_formula(name.value)]
+        names.definedName = [name for name in names.definedName if all(name is not f for f in self.formulas)]
+
+    def read_worksheets(self) -> None:
+        super().read_worksheets()
+        sheets: list[Any] = self.wb._sheets     # type: ignore[attr-defined]  # all, as localSheetId counts them
+        for name in self.formulas:
+            at = int(name.localSheetId or 0)
+            if at < len(sheets) and isinstance(sheets[at], Worksheet):
+                set_print_formula(sheets[at], str(name.value))
+
+
+def _is_formula(area: str) -> bool:
+    try:
+        PrintArea.from_string(area)
+    except TypeError:
+        return True
+    return False
+
+
+def set_print_formula(ws: Worksheet, formula: str) -> None:
+    """Make the sheet's print area the cells a formula gives (a reference, such as an OFFSET's), worked out as
+    the book prints: kept as the sheet's own defined name, which the writer writes as its `_xlnm.Print_Area`."""
+    ws.print_area = None
+    ws.defined_names[PRINT_AREA] = DefinedName(PRINT_AREA, attr_text=formula)
 
 
 def load_for_reading(path: Path) -> Workbook:

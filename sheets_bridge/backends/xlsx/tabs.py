@@ -32,6 +32,7 @@ from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
 from sheets_bridge.backends.base import BackendError, TabWrite
+from sheets_bridge.backends.xlsx.files import set_print_formula
 from sheets_bridge.layouts import HEADER_CHAR, as_number
 
 LISTS_SHEET = "Списки"          # hidden sheet holding dropdown lists too long to inline
@@ -126,9 +127,8 @@ def apply_tab(wb: Workbook, tab: TabWrite) -> None:
     _fit_header(ws)
     fit_rows(ws, range(2, ws.max_row + 1))
     _set_print(ws, tab)
-    if tab.kind == "orders":      # the order rows nobody filled do not print as pages of empty grid
-        used = max((c.row for c in _existing_cells(ws) if c.value not in (None, "")), default=1)
-        ws.print_area = f"A1:{get_column_letter(max(ws.max_column, 1))}{used}"
+    if tab.kind == "orders":
+        _print_filled_rows(ws, last_row)
 
 
 def unmerge(ws: Worksheet, tab: TabWrite) -> None:
@@ -326,6 +326,17 @@ def _set_print(ws: Worksheet, tab: TabWrite) -> None:
     footer = ws.oddFooter
     if footer is not None:
         footer.center.text = "&[Tab] — стр. &[Page] из &[Pages]"
+
+
+def _print_filled_rows(ws: Worksheet, last_row: int) -> None:
+    """An order tab prints down to its last row holding anything (the header alone if none does), not pages of
+    the empty grid of the rows nobody filled; the print area is a formula, so a row the player types later
+    prints too. Excel works it out as it prints; LibreOffice keeps it as a name, prints no print range but
+    the cells holding something (the grid of cells with only a style is not printed), which is the same."""
+    bottom = max([c.row for c in _existing_cells(ws) if c.value not in (None, "")] + [last_row])
+    sheet, ncols = quote_sheetname(ws.title), max(ws.max_column, 1)
+    cells = f"{sheet}!$A$1:${get_column_letter(ncols)}${bottom}"
+    set_print_formula(ws, f'OFFSET({sheet}!$A$1,0,0,MAX(1,SUMPRODUCT(MAX(({cells}<>"")*ROW({cells})))),{ncols})')
 
 
 def _existing_cells(ws: Worksheet) -> list[Any]:
