@@ -34,7 +34,7 @@ import math
 import struct
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -179,11 +179,11 @@ def put_text(image: Image.Image, xy: Point, text: str, points: float, colour: st
 def _line_mask(line: str, points: float, bold: bool) -> tuple[Image.Image, int, int]:
     """A line of text rendered as a mask, and where its upper left corner lies from the line's anchor (its
     left end on the ascender line): the glyphs drawn there at whole pixels are these."""
-    face = font(points, bold)
-    left, top, right, bottom = (int(v) for v in face.getbbox(line, anchor="la"))
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), line, font=face, fill=255, anchor="la")
-    return mask, left, top
+    rendered, (left, top) = font(points, bold).getmask2(line, "L", anchor="la", ink=255)   # the glyphs' cover
+    width, height = rendered.size
+    if not (width and height):
+        return Image.new("L", (max(1, width), max(1, height)), 0), left, top
+    return Image.Image()._new(rendered), left, top
 
 
 def dashes(a: Point, b: Point, pattern: tuple[float, float] | None) -> list[tuple[Point, Point]]:
@@ -367,39 +367,50 @@ _CANDIDATES = sorted((ring * RING_PENALTY + size * SIZE_PENALTY + DIRECTION_PENA
 
 def _overlaps(boxes: np.ndarray, others: np.ndarray) -> np.ndarray:
     """Each box's overlap area with the others, summed (boxes n×4, others m×4 as x0, y0, x1, y1)."""
+    return _overlaps_of(tuple(boxes[:, k:k + 1] for k in range(4)), others, len(boxes))
+
+
+def _overlaps_of(columns: tuple[np.ndarray, ...], others: np.ndarray, count: int) -> np.ndarray:
+    """`_overlaps` of the `count` boxes whose x0, y0, x1, y1 are `columns` (each n×1)."""
     if not len(others):
-        return np.zeros(len(boxes))
-    w = np.minimum(boxes[:, None, 2], others[None, :, 2]) - np.maximum(boxes[:, None, 0], others[None, :, 0])
-    h = np.minimum(boxes[:, None, 3], others[None, :, 3]) - np.maximum(boxes[:, None, 1], others[None, :, 1])
-    area: np.ndarray = (np.maximum(w, 0.0) * np.maximum(h, 0.0)).sum(axis=1)
+        return np.zeros(count)
+    x0, y0, x1, y1 = columns
+    w = np.minimum(x1, others[:, 2])
+    w -= np.maximum(x0, others[:, 0])
+    h = np.minimum(y1, others[:, 3])
+    h -= np.maximum(y0, others[:, 1])
+    np.maximum(w, 0.0, out=w)
+    np.maximum(h, 0.0, out=h)
+    w *= h
+    area: np.ndarray = w.sum(axis=1)
     return area
 
 
-def _spans(boxes: np.ndarray, segments: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Where each segment (m×5: xa, ya, xb, yb, half width) crosses each box widened by its half width: the
-    parameters t0, t1 along it (n×m; none when t1 <= t0), and its stroke's area per unit of t (m)."""
+def _strokes(segments: np.ndarray) -> np.ndarray:
+    """Each segment (m×5: xa, ya, xb, yb, half width) as `_covered` weighs it (m×6: xa, ya, half width, 1/dx,
+    1/dy, its stroke's area per unit along it), worked out once per map. Along an axis the segment does not
+    move it is inside a box for every t or for none: 1/tiny there makes that so."""
     xa, ya, xb, yb, hw = (segments[:, k] for k in range(5))
     dx, dy = xb - xa, yb - ya
-    # along an axis the segment does not move it is inside for every t or for none: 1/tiny makes that so
-    step_x = 1 / np.where(dx == 0, 1e-300, dx)
-    step_y = 1 / np.where(dy == 0, 1e-300, dy)
-    with np.errstate(over="ignore", invalid="ignore"):
-        ax = (boxes[:, None, 0] - hw - xa) * step_x
-        bx = (boxes[:, None, 2] + hw - xa) * step_x
-        ay = (boxes[:, None, 1] - hw - ya) * step_y
-        by = (boxes[:, None, 3] + hw - ya) * step_y
+    strokes: np.ndarray = np.stack([xa, ya, hw, 1 / np.where(dx == 0, 1e-300, dx), 1 / np.where(dy == 0, 1e-300, dy),
+                                    np.hypot(dx, dy) * 2 * hw], axis=1)
+    return strokes
+
+
+def _covered(boxes: np.ndarray, strokes: np.ndarray) -> np.ndarray:
+    """The area of each box the strokes cover, summed (strokes m×6, `_strokes`): the length of a segment
+    inside the box widened by the stroke's half width, times the stroke's width. Where the segment crosses
+    the widened box: the parameters t0, t1 along it (none when t1 <= t0). Called within an errstate that
+    lets 1/tiny overflow to infinity (`MapPainter._place`)."""
+    if not len(strokes):
+        return np.zeros(len(boxes))
+    xa, ya, hw, step_x, step_y, weight = strokes.T
+    ax = (boxes[:, None, 0] - hw - xa) * step_x
+    bx = (boxes[:, None, 2] + hw - xa) * step_x
+    ay = (boxes[:, None, 1] - hw - ya) * step_y
+    by = (boxes[:, None, 3] + hw - ya) * step_y
     t0 = np.maximum(np.maximum(np.minimum(ax, bx), np.minimum(ay, by)), 0.0)
     t1 = np.minimum(np.minimum(np.maximum(ax, bx), np.maximum(ay, by)), 1.0)
-    return t0, t1, np.hypot(dx, dy) * 2 * hw
-
-
-def _covered(boxes: np.ndarray, segments: np.ndarray) -> np.ndarray:
-    """The area of each box the segments' strokes cover, summed (segments m×5: xa, ya, xb, yb, half width):
-    the length of a segment inside the box widened by the stroke's half width (`_spans`), times the
-    stroke's width."""
-    if not len(segments):
-        return np.zeros(len(boxes))
-    t0, t1, weight = _spans(boxes, segments)
     area: np.ndarray = (np.maximum(t1 - t0, 0.0) * weight).sum(axis=1)
     return area
 
@@ -430,9 +441,10 @@ class _Obstacles:
         self.boxes = np.zeros((len(boxes) + room, 4))
         self.boxes[:len(boxes)] = boxes if boxes else np.zeros((0, 4))
         self.count = len(boxes)
-        self.arrows = np.array(arrows, dtype=float).reshape(-1, 5)
-        self.links = np.array(links, dtype=float).reshape(-1, 5)
-        self.arrow_bounds, self.link_bounds = _bounds(self.arrows), _bounds(self.links)
+        arrow_segments = np.array(arrows, dtype=float).reshape(-1, 5)
+        link_segments = np.array(links, dtype=float).reshape(-1, 5)
+        self.arrow_bounds, self.link_bounds = _bounds(arrow_segments), _bounds(link_segments)
+        self.arrows, self.links = _strokes(arrow_segments), _strokes(link_segments)     # m×6 each
 
     def add_box(self, box: Box) -> None:
         self.boxes[self.count] = box
@@ -455,6 +467,30 @@ _SIZES = np.array([c[1] for c in _CANDIDATES])
 # width and height left of and below the anchor
 _OFFSETS = np.array([(DIRECTIONS[d][0] * RINGS[ring] * PT, DIRECTIONS[d][1] * RINGS[ring] * PT,
                       _SHIFT_X[DIRECTIONS[d][2]], _SHIFT_Y[DIRECTIONS[d][3]]) for _, _, ring, d in _CANDIDATES])
+
+
+@dataclass
+class _Placements:
+    """What the labels placed over the same links found: the candidate each label took among the obstacles
+    within its reach (by text, place and those obstacles), and each label's candidates at its place (by
+    text and place)."""
+
+    chosen: dict[tuple[object, ...], int] = field(default_factory=dict)
+    spots: dict[tuple[str, float, float], _Spot] = field(default_factory=dict)
+
+
+@dataclass
+class _Spot:
+    """A label's candidates around its place: the region they reach, their boxes kept clear (n×4, and as
+    four n×1 columns), how much of each lies out of the frame (None: all in it), their text boxes, and how
+    much of the links each covers (weighed when first needed)."""
+
+    region: Box
+    clear: np.ndarray
+    columns: tuple[np.ndarray, ...]
+    outside: np.ndarray | None
+    text: list[list[float]]
+    links: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -658,7 +694,7 @@ class MapPainter:
         self._ground_kept: tuple[tuple[tuple[str, str, bool, Point], ...], Image.Image] | None = None
         self._star: _Sprite | None = None
         self._spots: dict[str, _Candidates] = {}
-        self._placed: tuple[_Lines, dict[tuple[object, ...], int]] | None = None   # over the last map's links
+        self._placed: tuple[_Lines, _Placements] | None = None     # over the last map's links
 
     # -- labels ------------------------------------------------------------------------------
     def _measure(self, text: str, size: int) -> tuple[float, float, float, float]:
@@ -681,46 +717,69 @@ class MapPainter:
             found = self._spots[text] = _Candidates(clear, extents, reach)
         return found
 
+    def _spot(self, text: str, x: float, y: float, frame: Box, placed: _Placements) -> _Spot:
+        """The label's candidates around its place (x, y), once per painter and links."""
+        found = placed.spots.get((text, x, y))
+        if found is None:
+            spots = self._candidates(text)
+            at = np.array((x, y, x, y))
+            region = (x + spots.reach[0], y + spots.reach[1], x + spots.reach[2], y + spots.reach[3])
+            clear = spots.clear + at
+            fx0, fy0, fx1, fy1 = frame
+            outside = None
+            if not (fx0 <= region[0] and fy0 <= region[1] and region[2] <= fx1 and region[3] <= fy1):
+                w = np.maximum(np.minimum(clear[:, 2], fx1) - np.maximum(clear[:, 0], fx0), 0.0)
+                h = np.maximum(np.minimum(clear[:, 3], fy1) - np.maximum(clear[:, 1], fy0), 0.0)
+                outside = (clear[:, 2] - clear[:, 0]) * (clear[:, 3] - clear[:, 1]) - w * h    # out of the frame
+            found = placed.spots[(text, x, y)] = _Spot(region, clear, tuple(clear[:, k:k + 1] for k in range(4)),
+                                                       outside, (spots.text + at).tolist())
+        return found
+
     def _place(self, texts: Mapping[str, str], colours: Mapping[str, str], centres: Mapping[str, tuple[float, float]],
-               obstacles: _Obstacles, placed: dict[tuple[object, ...], int]) -> dict[str, _Label]:
+               obstacles: _Obstacles, placed: _Placements) -> dict[str, _Label]:
         """Each label, top to bottom and left to right, at its cheapest candidate (`_CANDIDATES`) that
         touches no placed label, place, star or arrow and stays in the frame; among those the least covered
         links win, plus the penalty of going further out or smaller (the first of equals). When none is
         free, the least overlap, then the least penalty. All of a label's candidates are weighed at once
         (arrays), against what lies within their reach; a label with the text, place and obstacles within
-        its reach of one placed before over the same links (`placed`: its candidate) goes where that went."""
+        its reach of one placed before over the same links (`placed`) goes where that went, and what does
+        not change from map to map (the candidates' boxes, the frame, the links they cover) is worked out
+        once per label and place over the same links."""
         pad = LABEL_PAD / 2
-        fx0, fy0, fx1, fy1 = obstacles.frame
+        arrow_bounds = obstacles.arrow_bounds.tolist()
+        no_arrows = obstacles.arrows[:0]
         out: dict[str, _Label] = {}
-        for key in sorted(texts, key=lambda k: (-centres[k][1], centres[k][0], k)):
-            x, y = centres[key]
-            spots = self._candidates(texts[key])
-            at = np.array((x, y, x, y))
-            region = (x + spots.reach[0], y + spots.reach[1], x + spots.reach[2], y + spots.reach[3])
-            placed_boxes = obstacles.boxes[:obstacles.count]
-            boxes = _near(placed_boxes, placed_boxes, region)
-            arrows = _near(obstacles.arrows, obstacles.arrow_bounds, region)
-            signature = (texts[key], x, y, boxes.tobytes(), arrows.tobytes())
-            chosen = placed.get(signature, -1)
-            if chosen < 0:
-                clear = spots.clear + at
-                hard = _overlaps(clear, boxes) + _covered(clear, arrows)
-                if not (fx0 <= region[0] and fy0 <= region[1] and region[2] <= fx1 and region[3] <= fy1):
-                    w = np.maximum(np.minimum(clear[:, 2], fx1) - np.maximum(clear[:, 0], fx0), 0.0)
-                    h = np.maximum(np.minimum(clear[:, 3], fy1) - np.maximum(clear[:, 1], fy0), 0.0)
-                    hard += (clear[:, 2] - clear[:, 0]) * (clear[:, 3] - clear[:, 1]) - w * h    # out of the frame
-                free = np.flatnonzero(hard == 0)
-                if len(free):
-                    links = _near(obstacles.links, obstacles.link_bounds, region)
-                    score = _PENALTIES[free] + _covered(clear[free], links)
-                    chosen = int(free[int(np.argmin(score))])
-                else:
-                    chosen = int(np.lexsort((_PENALTIES, hard))[0])
-                placed[signature] = chosen
-            _, size, _, d = _CANDIDATES[chosen]
-            x0, y0, x1, y1 = (float(v) for v in spots.text[chosen] + at)
-            obstacles.add_box((x0 - pad, y0 - pad, x1 + pad, y1 + pad))
-            out[key] = _Label(texts[key], size, colours[key], DIRECTIONS[d][2], (x0, y0, x1, y1))
+        with np.errstate(over="ignore", invalid="ignore"):       # 1/tiny times a distance: infinity (`_strokes`)
+            for key in sorted(texts, key=lambda k: (-centres[k][1], centres[k][0], k)):
+                text = texts[key]
+                x, y = centres[key]
+                spot = self._spot(text, x, y, obstacles.frame, placed)
+                r0, r1, r2, r3 = region = spot.region
+                placed_boxes = obstacles.boxes[:obstacles.count]
+                boxes = _near(placed_boxes, placed_boxes, region)
+                near = [i for i, (b0, b1, b2, b3) in enumerate(arrow_bounds)
+                        if b0 < r2 and r0 < b2 and b1 < r3 and r1 < b3]
+                arrows = obstacles.arrows[near] if near else no_arrows
+                signature = (text, x, y, boxes.tobytes(), arrows.tobytes())
+                chosen = placed.chosen.get(signature, -1)
+                if chosen < 0:
+                    hard = _overlaps_of(spot.columns, boxes, len(spot.clear))
+                    if near:
+                        hard += _covered(spot.clear, arrows)
+                    if spot.outside is not None:
+                        hard += spot.outside
+                    free = np.flatnonzero(hard == 0)
+                    if len(free):
+                        if spot.links is None:
+                            spot.links = _covered(spot.clear, _near(obstacles.links, obstacles.link_bounds, region))
+                        chosen = int(free[int(np.argmin(_PENALTIES[free] + spot.links[free]))])
+                    else:
+                        chosen = int(np.lexsort((_PENALTIES, hard))[0])
+                    placed.chosen[signature] = chosen
+                _, size, _, d = _CANDIDATES[chosen]
+                x0, y0, x1, y1 = spot.text[chosen]
+                obstacles.add_box((x0 - pad, y0 - pad, x1 + pad, y1 + pad))
+                out[key] = _Label(text, size, colours[key], DIRECTIONS[d][2], (x0, y0, x1, y1))
         return out
 
     def _label(self, label: _Label) -> _Sprite:
@@ -826,7 +885,7 @@ class MapPainter:
                                [(*centres_display[link.a], *centres_display[link.b], LINK_WIDTH * PT / 2)
                                 for link in links], len(picture.places))
         if self._placed is None or self._placed[0] != lines:
-            self._placed = (lines, {})
+            self._placed = (lines, _Placements())
         labels = self._place({p.key: _label_text(p, notes) for p in picture.places},
                              {p.key: "#7a0014" if p.key in notes else "#111111" for p in picture.places},
                              centres_display, obstacles, self._placed[1])

@@ -57,11 +57,14 @@ PASTE_HINT = ("в Google-таблице откройте книгу, выбер�
               "и загрузите этот файл")
 
 
-def map_title(rs: Ruleset, state: Mapping[str, Any], faction: str | None = None) -> str:
-    """«Война Нефритовой Розы: ход 2, приказы — общая карта» (or «— карта фракции Империя»)."""
+def map_title(rs: Ruleset, state: Mapping[str, Any], faction: str | None = None,
+              names: Mapping[str, str] | None = None) -> str:
+    """«Война Нефритовой Розы: ход 2, приказы — общая карта» (or «— карта фракции Империя»); `names`: the
+    factions' display names by id, when known (else the rule set's summary of `state` tells them)."""
     whose = "общая карта"
     if faction is not None:
-        names = {f.id: f.name for f in rs.summary(state).factions}
+        if names is None:
+            names = {f.id: f.name for f in rs.summary(state).factions}
         whose = f"карта фракции {names.get(faction, faction)}"
     return f"{rs.title}: ход {state['turn']}, {rs.stage_title(str(state['stage']))} — {whose}"
 
@@ -193,7 +196,8 @@ class _Work:
                 orders = ({"faction": job.faction, "stage": str(self.before["stage"]), "orders": list(given.orders)}
                           if given is not None else faction_orders(self.gd, self.rs, self.before, job.faction))
             picture = faction_picture(maps, self.state, job.faction, self.events, self.before, orders)
-        return self.map_painter().draw(picture, map_title(self.rs, self.state, job.faction), job.faction).png
+        title = map_title(self.rs, self.state, job.faction, self.names)
+        return self.map_painter().draw(picture, title, job.faction).png
 
 
 _WORK: _Work | None = None

@@ -32,19 +32,20 @@ def _short(state: Mapping[str, Any], fid: str) -> str:
     return "Хранители" if fid in state.get("keepers", {}) else "туземцы"
 
 
-def _troops(state: Mapping[str, Any], pid: str, owner: str | None) -> list[str]:
-    """What stands in a seen province: army strengths (by whose, unless the owner's), natives, the Boss."""
+def _troops(state: Mapping[str, Any], pid: str, owner: str | None, armies: Sequence[Mapping[str, Any]]) -> list[str]:
+    """What stands in a seen province: its `armies`' strengths (by whose, unless the owner's), natives, the Boss."""
     lines = []
-    for a in state["armies"]:
-        if a["province"] == pid:
-            whose = "" if a["faction"] == owner else f" ({_short(state, a['faction'])})"
-            lines.append(f"сила {a['strength']}{whose}")
+    for a in armies:
+        whose = "" if a["faction"] == owner else f" ({_short(state, a['faction'])})"
+        lines.append(f"сила {a['strength']}{whose}")
     if state["natives"].get(pid):
         lines.append(f"туземцы {state['natives'][pid]}")
     return lines
 
 
-def _label(state: Mapping[str, Any], pid: str, seen: bool) -> str:
+def _label(state: Mapping[str, Any], pid: str, armies: Sequence[Mapping[str, Any]] | None) -> str:
+    """The province's label: its features, the Keepers holding it, and, when seen (`armies` the ones
+    standing there), its troops."""
     info = state["map"]["provinces"][pid]
     owner = state["owners"].get(pid)
     parts: list[str] = []
@@ -53,13 +54,13 @@ def _label(state: Mapping[str, Any], pid: str, seen: bool) -> str:
     if info.get("shrine"):
         parts.append("Святилище")
     if pid in state["bosses"]:
-        health = f", здоровье {state['bosses'][pid]['health']}" if seen else ""
+        health = f", здоровье {state['bosses'][pid]['health']}" if armies is not None else ""
         parts.append(f"Босс{health}")
     lines = [", ".join(parts)] if parts else []
     if owner in state.get("keepers", {}):   # a line of its own: the Keepers' names are long
         lines.append(f"Хранители «{state['keepers'][owner]['name']}»")
-    if seen:
-        lines += _troops(state, pid, owner)
+    if armies is not None:
+        lines += _troops(state, pid, owner, armies)
     return "\n".join(lines)
 
 
@@ -114,14 +115,17 @@ class TitaniaMap:
         provinces = state["map"]["provinces"]
         viewer = faction if faction in state["factions"] else None
         seen = sight(state, viewer) if viewer is not None else set()
+        standing: dict[str, list[Mapping[str, Any]]] = {}
+        for a in state["armies"]:                   # each province's armies, in the state's order
+            standing.setdefault(a["province"], []).append(a)
         places = []
         for pid, info in sorted(provinces.items(), key=lambda kv: kv[1]["name"]):
             owner = state["owners"].get(pid)
             y = _number(info.get("y"))
             places.append(MapPlace(key=pid, name=str(info["name"]), kind="sea" if info["sea"] else "land",
                                    owner=owner if owner in state["factions"] else None,
-                                   label=_label(state, pid, pid in seen), x=_number(info.get("x")),
-                                   y=None if y is None else -y))
+                                   label=_label(state, pid, standing.get(pid, []) if pid in seen else None),
+                                   x=_number(info.get("x")), y=None if y is None else -y))
         links = tuple(MapLink(a, b, "sea" if provinces[a]["sea"] or provinces[b]["sea"] else "land")
                       for a, b in sorted(tuple(sorted(pair)) for pair in state["map"]["adjacency"]))
         arrows: list[MapArrow] = []
