@@ -267,18 +267,19 @@ class Pen:
 def png_bytes(image: Image.Image) -> bytes:
     """An RGB PNG of the opaque picture: no alpha channel, no metadata (the same picture, the same bytes);
     rows unfiltered, which on these flat pictures compresses about as well as Pillow's filters, in a third
-    of the time."""
+    of the time. Pillow packs the rows `width * 3 + 1` bytes apart, a zero after each: after a first zero,
+    those are the rows each led by its filter byte (none), deflated as they are."""
     rgb_image = image if image.mode == "RGB" else image.convert("RGB")
     width, height = rgb_image.size
-    rows = np.zeros((height, width * 3 + 1), dtype=np.uint8)          # each row: its filter byte (none), pixels
-    rows[:, 1:] = np.asarray(rgb_image).reshape(height, width * 3)
+    rows = rgb_image.tobytes("raw", "RGB", width * 3 + 1)
+    deflate = zlib.compressobj(PNG_COMPRESSION)
+    data = deflate.compress(b"\0") + deflate.compress(memoryview(rows)[:-1]) + deflate.flush()
 
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    def chunk(kind: bytes, data: bytes) -> list[bytes]:
+        return [struct.pack(">I", len(data)), kind, data, struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))]
 
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)       # 8 bits, truecolour
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows.data, PNG_COMPRESSION))
-            + chunk(b"IEND", b""))
+    return b"".join([b"\x89PNG\r\n\x1a\n", *chunk(b"IHDR", header), *chunk(b"IDAT", data), *chunk(b"IEND", b"")])
 
 
 def regular_polygon(centre: Point, radius: float, sides: int, rotation: float = 90.0) -> list[Point]:
@@ -367,23 +368,22 @@ _CANDIDATES = sorted((ring * RING_PENALTY + size * SIZE_PENALTY + DIRECTION_PENA
 
 def _overlaps(boxes: np.ndarray, others: np.ndarray) -> np.ndarray:
     """Each box's overlap area with the others, summed (boxes n×4, others m×4 as x0, y0, x1, y1)."""
-    return _overlaps_of(tuple(boxes[:, k:k + 1] for k in range(4)), others, len(boxes))
+    area: np.ndarray = _overlap_terms(tuple(boxes[:, k:k + 1] for k in range(4)), others).sum(axis=1)
+    return area
 
 
-def _overlaps_of(columns: tuple[np.ndarray, ...], others: np.ndarray, count: int) -> np.ndarray:
-    """`_overlaps` of the `count` boxes whose x0, y0, x1, y1 are `columns` (each n×1)."""
-    if not len(others):
-        return np.zeros(count)
+def _overlap_terms(columns: tuple[np.ndarray, ...], others: np.ndarray) -> np.ndarray:
+    """The overlap area of each of the boxes whose x0, y0, x1, y1 are `columns` (each n×1) with each of the
+    others (m×4): n×m."""
     x0, y0, x1, y1 = columns
-    w = np.minimum(x1, others[:, 2])
+    w: np.ndarray = np.minimum(x1, others[:, 2])
     w -= np.maximum(x0, others[:, 0])
     h = np.minimum(y1, others[:, 3])
     h -= np.maximum(y0, others[:, 1])
     np.maximum(w, 0.0, out=w)
     np.maximum(h, 0.0, out=h)
     w *= h
-    area: np.ndarray = w.sum(axis=1)
-    return area
+    return w
 
 
 def _strokes(segments: np.ndarray) -> np.ndarray:
@@ -440,7 +440,7 @@ class _Obstacles:
         self.frame = frame
         self.boxes = np.zeros((len(boxes) + room, 4))
         self.boxes[:len(boxes)] = boxes if boxes else np.zeros((0, 4))
-        self.count = len(boxes)
+        self.count = self.fixed = len(boxes)             # the places' and stars' boxes, then the labels placed
         arrow_segments = np.array(arrows, dtype=float).reshape(-1, 5)
         link_segments = np.array(links, dtype=float).reshape(-1, 5)
         self.arrow_bounds, self.link_bounds = _bounds(arrow_segments), _bounds(link_segments)
@@ -482,14 +482,15 @@ class _Placements:
 @dataclass
 class _Spot:
     """A label's candidates around its place: the region they reach, their boxes kept clear (n×4, and as
-    four n×1 columns), how much of each lies out of the frame (None: all in it), their text boxes, and how
-    much of the links each covers (weighed when first needed)."""
+    four n×1 columns), how much of each lies out of the frame (None: all in it), their text boxes, their
+    overlaps with the places and stars, and how much of the links each covers (weighed when first needed)."""
 
     region: Box
     clear: np.ndarray
     columns: tuple[np.ndarray, ...]
     outside: np.ndarray | None
     text: list[list[float]]
+    kept: np.ndarray                 # n×m: each one's overlap with each place's and star's box within reach
     links: np.ndarray | None = None
 
 
@@ -694,7 +695,7 @@ class MapPainter:
         self._ground_kept: tuple[tuple[tuple[str, str, bool, Point], ...], Image.Image] | None = None
         self._star: _Sprite | None = None
         self._spots: dict[str, _Candidates] = {}
-        self._placed: tuple[_Lines, _Placements] | None = None     # over the last map's links
+        self._placed: tuple[tuple[_Lines, list[Box]], _Placements] | None = None    # the last map's links, places
 
     # -- labels ------------------------------------------------------------------------------
     def _measure(self, text: str, size: int) -> tuple[float, float, float, float]:
@@ -717,22 +718,25 @@ class MapPainter:
             found = self._spots[text] = _Candidates(clear, extents, reach)
         return found
 
-    def _spot(self, text: str, x: float, y: float, frame: Box, placed: _Placements) -> _Spot:
-        """The label's candidates around its place (x, y), once per painter and links."""
+    def _spot(self, text: str, x: float, y: float, obstacles: _Obstacles, placed: _Placements) -> _Spot:
+        """The label's candidates around its place (x, y), once per painter, links and places (their boxes'
+        overlaps with the places' and stars' boxes too)."""
         found = placed.spots.get((text, x, y))
         if found is None:
             spots = self._candidates(text)
             at = np.array((x, y, x, y))
             region = (x + spots.reach[0], y + spots.reach[1], x + spots.reach[2], y + spots.reach[3])
             clear = spots.clear + at
-            fx0, fy0, fx1, fy1 = frame
+            fx0, fy0, fx1, fy1 = obstacles.frame
             outside = None
             if not (fx0 <= region[0] and fy0 <= region[1] and region[2] <= fx1 and region[3] <= fy1):
                 w = np.maximum(np.minimum(clear[:, 2], fx1) - np.maximum(clear[:, 0], fx0), 0.0)
                 h = np.maximum(np.minimum(clear[:, 3], fy1) - np.maximum(clear[:, 1], fy0), 0.0)
                 outside = (clear[:, 2] - clear[:, 0]) * (clear[:, 3] - clear[:, 1]) - w * h    # out of the frame
-            found = placed.spots[(text, x, y)] = _Spot(region, clear, tuple(clear[:, k:k + 1] for k in range(4)),
-                                                       outside, (spots.text + at).tolist())
+            columns = tuple(clear[:, k:k + 1] for k in range(4))
+            kept = obstacles.boxes[:obstacles.fixed]
+            found = placed.spots[(text, x, y)] = _Spot(region, clear, columns, outside, (spots.text + at).tolist(),
+                                                       _overlap_terms(columns, _near(kept, kept, region)))
         return found
 
     def _place(self, texts: Mapping[str, str], colours: Mapping[str, str], centres: Mapping[str, tuple[float, float]],
@@ -753,9 +757,9 @@ class MapPainter:
             for key in sorted(texts, key=lambda k: (-centres[k][1], centres[k][0], k)):
                 text = texts[key]
                 x, y = centres[key]
-                spot = self._spot(text, x, y, obstacles.frame, placed)
+                spot = self._spot(text, x, y, obstacles, placed)
                 r0, r1, r2, r3 = region = spot.region
-                placed_boxes = obstacles.boxes[:obstacles.count]
+                placed_boxes = obstacles.boxes[obstacles.fixed:obstacles.count]
                 boxes = _near(placed_boxes, placed_boxes, region)
                 near = [i for i, (b0, b1, b2, b3) in enumerate(arrow_bounds)
                         if b0 < r2 and r0 < b2 and b1 < r3 and r1 < b3]
@@ -763,7 +767,10 @@ class MapPainter:
                 signature = (text, x, y, boxes.tobytes(), arrows.tobytes())
                 chosen = placed.chosen.get(signature, -1)
                 if chosen < 0:
-                    hard = _overlaps_of(spot.columns, boxes, len(spot.clear))
+                    terms = spot.kept
+                    if len(boxes):                   # the labels' after the places' and stars', as they were placed
+                        terms = np.concatenate((terms, _overlap_terms(spot.columns, boxes)), axis=1)
+                    hard = terms.sum(axis=1)
                     if near:
                         hard += _covered(spot.clear, arrows)
                     if spot.outside is not None:
@@ -884,8 +891,8 @@ class MapPainter:
                                [(*seg, ARROW_WIDTH * PT / 2 + 4) for seg in drawn_arrows],     # the line, its head
                                [(*centres_display[link.a], *centres_display[link.b], LINK_WIDTH * PT / 2)
                                 for link in links], len(picture.places))
-        if self._placed is None or self._placed[0] != lines:
-            self._placed = (lines, _Placements())
+        if self._placed is None or self._placed[0] != (lines, kept_off):
+            self._placed = ((lines, kept_off), _Placements())
         labels = self._place({p.key: _label_text(p, notes) for p in picture.places},
                              {p.key: "#7a0014" if p.key in notes else "#111111" for p in picture.places},
                              centres_display, obstacles, self._placed[1])
