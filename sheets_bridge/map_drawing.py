@@ -815,12 +815,18 @@ class MapPainter:
         """The white picture with these links (kind, end, end in PNG pixels) and places (kind, fill, ruined,
         centre) drawn: the last one is kept (every map of a stage has the same links, most the same places)."""
         if self._links is None or self._links[0] != lines:
-            pen = Pen((WIDTH_PX, HEIGHT_PX), (255, 255, 255))
+            # the finer canvas reaches as far right and down as the links do (the legend's side stays white)
+            reach = LINK_WIDTH * PT + 4
+            right = max([x + reach for _, a, b in lines for x in (a[0], b[0])], default=1.0)
+            bottom = max([y + reach for _, a, b in lines for y in (a[1], b[1])], default=1.0)
+            pen = Pen((min(WIDTH_PX, math.ceil(right)), min(HEIGHT_PX, math.ceil(bottom))), (255, 255, 255))
             order = {"road": 0, "land": 1, "sea": 2}
             for kind, a, b in sorted(lines, key=lambda line: order.get(line[0], 3)):
                 pen.line(a, b, rgb(LINK_COLOURS.get(kind, OTHER_LINK)), LINK_WIDTH * PT,
                          "dashed" if kind == "sea" else "solid", round_caps=kind in LINK_COLOURS)
-            self._links = (lines, pen.image())
+            ground = Image.new("RGB", (WIDTH_PX, HEIGHT_PX), (255, 255, 255))
+            ground.paste(pen.image(), (0, 0))
+            self._links = (lines, ground)
             self._ground_kept = None
         if self._ground_kept is None or self._ground_kept[0] != places:
             image = self._links[1].copy()
