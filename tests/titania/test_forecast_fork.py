@@ -20,7 +20,7 @@ from engine.titania import book_orders, forecast
 from engine.titania.fork import CopyOnRead, Fork, Template
 from engine.titania.outcome import to_json
 from engine.titania.races import RACES
-from tests.titania.typed_books import as_rows, book
+from tests.titania.typed_books import books_of, with_purses
 
 
 @pytest.fixture(scope="module")
@@ -96,22 +96,11 @@ def test_the_same_on_the_bench_world_twice_as_large(scale):
     _same_books(w.state, w.books())
 
 
-def _rich(state: Mapping[str, Any]) -> dict[str, Any]:
-    """Purses to spend (more orders carried out, more battles)."""
-    out = json.loads(json.dumps(state))
-    for rec in out["factions"].values():
-        for r in ("gold", "wood", "stone", "mana", "influence"):
-            rec[r] = int(rec.get(r, 0)) + 15
-    return out
-
-
 @settings(max_examples=25, suppress_health_check=list(HealthCheck), database=None, deadline=None)
 @given(data=st.data(), rich=st.booleans(), factions=st.sets(st.integers(0, 15), min_size=1, max_size=5))
 def test_books_typed_at_random_get_the_same_on_forks(world, data, rich, factions):
-    state = _rich(world.state) if rich else world.state
-    fids = sorted(state["factions"])
-    books = {fids[i]: as_rows(data.draw(book(state, fids[i]), label=fids[i])) for i in sorted(factions)}
-    _same_forecasts(state, books)
+    state = with_purses(world.state) if rich else world.state
+    _same_forecasts(state, data.draw(books_of(state, factions)))
 
 
 def _contested(state: Mapping[str, Any]) -> tuple[dict[str, Any], str, list[str]]:
@@ -223,9 +212,7 @@ def test_forks_of_a_world_with_provinces_to_reveal_reveal_what_fresh_worlds_do(w
 @given(data=st.data(), factions=st.sets(st.integers(0, 15), min_size=1, max_size=4))
 def test_books_typed_at_random_on_a_world_to_reveal_get_the_same_on_forks(world, data, factions):
     state = _hidden(world.state)
-    fids = sorted(state["factions"])
-    books = {fids[i]: as_rows(data.draw(book(state, fids[i]), label=fids[i])) for i in sorted(factions)}
-    _same_forecasts(state, books)
+    _same_forecasts(state, data.draw(books_of(state, factions)))
 
 
 def test_each_round_of_a_check_reaches_what_a_fresh_world_reaches(world):

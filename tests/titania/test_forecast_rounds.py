@@ -22,7 +22,7 @@ from engine.titania.book_orders import MOVE
 from engine.titania.names import ability_name
 from engine.titania.races import RACES
 from engine.titania.tabs import CAMPAIGN, MIGHT
-from tests.titania.typed_books import as_rows, book
+from tests.titania.typed_books import as_rows, books_of, with_purses
 
 
 @pytest.fixture(scope="module")
@@ -82,21 +82,11 @@ def test_moves_void_for_the_army_limit_are_dropped_without_a_confirming_round(wo
     assert all(short.count(f) >= 1 for f in books)
 
 
-def _rich(state: Mapping[str, Any]) -> dict[str, Any]:
-    out = json.loads(json.dumps(state))
-    for rec in out["factions"].values():
-        for r in ("gold", "wood", "stone", "mana", "influence"):
-            rec[r] = int(rec.get(r, 0)) + 15
-    return out
-
-
 @settings(max_examples=30, suppress_health_check=list(HealthCheck), database=None, deadline=None)
 @given(data=st.data(), rich=st.booleans(), factions=st.sets(st.integers(0, 15), min_size=1, max_size=5))
 def test_books_typed_at_random_get_the_verdicts_of_the_full_rounds(world, data, rich, factions):
-    state = _rich(world.state) if rich else world.state
-    fids = sorted(state["factions"])
-    books = {fids[i]: as_rows(data.draw(book(state, fids[i]), label=fids[i])) for i in sorted(factions)}
-    _same(state, books)
+    state = with_purses(world.state) if rich else world.state
+    _same(state, data.draw(books_of(state, factions)))
 
 
 def _dwarf_raid(state: Mapping[str, Any]) -> tuple[dict[str, Any], str, list[tuple[str, str]]]:

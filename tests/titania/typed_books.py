@@ -3,6 +3,7 @@ provinces, armies, their neighbours, factions, actions, buildings, technologies)
 now and then garbage, so that many rows are OK and the rest are the usual mistakes."""
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -137,3 +138,20 @@ def as_rows(typed: Rows) -> dict[str, list[Row]]:
         key = {c.title: c.key for c in tab.columns}
         out[tab.key] = [Row(n, {key[k]: v for k, v in cells.items()}) for n, cells in enumerate(rows, 2)]
     return out
+
+
+def with_purses(state: Mapping[str, Any]) -> dict[str, Any]:
+    """The same world with purses to spend (more orders carried out, more battles)."""
+    out = json.loads(json.dumps(state))
+    for rec in out["factions"].values():
+        for r in ("gold", "wood", "stone", "mana", "influence"):
+            rec[r] = int(rec.get(r, 0)) + 15
+    return out
+
+
+@st.composite
+def books_of(draw: st.DrawFn, state: Mapping[str, Any], factions: set[int]) -> dict[str, dict[str, list[Row]]]:
+    """The typed books of some factions (by their place among the state's faction ids), as the rule set reads
+    them."""
+    fids = sorted(state["factions"])
+    return {fids[i]: as_rows(draw(book(state, fids[i]), label=fids[i])) for i in sorted(factions)}
