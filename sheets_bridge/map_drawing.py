@@ -367,15 +367,9 @@ _CANDIDATES = sorted((ring * RING_PENALTY + size * SIZE_PENALTY + DIRECTION_PENA
                      for size in range(len(FONT_SIZES)) for ring in range(len(RINGS)) for d in range(len(DIRECTIONS)))
 
 
-def _overlaps(boxes: np.ndarray, others: np.ndarray) -> np.ndarray:
-    """Each box's overlap area with the others, summed (boxes n×4, others m×4 as x0, y0, x1, y1)."""
-    area: np.ndarray = _overlap_terms(tuple(boxes[:, k:k + 1] for k in range(4)), others).sum(axis=1)
-    return area
-
-
 def _overlap_terms(columns: tuple[np.ndarray, ...], others: np.ndarray) -> np.ndarray:
     """The overlap area of each of the boxes whose x0, y0, x1, y1 are `columns` (each n×1) with each of the
-    others (m×4): n×m."""
+    others (m×4 as x0, y0, x1, y1): n×m."""
     x0, y0, x1, y1 = columns
     w: np.ndarray = np.minimum(x1, others[:, 2])
     w -= np.maximum(x0, others[:, 0])
