@@ -1,5 +1,6 @@
 """Picture tabs of an xlsx book: a protected sheet holding PNG images one below another, under a note,
-printed on A4 across the page, as wide as the pictures (the note wraps within them), one picture a page.
+printed on A4 across the page, as wide as the pictures (the note wraps within them), one picture a page,
+each page numbered as a data tab's.
 
 Putting the same pictures again gives the same sheet (the old images are replaced), so a stage
 whose opening is re-run after a crash leaves the book as an uninterrupted run would.
@@ -15,7 +16,7 @@ from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
 from sheets_bridge.backends.xlsx.files import KeptImage
-from sheets_bridge.backends.xlsx.tabs import LINE_POINTS, text_lines
+from sheets_bridge.backends.xlsx.tabs import LINE_POINTS, number_pages, text_lines
 from sheets_bridge.layouts import HEADER_CHAR
 
 SHOWN_WIDTH = 1000          # pixels an image takes on the sheet (its height scaled alike)
@@ -52,5 +53,6 @@ def put_pictures(wb: Workbook, title: str, pictures: Sequence[bytes], note: str,
     ws.page_setup.fitToWidth = 1
     ws.page_setup.fitToHeight = len(pictures) or 1
     ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
-    ws.page_margins = PageMargins(left=0.4, right=0.4, top=0.4, bottom=0.4, header=0.2, footer=0.2)
+    ws.page_margins = PageMargins(left=0.4, right=0.4, top=0.4, bottom=0.6, header=0.2, footer=0.3)
+    number_pages(ws)
     ws.protection.sheet = True

@@ -323,6 +323,11 @@ def _set_print(ws: Worksheet, tab: TabWrite) -> None:
     ws.print_title_rows = f"1:{max(tab.frozen_rows, 1)}"
     ws.print_options.gridLines = True
     ws.page_margins = PageMargins(left=0.4, right=0.4, top=0.5, bottom=0.6, header=0.2, footer=0.3)
+    number_pages(ws)
+
+
+def number_pages(ws: Worksheet) -> None:
+    """Each printed page says its tab and its number: «Бои — стр. 2 из 9»."""
     footer = ws.oddFooter
     if footer is not None:
         footer.center.text = "&[Tab] — стр. &[Page] из &[Pages]"
