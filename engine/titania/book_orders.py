@@ -883,7 +883,7 @@ def validate(state: Mapping[str, Any], faction: str, stage: str, tabs: Mapping[s
         campaign, st_orders = campaign_orders(b, lines, {r: e for (t, r), e in rejected.items() if t == CAMPAIGN})
         kept = [item for item in might if not any((MIGHT, r) in rejected for r in item["rows"])]
         orders = [*planning, *({"kind": "campaign", **item} for item in campaign), *kept]
-        if settled or seen is None:
+        if settled or seen is None or not (campaign or kept):  # no row the Campaign could void
             break
         full = forecast.again(outlook, seen, orders, first=not rejected)  # after the Planning above
         new = forecast.rejections(full, campaign, kept) if full is not None else {}
