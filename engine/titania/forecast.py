@@ -10,6 +10,9 @@ comes from. `foresee` runs the steps of engine.titania.adjudicate, in its order 
 the situation built from the game state with this faction's orders alone; `rejections` turns each order the
 engine voids there into the row's error, with what is allowed instead. Pure: no IO, no global random.
 
+One file, over 400 lines: the forecast's steps and the errors it words read the same world at the same moment
+(a void order's message is written when the engine voids it), so the runs and their messages stay together.
+
 The game state is read once (`Outlook`: the situation without orders, parsed) for all the forecasts of one
 check, every book's: a forecast adds only its faction's orders to it. The world at the start of the turn is
 built and started once too (`Outlook.start`), and each forecast runs on its own copy-on-write fork of it
