@@ -10,6 +10,7 @@ import collections
 import pytest
 
 from engine import find_ruleset
+from sheets_bridge import pictures
 from sheets_bridge.backends.base import BookRef, WorksOnManyBooks
 from sheets_bridge.backends.gsheets.game import book_label
 from sheets_bridge.create import create_game
@@ -50,6 +51,14 @@ def game(request, tmp_path) -> Game:
     return Game(tmp_path / "game", request.param)
 
 
+@pytest.fixture
+def books_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The turn's requests for the books alone: no picture drawn, even under make test-full (the pictures'
+    Drive requests are test_gsheets_pictures.py's)."""
+    monkeypatch.setattr(pictures, "publish", lambda *args, **kwargs: None)
+
+
+@pytest.mark.usefixtures("books_alone")
 def test_a_turn_locks_and_reads_the_order_books_together_and_archives_every_book_together(game):
     be = game.backend(game.gd)
     assert isinstance(be, WorksOnManyBooks)
@@ -76,6 +85,7 @@ def test_a_turn_locks_and_reads_the_order_books_together_and_archives_every_book
     assert [s.done for s in saved] == list(range(1, len(books) + 1))         # the bar counts each book once
 
 
+@pytest.mark.usefixtures("books_alone")
 def test_the_pacer_counts_two_writes_per_order_book_and_no_read(game):
     be = game.backend(game.gd)
     readers, books = game.order_books(), game.gd.config.books
