@@ -878,12 +878,12 @@ def validate(state: Mapping[str, Any], faction: str, stage: str, tabs: Mapping[s
     lines, st_campaign = campaign_lines(b, [r for r in tabs.get(CAMPAIGN, []) if not r.is_blank()])
     might, st_might = parse_might(b, [r for r in tabs.get(MIGHT, []) if not r.is_blank()])
     rejected: dict[tuple[str, int], OrderError] = {}
-    settled = seen is None
+    settled = False  # the rows dropped so far change no other outcome: the orders are final
     while True:  # every round drops at least one row, so it ends
         campaign, st_orders = campaign_orders(b, lines, {r: e for (t, r), e in rejected.items() if t == CAMPAIGN})
         kept = [item for item in might if not any((MIGHT, r) in rejected for r in item["rows"])]
         orders = [*planning, *({"kind": "campaign", **item} for item in campaign), *kept]
-        if settled or seen is None or not (campaign or kept):  # no row the Campaign could void
+        if settled or seen is None or not (campaign or kept):  # (or no forecast, or no row it could void)
             break
         full = forecast.again(outlook, seen, orders, first=not rejected)  # after the Planning above
         new = forecast.rejections(full, campaign, kept) if full is not None else {}

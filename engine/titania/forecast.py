@@ -1,5 +1,8 @@
 """A faction's own part of the turn, foreseen at `check` by the adjudicator's own code.
 
+One file, over 400 lines: the forecast's steps and the errors it words read the same world at the same moment
+(a void order's message is written when the engine voids it), so the runs and their messages stay together.
+
 The Planning phase depends only on the faction itself: its production, the caravans already on their way to
 it, its purse, its caps and its food (the one shared thing, an event's task, is in
 engine.titania.reasons.EXTERNAL_CAUSES). The registration of its Campaign orders, its spells, its racial
@@ -9,9 +12,6 @@ its own reasons: an own army in the way, a province out of reach, a support from
 comes from. `foresee` runs the steps of engine.titania.adjudicate, in its order and with its functions, on
 the situation built from the game state with this faction's orders alone; `rejections` turns each order the
 engine voids there into the row's error, with what is allowed instead. Pure: no IO, no global random.
-
-One file, over 400 lines: the forecast's steps and the errors it words read the same world at the same moment
-(a void order's message is written when the engine voids it), so the runs and their messages stay together.
 
 The game state is read once (`Outlook`: the situation without orders, parsed) for all the forecasts of one
 check, every book's: a forecast adds only its faction's orders to it. The world at the start of the turn is
