@@ -239,3 +239,19 @@ def test_the_map_module_draws_from_the_contract_only():
     for name in ("map_drawing.py", "pictures.py", "commands/map.py", "charts.py", "backends/xlsx/pictures.py"):
         text = (source / name).read_text(encoding="utf-8")
         assert "jade_rose" not in text and "titania" not in text, name
+
+
+def test_the_png_holds_the_same_pixels_whichever_deflate_writes_it(monkeypatch: pytest.MonkeyPatch):
+    """zlib-ng deflates the PNG where it is installed; without it (a platform it has no wheel for) the standard
+    library's zlib writes the same picture: both decode to the very pixels drawn, and each is the same bytes
+    every time."""
+    import zlib
+
+    from sheets_bridge import map_drawing
+    drawing = draw_map(find_ruleset("jade_rose").map_data().picture(_demo_state(), None), "Ход 1 — общая карта")
+    pixels = Image.open(io.BytesIO(drawing.png)).convert("RGB")
+    monkeypatch.setattr(map_drawing, "compressobj", zlib.compressobj)
+    monkeypatch.setattr(map_drawing, "PNG_COMPRESSION", 1)
+    plain = map_drawing.png_bytes(pixels)
+    assert plain == map_drawing.png_bytes(pixels)
+    assert Image.open(io.BytesIO(plain)).convert("RGB").tobytes() == pixels.tobytes()
