@@ -6,7 +6,9 @@ armies and typed rows: 16/150/300/~1000 at 1×).
 pull calls it); each book's validation also runs the faction's own part of the turn (engine.titania.forecast).
 The adjudication is the one `adjudicate` call of the turn, on the input the turn builds from those books.
 Goals: validating all the books takes at most the adjudication's time, and grows at most 2.2× per doubling.
-Also shown: the rows alone (the books read without the forecast), the part the issue was first measured on.
+Also shown: the rows alone (the books read without the forecast), the part the issue was first measured on,
+and the stage's whole resolution (the rule set's `resolve`: the input built, adjudicated, the new state and
+reports made), what the turn does with the orders once validated.
 Times are the process's CPU time (the machine is shared: wall time would count the other processes), best of
 several runs; not a test (timings are never asserted).
 """
@@ -35,6 +37,7 @@ class Figures:
     validation: float    # seconds, every book through the rule set
     rows_only: float     # seconds, the rows read without the forecast
     adjudication: float  # seconds, one adjudicate of the turn's input
+    resolution: float    # seconds, the rule set's resolve of the stage (adjudicate included)
 
 
 def best(fn: Callable[[], Any], runs: int) -> float:
@@ -80,9 +83,10 @@ def measure(scale: int) -> Figures:
     adj = adjudicate(data, 1)
     assert adj.output is not None, adj.problems
     adjudication = best(lambda: adjudicate(data, 1), runs)
+    resolution = best(lambda: rs.resolve(s, "orders", parsed, 1), runs)
     return Figures(scale, len(s["factions"]), len(s["map"]["provinces"]),
                    sum(1 for a in s["armies"] if a["faction"] in s["factions"]), w.typed(), validation,
-                   best(lambda: rows_only(s, books), runs), adjudication)
+                   best(lambda: rows_only(s, books), runs), adjudication, resolution)
 
 
 def growth(figs: list[Figures], key: str) -> list[float]:
@@ -99,7 +103,8 @@ def main() -> dict[str, Any]:
               f"each faction's own part of the turn run by the engine "
               f"{(f.validation - f.rows_only) * 1000:.0f} ms), "
               f"adjudication {f.adjudication * 1000:.0f} ms = {ratio:.2f} × (goal at most {RATIO_GOAL:.0f} ×) "
-              f"-> {'OK' if ratio <= RATIO_GOAL else 'SLOW'}")
+              f"-> {'OK' if ratio <= RATIO_GOAL else 'SLOW'}; the stage's whole resolution "
+              f"{f.resolution * 1000:.0f} ms (validation {f.validation / f.resolution:.2f} × of it)")
     for key, label in (("validation", "validation"), ("rows_only", "rows alone"), ("adjudication", "adjudication")):
         steps = growth(figs, key)
         verdict = "" if key == "adjudication" else \
