@@ -68,8 +68,6 @@ def keeper_watch(w: World) -> None:
     arriving (a move, a capture, a retreat, SCHEMA §4), by hiring or by merging (issue 24; docs/rulings.md). In
     the order they grew; the watch then starts afresh (`w.grown` is emptied)."""
     grown, w.grown = w.grown, []
-    if not grown or all(f.id in w.keeper_trigger_used for f in w.sit.factions if f.is_keeper):
-        return
     least = w.params.keeper_trigger_strength
     for army, before in grown:
         if army.alive and army.strength >= least > before and not w.factions[army.faction].is_keeper:
