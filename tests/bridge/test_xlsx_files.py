@@ -151,6 +151,29 @@ def test_sheet_values_are_what_openpyxl_s_read_only_mode_yields(tmp_path_factory
     assert xlsx_files.sheet_values(openpyxl.load_workbook(path).active) == expected
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.dictionaries(st.tuples(st.integers(1, 40), st.integers(1, 6)),
+                       st.one_of(st.sampled_from(["", "слово", "0"]), st.integers(0, 3)), max_size=12))
+def test_a_tab_reads_as_its_rows_of_text_without_trailing_blanks_across_any_gap(cells):
+    """The order tab as the bridge reads it (backend._text_rows of sheet_values, whose rows without a cell are
+    one shared tuple): each row's text up to its last non-blank cell, a blank row as [] before a later row,
+    no blank rows at the end; 0 is a value, "" is blank."""
+    from sheets_bridge.backends.xlsx.backend import _text_rows, cell_text
+    wb = openpyxl.Workbook()
+    for (r, c), v in cells.items():
+        wb.active.cell(row=r, column=c, value=v)
+    expected = []
+    for r in range(1, 41):
+        texts = ["" if (r, c) not in cells or cells[(r, c)] in ("", None) else cell_text(cells[(r, c)])
+                 for c in range(1, 7)]
+        while texts and texts[-1] == "":
+            texts.pop()
+        expected.append(texts)
+    while expected and not expected[-1]:
+        expected.pop()
+    assert _text_rows(xlsx_files.sheet_values(wb.active)) == expected
+
+
 bridge_values = st.one_of(st.text(st.characters(min_codepoint=32, exclude_categories=("Cs",)), max_size=8),
                           st.integers(-10**18, 10**18), st.floats(), st.booleans(), st.none(),
                           st.sampled_from(["", "=СУММ(A1)", "#N/A", " пробел ", "a\nb", "5", "1e3", "_x0041_"]))

@@ -216,14 +216,19 @@ def _text_rows(rows: Iterable[tuple[Any, ...]]) -> list[list[str]]:
     converted: the empty rows openpyxl yields for a gap (e.g. up to one stray far cell) cost a test."""
     out: list[list[str]] = []
     blank = 0
+    last: tuple[Any, ...] | None = None
     for row in rows:
+        if row is last:                  # the very row just found blank (sheet_values' one empty tuple)
+            blank += 1
+            continue
         end = len(row)
         while end and (row[end - 1] is None or row[end - 1] == ""):
             end -= 1
         if not end:
             blank += 1
+            last = row
             continue
-        out.extend([] for _ in range(blank))
+        out += [[] for _ in range(blank)]
         blank = 0
         out.append([cell_text(v) for v in row[:end]])
     return out

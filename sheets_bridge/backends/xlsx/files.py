@@ -417,7 +417,8 @@ def sheet_values(ws: Worksheet) -> list[tuple[Any, ...]]:
         return []
     last_row = max(r for r, _ in cells)
     last_col = max(c for _, c in cells)
-    grid: list[list[Any]] = [[None] * last_col for _ in range(last_row)]
+    filled: dict[int, list[Any]] = {}
     for (r, c), cell in cells.items():
-        grid[r - 1][c - 1] = cell.value
-    return [tuple(row) for row in grid]
+        filled.setdefault(r, [None] * last_col)[c - 1] = cell.value
+    empty = (None,) * last_col          # one tuple for every row without a cell (a gap up to a stray far cell)
+    return [tuple(filled[r]) if r in filled else empty for r in range(1, last_row + 1)]
