@@ -46,7 +46,10 @@ def _book(tmp_path, tabs):
     return openpyxl.load_workbook(tmp_path / book)
 
 
-def test_empty_order_tabs_print_their_header_only_and_filled_ones_up_to_the_last_row(tmp_path):
+def test_an_empty_order_tab_prints_no_page_and_a_filled_one_prints_down_to_its_last_row(tmp_path):
+    """«A Jade Rose faction book prints 15 pages, mostly empty order tabs … empty order tabs do not print
+    blank pages.» Seen in LibreOffice after the first fix: each empty order tab still printed its header
+    alone, on a page of its own (7 of the demo book's 15)."""
     orders = TabWrite("Экономика", header=("Действие", "Что", "Статус"), kind="orders", locked_columns=(2,),
                       order_rows=100, column_widths={0: 20, 1: 20, 2: 40})
     filled = TabWrite("Армии", header=("Армия", "Юнит", "Статус"), kind="orders", locked_columns=(2,),
@@ -55,11 +58,66 @@ def test_empty_order_tabs_print_their_header_only_and_filled_ones_up_to_the_last
     be = XlsxBackend(tmp_path, password="p")
     book = be.create_book("empire", "Империя")
     be.write_book(book, [orders, filled])
-    # as far down as the last row holding anything, of the header and the order rows (the header alone when
-    # none is filled), worked out as the book prints: a row typed after this write prints too
+    # empty: its order rows under the repeated header, fixed (no page while they are empty); filled: as far
+    # down as the last row holding anything, worked out as the book prints, so a row typed later prints too
+    cells = "'Армии'!$A$1:$C$101"
     assert _print_areas(tmp_path / book) == {
-        title: f"OFFSET('{title}'!$A$1,0,0,MAX(1,SUMPRODUCT(MAX(({cells}<>\"\")*ROW({cells})))),3)"
-        for title in ("Экономика", "Армии") for cells in [f"'{title}'!$A$1:$C$101"]}
+        "Экономика": "'Экономика'!$A$2:$C$101",
+        "Армии": f"OFFSET('Армии'!$A$1,0,0,MAX(1,SUMPRODUCT(MAX(({cells}<>\"\")*ROW({cells})))),3)"}
+    assert all(ws.print_title_rows == "$1:$1" for ws in openpyxl.load_workbook(tmp_path / book).worksheets)
+
+
+def test_an_empty_order_tab_typed_into_prints_down_to_its_last_row_after_the_checks_statuses(tmp_path):
+    """The fixed print area of an order tab written empty covers every row a player can type in; the next
+    values-only write of the tab (a check's statuses) gives it the formula of a tab written with orders."""
+    orders = TabWrite("Экономика", header=("Действие", "Что", "Статус"), kind="orders", locked_columns=(2,),
+                      order_rows=100, column_widths={0: 20, 1: 20, 2: 40})
+    be = XlsxBackend(tmp_path, password="p")
+    book = be.create_book("empire", "Империя")
+    be.write_book(book, [orders])
+    path = tmp_path / book
+    be.write_book(book, [TabWrite("Экономика", column_updates={2: {2: ""}}, kind="orders")])
+    assert _print_areas(path) == {"Экономика": "'Экономика'!$A$2:$C$101"}, "still empty: still fixed"
+    _type(path, "Экономика", {"A3": "Налог"})
+    be.write_book(book, [TabWrite("Экономика", column_updates={2: {3: "OK"}}, kind="orders")])
+    cells = "'Экономика'!$A$1:$C$101"
+    assert _print_areas(path) == {
+        "Экономика": f"OFFSET('Экономика'!$A$1,0,0,MAX(1,SUMPRODUCT(MAX(({cells}<>\"\")*ROW({cells})))),3)"}
+
+
+def test_a_filled_tab_prints_all_its_rows_and_an_empty_one_its_empty_first_row(tmp_path):
+    """A tab only the bridge writes (a report): no print area while it has rows, so every row prints; none,
+    and its print area is one empty row (no page in LibreOffice, where its header printed alone)."""
+    be = XlsxBackend(tmp_path, password="p")
+    book = be.create_book("empire", "Империя")
+    scouting = TabWrite("Разведка", header=("Бой", "Противник", "Позиция"), rows=())
+    be.write_book(book, [scouting, TabWrite("Сводка", header=("Показатель", "Значение"), rows=(("Золото", 5),))])
+    assert _print_areas(tmp_path / book) == {"Разведка": "'Разведка'!$A$2:$C$2"}
+    be.write_book(book, [TabWrite("Разведка", header=scouting.header, rows=(("Цинхэ", "Вампиры", "центр"),))])
+    assert _print_areas(tmp_path / book) == {}
+
+
+def test_a_header_notes_box_is_stored_above_the_sheet_at_its_size(tmp_path):
+    """LibreOffice counts a hidden note's box as a drawing on the page it lies over, and openpyxl stores every
+    box near the sheet's top-left corner, over the first order rows: the page of an empty order tab printed
+    for it. A header note's box now lies above the sheet's top edge, with room for LibreOffice to grow it to
+    its text; its size (what the pointer shows) is kept."""
+    tab = TabWrite("Экономика", header=("Действие", "Что", "Статус"), kind="orders", order_rows=10,
+                   notes={0: "Что сделать: построить, продать, нанять " * 3, 1: "Здание или юнит"})
+    be = XlsxBackend(tmp_path, password="p")
+    book = be.create_book("empire", "Империя")
+    be.write_book(book, [tab])
+    with zipfile.ZipFile(tmp_path / book) as archive:
+        vml = [archive.read(n) for n in archive.namelist() if n.endswith(".vml")]
+    assert len(vml) == 1
+    styles = [dict(p.strip().split(":", 1) for p in shape.get("style", "").split(";") if ":" in p)
+              for shape in ElementTree.fromstring(vml[0]).iter("{urn:schemas-microsoft-com:vml}shape")]
+    assert len(styles) == 2
+    for style in styles:
+        height = float(style["height"].removesuffix("px")) * 0.75
+        assert float(style["margin-top"].removesuffix("pt")) + height == pytest.approx(-xlsx_files.NOTE_CLEARANCE)
+        assert style["visibility"] == "hidden" and height >= 27
+    assert openpyxl.load_workbook(tmp_path / book)["Экономика"]["A1"].comment.text.startswith("Что сделать")
 
 
 def _print_areas(book: Path) -> dict[str, str]:
@@ -97,7 +155,7 @@ def test_a_print_area_given_by_a_formula_stays_through_the_bridges_loads_and_sav
     """openpyxl keeps a print area only as cell ranges: its reader drops a formula's (with a warning), and the
     bridge's next write of the book, of the statuses alone, left the tab without one."""
     orders = TabWrite("Экономика", header=("Действие", "Что", "Статус"), kind="orders", locked_columns=(2,),
-                      order_rows=10, column_widths={0: 20, 1: 20, 2: 40})
+                      order_rows=10, rows=(("Налог", "", ""),), column_widths={0: 20, 1: 20, 2: 40})
     be = XlsxBackend(tmp_path, password="p")
     book = be.create_book("empire", "Империя")
     be.write_book(book, [orders, TabWrite("Сводка", header=("Показатель", "Значение"), rows=(("Золото", 5),))])
@@ -113,10 +171,10 @@ def test_a_print_area_given_by_a_formula_stays_through_the_bridges_loads_and_sav
         assert wb["Экономика"].defined_names["Print_Area"].value == written["Экономика"]
         xlsx_files.save(wb, path)
         assert _print_areas(path) == written
-    _type(path, "Экономика", {"A3": "Налог"})
+    _type(path, "Экономика", {"A3": "Сбор"})
     be.write_book(book, [TabWrite("Экономика", column_updates={2: {3: "OK"}}, kind="orders")])
     assert _print_areas(path) == written
-    assert be.read_tabs(book, ["Экономика"])["Экономика"][2][:3] == ["Налог", "", "OK"]
+    assert be.read_tabs(book, ["Экономика"])["Экономика"][2][:3] == ["Сбор", "", "OK"]
     # as LibreOffice saves it back: the sheet's name unquoted, the name's other attributes spelt out
     with zipfile.ZipFile(path) as archive:
         items = [(item, archive.read(item.filename)) for item in archive.infolist()]
@@ -282,27 +340,35 @@ def test_titania_books_print_every_page_at_its_own_size_one_or_a_few_pages_a_tab
     pictures = sum(max(len(ws._images) - 1, 0) for ws in visible)  # a picture tab prints a picture a page
     shrunk = [(footer, height) for footer, height in pages if height and height < 12.5]
     assert shrunk == [], shrunk
-    assert len(visible) <= len(pages) <= len(visible) + pictures + 4
+    holding = [ws for ws in visible if ws._images or any(c.row > 1 and c.value not in (None, "")
+                                                         for c in ws._cells.values())]
+    assert len(holding) <= len(pages) <= len(holding) + pictures + 4
     assert all(footer for footer, _ in pages), pages  # every page says its tab and number, a picture's too
+    empty = {ws.title.split()[-1] for ws in visible if ws not in holding}    # a footer shows the title's last word
+    assert empty.isdisjoint(footer.split(" — ")[0].split()[-1] for footer, _ in pages), "an empty tab printed"
 
 
 @needs_soffice
-def test_rows_typed_after_the_bridge_wrote_the_book_print_and_an_empty_order_tab_prints_its_header(tmp_path):
+def test_an_empty_order_tab_prints_no_page_and_rows_typed_after_the_bridge_wrote_the_book_print(tmp_path):
     """The print area of an order tab was fixed when the bridge wrote it: a row the player typed afterwards in
-    Excel or LibreOffice did not print until the bridge's next write of the tab."""
+    Excel or LibreOffice did not print until the bridge's next write of the tab. Then an empty order tab
+    printed its header alone on a page of its own (its header notes' boxes lay over its first rows)."""
     columns = {"header": ("Действие", "Что", "Статус"), "kind": "orders", "locked_columns": (2,), "order_rows": 100,
-               "column_widths": {0: 20, 1: 20, 2: 40}}
+               "column_widths": {0: 20, 1: 20, 2: 40}, "notes": {0: "Что сделать: построить, продать, нанять",
+                                                                 1: "Здание или юнит", 2: "Заполняет forumwar"}}
     be = XlsxBackend(tmp_path, password="p")
     book = be.create_book("empire", "Империя")
-    be.write_book(book, [TabWrite("Экономика", **columns),
+    be.write_book(book, [TabWrite("Экономика", **columns), TabWrite("Манёвры", **columns),
                          TabWrite("Армии", rows=(("Нанять", "Копейщик", "OK"),), **columns)])
     path = tmp_path / book
     _type(path, "Армии", {"A5": "Вписано", "B5": "Лучник", "B40": "Конница"})
+    _type(path, "Манёвры", {"A2": "Обход", "B101": "Последний"})        # its first and last order rows
     pages = _page_texts(path, tmp_path)
-    assert len(pages) == 2, pages
-    economy, armies = pages
-    assert economy.startswith("Действие Что Статус Экономика —"), "the empty order tab: its header alone"
-    assert all(word in armies for word in ("Копейщик", "Вписано", "Лучник", "Конница")), armies
+    assert [page.rsplit(" — стр.", 1)[0].rsplit(" ", 1)[-1] for page in pages] == ["Манёвры", "Манёвры", "Армии"], \
+        "«Экономика», empty, prints no page"
+    assert all(page.startswith("Действие Что Статус") for page in pages), "the header on every page"
+    assert "Обход" in pages[0] and "Последний" in pages[1]
+    assert all(word in pages[2] for word in ("Копейщик", "Вписано", "Лучник", "Конница")), pages[2]
 
 
 @needs_soffice

@@ -31,6 +31,7 @@ from collections import OrderedDict
 from pathlib import Path
 from types import NoneType
 from typing import Any
+from xml.etree import ElementTree
 from zipfile import ZIP_DEFLATED, ZIP_STORED, ZipFile
 
 from openpyxl import Workbook
@@ -173,6 +174,12 @@ def _is_formula(area: str) -> bool:
     return False
 
 
+def set_print_cells(ws: Worksheet, cells: str) -> None:
+    """Make the sheet's print area fixed cells (`A2:C101`), in place of a formula's."""
+    ws.defined_names.pop(PRINT_AREA, None)
+    ws.print_area = cells
+
+
 def set_print_formula(ws: Worksheet, formula: str) -> None:
     """Make the sheet's print area the cells a formula gives (a reference, such as an OFFSET's), worked out as
     the book prints: kept as the sheet's own defined name, which the writer writes as its `_xlnm.Print_Area`."""
@@ -213,6 +220,49 @@ def save(wb: Workbook, path: Path) -> None:
         _KEPT.put(_digest(data), wb)
 
 
+_VML = "urn:schemas-microsoft-com:vml"
+_VML_EXCEL = "urn:schemas-microsoft-com:office:excel"
+POINTS_PER_PIXEL = 0.75
+NOTE_CLEARANCE = 240.0   # points between a header note's box and the sheet's top edge: LibreOffice grows a box to
+                         # its text (openpyxl's reader gives a parsed note the default 144×79 px: 4 or 5 lines)
+
+
+def notes_above(vml: bytes) -> bytes:
+    """A sheet's notes drawing part with the box of each header note (row 1) stored above the sheet, its
+    bottom NOTE_CLEARANCE above the sheet's top edge; its size is kept. A hidden note is shown beside its
+    cell, at its size, when the pointer is over the cell. The stored place is where LibreOffice reckons its
+    box to lie, and openpyxl stores every box near the sheet's top-left corner, over rows 2 to 6: a page of
+    empty order rows there then counts as holding a drawing, and LibreOffice printed it (an empty order
+    tab's header alone)."""
+    root = ElementTree.fromstring(vml)
+    for shape in root.iter(f"{{{_VML}}}shape"):
+        row = shape.find(f"{{{_VML_EXCEL}}}ClientData/{{{_VML_EXCEL}}}Row")
+        if row is None or (row.text or "").strip() != "0":
+            continue
+        style = [part.strip() for part in shape.get("style", "").split(";") if part.strip()]
+        fields = dict(part.split(":", 1) for part in style if ":" in part)
+        height = fields.get("height", "")
+        if not height.endswith("px"):
+            continue
+        points = float(height[:-2]) * POINTS_PER_PIXEL
+        fields["margin-top"] = f"{-(points + NOTE_CLEARANCE):g}pt"
+        shape.set("style", ";".join(f"{k}:{v}" for k, v in fields.items()))
+    return ElementTree.tostring(root)
+
+
+class _NotesAbove:
+    """The archive as openpyxl's comment writer writes to it: a notes drawing part goes in as `notes_above`
+    gives it."""
+
+    def __init__(self, archive: ZipFile) -> None:
+        self.archive = archive
+
+    def writestr(self, name: str, data: Any, *args: Any, **kwargs: Any) -> None:
+        if str(name).endswith(".vml"):
+            data = notes_above(data if isinstance(data, bytes) else str(data).encode())
+        self.archive.writestr(name, data, *args, **kwargs)
+
+
 class _InMemoryWriter(ExcelWriter):
     """openpyxl's writer, with each worksheet's XML built in memory: its own `write_worksheet` writes
     it to a temporary file, copies that into the archive and deletes it (about a fifth of a save)."""
@@ -231,6 +281,15 @@ class _InMemoryWriter(ExcelWriter):
         ws._rels = writer._rels
         self.zip.writestr(ws.path[1:], out.getvalue())
         self.manifest.append(ws)
+
+    def _write_comment(self, ws: Any) -> None:
+        writer: Any = self
+        archive = writer._archive
+        writer._archive = _NotesAbove(archive)
+        try:
+            super()._write_comment(ws)      # type: ignore[misc]  # openpyxl's, without a stub
+        finally:
+            writer._archive = archive
 
     def _write_images(self) -> None:
         for image in self._images:  # type: ignore[attr-defined]  # openpyxl's writer's own list (no stub)

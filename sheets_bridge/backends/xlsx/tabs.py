@@ -25,14 +25,14 @@ from openpyxl.formatting.rule import FormulaRule
 from openpyxl.styles import Alignment, Font, PatternFill, Protection
 from openpyxl.styles.cell_style import StyleArray
 from openpyxl.styles.numbers import BUILTIN_FORMATS_REVERSE
-from openpyxl.utils import column_index_from_string, get_column_letter, quote_sheetname
+from openpyxl.utils import column_index_from_string, get_column_letter, quote_sheetname, range_boundaries
 from openpyxl.worksheet.datavalidation import DataValidation, DataValidationList
 from openpyxl.worksheet.page import PageMargins
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
 from sheets_bridge.backends.base import BackendError, TabWrite
-from sheets_bridge.backends.xlsx.files import set_print_formula
+from sheets_bridge.backends.xlsx.files import PRINT_AREA, set_print_cells, set_print_formula
 from sheets_bridge.layouts import HEADER_CHAR, as_number
 
 LISTS_SHEET = "Списки"          # hidden sheet holding dropdown lists too long to inline
@@ -109,6 +109,8 @@ def apply_tab(wb: Workbook, tab: TabWrite) -> None:
                 if int(row_no) > 1:
                     _style_array(ws.cell(row=int(row_no), column=tab.status_column + 1)).alignmentId = wrap_id
         fit_rows(ws, {int(r) for cells in (tab.column_updates or {}).values() for r in cells if int(r) > 1})
+        if tab.kind == "orders":
+            _print_once_typed(ws)
         return
     ws.freeze_panes = f"A{tab.frozen_rows + 1}" if tab.frozen_rows > 0 else None
     widths, narrowed = page_widths(tab)
@@ -129,6 +131,8 @@ def apply_tab(wb: Workbook, tab: TabWrite) -> None:
     _set_print(ws, tab)
     if tab.kind == "orders":
         _print_filled_rows(ws, last_row)
+    else:
+        _print_if_filled(ws)
 
 
 def unmerge(ws: Worksheet, tab: TabWrite) -> None:
@@ -334,14 +338,44 @@ def number_pages(ws: Worksheet) -> None:
 
 
 def _print_filled_rows(ws: Worksheet, last_row: int) -> None:
-    """An order tab prints down to its last row holding anything (the header alone if none does), not pages of
-    the empty grid of the rows nobody filled; the print area is a formula, so a row the player types later
-    prints too. Excel works it out as it prints; LibreOffice keeps it as a name, prints no print range but
-    the cells holding something (the grid of cells with only a style is not printed), which is the same."""
-    bottom = max([c.row for c in _existing_cells(ws) if c.value not in (None, "")] + [last_row])
-    sheet, ncols = quote_sheetname(ws.title), max(ws.max_column, 1)
-    cells = f"{sheet}!$A$1:${get_column_letter(ncols)}${bottom}"
+    """An order tab prints its orders under the header, which repeats on every page, and no page at all while
+    it holds none.
+
+    Holding orders, its print area is a formula down to its last row holding anything, so a row the player
+    types later prints too. Excel works it out as it prints; LibreOffice does not read a formula print area
+    and prints the cells holding something, which are the same rows. Holding none, that formula would give the
+    header alone, printed on a page of its own. So its print area is then its order rows (`last_row` the last),
+    fixed: they are every row a player can type in (the sheet's other cells are locked). LibreOffice prints
+    no page of them while they are empty (the header notes' boxes are kept off them: files.NotesAbove), and
+    the pages holding a row once one is typed; the first write of the tab after that (a check's statuses,
+    `_print_once_typed`) gives it the formula."""
+    filled = [c.row for c in _existing_cells(ws) if c.row > 1 and c.value not in (None, "")]
+    ncols = max(ws.max_column, 1)
+    if not filled:
+        set_print_cells(ws, f"A2:{get_column_letter(ncols)}{last_row}")
+        return
+    sheet = quote_sheetname(ws.title)
+    cells = f"{sheet}!$A$1:${get_column_letter(ncols)}${max(filled + [last_row])}"
     set_print_formula(ws, f'OFFSET({sheet}!$A$1,0,0,MAX(1,SUMPRODUCT(MAX(({cells}<>"")*ROW({cells})))),{ncols})')
+
+
+def _print_if_filled(ws: Worksheet) -> None:
+    """A tab the bridge fills (nobody types in it) prints every row it holds, and no page when it holds none
+    under its header: its print area is then its first row under the header, empty (LibreOffice prints no
+    page of it, and the header alone on a page of its own without it)."""
+    if any(c.row > 1 and c.value not in (None, "") for c in _existing_cells(ws)):
+        ws.print_area = None
+    else:
+        set_print_cells(ws, f"A2:{get_column_letter(max(ws.max_column, 1))}2")
+
+
+def _print_once_typed(ws: Worksheet) -> None:
+    """A values-only write of an order tab (a check's statuses) that held no orders when it was last written
+    with its layout: it prints as one written with the orders it holds now (`_print_filled_rows`)."""
+    area = ws.print_area
+    if PRINT_AREA in ws.defined_names or not area or "," in area:
+        return
+    _print_filled_rows(ws, range_boundaries(area.rsplit("!", 1)[-1])[3] or 2)
 
 
 def _existing_cells(ws: Worksheet) -> list[Any]:
