@@ -15,11 +15,12 @@ from xml.etree import ElementTree
 import openpyxl
 import pandas as pd
 import pytest
+from openpyxl.worksheet.page import PageMargins
 
 from sheets_bridge.backends.base import TabWrite
 from sheets_bridge.backends.xlsx import files as xlsx_files
 from sheets_bridge.backends.xlsx.backend import XlsxBackend
-from sheets_bridge.backends.xlsx.tabs import NARROWEST, PAGE_CHARACTERS, page_widths
+from sheets_bridge.backends.xlsx.tabs import NARROWEST, PAGE_CHARACTERS, page_widths, rows_on_a_page
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 RELS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -58,18 +59,20 @@ def test_an_empty_order_tab_prints_no_page_and_a_filled_one_prints_down_to_its_l
     be = XlsxBackend(tmp_path, password="p")
     book = be.create_book("empire", "Империя")
     be.write_book(book, [orders, filled])
-    # empty: its order rows under the repeated header, fixed (no page while they are empty); filled: as far
-    # down as the last row holding anything, worked out as the book prints, so a row typed later prints too
+    # empty: its first page of order rows under the repeated header, fixed (no page in LibreOffice while they
+    # are empty, one blank form in Excel); filled: as far down as the last row holding anything, worked out as
+    # the book prints, so a row typed later prints too
     cells = "'Армии'!$A$1:$C$101"
     assert _print_areas(tmp_path / book) == {
-        "Экономика": "'Экономика'!$A$2:$C$101",
+        "Экономика": "'Экономика'!$A$2:$C$49",
         "Армии": f"OFFSET('Армии'!$A$1,0,0,MAX(1,SUMPRODUCT(MAX(({cells}<>\"\")*ROW({cells})))),3)"}
     assert all(ws.print_title_rows == "$1:$1" for ws in openpyxl.load_workbook(tmp_path / book).worksheets)
 
 
 def test_an_empty_order_tab_typed_into_prints_down_to_its_last_row_after_the_checks_statuses(tmp_path):
-    """The fixed print area of an order tab written empty covers every row a player can type in; the next
-    values-only write of the tab (a check's statuses) gives it the formula of a tab written with orders."""
+    """The fixed print area of an order tab written empty is its first page of order rows; the next
+    values-only write of the tab (a check's statuses) gives it the formula of a tab written with orders, and
+    the one after its orders are cleared gives it the first page again."""
     orders = TabWrite("Экономика", header=("Действие", "Что", "Статус"), kind="orders", locked_columns=(2,),
                       order_rows=100, column_widths={0: 20, 1: 20, 2: 40})
     be = XlsxBackend(tmp_path, password="p")
@@ -77,12 +80,30 @@ def test_an_empty_order_tab_typed_into_prints_down_to_its_last_row_after_the_che
     be.write_book(book, [orders])
     path = tmp_path / book
     be.write_book(book, [TabWrite("Экономика", column_updates={2: {2: ""}}, kind="orders")])
-    assert _print_areas(path) == {"Экономика": "'Экономика'!$A$2:$C$101"}, "still empty: still fixed"
+    assert _print_areas(path) == {"Экономика": "'Экономика'!$A$2:$C$49"}, "still empty: still fixed"
     _type(path, "Экономика", {"A3": "Налог"})
     be.write_book(book, [TabWrite("Экономика", column_updates={2: {3: "OK"}}, kind="orders")])
     cells = "'Экономика'!$A$1:$C$101"
     assert _print_areas(path) == {
         "Экономика": f"OFFSET('Экономика'!$A$1,0,0,MAX(1,SUMPRODUCT(MAX(({cells}<>\"\")*ROW({cells})))),3)"}
+    be.write_book(book, [TabWrite("Экономика", column_updates={0: {3: ""}, 2: {3: ""}}, kind="orders")])
+    assert _print_areas(path) == {"Экономика": "'Экономика'!$A$2:$C$49"}, "cleared: the first page again"
+
+
+def test_an_empty_order_tabs_print_area_is_the_rows_one_a4_page_holds_under_its_header():
+    """A4 is 842 × 595 points; the margins are 0.5 and 0.6 inch; a row is 15 points, and the header as tall
+    as its wrapped titles. Portrait: (842 − 79.2 − 15) / 15 = 49.8, so 49 rows fit, one is kept spare for a
+    spreadsheet's rounding: 48. Landscape: (595 − 79.2 − 15) / 15 = 33.4: 32. A three-line header (48
+    points): 46."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.page_margins = PageMargins(top=0.5, bottom=0.6)
+    assert rows_on_a_page(ws) == 48
+    ws.page_setup.orientation = "landscape"
+    assert rows_on_a_page(ws) == 32
+    ws.page_setup.orientation = "portrait"
+    ws.row_dimensions[1].height = 48
+    assert rows_on_a_page(ws) == 46
 
 
 def test_a_filled_tab_prints_all_its_rows_and_an_empty_one_its_empty_first_row(tmp_path):
@@ -352,7 +373,11 @@ def test_titania_books_print_every_page_at_its_own_size_one_or_a_few_pages_a_tab
 def test_an_empty_order_tab_prints_no_page_and_rows_typed_after_the_bridge_wrote_the_book_print(tmp_path):
     """The print area of an order tab was fixed when the bridge wrote it: a row the player typed afterwards in
     Excel or LibreOffice did not print until the bridge's next write of the tab. Then an empty order tab
-    printed its header alone on a page of its own (its header notes' boxes lay over its first rows)."""
+    printed its header alone on a page of its own (its header notes' boxes lay over its first rows).
+
+    Now a tab written with orders prints every row typed later; one written empty prints no page, and its
+    first page of order rows once typed into, all of them on one page; a row typed below that page prints
+    once a check has written the tab's statuses."""
     columns = {"header": ("Действие", "Что", "Статус"), "kind": "orders", "locked_columns": (2,), "order_rows": 100,
                "column_widths": {0: 20, 1: 20, 2: 40}, "notes": {0: "Что сделать: построить, продать, нанять",
                                                                  1: "Здание или юнит", 2: "Заполняет forumwar"}}
@@ -362,13 +387,22 @@ def test_an_empty_order_tab_prints_no_page_and_rows_typed_after_the_bridge_wrote
                          TabWrite("Армии", rows=(("Нанять", "Копейщик", "OK"),), **columns)])
     path = tmp_path / book
     _type(path, "Армии", {"A5": "Вписано", "B5": "Лучник", "B40": "Конница"})
-    _type(path, "Манёвры", {"A2": "Обход", "B101": "Последний"})        # its first and last order rows
-    pages = _page_texts(path, tmp_path)
-    assert [page.rsplit(" — стр.", 1)[0].rsplit(" ", 1)[-1] for page in pages] == ["Манёвры", "Манёвры", "Армии"], \
-        "«Экономика», empty, prints no page"
-    assert all(page.startswith("Действие Что Статус") for page in pages), "the header on every page"
-    assert "Обход" in pages[0] and "Последний" in pages[1]
-    assert all(word in pages[2] for word in ("Копейщик", "Вписано", "Лучник", "Конница")), pages[2]
+    first_page = {f"B{row}": f"Обход{row}" for row in range(2, 50)}       # the page's 48 rows, every one typed
+    _type(path, "Манёвры", {**first_page, "B60": "Ниже"})
+
+    def printed() -> list[tuple[str, str]]:
+        return [(page.rsplit(" — стр.", 1)[0].rsplit(" ", 1)[-1], page) for page in _page_texts(path, tmp_path)]
+
+    pages = printed()
+    assert [tab for tab, _ in pages] == ["Манёвры", "Армии"], "«Экономика», empty, prints no page"
+    assert all(page.startswith("Действие Что Статус") for _, page in pages), "the header on every page"
+    maneuvres, armies = pages[0][1], pages[1][1]
+    assert all(f"Обход{row}" in maneuvres.split() for row in range(2, 50)) and "Ниже" not in maneuvres
+    assert all(word in armies for word in ("Копейщик", "Вписано", "Лучник", "Конница")), armies
+    be.write_book(book, [TabWrite("Манёвры", column_updates={2: {2: "OK", 60: "OK"}}, kind="orders")])
+    pages = printed()
+    assert [tab for tab, _ in pages] == ["Манёвры", "Манёвры", "Армии"]
+    assert "Ниже" in pages[1][1] and pages[1][1].startswith("Действие Что Статус")
 
 
 @needs_soffice

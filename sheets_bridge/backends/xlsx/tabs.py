@@ -25,7 +25,7 @@ from openpyxl.formatting.rule import FormulaRule
 from openpyxl.styles import Alignment, Font, PatternFill, Protection
 from openpyxl.styles.cell_style import StyleArray
 from openpyxl.styles.numbers import BUILTIN_FORMATS_REVERSE
-from openpyxl.utils import column_index_from_string, get_column_letter, quote_sheetname, range_boundaries
+from openpyxl.utils import column_index_from_string, get_column_letter, quote_sheetname
 from openpyxl.worksheet.datavalidation import DataValidation, DataValidationList
 from openpyxl.worksheet.page import PageMargins
 from openpyxl.worksheet.properties import PageSetupProperties
@@ -337,22 +337,34 @@ def number_pages(ws: Worksheet) -> None:
         footer.center.text = "&[Tab] — стр. &[Page] из &[Pages]"
 
 
+A4_POINTS = {"portrait": 842, "landscape": 595}   # the height of an A4 page
+
+
+def rows_on_a_page(ws: Worksheet) -> int:
+    """How many rows of the default height a printed page of the sheet holds under its repeated header (at
+    its full size; fitting its width to the page can only make it hold more)."""
+    margins = ws.page_margins
+    room = A4_POINTS[ws.page_setup.orientation or "portrait"] - 72 * (margins.top + margins.bottom)
+    header = ws.row_dimensions[1].height if 1 in ws.row_dimensions else None
+    return max(int((room - (header or LINE_POINTS)) // LINE_POINTS) - 1, 1)
+
+
 def _print_filled_rows(ws: Worksheet, last_row: int) -> None:
-    """An order tab prints its orders under the header, which repeats on every page, and no page at all while
-    it holds none.
+    """An order tab prints its orders under the header, which repeats on every page, and no page at all in
+    LibreOffice while it holds none.
 
     Holding orders, its print area is a formula down to its last row holding anything, so a row the player
     types later prints too. Excel works it out as it prints; LibreOffice does not read a formula print area
     and prints the cells holding something, which are the same rows. Holding none, that formula would give the
-    header alone, printed on a page of its own. So its print area is then its order rows (`last_row` the last),
-    fixed: they are every row a player can type in (the sheet's other cells are locked). LibreOffice prints
-    no page of them while they are empty (the header notes' boxes are kept off them: files.NotesAbove), and
-    the pages holding a row once one is typed; the first write of the tab after that (a check's statuses,
-    `_print_once_typed`) gives it the formula."""
+    header alone, printed on a page of its own. So its print area is then fixed: its first page of order rows.
+    LibreOffice prints no page of empty rows (the header notes' boxes are kept off them: files.notes_above),
+    and Excel prints that one page, a blank order form (a larger area would print pages of empty grid). The
+    first write of the tab after orders are typed (a check's statuses, `_print_once_typed`) gives it the
+    formula, down to `last_row`, the tab's last order row."""
     filled = [c.row for c in _existing_cells(ws) if c.row > 1 and c.value not in (None, "")]
     ncols = max(ws.max_column, 1)
     if not filled:
-        set_print_cells(ws, f"A2:{get_column_letter(ncols)}{last_row}")
+        set_print_cells(ws, f"A2:{get_column_letter(ncols)}{min(last_row, 1 + rows_on_a_page(ws))}")
         return
     sheet = quote_sheetname(ws.title)
     cells = f"{sheet}!$A$1:${get_column_letter(ncols)}${max(filled + [last_row])}"
@@ -370,12 +382,13 @@ def _print_if_filled(ws: Worksheet) -> None:
 
 
 def _print_once_typed(ws: Worksheet) -> None:
-    """A values-only write of an order tab (a check's statuses) that held no orders when it was last written
-    with its layout: it prints as one written with the orders it holds now (`_print_filled_rows`)."""
-    area = ws.print_area
-    if PRINT_AREA in ws.defined_names or not area or "," in area:
-        return
-    _print_filled_rows(ws, range_boundaries(area.rsplit("!", 1)[-1])[3] or 2)
+    """A values-only write of an order tab (a check's statuses) prints it as one written with the orders it
+    holds now (`_print_filled_rows`): the formula once orders are typed into a tab written empty, and the
+    first empty page once they are all cleared. The tab's cells end at its last order row (_open_order_cells
+    drops empty ones below it)."""
+    if ws.print_area is None and PRINT_AREA not in ws.defined_names:
+        return      # a tab from a book made before print areas
+    _print_filled_rows(ws, max(ws.max_row, 2))
 
 
 def _existing_cells(ws: Worksheet) -> list[Any]:
