@@ -28,12 +28,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.errors import OrderError, allowed_list
-from engine.ruleset import ParsedOrders
 from engine.titania import campaign, quests
 from engine.titania.adjudicate import start_of_campaign, start_of_turn
 from engine.titania.board import Task
-from engine.titania.fork import Template, data_copy, plain_copy
-from engine.titania.game_turn import order_keys, situation
+from engine.titania.fork import Template, plain_copy
+from engine.titania.game_turn import add_keys, empty_keys, situation
 from engine.titania.names import RESOURCE_NAMES
 from engine.titania.orders import Record
 from engine.titania.planning import Planning
@@ -177,9 +176,8 @@ class Outlook:
 
     def situation(self, faction: str, items: Sequence[Mapping[str, Any]]) -> Situation | None:
         """The situation with the faction's order items (validate's `orders`) alone; None if the engine refuses
-        the state. The engine gets its own copy of the orders and of the Planning's input (as adjudicate's deep
-        copy gives it; the forks share one, which they only read); the rest is built afresh by the World or only
-        read."""
+        the state. The engine reads the items' own orders (`orders`) and its own copy of the Planning's input
+        (the forks share one, which they only read); the rest is built afresh by the World or only read."""
         if self.sit is None or faction not in self._ids:
             return None
         keys = self.orders(faction, items)
@@ -187,9 +185,12 @@ class Outlook:
         return with_orders(replace(self.sit, planning={**given, "orders": keys["planning_orders"]}), keys)
 
     def orders(self, faction: str, items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-        """The input's order keys (game_turn.order_keys) of the faction's items, the engine's own copy."""
-        parsed = ParsedOrders(faction, "orders", tuple(dict(i) for i in items), ())
-        return dict(data_copy(order_keys(self.state, {faction: parsed})[0]))
+        """The input's order keys (game_turn.order_keys) of the faction's items: the items' own orders, which the
+        engine only reads (tests/titania/test_forecast_reads_orders.py), as the turn's input copies them."""
+        keys = empty_keys()
+        if not self.state["factions"][faction].get("eliminated"):  # as order_keys takes the playing factions'
+            add_keys(keys, faction, items)
+        return keys
 
     def start(self) -> tuple[Template, bool]:
         """The world every forecast forks (built at the first): adjudicate's first step run, which no order

@@ -9,7 +9,7 @@ everything random comes from streams of the stage seed (engine.rng).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine import ledger
@@ -60,13 +60,17 @@ def _keeper_orders(state: Mapping[str, Any]) -> list[dict[str, Any]]:
     province of its own."""
     nb = neighbours(state)
     orders = []
+    armies_of: dict[str, list[dict[str, Any]]] = {}  # each Keeper's armies, in the state's order
+    for a in state["armies"]:
+        if a["faction"] in state["keepers"]:
+            armies_of.setdefault(a["faction"], []).append(a)
     for kid, k in sorted(state["keepers"].items()):
         used: set[str] = set()
-        for a in state["armies"]:
-            if a["faction"] != kid:
-                continue
+        mine = armies_of.get(kid, [])
+        held = {a["province"] for a in mine}
+        for a in mine:
             guard = next((p for p in k["home"] if p in nb[a["province"]] and state["owners"].get(p) == kid
-                          and any(b["faction"] == kid and b["province"] == p for b in state["armies"])), None)
+                          and p in held), None)
             if guard is not None:
                 used.add(a["province"])
                 orders.append({"faction": kid, "army": a["province"], "type": "support", "target": guard,
@@ -74,9 +78,8 @@ def _keeper_orders(state: Mapping[str, Any]) -> list[dict[str, Any]]:
         for home in k["home"]:
             if state["owners"].get(home) == kid:
                 continue
-            for a in state["armies"]:
-                if a["faction"] == kid and a["province"] in nb[home] and a["province"] not in used \
-                        and a["strength"] >= 2:
+            for a in mine:
+                if a["province"] in nb[home] and a["province"] not in used and a["strength"] >= 2:
                     used.add(a["province"])
                     orders.append({"faction": kid, "army": a["province"], "type": "move", "target": home, "seq": 1})
                     break
@@ -101,32 +104,41 @@ def order_keys(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders]
     """The books' orders as the input's keys take them (`planning_orders`: the Planning orders, `orders`: the
     Campaign orders without the Keepers' standing ones, `might_allocation`, `abilities`, `spells`), and which
     faction's rows each planning / campaign order came from."""
-    planning: list[dict[str, Any]] = []
+    keys = empty_keys()
     planning_rows: list[tuple[str, str, list[int]]] = []
-    campaign: list[dict[str, Any]] = []
     campaign_rows: list[tuple[str, str, list[int]]] = []
-    might: dict[str, Any] = {}
-    abilities: dict[str, Any] = {}
-    spells: dict[str, list[dict[str, Any]]] = {}
     for fid in playing(state):
         parsed = orders.get(fid)
-        for item in parsed.orders if parsed is not None else ():
-            kind = item.get("kind")
-            if kind == "planning":
-                planning.append(item["order"])
-                planning_rows.append((fid, PLANNING, list(item["rows"])))
-            elif kind == "campaign":
-                campaign.append(item["order"])
-                campaign_rows.append((fid, CAMPAIGN, list(item["rows"])))
-            elif kind == "might":
-                might[fid] = item["allocation"]
-            elif kind == "ability":
-                abilities[fid] = item["spec"]
-            elif kind == "spell":
-                spells.setdefault(fid, []).append(item["cast"])
-    keys = {"planning_orders": planning, "orders": campaign, "might_allocation": might, "abilities": abilities,
-            "spells": spells}
+        if parsed is not None:
+            add_keys(keys, fid, parsed.orders, planning_rows, campaign_rows)
     return keys, planning_rows, campaign_rows
+
+
+def empty_keys() -> dict[str, Any]:
+    return {"planning_orders": [], "orders": [], "might_allocation": {}, "abilities": {}, "spells": {}}
+
+
+def add_keys(keys: dict[str, Any], fid: str, items: Iterable[Mapping[str, Any]],
+             planning_rows: list[tuple[str, str, list[int]]] | None = None,
+             campaign_rows: list[tuple[str, str, list[int]]] | None = None) -> None:
+    """One faction's order items (validate's `orders`) added to the input's keys (`order_keys`), and the rows
+    each planning / campaign order came from to those lists."""
+    for item in items:
+        kind = item.get("kind")
+        if kind == "planning":
+            keys["planning_orders"].append(item["order"])
+            if planning_rows is not None:
+                planning_rows.append((fid, PLANNING, list(item["rows"])))
+        elif kind == "campaign":
+            keys["orders"].append(item["order"])
+            if campaign_rows is not None:
+                campaign_rows.append((fid, CAMPAIGN, list(item["rows"])))
+        elif kind == "might":
+            keys["might_allocation"][fid] = item["allocation"]
+        elif kind == "ability":
+            keys["abilities"][fid] = item["spec"]
+        elif kind == "spell":
+            keys["spells"].setdefault(fid, []).append(item["cast"])
 
 
 def situation(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: int | str
