@@ -110,7 +110,7 @@ def apply_tab(wb: Workbook, tab: TabWrite) -> None:
                     _style_array(ws.cell(row=int(row_no), column=tab.status_column + 1)).alignmentId = wrap_id
         fit_rows(ws, {int(r) for cells in (tab.column_updates or {}).values() for r in cells if int(r) > 1})
         if tab.kind == "orders":
-            _print_once_typed(ws)
+            _print_as_it_holds(ws)
         return
     ws.freeze_panes = f"A{tab.frozen_rows + 1}" if tab.frozen_rows > 0 else None
     widths, narrowed = page_widths(tab)
@@ -359,9 +359,9 @@ def _print_filled_rows(ws: Worksheet, last_row: int) -> None:
     header alone, printed on a page of its own. So its print area is then fixed: its first page of order rows.
     LibreOffice prints no page of empty rows (the header notes' boxes are kept off them: files.notes_above),
     and Excel prints that one page, a blank order form (a larger area would print pages of empty grid). The
-    first write of the tab after orders are typed (a check's statuses, `_print_once_typed`) gives it the
+    first write of the tab after orders are typed (a check's statuses, `_print_as_it_holds`) gives it the
     formula, down to `last_row`, the tab's last order row."""
-    filled = [c.row for c in _existing_cells(ws) if c.row > 1 and c.value not in (None, "")]
+    filled = _filled_rows(ws)
     ncols = max(ws.max_column, 1)
     if not filled:
         set_print_cells(ws, f"A2:{get_column_letter(ncols)}{min(last_row, 1 + rows_on_a_page(ws))}")
@@ -375,13 +375,13 @@ def _print_if_filled(ws: Worksheet) -> None:
     """A tab the bridge fills (nobody types in it) prints every row it holds, and no page when it holds none
     under its header: its print area is then its first row under the header, empty (LibreOffice prints no
     page of it, and the header alone on a page of its own without it)."""
-    if any(c.row > 1 and c.value not in (None, "") for c in _existing_cells(ws)):
+    if _filled_rows(ws):
         ws.print_area = None
     else:
         set_print_cells(ws, f"A2:{get_column_letter(max(ws.max_column, 1))}2")
 
 
-def _print_once_typed(ws: Worksheet) -> None:
+def _print_as_it_holds(ws: Worksheet) -> None:
     """A values-only write of an order tab (a check's statuses) prints it as one written with the orders it
     holds now (`_print_filled_rows`): the formula once orders are typed into a tab written empty, and the
     first empty page once they are all cleared. The tab's cells end at its last order row (_open_order_cells
@@ -389,6 +389,11 @@ def _print_once_typed(ws: Worksheet) -> None:
     if ws.print_area is None and PRINT_AREA not in ws.defined_names:
         return      # a tab from a book made before print areas
     _print_filled_rows(ws, max(ws.max_row, 2))
+
+
+def _filled_rows(ws: Worksheet) -> list[int]:
+    """The rows under the header holding anything (a row of several filled cells once for each)."""
+    return [c.row for c in _existing_cells(ws) if c.row > 1 and c.value not in (None, "")]
 
 
 def _existing_cells(ws: Worksheet) -> list[Any]:
