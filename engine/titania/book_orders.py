@@ -27,7 +27,8 @@ from engine.numbers import echo, read_count, whole_number
 from engine.ruleset import ParsedOrders, Row, RowStatus
 from engine.titania import forecast
 from engine.titania.data import TitaniaData, default_data
-from engine.titania.names import BUILDING_NAMES, RESOURCE_NAMES, ability_name
+from engine.titania.fog import sight
+from engine.titania.names import BUILDING_NAMES, RESOURCE_NAMES, ability_name, who_of
 from engine.titania.params import default_params, override
 from engine.titania.races import RACES
 from engine.titania.tabs import CAMPAIGN, MIGHT, PLANNING
@@ -95,6 +96,12 @@ class Index:
         for lst in self._owned.values():
             lst.sort(key=self.pnames.__getitem__)
         self.params = override(default_params(), state.get("params") or None, [])
+        # «Фракция» of a spell at an enemy army: a player faction or a Keeper (ruling T4-6)
+        self.targets: dict[str, str] = dict(self.factions)
+        for kid, k in state.get("keepers", {}).items():
+            self.targets.setdefault(self.norm(k["name"]), kid)
+            self.targets.setdefault(self.norm(kid), kid)
+        self._sight: dict[str, set[str]] = {}
         self._every: list[str] | None = None
         self._outlook: forecast.Outlook | None = None
 
@@ -115,6 +122,13 @@ class Index:
     def owned(self, faction: str) -> list[str]:
         """The faction's provinces at the start of the turn, by name."""
         return self._owned.get(faction, [])
+
+    def sight(self, faction: str) -> set[str]:
+        """The provinces whose troops the faction sees (engine.titania.fog)."""
+        got = self._sight.get(faction)
+        if got is None:
+            got = self._sight[faction] = sight(self.state, faction, self._near)
+        return got
 
     def every(self) -> list[str]:
         """Every province of the map, by name."""
@@ -158,6 +172,17 @@ class Book:
 
     def fname(self, fid: str) -> str:
         return str(self.state["factions"][fid]["name"])
+
+    def display(self, fid: str) -> str:
+        """A player faction's or a Keeper's display name."""
+        if fid in self.state["factions"]:
+            return self.fname(fid)
+        keeper = self.state.get("keepers", {}).get(fid)
+        return str(keeper["name"]) if keeper else fid
+
+    def who(self, fid: str) -> str:
+        """A faction or Keeper in the genitive: «фракции «…»», «Хранителей «…»» (names.who_of)."""
+        return who_of(self.state, fid)
 
     @property
     def race(self) -> str:
@@ -660,12 +685,51 @@ def might_actions(race: str) -> list[str]:
     return [MIGHT_ROW, ability_name(race), SPELL_ROW]
 
 
-def _spell(b: Book, row: Row, used: set[str]) -> tuple[dict[str, Any], str] | OrderError:
-    """A cast of a known spell (SCHEMA_V2 §4 `spells`), its target from the row."""
+def _enemy_army(b: Book, row: Row, p1: str, what: str, players_only: bool) -> str | OrderError:
+    """The faction whose army in `p1` a row aims at (a spell at an enemy army, Intimidation): read only from what
+    the faction sees (engine.titania.fog), so the answer is the same whatever stands where it cannot see. The
+    «Фракция» is needed only where several factions' armies stand; a Keepers' army is a target of a spell (ruling
+    T4-6), natives and Bosses are not."""
+    if p1 not in b.ix.sight(b.faction):
+        return OrderError("T_TARGET_UNSEEN", {"what": what, "value": b.pname(p1)})
+    players = b.state["factions"]
+    foreign: list[str] = sorted({str(a["faction"]) for a in b.ix.armies_in.get(p1, ()) if a["faction"] != b.faction
+                                 and (a["faction"] in players or not players_only)})
+    names = allowed_list(b.display(f) for f in foreign)
+    there = f"там стоят войска: {names}" if foreign else "чужих войск там нет"
+    if row.get("faction"):
+        target = (b.ix.factions if players_only else b.ix.targets).get(b.ix.norm(row.get("faction")))
+        if target is None or target == b.faction:
+            return OrderError("T_UNKNOWN_FACTION", {"column": "Фракция", "value": echo(row.get("faction")),
+                                                    "allowed": names if foreign else "ни одной: там нет чужих войск"})
+        if target not in foreign:
+            return OrderError("T_NO_TARGET_ARMY", {"value": b.pname(p1), "faction": b.who(target), "there": there})
+        return target
+    if len(foreign) == 1:
+        return foreign[0]
+    if not foreign:
+        return OrderError("T_NO_TARGET_ARMY", {"value": b.pname(p1), "faction": "другой фракции", "there": there})
+    return OrderError("T_TARGET_FACTION_NEEDED", {"what": what, "value": b.pname(p1), "allowed": names})
+
+
+def _spell(b: Book, row: Row, used: set[str], learned: Mapping[str, int | None]
+           ) -> tuple[dict[str, Any], str] | OrderError:
+    """A cast of a spell the faction knows, or learns in this turn's Planning (G77), its target from the row
+    (SCHEMA_V2 §4 `spells`). `learned`: spell -> None when this Planning learns it, else the «Планирование» row
+    whose learning of it will not be carried out."""
     d = data()
-    known = {k: d.spells[k].name for k in b.state["factions"][b.faction].get("spells", []) if k in d.spells}
+    own = [k for k in b.state["factions"][b.faction].get("spells", []) if k in d.spells]
+    known = {k: d.spells[k].name for k in [*own, *(k for k, row_no in learned.items() if row_no is None)]
+             if k in d.spells}
     sid = b.lookup(row.get("spell"), known)
     if sid is None:
+        other = {k: sp.name for k, sp in d.spells.items() if k not in known}
+        wanted = b.lookup(row.get("spell"), other) if row.get("spell") else None
+        if wanted is not None and learned.get(wanted) is not None:
+            return OrderError("T_SPELL_LEARN_FAILS", {"value": other[wanted], "row": learned[wanted]})
+        if wanted is not None:
+            return OrderError("T_SPELL_NOT_LEARNED", {"value": other[wanted],
+                                                      "allowed": allowed_list(known.values())})
         return OrderError("T_SPELL_UNKNOWN", {"value": echo(row.get("spell")),
                                              "allowed": allowed_list(known.values())})
     if sid in used:
@@ -680,26 +744,27 @@ def _spell(b: Book, row: Row, used: set[str]) -> tuple[dict[str, Any], str] | Or
         cast["army"] = army
         note += f" на войско в провинции «{b.pname(army)}»"
     elif spell.target in ("enemy_army", "own_province"):
-        p1 = b.province(row.get("province1"), "Провинция 1", among=b.ix.every())
+        among = b.owned() if spell.target == "own_province" else sorted(b.ix.sight(b.faction), key=b.pname)
+        p1 = b.province(row.get("province1"), "Провинция 1", among=among)
         if isinstance(p1, OrderError):
             return p1
         if spell.target == "own_province":
             cast["province"] = p1
+            note += f" на провинцию «{b.pname(p1)}»"
         else:
-            foreign = sorted({a["faction"] for a in b.ix.armies_in.get(p1, ()) if a["faction"] != b.faction})
-            target = b.other_faction(row.get("faction"), "Фракция") if row.get("faction") else \
-                (foreign[0] if len(foreign) == 1 else OrderError("T_ABILITY_NEEDS", {
-                    "ability": known[sid], "need": FORM_NEEDS["enemy_army"]}))
+            target = _enemy_army(b, row, p1, f"заклинания «{known[sid]}»", players_only=False)
             if isinstance(target, OrderError):
                 return target
             cast["target"] = {"faction": target, "army": p1}
-        note += f" на провинцию «{b.pname(p1)}»"
+            note += f" на войско {b.who(target)} в провинции «{b.pname(p1)}»"
     used.add(sid)
     return cast, note
 
 
-def parse_might(b: Book, rows: list[Row]) -> tuple[list[dict[str, Any]], list[RowStatus]]:
-    """The Might allocation (its total within Might, G8 a) and the one racial ability of the turn."""
+def parse_might(b: Book, rows: list[Row], learned: Mapping[str, int | None] | None = None
+                ) -> tuple[list[dict[str, Any]], list[RowStatus]]:
+    """The Might allocation (its total within Might, G8 a), the spells cast and the one racial ability of the
+    turn. `learned`: the spells this turn's Planning learns (None) or fails to learn (its row), see `_spell`."""
     statuses: list[RowStatus] = []
     out: list[dict[str, Any]] = []
     allocation: dict[str, int] = {}
@@ -714,7 +779,7 @@ def parse_might(b: Book, rows: list[Row]) -> tuple[list[dict[str, Any]], list[Ro
     for row in rows:
         word = b.ix.norm(row.get("action"))
         if word == b.ix.norm(SPELL_ROW):
-            cast = _spell(b, row, spells_used)
+            cast = _spell(b, row, spells_used, learned or {})
             if isinstance(cast, OrderError):
                 statuses.append(_bad(MIGHT, row, cast))
             else:
@@ -813,20 +878,10 @@ def _ability(b: Book, row: Row, form: str, dwarf_alloc: dict[str, int]
     # enemy_army (Intimidation)
     if p1 is None:
         return need
-    foreign = sorted({a["faction"] for a in b.ix.armies_in.get(p1, ()) if a["faction"] != b.faction
-                      and a["faction"] in b.state["factions"]})
-    target: str | None = None
-    if row.get("faction"):
-        got = b.other_faction(row.get("faction"), "Фракция")
-        if isinstance(got, OrderError):
-            return got
-        target = got
-    elif len(foreign) == 1:
-        target = foreign[0]
-    if target is None:
-        return need
-    return {"target": {"faction": target, "army": p1}}, (f"войско фракции «{b.fname(target)}» в провинции "
-                                                         f"«{b.pname(p1)}»")
+    target = _enemy_army(b, row, p1, f"«{ability}»", players_only=True)
+    if isinstance(target, OrderError):
+        return target
+    return {"target": {"faction": target, "army": p1}}, f"войско {b.who(target)} в провинции «{b.pname(p1)}»"
 
 
 # -- the whole book -----------------------------------------------------------------------------------------
@@ -864,19 +919,25 @@ def validate(state: Mapping[str, Any], faction: str, stage: str, tabs: Mapping[s
     b = Book(state, faction, index=index)
     outlook = b.ix.outlook
     planning, st_planning = _planning(b, [r for r in tabs.get(PLANNING, []) if not r.is_blank()], free_hire)
+    learns = {int(item["rows"][0]): str(item["order"]["spell"]) for item in planning
+              if item["order"].get("kind") == "learn"}
     seen = forecast.plan(outlook, faction, planning)
     if seen is not None:
         void = {(PLANNING, int(item["rows"][0])): got["error"] for item, got in zip(planning, seen.planning,
                                                                                  strict=True) if "error" in got}
         planning = [item for item in planning if (PLANNING, int(item["rows"][0])) not in void]
         st_planning = _drop(st_planning, void)
+        learns_ok = {spell for row, spell in learns.items() if (PLANNING, row) not in void}
+        learning: dict[str, int | None] = {spell: row for row, spell in learns.items() if spell not in learns_ok}
+        learning.update(dict.fromkeys(learns_ok))
         w = seen.world
         b.after = {a.province: (a.strength, a.naval) for a in w.armies_of(faction)}
         b.food, b.squads = w.food(faction), w.squads(faction)
     else:  # a state the engine refuses: read the rows as typed, the turn will say what is wrong
         b.food = b.squads = 10 ** 6
+        learning = dict.fromkeys(learns.values())
     lines, st_campaign = campaign_lines(b, [r for r in tabs.get(CAMPAIGN, []) if not r.is_blank()])
-    might, st_might = parse_might(b, [r for r in tabs.get(MIGHT, []) if not r.is_blank()])
+    might, st_might = parse_might(b, [r for r in tabs.get(MIGHT, []) if not r.is_blank()], learning)
     rejected: dict[tuple[str, int], OrderError] = {}
     settled = False  # the rows dropped so far change no other outcome: the orders are final
     while True:  # every round drops at least one row, so it ends

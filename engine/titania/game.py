@@ -106,15 +106,22 @@ class Titania(Ruleset):
         # «Мощь и магия»: the racial ability's form and the known spells' targets say which of its columns a row
         # may fill; a column none of them takes offers nothing
         form = ABILITY_FORM.get(b.race, "army")
-        spells = [d.spells[k] for k in rec.get("spells", []) if k in d.spells]
-        aims = {form} | {sp.target for sp in spells}
+        seen = b.ix.sight(faction)  # an army aimed at is one the faction sees (engine.titania.fog)
+        foreign = [a for a in state["armies"] if a["faction"] != faction and a["province"] in seen]
+        # the spells a row may cast: those known and those this turn's Planning may learn (G77); one aimed at an
+        # enemy army only while the faction sees one (T4-6: a Keepers' army too)
+        spells = [sp for sp in d.spells.values() if sp.target != "enemy_army" or foreign]
+        aims = {sp.target for sp in spells}
+        # Intimidation only while the faction sees another player's army
+        usable = form != "enemy_army" or any(a["faction"] in state["factions"] for a in foreign)
+        if usable:
+            aims.add(form)
         first = set(land) if aims & {"province", "army_two", "path"} else set()
         if "own_province" in aims:
             first |= set(b.owned())
-        foreign = [a for a in state["armies"] if a["faction"] != faction]
         if form == "enemy_army":  # Intimidation: where another player's army stands
             first |= {a["province"] for a in foreign if a["faction"] in state["factions"]}
-        if "enemy_army" in {sp.target for sp in spells}:  # a spell at an enemy army: a Keeper's too
+        if "enemy_army" in {sp.target for sp in spells}:  # a spell at an enemy army: a Keeper's too (T4-6)
             first |= {a["province"] for a in foreign}
         events = book_orders.open_events(state)
         techs = [t.name for k, t in d.technologies.items() if k not in rec.get("techs", [])]
@@ -128,18 +135,23 @@ class Titania(Ruleset):
             "planning_what": [BUILDING_NAMES[k] for k in PLAYER_BUILDINGS] + [PAY_GOLD, PAY_INFLUENCE]
                              + [RESOURCE_NAMES[r] for r in ("gold", "wood", "stone", "mana")]
                              + techs + unknown,
-            "known_spells": [d.spells[k].name for k in rec.get("spells", []) if k in d.spells],
+            "known_spells": [sp.name for sp in spells if sp.id in rec.get("spells", [])]
+                            + [sp.name for sp in spells if sp.id not in rec.get("spells", [])],
             "other_factions": [f["name"] for fid, f in state["factions"].items() if fid != faction]
                               + [name for _, name in events],
             "all_factions": [f["name"] for f in state["factions"].values()],
             "army_provinces": [b.pname(p) for p in armies],
             "campaign_orders": [HOLD, MOVE, SUPPORT],
             "targets": [b.pname(p) for p in near],
-            "might_actions": [a for a in might_actions(b.race) if a != SPELL_ROW or spells],
+            "might_actions": [a for a in might_actions(b.race) if (a != SPELL_ROW or spells)
+                              and (a != ability_name(b.race) or usable)],
             "might_provinces": [b.pname(p) for p in sorted(first, key=b.pname)],
             "might_provinces2": [b.pname(p) for p in land] if form in ("army_two", "path") else [],
-            "might_factions": [f["name"] for fid, f in state["factions"].items() if fid != faction]
-                              if "enemy_army" in aims else [],
+            # whose army a row may aim at: one the faction sees (a Keeper's only by a spell, T4-6)
+            "might_factions": [b.display(f) for f in sorted(
+                {a["faction"] for a in foreign if a["faction"] in state["factions"] or (
+                    "enemy_army" in {sp.target for sp in spells} and a["faction"] in state.get("keepers", {}))},
+                key=b.display)] if "enemy_army" in aims else [],
             **odds.vocabularies(),
         }
 

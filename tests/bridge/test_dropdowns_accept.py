@@ -285,8 +285,9 @@ class TitaniaTries:
         assert b is not None
         armies = list(b.armies())
         land = [p for p, info in self.provinces.items() if not info["sea"]]
+        seen = b.ix.sight(self.book)  # an army is aimed at only where the faction sees it (engine.titania.fog)
         foreign = [(a["province"], a["faction"]) for a in self.state["armies"]
-                   if a["faction"] in self.state["factions"] and a["faction"] != self.book]
+                   if a["faction"] in self.state["factions"] and a["faction"] != self.book and a["province"] in seen]
         ability = bo.ability_name(b.race)
         form = bo.ABILITY_FORM[b.race]
         for army in armies:
@@ -314,21 +315,23 @@ class TitaniaTries:
                 yield one("might", {"action": ability, "province1": self.name(p)})
                 yield one("might", {"action": ability, "province1": self.name(p), "faction": b.fname(g)})
         d = bo.data()
-        for sid in self.state["factions"][self.book].get("spells", []):
-            spell = d.spells[sid]
+        known = self.state["factions"][self.book].get("spells", [])
+        for sid, spell in d.spells.items():  # a spell not known is learned in this turn's Planning (G77)
+            learn = {} if sid in known else {"planning": ({"action": bo.LEARN, "what": spell.name},)}
             rows: list[dict[str, str]] = []
             if spell.target == "own_army":
                 rows = [{"army": self.name(a)} for a in armies]
             elif spell.target == "own_province":
                 rows = [{"province1": self.name(p)} for p in b.owned()]
-            elif spell.target == "enemy_army":  # a Keeper's army too (then «Фракция» stays blank)
-                rows = [{"province1": self.name(p), "faction": b.fname(g)} for p, g in foreign]
+            elif spell.target == "enemy_army":  # a Keeper's army too, named or not (T4-6)
+                rows = [{"province1": self.name(a["province"]), "faction": b.display(a["faction"])}
+                        for a in self.state["armies"] if a["faction"] != self.book and a["province"] in seen]
                 rows += [{"province1": self.name(a["province"])} for a in self.state["armies"]
-                         if a["faction"] != self.book]
+                         if a["faction"] != self.book and a["province"] in seen]
             else:
                 rows = [{}]
             for cells in rows:
-                yield one("might", {"action": bo.SPELL_ROW, "spell": spell.name, **cells})
+                yield one("might", {"action": bo.SPELL_ROW, "spell": spell.name, **cells}, **learn)
 
     def simulator(self) -> Iterator[Try]:
         from engine.titania.odds import ROLE_NAMES, race_choices

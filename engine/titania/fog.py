@@ -1,0 +1,27 @@
+"""What one faction may know of the game (the fog of war): the provinces whose troops it sees.
+
+A faction sees its own provinces, the provinces its armies stand in, and their neighbours. Everything a
+faction's book tells it (a row's status, a dropdown, a forecast) is read through this: an army out of sight
+is not there for that faction.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+def neighbour_sets(state: Mapping[str, Any]) -> dict[str, set[str]]:
+    """Province -> adjacent provinces."""
+    out: dict[str, set[str]] = {p: set() for p in state["map"]["provinces"]}
+    for a, b in state["map"]["adjacency"]:
+        out[a].add(b)
+        out[b].add(a)
+    return out
+
+
+def sight(state: Mapping[str, Any], fid: str, nb: Mapping[str, set[str]] | None = None) -> set[str]:
+    """Provinces whose troops the faction sees: own provinces, where its armies stand, and their neighbours."""
+    near = nb if nb is not None else neighbour_sets(state)
+    base = {p for p, o in state["owners"].items() if o == fid}
+    base |= {a["province"] for a in state["armies"] if a["faction"] == fid}
+    return base | {n for p in base for n in near.get(p, ())}
