@@ -301,7 +301,8 @@ def _money(new: dict[str, Any], old: Mapping[str, Any], out: Mapping[str, Any], 
 
 def _chronicle(new: dict[str, Any], out: Mapping[str, Any], turn: int, fallen: frozenset[int] = frozenset()) -> None:
     """The turn's battles, events, quests and rewards for everyone; each battle record kept in the state, a Boss
-    fight whose attacking army the Boss destroyed with `attacker_fallen` (the forum posts tell it)."""
+    fight whose attacking army the Boss destroyed with `attacker_fallen` (the forum posts tell it). A loss is never
+    told above the army's Strength (the record keeps the damage dealt: engine.titania.losses)."""
     provinces = new["map"]["provinces"]
 
     def faction(fid: str) -> str:  # a player faction as a sentence's subject
@@ -321,7 +322,7 @@ def _chronicle(new: dict[str, Any], out: Mapping[str, Any], turn: int, fallen: f
         if b["kind"] == "boss":
             d = b["damage"]
             text = (f"Войско {who_of(new, a['faction'])} (сила {a['strength']}) напало на Босса в провинции "
-                    f"«{place}»: урон Боссу {d['to_boss']}, потери {d['to_attacker']}; "
+                    f"«{place}»: урон Боссу {d['to_boss']}, потери {min(d['to_attacker'], a['strength'])}; "
                     + ("Босс повержен" if b["result"] == "attacker" else "Босс жив")
                     + (", войско погибло." if b["n"] in fallen else "."))
         else:

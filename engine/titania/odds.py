@@ -21,6 +21,7 @@ from engine.numbers import read_count
 from engine.ruleset import Row, RowStatus, Table
 from engine.titania.adjudicate import adjudicate
 from engine.titania.forum_posts import deciding_rule
+from engine.titania.losses import attacker_loss, defender_loss
 from engine.titania.races import RACES
 from engine.titania.reasons import explain
 from engine.titania.report import RESULTS
@@ -210,6 +211,7 @@ class Variant:
     battle: Mapping[str, Any] | None
     problems: tuple[str, ...] = ()
     supports: Mapping[int, Mapping[str, Any]] | None = None   # row -> the adjudicator's verdict on its support
+    races: Mapping[str, str] | None = None                    # faction id of the description -> race
 
 
 def settle(units: Sequence[Unit], title: str, without: frozenset[int] = frozenset()) -> Variant:
@@ -222,7 +224,8 @@ def settle(units: Sequence[Unit], title: str, without: frozenset[int] = frozense
     for item in answer.output["orders"]:
         if item.get("type") == "support" and 0 <= item["index"] < len(order_rows):
             verdicts[order_rows[item["index"]]] = item
-    return Variant(title, battle, (), verdicts)
+    races = {str(f["id"]): str(f["race"]) for f in data["factions"]}
+    return Variant(title, battle, (), verdicts, races)
 
 
 def _side_text(side: Mapping[str, Any]) -> str:
@@ -241,7 +244,7 @@ def _row(v: Variant, reference: Variant | None) -> tuple[Any, ...]:
     if reference is not None and reference.battle is not None and reference.battle["result"] != b["result"]:
         notes.insert(0, "исход меняется")
     return (v.title, _side_text(b["attacker"]), _side_text(b["defender"]), RESULTS[b["result"]],
-            b["damage"]["attacker"], b["damage"]["defender"], "; ".join(notes))
+            attacker_loss(b), defender_loss(b, v.races), "; ".join(notes))
 
 
 def _support_note(verdict: Mapping[str, Any] | None, battle: Mapping[str, Any] | None) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.titania.losses import attacker_loss, defender_losses
 from engine.titania.outcome import Adjudication
 from engine.titania.races import RACES
 from engine.titania.reasons import OUTCOMES, explain
@@ -35,6 +36,7 @@ class _Names:
         self.provinces = {p.id: p.name for p in sit.map.provinces.values()}
         self.factions = {f.id: f.name or f.id for f in sit.factions}
         self.races = {f.id: RACES[f.race].name for f in sit.factions}
+        self.race_ids = {f.id: f.race for f in sit.factions}
 
     def p(self, pid: object) -> str:
         return f"«{self.provinces.get(str(pid), '?')}»" if pid is not None else "—"
@@ -67,7 +69,7 @@ def _battle(n: _Names, b: Mapping[str, Any], fallen: bool = False) -> list[str]:
         end = "Босс повержен" if b["result"] == "attacker" else "Босс выжил"
         return [head, f"  нападает {n.f(a['faction'])} из провинции {n.p(a['from'])}, сила {a['strength']}; подмога "
                       "в бою с Боссом невозможна.",
-                f"  урон Боссу {d['to_boss']}, урон нападающему {d['to_attacker']}; "
+                f"  урон Боссу {d['to_boss']}, урон нападающему {d['to_attacker']} (потери {attacker_loss(b)}); "
                 f"{end}{', войско нападавших погибло' if fallen else ''} ({see('bosses')})."]
     d = b["defender"]
     defenders = ", ".join(f"{n.f(x['faction'])} {x['strength']}" for x in d["armies"])
@@ -82,8 +84,13 @@ def _battle(n: _Names, b: Mapping[str, Any], fallen: bool = False) -> list[str]:
     dmg = b["damage"]
     why = (f"половина силы, {see('A4.1')}" if b["result"] == "draw"
            else f"урон равен собственной силе, {see('A2.1')}")
-    lines.append(f"  Потери: нападающий {dmg['attacker']}, оборона {dmg['defender']} ({why}); "
-                 f"подмога урона не несёт ({see('A3.1')}).")
+    each = defender_losses(b, n.race_ids)
+    allies = (" (" + ", ".join(f"{n.f(x['faction'])} {k}" for x, k in zip(d["armies"], each, strict=True)) + ")"
+              if len(each) > 1 else "")
+    dealt = f"; нанесённый урон: нападающему {dmg['attacker']}, обороне {dmg['defender']}" \
+        if (dmg["attacker"], dmg["defender"]) != (attacker_loss(b), sum(each)) else ""
+    lines.append(f"  Потери: нападающий {attacker_loss(b)}, оборона {sum(each)}{allies} ({why}; не больше силы "
+                 f"войска{dealt}); подмога урона не несёт ({see('A3.1')}).")
     lines.append(f"  Разрушено построек: {b['buildings_lost']} ({see('C7.2')}); "
                  f"владелец после боя: {n.owner(b['owner_after'])}.")
     return lines

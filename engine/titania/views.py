@@ -15,6 +15,7 @@ from typing import Any
 from engine.ruleset import Table
 from engine.titania.book_orders import HOLD, MIGHT_ROW, PLAYER_BUILDINGS
 from engine.titania.data import default_data
+from engine.titania.losses import attacker_loss, defender_losses, races_of
 from engine.titania.names import BUILDING_NAMES, DEPOSIT_NAMES, RESOURCE_NAMES, ability_name, buildings_text, race_name
 from engine.titania.params import Params, default_params, override
 from engine.titania.races import RACES
@@ -287,20 +288,23 @@ def _from(state: Mapping[str, Any], pid: str) -> str:
 
 
 def _battle_row(state: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[Any, ...]:
+    """One battle of the «Бои» tabs; a loss never above what the army had (engine.titania.losses)."""
     a = b["attacker"]
     if b["kind"] == "boss":
         d = b["damage"]
         fell = "; войско нападавших погибло" if b.get("attacker_fallen") else ""
         return (b["turn"], pname(state, b["province"]), f"{who(state, a['faction'])} {_from(state, a['from'])}",
                 a["strength"], "Босс", "—", "Босс повержен" if b["result"] == "attacker" else "Босс жив",
-                f"урон Боссу {d['to_boss']}, потери нападающего {d['to_attacker']}{fell}")
+                f"урон Боссу {d['to_boss']}, потери нападающего {attacker_loss(b)}{fell}")
     d = b["defender"]
 
     def sup(items: list[Mapping[str, Any]]) -> str:
         return ", ".join(f"{who(state, s['faction'])} {_from(state, s['from'])} +{s['value']}"
                          for s in items) or "нет"
 
-    dmg = b["damage"]
+    each = defender_losses(b, races_of(state))
+    allies = (" (" + ", ".join(f"{who(state, x['faction'])} {n}" for x, n in zip(d["armies"], each, strict=True)) + ")"
+              if len(each) > 1 else "")
     return (b["turn"], pname(state, b["province"]),
             f"{who(state, a['faction'])} {_from(state, a['from'])}: сила {a['strength']}, "
             f"подмога {sup(a['supports'])}, "
@@ -308,7 +312,7 @@ def _battle_row(state: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[Any, ..
             f"{', '.join(who(state, x) for x in d['factions'])}: сила {d['strength']}, "
             f"подмога {sup(d['supports'])}, "
             f"модификаторы {d['modifiers']:+d}", d["total"], RESULT_RU[b["result"]],
-            f"потери: нападающий {dmg['attacker']}, оборона {dmg['defender']}; разрушено построек "
+            f"потери: нападающий {attacker_loss(b)}, оборона {sum(each)}{allies}; разрушено построек "
             f"{b.get('buildings_lost', 0)}")
 
 

@@ -57,12 +57,15 @@ def test_totals_and_outcome_with_every_support_without_each_and_without_any() ->
 
 
 def test_a_draw_costs_each_side_half_its_strength_and_a_win_the_enemy_s_strength() -> None:
-    """A4.1: «обе стороны теряют половину»; A2.1: the loser takes damage equal to the winner's strength."""
+    """A4.1: «обе стороны теряют половину»; A2.1: the loser takes damage equal to the winner's strength — and
+    loses at most what it had: the 6 dealt to a defender of 2 cost it 2, not 6."""
     _, table = _odds(("Нападающий", "люди", "4"), ("Обороняющийся", "люди", "4"))
     (only,) = table.rows
     assert only[3:6] == ("ничья", 2, 2)
     _, table = _odds(("Нападающий", "люди", "6"), ("Обороняющийся", "люди", "2"))
-    assert table.rows[0][3:6] == ("победил нападающий", 2, 6)
+    assert table.rows[0][3:6] == ("победил нападающий", 2, 2)
+    _, table = _odds(("Нападающий", "люди", "2"), ("Обороняющийся", "люди", "7"))
+    assert table.rows[0][3:6] == ("победила оборона", 2, 2)
 
 
 def test_might_adds_one_strength_per_point_on_the_army_that_gets_it() -> None:
