@@ -30,6 +30,7 @@ class Army:
     attacked: bool = False
     was_attacked: bool = False
     supports: int = 0
+    first_support: int = 0  # what its first support added (Strength + bonus), for the Tactics half (T4-1)
     cancelled: str | None = None
     battles: int = 0
     retreated: bool = False

@@ -42,6 +42,18 @@ def invalid_reason(w: World, offer: Offer, province: str, attacker_side: bool, o
     return None
 
 
+def support_value(w: World, army: Army) -> int:
+    """What the army adds to a side before the battle's own effects (SCHEMA §4): its Strength plus the Might and
+    spell bonuses it carries. The Tactics squad's second support adds ⌈V/2⌉, V being what it added in its first
+    (G49 a, ruling T4-1: «Во втором сражении подмога даёт бонус лишь половину от своей силы (округляя в большую
+    сторону)»), whatever joined it in between; March of the dead and the High-elf +1 come after the halving."""
+    if army.supports == 0:
+        army.first_support = army.strength + army.bonus
+        return army.first_support
+    w.fire("double_support", army.uid)
+    return math.ceil(army.first_support / 2)
+
+
 def collect(w: World, province: str, attacker: Army, origin: str, defenders: list[str],
             no_support: bool) -> tuple[list[Counted], list[Counted]]:
     """The supports counted for (attacker side, defender side); every matching offer is spent (SCHEMA §4)."""
@@ -66,10 +78,7 @@ def collect(w: World, province: str, attacker: Army, origin: str, defenders: lis
             if reason is not None or army is None:
                 _void(offer, reason or "engaged")
                 continue
-            value = army.strength + army.bonus
-            if army.supports == 1:  # the Tactics squad's second battle: half, rounded up
-                value = math.ceil(value / 2)
-                w.fire("double_support", army.uid)
+            value = support_value(w, army)
             army.supports += 1
             offer.state = "counted"
             race = w.race(army.faction)
