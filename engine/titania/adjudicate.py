@@ -47,13 +47,17 @@ def start_of_turn(w: World) -> None:
 
 def start_of_campaign(w: World) -> tuple[list[Record], dict[str, dict[str, str]]]:
     """Step 3: technologies and buildings in force (P1.1, G73); orders registered (10.3.2); the Might
-    allocation checked; casts and abilities paid and applied before any move (10.3.3, G79); items found."""
+    allocation checked; casts and abilities paid and applied in one step before any move, against the state at
+    the start of the Campaign (10.3.3, G79, ruling T4-3: a squad the step stops or damages makes no Paths move);
+    the Keepers' watch (ruling T4-4); items found."""
     w.activate_techs()
     records = register(w, w.sit.orders)
     allocation = campaign.apply_might(w)
     casts = spells.check(w)
-    campaign.apply_abilities(w)
+    moves = campaign.apply_abilities(w)
     spells.apply(w, casts)
+    campaign.make_moves(w, moves)
+    campaign.keeper_watch(w)  # an army that the step brought to the Keepers' 5
     quests.find_items(w)  # G87: in turn order at the start of the Campaign
     return records, allocation
 

@@ -12,8 +12,10 @@ from engine.titania.supports import mark_empty_entry
 from engine.titania.world import World
 
 
-def apply_abilities(w: World) -> None:
-    """10.3.3: pay 1 Influence and apply every active ability simultaneously, before any move."""
+def apply_abilities(w: World) -> list[tuple[str, dict[str, Any], Army]]:
+    """10.3.3: pay 1 Influence and apply every active ability simultaneously, before any move. An ability that
+    moves a squad (Knowledge of paths) is only checked and paid here: it is returned, to be made after the spells
+    (`make_moves`), since the step's stops and damages keep its squad where it stands (ruling T4-3)."""
     checked: list[tuple[str, dict[str, Any]]] = []
     for faction, spec in w.sit.abilities.items():
         entry: dict[str, Any] = {"outcome": "void", "reason": "bad_target", "fired": False}
@@ -31,7 +33,26 @@ def apply_abilities(w: World) -> None:
         w.resources[faction]["influence"] -= 1
         entry.update(outcome="succeeded", reason="registered")
         checked.append((faction, spec))
+    moves: list[tuple[str, dict[str, Any], Army]] = []
     for faction, spec in checked:  # checked against the start of the Campaign, then applied
+        race = w.race(faction)
+        squad = w.army_at_start(faction, spec.get("army")) if race.ability_moves else None
+        if squad is not None:
+            moves.append((faction, spec, squad))
+        else:
+            race.apply_ability(w, faction, spec)
+    return moves
+
+
+def make_moves(w: World, moves: list[tuple[str, dict[str, Any], Army]]) -> None:
+    """Ruling T4-3: «применяются в фазе Похода, одновременно и до начала ходов игроков» — an army that the
+    spells-and-abilities step stopped or damaged cannot move this Campaign: its Knowledge-of-paths move is not made
+    (the Influence stays spent; the ability is `cancelled` with the army's reason), its orders are cancelled
+    (C12.2), and it still defends where it stands."""
+    for faction, spec, squad in moves:
+        if not squad.alive or squad.cancelled is not None:
+            w.abilities[faction].update(outcome="cancelled", reason=squad.cancelled or "attacked", fired=False)
+            continue
         w.race(faction).apply_ability(w, faction, spec)
 
 
@@ -62,22 +83,25 @@ def apply_might(w: World) -> dict[str, dict[str, str]]:
 
 
 def keeper_watch(w: World) -> None:
-    """«Раз за игру … если у их границ появляется войско другой фракции с силой 5 или более»: after a step
-    (Planning's hires; each move with its battle and retreats), every player army that grew or arrived in the
-    step (World.grew) and now has base Strength >= 5 where its faction had less just before appeared there: by
-    arriving (a move, a capture, a retreat, SCHEMA §4), by hiring or by merging (issue 24; docs/rulings.md). In
-    the order they grew; the watch then starts afresh (`w.grown` is emptied)."""
+    """«Раз за игру … если у их границ появляется войско другой фракции с силой 5 или более» (ruling T4-4): after
+    a step (Planning; the spells-and-abilities step; each move with its battle and retreats), wherever a player
+    army grew or arrived in the step (World.grew) and its faction's own base Strength there is now >= 5 where it
+    was less just before, an army appeared: by any means (a move, a capture, a retreat, a merge, a hire, a
+    replenish, a racial ability, a spell). In the order they grew; the watch then starts afresh (`w.grown` is
+    emptied)."""
     grown, w.grown = w.grown, []
     least = w.params.keeper_trigger_strength
     for army, before in grown:
-        if army.alive and army.strength >= least > before and not w.factions[army.faction].is_keeper:
+        if (army.alive and not w.factions[army.faction].is_keeper
+                and w.strength_in(army.faction, army.province) >= least > before):
             keeper_trigger(w, army)
 
 
 def keeper_trigger(w: World, army: Army) -> None:
-    """Once per game a Keeper reinforces its weakest province when a player army of base Strength >= 5
+    """Once per game a Keeper reinforces its weakest province when a player faction's base Strength of 5 or more
     appears next to a Keeper province (SCHEMA §4, G43 a; `keeper_watch` says when)."""
-    if not army.alive or w.factions[army.faction].is_keeper or army.strength < w.params.keeper_trigger_strength:
+    if (not army.alive or w.factions[army.faction].is_keeper
+            or w.strength_in(army.faction, army.province) < w.params.keeper_trigger_strength):
         return
     for n in sorted(w.map.neighbours(army.province)):
         keeper = w.owners.get(n)

@@ -311,6 +311,10 @@ class World:
         return next((a for a in self._of(faction) if a.province == province and a.alive
                      and a is not exclude), None)
 
+    def strength_in(self, faction: str, province: str) -> int:
+        """The faction's own base Strength in the province: its armies there (split parts included)."""
+        return sum(a.strength for a in self._at(province) if a.faction == faction and a.alive)
+
     def army_at_start(self, faction: str, province: object) -> Army | None:
         """The faction's army that started the Campaign in `province` (first part after a split)."""
         return next((a for a in self._of(faction) if a.start == province and a.alive), None)
@@ -342,6 +346,7 @@ class World:
         """Move (or retreat) an army into a province; it merges into the own army already there (which keeps
         its order: a support it gives becomes `engaged` if the newcomer moved). Returns the Strength trimmed."""
         self.occupancy_changed.update({army.province, province})
+        before = self.strength_in(army.faction, province)  # the army is not there yet (never placed where it is)
         self._at(army.province).remove(army)
         bisect.insort(self._at(province), army, key=_uid)
         army.province = province
@@ -349,19 +354,19 @@ class World:
         if other is None:
             trimmed = max(0, army.strength - limit)
             army.strength -= trimmed
-            self.grew(army, 0)
+            self.grew(army, before)
             return trimmed
         total = army.strength + other.strength
         trimmed = max(0, total - limit)
-        self.grew(other, other.strength)
+        self.grew(other, before)
         other.strength = total - trimmed
         other.moved = other.moved or army.moved
         army.strength = 0
         return trimmed
 
     def grew(self, army: Army, before: int) -> None:
-        """The army grew (a hire) or arrived (a move, a merge, a retreat); `before`: its faction's Strength in
-        that province just before."""
+        """The army grew (a hire, a spell) or arrived (a move, a merge, a retreat, a racial move); `before`: its
+        faction's Strength in that province just before."""
         self.grown.append((army, before))
 
     def effect_owner(self, kind: str, key: str | int) -> str | None:

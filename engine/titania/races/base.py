@@ -9,7 +9,10 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engine.titania.board import Army, Board
-from engine.titania.params import RESOURCES
+
+# Orc Plunder (ruling T4-8 a): «по 1 единице каждого ресурса, добываемого в этой провинции» — the resources a
+# building extracts; never Influence (a province's, not extracted), Food (a capacity) or Might (Shrines)
+PLUNDERED = ("gold", "wood", "stone", "mana")
 
 
 def lower_by_one(n: int) -> int:
@@ -25,6 +28,8 @@ class Race:
     ability: ClassVar[str] = ""  # Russian name of the active ability
     is_trigger: ClassVar[bool] = True  # the ability waits for an event (SCHEMA §2 abilities.fired)
     ability_reads_orders: ClassVar[bool] = False  # the ability's check counts the faction's Campaign orders
+    ability_wards: ClassVar[bool] = False  # the ability wards its {"province": P} (High elves; ruling T4-2)
+    ability_moves: ClassVar[bool] = False  # the ability moves its squad, after the step's stops (Wood elves; T4-3)
 
     # -- turn order and Planning
     first_on_equal_might: ClassVar[bool] = False  # Orcs, Military life (G13 a)
@@ -72,9 +77,9 @@ class Race:
 
     def on_capture(self, w: Board, faction: str, province: str, army: Army | None, from_natives: bool) -> None:
         """After the faction captured a province (by battle or by entering it)."""
-        if self.plunder:  # G59 a: a resource a building there extracts; Influence is not extracted
+        if self.plunder:  # G59 a, ruling T4-8 a: Gold, Wood, Stone, Mana a building there produces
             extracted = sorted({r for b in w.buildings[province] for r, n in w.produces(b).items()
-                                if n > 0 and r != "influence"}, key=RESOURCES.index)
+                                if n > 0 and r in PLUNDERED}, key=PLUNDERED.index)
             for res in extracted:
                 w.resources[faction][res] += self.plunder
                 w.events.append({"kind": "plunder", "faction": faction, "province": province,

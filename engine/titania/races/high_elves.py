@@ -13,6 +13,7 @@ class HighElves(Race):
     key = "high_elves"
     name = "высшие эльфы"
     ability = "Охранные чары"
+    ability_wards = True
 
     def spell_cost(self, cost: Mapping[str, int]) -> dict[str, int]:
         """Affinity for magic: «Стоимость всех заклинаний снижается на 1 ману, но не меньше 1» (G78: learning

@@ -14,6 +14,7 @@ class WoodElves(Race):
     name = "лесные эльфы"
     ability = "Знание троп"
     is_trigger = False
+    ability_moves = True
     wins_ties_on_own_land = True
     building_discount = {"sawmill": 1}
 
