@@ -12,7 +12,7 @@ from typing import Any
 from engine.titania.data import default_data
 from engine.titania.params import default_params, override
 from engine.titania.setup import start_settings
-from engine.titania.victory import settings
+from engine.titania.victory import Victory, rules
 
 
 def turns(n: int) -> str:
@@ -26,19 +26,15 @@ def turns(n: int) -> str:
 
 def announcements(state: Mapping[str, Any]) -> tuple[str, ...]:
     """Russian lines, one per default, for `forumwar new` to print."""
-    conf = settings(state)
     params = override(default_params(), state.get("params") or None, [])
     techs = default_data().technologies
     keepers = state.get("keepers") or {}
     known = sorted({t for k in keepers.values() for t in k.get("techs", [])} if keepers
                    else start_settings((state.get("start") or {}).get("settings") or {}, [])["keeper_technologies"])
-    shrines = (f" или сразу, когда фракция держит {conf['shrines_to_win']} Святилищ Древних"
-               if conf["shrines_to_win"] else "")
     keeper_techs = (", ".join(f"«{techs[t].name}»" for t in known if t in techs) if known
                     else "пуст (в книге его нет)")
     return (
-        f"Конец игры (G7): после хода {conf['last_turn']}{shrines}; затем побеждает лучшая по Святилищам, "
-        "провинциям и силе войск ([victory] сценария: last_turn, shrines_to_win).",
+        _victory(state, rules(state)),
         f"Дебаф проигравших в событии длится {turns(params.debuff_turns)} (G84), если событие не задаёт своё "
         "(debuff_turns в [params] сценария).",
         f"«Стандартный набор технологий» Хранителей {keeper_techs} (G43; technologies в [keepers.*] сценария, "
@@ -61,6 +57,24 @@ def announcements(state: Mapping[str, Any]) -> tuple[str, ...]:
         *_buildings(),
         *_start(state),
     )
+
+
+def _victory(state: Mapping[str, Any], v: Victory) -> str:
+    """How the game ends (T4-7): the GM's victory provinces, or the defaults the book lacks."""
+    shrines = f" или сразу, когда фракция держит {v.shrines_to_win} Святилищ Древних" if v.shrines_to_win else ""
+    if not v.provinces:
+        return (f"Конец игры (G7): после хода {v.last_turn}{shrines}; затем побеждает лучшая по Святилищам, "
+                "провинциям и силе войск. Это значения по умолчанию — в книге правил их нет: мастер может назвать "
+                "провинции победы (T4-7; [victory] сценария: provinces, provinces_to_win, last_turn, "
+                "shrines_to_win).")
+    names = state["map"]["provinces"]
+    which = (f"{len(v.provinces)}, какие — мастер держит в тайне" if v.hidden
+             else ", ".join(f"«{names[p]['name']}»" for p in v.provinces))
+    last = (f"после хода {v.last_turn} побеждает лучшая по тому же счёту" if v.last_turn
+            else "последнего хода нет")
+    return (f"Победа (G7, T4-7): провинции победы — {which}; побеждает фракция, что в конце хода держит "
+            f"{v.to_win} из них{shrines}. Если дошли несколько — у кого больше провинций победы, затем Святилищ, "
+            f"затем провинций; при полном равенстве победа общая. {last[0].upper()}{last[1:]}.")
 
 
 def _buildings() -> tuple[str, ...]:

@@ -1,13 +1,13 @@
 """The Titania map for drawing (the `map_data` capability): provinces by owner, land and sea, adjacency,
 this turn's battles, and the viewer's own Campaign orders as arrows.
 
-Fog of war as in the books (engine.titania.views): owners, capitals, Shrines, Bosses' lairs and Keepers'
-lands are public (the «Карта» tab); troops appear only on a faction's own map and only where its «Войска»
-tab shows them (`views.sight`). Keepers are not factions of the game: their provinces are drawn unowned
-with the Keepers' name as the label. Battles are public (the chronicle): the ones of the turn that just
-resolved are the markers, one per province (two battles there make one marker naming both outcomes).
-Scenario coordinates are grid cells ×100 with y growing southwards; the picture's y grows northwards, so
-it is negated.
+Fog of war as in the books (engine.titania.views): owners, capitals, Shrines, Bosses' lairs, Keepers' lands and
+the victory provinces (unless the GM hides them: T4-7, engine.titania.victory) are public (the «Карта» tab);
+troops appear only on a faction's own map and only where its «Войска» tab shows them (`views.sight`). Keepers
+are not factions of the game: their provinces are drawn unowned with the Keepers' name as the label. Battles
+are public (the chronicle): the ones of the turn that just resolved are the markers, one per province (two
+battles there make one marker naming both outcomes). Scenario coordinates are grid cells ×100 with y growing
+southwards; the picture's y grows northwards, so it is negated.
 """
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.ruleset import MapArrow, MapLink, MapMarker, MapPicture, MapPlace
-from engine.titania.views import sight
+from engine.titania.victory import marked
+from engine.titania.views import VICTORY_MARK, sight
 
 BATTLE_TEXT = {"attacker": "взята", "defender": "отбита", "draw": "ничья"}
 BOSS_TEXT = {"attacker": "Босс повержен", "defender": "Босс жив"}
@@ -43,12 +44,13 @@ def _troops(state: Mapping[str, Any], pid: str, owner: str | None, armies: Seque
     return lines
 
 
-def _label(state: Mapping[str, Any], pid: str, armies: Sequence[Mapping[str, Any]] | None) -> str:
-    """The province's label: its features, the Keepers holding it, and, when seen (`armies` the ones
-    standing there), its troops."""
+def _label(state: Mapping[str, Any], pid: str, armies: Sequence[Mapping[str, Any]] | None,
+           goals: frozenset[str] = frozenset()) -> str:
+    """The province's label: its features (a victory province among `goals` marked), the Keepers holding it, and,
+    when seen (`armies` the ones standing there), its troops."""
     info = state["map"]["provinces"][pid]
     owner = state["owners"].get(pid)
-    parts: list[str] = []
+    parts: list[str] = [VICTORY_MARK] if pid in goals else []
     if info.get("capital"):
         parts.append("столица")
     if info.get("shrine"):
@@ -119,12 +121,13 @@ class TitaniaMap:
         for a in state["armies"]:                   # each province's armies, in the state's order
             standing.setdefault(a["province"], []).append(a)
         places = []
+        goals = marked(state)
         for pid, info in sorted(provinces.items(), key=lambda kv: kv[1]["name"]):
             owner = state["owners"].get(pid)
             y = _number(info.get("y"))
             places.append(MapPlace(key=pid, name=str(info["name"]), kind="sea" if info["sea"] else "land",
                                    owner=owner if owner in state["factions"] else None,
-                                   label=_label(state, pid, standing.get(pid, []) if pid in seen else None),
+                                   label=_label(state, pid, standing.get(pid, []) if pid in seen else None, goals),
                                    x=_number(info.get("x")), y=None if y is None else -y))
         links = tuple(MapLink(a, b, "sea" if provinces[a]["sea"] or provinces[b]["sea"] else "land")
                       for a, b in sorted(tuple(sorted(pair)) for pair in state["map"]["adjacency"]))

@@ -30,7 +30,7 @@ from typing import Any
 from engine.datafiles import read_toml
 from engine.rng import Random, stream
 from engine.state import SCHEMA_VERSION
-from engine.titania import natives
+from engine.titania import natives, victory
 from engine.titania.data import default_data
 from engine.titania.holdings import apply_holdings
 from engine.titania.map import DEPOSITS
@@ -510,7 +510,7 @@ def new_game(scenario: Mapping[str, Any], ruleset: str = "titania") -> dict[str,
     state: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION, "ruleset": ruleset, "turn": 1, "stage": "orders",
         "params": dict(params_raw) if isinstance(params_raw, dict) else {},
-        "victory": dict(scenario["victory"]) if isinstance(scenario.get("victory"), dict) else {},
+        "victory": victory.read_table(scenario.get("victory"), provinces, problems),
         "map": {"provinces": provinces, "adjacency": _adjacency(scenario.get("adjacency"), provinces, problems)},
         "owners": {}, "buildings": {}, "armies": [], "natives": {}, "bosses": {}, "protected": {}, "stolen": [],
         "keeper_trigger_used": [], "in_transit": [], "battles": [], "last": {}, "chronicle": [], "log": [],

@@ -22,7 +22,7 @@ from engine.titania.races import RACES
 from engine.titania.reasons import OUTCOMES, explain
 from engine.titania.rulebook import see
 from engine.titania.setup import RESOURCE_KEYS, neighbours
-from engine.titania.victory import settings, standing
+from engine.titania.victory import end_text, held, marked, rank, rules, standing
 from engine.titania.world import needs, produces
 
 EFFECT_RU = {"max_strength": "макс. сила отряда", "hire": "найм в провинции", "replenish": "пополнение отряда",
@@ -150,9 +150,7 @@ def summary(state: Mapping[str, Any], fid: str) -> Table:
     if order:
         pos = order.index(fid) + 1 if fid in order else "—"
         rows.append(("Очерёдность в прошлом Походе", pos, " → ".join(who(state, x) for x in order)))
-    conf = settings(state)
-    rows.append(("Конец игры", f"после хода {conf['last_turn']}",
-                 f"или при {conf['shrines_to_win']} Святилищах" if conf["shrines_to_win"] else ""))
+    rows.append(("Конец игры", *end_text(state)))
     if f.get("eliminated"):
         rows.append(("Статус", "выбыла", "нет ни провинций, ни войск"))
     if f.get("won"):
@@ -343,31 +341,54 @@ def campaign_prefill(state: Mapping[str, Any], fid: str) -> Table:
     return Table(("№", "Войско", "Приказ", "Куда", "За кого", "Сила", "Статус"), tuple(rows))
 
 
+VICTORY_MARK = "провинция победы"
+
+
 def public_map(state: Mapping[str, Any], fid: str | None = None) -> Table:
-    """«Карта»: every province with its kind, owner and neighbours (by name), its revealed resources and
-    how many buildings stand there; in a faction's book (`fid`) also the faction's own army there."""
+    """«Карта»: every province with its kind (a victory province marked, unless the GM hides them: T4-7), owner
+    and neighbours (by name), its revealed resources and how many buildings stand there; in a faction's book
+    (`fid`) also the faction's own army there."""
     nb = neighbours(state)
     strength: dict[str, int] = {}
     for a in state["armies"]:
         if a["faction"] == fid:
             strength[a["province"]] = strength.get(a["province"], 0) + int(a["strength"])
+    goals = marked(state)
     rows = []
     for p, info in sorted(state["map"]["provinces"].items(), key=lambda kv: kv[1]["name"]):
         near = ", ".join(sorted((pname(state, n) for n in nb[p]), key=str.casefold))
         own = (strength.get(p, "—"),) if fid is not None else ()
-        rows.append((info["name"], kind_text(info), who(state, state["owners"].get(p)), near, *own,
+        kind = kind_text(info) + (f", {VICTORY_MARK}" if p in goals else "")
+        rows.append((info["name"], kind, who(state, state["owners"].get(p)), near, *own,
                      deposits_text(info), len(state["buildings"].get(p, []))))
     mine = ("Ваше войско",) if fid is not None else ()
     return Table(("Провинция", "Тип", "Владелец", "Соседи", *mine, "Ресурсы", "Построек"), tuple(rows))
 
 
+STANDING_COLUMNS = ("Фракция", "Раса", "Цвет", "Столица", "Провинций", "Святилищ (Могущество)", "Статус")
+HELD_COLUMN, STRENGTH_COLUMN = "Провинций победы", "Сила войск (итог)"
+
+
 def standings(state: Mapping[str, Any]) -> Table:
+    """«Фракции» of the public book, and the standings of the chronicle post (forum_posts): what the public may
+    know of each faction while the game runs (T4-5) — provinces, Shrines and Might, the victory provinces it holds
+    when they are marked (T4-7) — never its army total; that only in the final standings of a game ranked by
+    Strength (the defaults, without victory provinces). Ranked by what is shown, then by name."""
+    v = rules(state)
+    final = state.get("stage") == "finished"
+    show_held = bool(v.provinces) and (not v.hidden or final)
+    show_strength = final and v.by_strength
     rows = []
     for fid, f in state["factions"].items():
-        shrines, provs, _ = standing(state, fid)
+        shrines, provs, strength = standing(state, fid)
         flag = "ПОБЕДА" if f.get("won") else "выбыла" if f.get("eliminated") else "в игре"
-        rows.append((f["name"], race_name(f["race"]), f["colour"], pname(state, f["capital"]), provs, shrines, flag))
-    return Table(("Фракция", "Раса", "Цвет", "Столица", "Провинций", "Святилищ (Могущество)", "Статус"), tuple(rows))
+        extra = ((held(state, fid, v),) if show_held else ()) + ((strength,) if show_strength else ())
+        key = rank(state, fid, v, final=show_strength) if show_held or show_strength else (shrines, provs)
+        rows.append(((-int(bool(f.get("won"))), *(-k for k in key), str(f["name"]).casefold()),
+                     (f["name"], race_name(f["race"]), f["colour"], pname(state, f["capital"]), provs, shrines, flag,
+                      *extra)))
+    columns = STANDING_COLUMNS + ((HELD_COLUMN,) if show_held else ()) + ((STRENGTH_COLUMN,) if show_strength else ())
+    return Table(columns, tuple(row for _, row in sorted(rows)))
 
 
 def chronicle(state: Mapping[str, Any]) -> Table:
