@@ -9,8 +9,14 @@ A name in quotes never follows a preposition bare (Russian would decline it): «
 Великана»», «против фракции «Орда Гримгора»» (names.who_of). A Boss fight whose attacking army the Boss's
 damage destroyed (the record's `attacker_fallen`, game_turn) says so, never that the army retreated.
 
-Everything here is what the public book already shows (the chronicle, the standings, the battles' totals);
-no faction's resources or unseen troops. Battles come from the state's battle records of the turn.
+Everything public here is what the public book already shows (T4-5: the chronicle, the standings of
+views.standing_rows, the battles' totals and the Strength of the armies that fought); no faction's resources,
+unseen troops or army total while the game runs. Battles come from the state's battle records of the turn; a loss
+is never shown above what the army had (engine.titania.losses). Each faction also gets its own post: its
+«Журнал» tab of the stage (views.journal).
+
+Names and texts come from the game (a capital's name is typed by a player at the start, the GM writes the
+rest): every one goes through `literal`, so a BBCode tag in it shows as text on the forum.
 """
 from __future__ import annotations
 
@@ -18,16 +24,54 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.ruleset import ForumPost, StageResult
-from engine.titania.names import who_of, who_of_all
+from engine.titania import names, views
+from engine.titania.losses import attacker_loss, defender_losses, races_of
 from engine.titania.reasons import explain
 from engine.titania.report import ADJUSTED, KINDS, RESULTS
 from engine.titania.rulebook import see
 from engine.titania.setup import START
-from engine.titania.victory import standing
-from engine.titania.views import RESULT_RU, pname, who
+from engine.titania.views import RESULT_RU
 
 BOSS_REASON = {"attacker": "boss_killed", "defender": "boss_survived"}
 MODIFIER_SOURCES = "Могущество, технологии, расовые свойства"
+NO_TAG = "\u200b"   # after «[»: no forum reads «[\u200bb]» as a tag, and it looks like «[b]»
+
+
+def literal(s: object) -> str:
+    """A name or text from the game as BBCode shows it literally: a zero-width space after each «[», so a tag
+    typed into it («[b]», «[url=…]») is shown, never applied."""
+    return str(s).replace("[", "[" + NO_TAG)
+
+
+def pname(state: Mapping[str, Any], pid: str) -> str:
+    return literal(views.pname(state, pid))
+
+
+def who(state: Mapping[str, Any], fid: str | None) -> str:
+    return literal(views.who(state, fid))
+
+
+def who_of(state: Mapping[str, Any], fid: str | None) -> str:
+    return literal(names.who_of(state, fid))
+
+
+def who_of_all(state: Mapping[str, Any], fids: list[str]) -> str:
+    return literal(names.who_of_all(state, fids))
+
+
+def _boss(state: Mapping[str, Any], pid: str) -> str:
+    return literal(state["map"]["provinces"][pid].get("boss_name") or "Босс")
+
+
+def losses_text(state: Mapping[str, Any], b: Mapping[str, Any], attackers: str, defence: str) -> str:
+    """«у нападающих 2, у обороны 3 (Альбион 2, Лотерн 1)»: what each side lost, never more than it had; allied
+    defenders army by army."""
+    d = b["defender"]
+    each = defender_losses(b, races_of(state))
+    out = f"{attackers} {attacker_loss(b)}, {defence} {sum(each)}"
+    if len(each) > 1:
+        out += " (" + ", ".join(f"{who(state, x['faction'])} {n}" for x, n in zip(d["armies"], each, strict=True)) + ")"
+    return out
 
 
 def deciding_rule(b: Mapping[str, Any]) -> str:
@@ -104,17 +148,16 @@ def chronicle_line(state: Mapping[str, Any], b: Mapping[str, Any]) -> str:
     place = _q(state, b["province"])
     if b["kind"] == "boss":
         d = b["damage"]
-        boss = state["map"]["provinces"][b["province"]].get("boss_name") or "Босс"
         return (f"[b]{place}[/b]: {who(state, a['faction'])} ({strength_words(a['strength'])}, сила {a['strength']}) "
-                f"против Босса «{boss}» — урон Боссу {d['to_boss']}, потери нападающих {d['to_attacker']}; "
-                f"{boss_end(b)}.")
-    d, dmg = b["defender"], b["damage"]
-    text = (f"[b]{place}[/b]: {who(state, a['faction'])} ({strength_words(a['strength'])}) против {_sides(state, b)} "
+                f"против Босса «{_boss(state, b['province'])}» — урон Боссу {d['to_boss']}, потери нападающих "
+                f"{attacker_loss(b)}; {boss_end(b)}.")
+    d = b["defender"]
+    line = (f"[b]{place}[/b]: {who(state, a['faction'])} ({strength_words(a['strength'])}) против {_sides(state, b)} "
             f"({strength_words(d['strength'])}), итого {a['total']} : {d['total']} — {RESULT_RU[b['result']]}; "
-            f"потери: у нападающих {dmg['attacker']}, у обороны {dmg['defender']}; {_fate(state, b)}")
+            f"потери: {losses_text(state, b, 'у нападающих', 'у обороны')}; {_fate(state, b)}")
     if b.get("buildings_lost"):
-        text += f", разрушено построек: {b['buildings_lost']}"
-    return text + "."
+        line += f", разрушено построек: {b['buildings_lost']}"
+    return line + "."
 
 
 def _supports(state: Mapping[str, Any], sups: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -139,14 +182,14 @@ def battle_report(state: Mapping[str, Any], b: Mapping[str, Any]) -> str:
     lines = [head, ""]
     if b["kind"] == "boss":
         d = b["damage"]
-        boss = state["map"]["provinces"][b["province"]].get("boss_name") or "Босс"
         lines += [f"Нападает {who(state, a['faction'])} {_from(state, a['from'])}, сила {a['strength']}; "
-                  f"Босс «{boss}». Подмога в бою с Боссом невозможна.",
-                  f"Урон Боссу: {d['to_boss']}; урон нападающим: {d['to_attacker']}.",
+                  f"Босс «{_boss(state, b['province'])}». Подмога в бою с Боссом невозможна.",
+                  f"Урон Боссу: {d['to_boss']}; урон нападающим: {d['to_attacker']}, потери: {attacker_loss(b)}"
+                  f"{' — всё войско' if attacker_loss(b) == a['strength'] else ''}.",
                   f"[b]Итог: {boss_end(b, retreat=True)}[/b] "
                   f"— {explain(BOSS_REASON[b['result']], bool(b.get('attacker_fallen')))}."]
         return "\n".join(lines) + "\n"
-    d, dmg = b["defender"], b["damage"]
+    d = b["defender"]
     defenders = who(state, d["armies"][0]["faction"]) if len(d["armies"]) == 1 else \
         ", ".join(f"{who(state, x['faction'])} {x['strength']}" for x in d["armies"])
     lines += _side_block(state, "Нападение", f"{who(state, a['faction'])} {_from(state, a['from'])}: "
@@ -156,7 +199,7 @@ def battle_report(state: Mapping[str, Any], b: Mapping[str, Any]) -> str:
     lines += ["", f"[b]Итог: {RESULTS[b['result']]}[/b] ({a['total']} : {d['total']}) — {deciding_rule(b)}."]
     loss_rule = (f"половина силы, {see('A4.1')}" if b["result"] == "draw"
                  else f"урон равен силе противника, {see('A2.1')}")
-    detail = [f"Потери: нападающие {dmg['attacker']}, оборона {dmg['defender']} ({loss_rule}); "
+    detail = [f"Потери: {losses_text(state, b, 'нападающие', 'оборона')} ({loss_rule}; не больше силы войска); "
               f"подмога урона не несёт ({see('A3.1')}).",
               f"Разрушено построек: {b.get('buildings_lost', 0)} ({see('C7.2')}).",
               f"Владелец после боя: {who(state, b.get('owner_after')) if b.get('owner_after') else 'никто'}."]
@@ -165,11 +208,18 @@ def battle_report(state: Mapping[str, Any], b: Mapping[str, Any]) -> str:
 
 
 def _standings(state: Mapping[str, Any]) -> list[str]:
+    """The public book's «Фракции» (views.standings), the same rows in the same order (T4-5): no army total
+    while the game runs."""
+    table = views.standings(state)
+    col = {c: i for i, c in enumerate(table.columns)}
     rows = []
-    for fid, f in sorted(state["factions"].items(), key=lambda kv: standing(state, kv[0]), reverse=True):
-        shrines, provinces, strength = standing(state, fid)
-        flag = " — ПОБЕДА" if f.get("won") else " — выбыла" if f.get("eliminated") else ""
-        rows.append(f"[*]{f['name']}: Святилищ {shrines}, провинций {provinces}, сила войск {strength}{flag}")
+    for row in table.rows:
+        figures = [f"провинций {row[col['Провинций']]}", f"Святилищ (Могущество) {row[col['Святилищ (Могущество)']]}"]
+        figures += [f"{c[0].lower()}{c[1:]} {row[col[c]]}" for c in (views.HELD_COLUMN, views.STRENGTH_COLUMN)
+                    if c in col]
+        status = row[col["Статус"]]
+        flag = "" if status == "в игре" else f" — {status}"
+        rows.append(f"[*]{literal(row[0])} ({row[col['Раса']]}): {', '.join(figures)}{flag}")
     return ["[spoiler=Положение фракций]", "[list]", *rows, "[/list]", "[/spoiler]"]
 
 
@@ -189,20 +239,49 @@ def chronicle_post(before: Mapping[str, Any], result: StageResult) -> ForumPost:
             lines += [f"[u]{title}[/u]", "[list]", *(f"[*]{chronicle_line(state, b)}" for b in group), "[/list]", ""]
     entries = [e for e in _new_entries(before.get("chronicle", []), state.get("chronicle", [])) if e["kind"] != "Бой"]
     if entries:
-        lines += ["[u]События[/u]", "[list]", *(f"[*]{e['text']}" for e in entries), "[/list]", ""]
+        lines += ["[u]События[/u]", "[list]", *(f"[*]{literal(e['text'])}" for e in entries), "[/list]", ""]
     if not (battles or entries):
         lines += ["Ход прошёл спокойно: ни боёв, ни событий.", ""]
     lines += _standings(state)
     return ForumPost("chronicle", f"Ход {turn}: хроника", "\n".join(lines).rstrip() + "\n")
 
 
+def faction_post(before: Mapping[str, Any], state: Mapping[str, Any], fid: str) -> ForumPost:
+    """The faction's own post of the stage: its «Журнал» tab (views.journal) as it stands after the stage, row by
+    row, grouped by turn in the tab's order; the turns before this one folded in a spoiler."""
+    turn = int(before["turn"])
+    groups: dict[int, list[str]] = {}
+    for t, entry in views.journal(state, fid).rows:
+        groups.setdefault(int(t), []).append(f"[*]{literal(entry)}")
+
+    def block(t: int, entries: list[str]) -> list[str]:
+        return [f"[u]Ход {t}[/u]", "[list]", *entries, "[/list]"]
+
+    name = views.who(state, fid)
+    title = "начало игры" if before.get("stage") == START else f"ход {turn}"
+    lines = [f"[b]{literal(name)}: журнал, {title}[/b]", ""]
+    recent = [t for t in groups if t >= turn]
+    for t in recent:
+        lines += [*block(t, groups[t]), ""]
+    earlier = [line for t, entries in groups.items() if t < turn for line in block(t, entries)]
+    if earlier:
+        lines.append("[spoiler=Прежние ходы]" + "\n".join(earlier) + "[/spoiler]")
+    if not groups:
+        lines.append("Записей нет.")
+    return ForumPost("journal", f"{name}: журнал, {title}", "\n".join(lines).rstrip() + "\n", faction=fid)
+
+
 class TitaniaPosts:
-    """The chronicle first, then one full report per battle of the turn."""
+    """The chronicle first, then one full report per battle of the turn, then each faction's own post (its
+    «Журнал»)."""
 
     def posts(self, before: Mapping[str, Any], result: StageResult) -> tuple[ForumPost, ...]:
         state = result.state
         out = [chronicle_post(before, result)]
         for b in new_battles(before, state):
-            title = f"Ход {b['turn']}, бой {b['n']}: {pname(state, b['province'])}"
+            title = f"Ход {b['turn']}, бой {b['n']}: {views.pname(state, b['province'])}"
             out.append(ForumPost(battle_id(b), title, battle_report(state, b), battle=battle_id(b)))
+        playing = [fid for fid in state["factions"]
+                   if not (before.get("factions") or {}).get(fid, {}).get("eliminated")]
+        out += [faction_post(before, state, fid) for fid in playing]
         return tuple(out)
