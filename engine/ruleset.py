@@ -157,6 +157,42 @@ class Adjudicator(Protocol):
 
 
 @dataclass(frozen=True)
+class SituationGame:
+    """A game's first state made from a situation file (`forumwar new --situation`), or the file's problems."""
+
+    state: dict[str, Any] | None
+    problems: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BookRows:
+    """A situation's orders as the rows players type (`forumwar adjudicate --through-books`): book (faction id)
+    -> order tab key -> rows of cells by column key, the first at sheet row 2; the situation as the game is made
+    from it; the orders that have no row form (Russian); and the rule set's own record of where each order went
+    (`plan`, opaque to the bridge)."""
+
+    books: Mapping[str, Mapping[str, Sequence[Mapping[str, str]]]]
+    situation: Mapping[str, Any]
+    problems: tuple[str, ...] = ()
+    plan: Any = None
+
+
+@runtime_checkable
+class SituationGames(Protocol):
+    """Optional capability of an adjudicator: a game made from a situation file (its orders ignored), and the
+    file's turn played through the faction books: the rows to type, then the answer of `adjudicate` read back
+    from the game after its `check` and `turn`."""
+
+    def game(self, situation: Mapping[str, Any], seed: int | str) -> SituationGame: ...
+
+    def rows(self, situation: Mapping[str, Any], state: Mapping[str, Any]) -> BookRows: ...
+
+    def answer(self, situation: Mapping[str, Any], rows: BookRows, before: Mapping[str, Any],
+               after: Mapping[str, Any], checked: Mapping[str, Mapping[tuple[str, int], bool]]
+               ) -> tuple[dict[str, Any], tuple[str, ...]]: ...
+
+
+@dataclass(frozen=True)
 class MapPlace:
     """A city or province of the map as one book may show it. `x`, `y` come from the scenario (None:
     the drawer lays the place out); `owner` is a faction id or None; `label` a short size/level note."""

@@ -12,7 +12,7 @@ from sheets_bridge.backends.base import AdoptsBooks, Backend, SharesGame
 from sheets_bridge.gamedir import FactionConfig, GameConfig, GameDir
 from sheets_bridge.layouts import Layout, book_kind
 from sheets_bridge.opening import open_latest
-from sheets_bridge.scenarios import load_scenario
+from sheets_bridge.scenarios import Scenario, load_scenario
 from sheets_bridge.stage_common import Progress, StageError, noop, open_backend, require_complete_books
 
 
@@ -24,14 +24,16 @@ def book_title(layout: Layout, config: GameConfig, key: str) -> str:
 
 # -- creating a game -----------------------------------------------------------------
 
-def create_game(path: Path, ruleset: str, scenario: str, backend: str = "xlsx", seed: str | None = None,
+def create_game(path: Path, ruleset: str, scenario: str | Scenario, backend: str = "xlsx", seed: str | None = None,
                 title: str | None = None, book_ids: dict[str, str] | None = None,
                 backend_factory: Callable[[GameDir], Backend] | None = None,
                 progress: Progress = noop, credentials: str | None = None,
-                folder_id: str | None = None, identity: str | None = None) -> GameDir:
-    """Create the game directory, its initial state and its books (pushed with the opening views)."""
+                folder_id: str | None = None, identity: str | None = None, pictures: bool = True) -> GameDir:
+    """Create the game directory, its initial state and its books (pushed with the opening views). `scenario`: a
+    packaged name or a .toml path (every problem at once), or a scenario already loaded (a situation file's);
+    `pictures`: whether the game draws its maps and charts ([pictures] draw)."""
     rs = find_ruleset(ruleset)
-    loaded = load_scenario(rs, scenario)  # a packaged name or a .toml path; every problem at once
+    loaded = scenario if isinstance(scenario, Scenario) else load_scenario(rs, scenario)
     scen, state = loaded.data, loaded.state
     env = Envelope.of(state)
     scen_factions = scen.get("factions", {})
@@ -39,7 +41,8 @@ def create_game(path: Path, ruleset: str, scenario: str, backend: str = "xlsx", 
                 for f in env.factions}
     config = GameConfig(ruleset=rs.name, scenario=loaded.name, backend=backend, seed=seed,
                         title=title or scen.get("title") or rs.title, factions=factions,
-                        gm_emails=list(scen.get("gm_emails", [])), books={}, deadlines={}, timezone="Europe/Moscow")
+                        gm_emails=list(scen.get("gm_emails", [])), books={}, deadlines={}, timezone="Europe/Moscow",
+                        draw_pictures=pictures)
     if backend_factory is None and not (path / "game.toml").is_file():
         backend_kind(backend).configure_new(config, credentials, identity)   # e.g. which Google identity
     gd = GameDir.create(path, config, resume=True)   # a half-made game of a `new` that failed: finish it

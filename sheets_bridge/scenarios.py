@@ -7,6 +7,7 @@ whose `new_game` checks it. The packaged scenarios live in `templates/<ruleset>/
 from __future__ import annotations
 
 import copy
+import json
 import re
 import tomllib
 from collections.abc import Mapping
@@ -15,7 +16,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from engine.ruleset import Ruleset
+from engine.ruleset import Ruleset, SituationGames
 from sheets_bridge.gameconfig import toml_problem
 from sheets_bridge.layouts import templates_root
 from sheets_bridge.stage_common import StageError, os_error_text
@@ -142,3 +143,44 @@ def load_scenario(rs: Ruleset, ref: str) -> Scenario:
         raise ScenarioError(source, [f"файл не читается: {os_error_text(exc)}."]) from exc
     data = parse_scenario(text, source)
     return Scenario(name=name, source=source, data=data, state=check_scenario(rs, data, source))
+
+
+# -- a game from a situation file (`forumwar new --situation FILE.json`) -----------------------------------------
+
+def situation_games(rs: Ruleset) -> SituationGames:
+    """The rule set's ability to make a game from a situation file; ScenarioError when it has none."""
+    adjudicator = rs.adjudicator()
+    if not isinstance(adjudicator, SituationGames):
+        raise ScenarioError(f"правил «{rs.title}»", ["игру из файла ситуации эти правила не создают "
+                                                    "(--situation есть у правил с командой adjudicate)."],
+                            "не подходят")
+    return adjudicator
+
+
+def read_situation(path: str) -> tuple[str, dict[str, Any]]:
+    """(source for messages, the JSON document) of a situation file; ScenarioError when it is not one."""
+    file = Path(path).expanduser()
+    source = f"«{file}»"
+    try:
+        text = file.read_bytes()
+    except OSError as exc:
+        raise ScenarioError(source, [f"файл не читается: {os_error_text(exc)}."], "не найден") from exc
+    try:
+        data = json.loads(text.decode("utf-8-sig"))   # Notepad's BOM is not part of the JSON
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ScenarioError(source, [f"это не JSON в UTF-8 ({exc})."]) from exc
+    if not isinstance(data, dict):
+        raise ScenarioError(source, ["нужен объект JSON {…} с ключами schema, map, factions, state."])
+    return source, data
+
+
+def situation_scenario(rs: Ruleset, data: Mapping[str, Any], source: str, name: str,
+                       seed: int | str = 0) -> Scenario:
+    """A checked situation as a scenario (its first state; `seed`: the chance of the situation's own turn);
+    ScenarioError with every problem of the file at once."""
+    made = situation_games(rs).game(data, seed)
+    if made.state is None:
+        raise ScenarioError(source, list(made.problems))
+    title = data.get("title") if isinstance(data.get("title"), str) and str(data.get("title")).strip() else \
+        f"{rs.title}: {data['case']}" if isinstance(data.get("case"), str) else f"{rs.title}: {name}"
+    return Scenario(name=name, source=source, data={"title": title}, state=made.state)

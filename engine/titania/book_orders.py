@@ -26,7 +26,7 @@ from engine.errors import OrderError, allowed_list
 from engine.numbers import echo, read_count, whole_number
 from engine.ruleset import ParsedOrders, Row, RowStatus
 from engine.titania import forecast
-from engine.titania.data import TitaniaData, default_data
+from engine.titania.data import TitaniaData, content_of, default_data
 from engine.titania.fog import sight
 from engine.titania.names import BUILDING_NAMES, RESOURCE_NAMES, ability_name, who_of
 from engine.titania.params import default_params, override
@@ -306,13 +306,14 @@ def planning_actions(race_free_hire: bool) -> list[str]:
     return [BUILD, HIRE, CARAVAN, RESEARCH, LEARN, CONTRIBUTE, *([RATS] if race_free_hire else [])]
 
 
-def data() -> TitaniaData:
-    return default_data()
+def data(state: Mapping[str, Any] | None = None) -> TitaniaData:
+    """The game's content (engine.titania.data.content_of; the shipped content without a state)."""
+    return content_of(state) if state is not None else default_data()
 
 
 def open_events(state: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(id, Russian name) of the events open for contributions."""
-    events = data().events
+    events = data(state).events
     return [(str(e["id"]), events[e["id"]].name) for e in state.get("active_events", [])
             if e.get("status") == "open" and e.get("id") in events
             and events[e["id"]].goal.get("type") == "contribute"]
@@ -320,7 +321,7 @@ def open_events(state: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 def _knowledge(b: Book, row: Row, action: str) -> tuple[dict[str, Any] | None, RowStatus]:
     """«Исследовать» a technology, «Изучить заклинание» a spell or «Вклад в событие» (SCHEMA_V2 §2, §4, §5)."""
-    d = data()
+    d = data(b.state)
     if action == b.ix.norm(CONTRIBUTE):
         res = b.lookup(row.get("what"), {k: RESOURCE_NAMES[k] for k in CARGO})
         if res is None:
@@ -426,7 +427,7 @@ def _build(b: Book, row: Row, where: str, builds: set[tuple[str, str]]) -> tuple
         return None, _bad(PLANNING, row, OrderError("T_BUILDING_THERE", {
             "province": b.pname(where), "building": names[building], "allowed": allowed_list(free)}))
     deposits = b.state["map"]["provinces"][where]["deposits"]
-    need = needs(data(), b.ix.params, building)
+    need = needs(data(b.state), b.ix.params, building)
     if need is not None and need not in (deposits or []):
         detail = DEPOSIT_TEXT[need] if deposits is not None else "ресурсы провинции ещё не разведаны"
         return None, _bad(PLANNING, row, OrderError("T_NO_DEPOSIT", {
@@ -717,7 +718,7 @@ def _spell(b: Book, row: Row, used: set[str], learned: Mapping[str, int | None]
     """A cast of a spell the faction knows, or learns in this turn's Planning (G77), its target from the row
     (SCHEMA_V2 §4 `spells`). `learned`: spell -> None when this Planning learns it, else the «Планирование» row
     whose learning of it will not be carried out."""
-    d = data()
+    d = data(b.state)
     own = [k for k in b.state["factions"][b.faction].get("spells", []) if k in d.spells]
     known = {k: d.spells[k].name for k in [*own, *(k for k, row_no in learned.items() if row_no is None)]
              if k in d.spells}
@@ -791,14 +792,9 @@ def parse_might(b: Book, rows: list[Row], learned: Mapping[str, int | None] | No
             if isinstance(army, OrderError):
                 statuses.append(_bad(MIGHT, row, army))
                 continue
-            n = read_count(row.get("points"), "Очки", maximum=max(might, 1))
+            n = read_count(row.get("points"), "Очки", maximum=99)
             if isinstance(n, OrderError):
                 statuses.append(_bad(MIGHT, row, n))
-                continue
-            total = sum(allocation.values()) + n
-            if total > might:
-                statuses.append(_bad(MIGHT, row, OrderError("T_MIGHT_OVER", {
-                    "total": total, "might": might, "extra": f"{total - might} очк."})))
                 continue
             allocation[army] = allocation.get(army, 0) + n
             alloc_rows.append(row.number)
@@ -826,7 +822,11 @@ def parse_might(b: Book, rows: list[Row], learned: Mapping[str, int | None] | No
         else:
             statuses.append(_bad(MIGHT, row, OrderError("T_UNKNOWN_ACTION", {
                 "value": echo(row.get("action")), "allowed": allowed_list(might_actions(b.race))})))
-    if allocation:
+    total = sum(allocation.values())
+    if total > might:  # «An allocation that exceeds Might is void as a whole» (SCHEMA §1.5, G8 a)
+        over = OrderError("T_MIGHT_OVER", {"total": total, "might": might, "extra": f"{total - might} очк."})
+        statuses = [RowStatus(MIGHT, s.number, (over,)) if s.number in alloc_rows else s for s in statuses]
+    elif allocation:
         out.append({"kind": "might", "rows": alloc_rows, "allocation": allocation})
     if ability_row is not None:
         out.append({"kind": "ability", "rows": ability_rows, "spec": spec})

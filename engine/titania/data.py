@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -78,7 +79,35 @@ def catalog_json() -> dict[str, Any]:
     return out
 
 
+@cache
+def _parsed(text: str) -> Catalog:
+    """A catalog given as JSON text, checked (a game from a situation file: the file's own, already accepted)."""
+    catalog, _ = parse_catalog(json.loads(text))
+    return catalog
+
+
+def content_of(state: Mapping[str, Any]) -> Catalog:
+    """The game's content: its own (`content.catalog`, a game made from a v2 situation, SCHEMA_V2 §1), the
+    content of a v1 situation (the shipped content without its building records, as `adjudicate` reads a v1
+    file), else the shipped content."""
+    content = state.get("content") or {}
+    if "catalog" in content:
+        return _parsed(json.dumps(content["catalog"], ensure_ascii=False, sort_keys=True))
+    if content.get("schema") == "titania.adjudicate.v1":
+        return replace(default_data(), buildings={})
+    return default_data()
+
+
+def catalog_input(state: Mapping[str, Any]) -> dict[str, Any]:
+    """The `catalog` of the game's turn input (a fresh copy): its own content, else the shipped one."""
+    content = state.get("content") or {}
+    if "catalog" in content:
+        out: dict[str, Any] = json.loads(json.dumps(content["catalog"]))
+        return out
+    return catalog_json()
+
+
 TitaniaData = Catalog  # the content's type under its older name
 
-__all__ = ["Catalog", "DataError", "EventDef", "QuestDef", "Spell", "Technology", "TitaniaData", "catalog_json",
-           "default_data", "load_data", "validate"]
+__all__ = ["Catalog", "DataError", "EventDef", "QuestDef", "Spell", "Technology", "TitaniaData", "catalog_input",
+           "catalog_json", "content_of", "default_data", "load_data", "validate"]

@@ -94,13 +94,13 @@ def _planning(b: Book, turn: int) -> tuple[list[Cells], int]:
     known = b.state["factions"][b.faction].get("techs", [])
     choices = RACES[b.race].research_discounts   # the Lizardmen name their discount: wood, then gold
     for tech, discount in (("drill", "wood"), ("recruiting", "gold")):
-        cost = dict(data().technologies[tech].cost)
+        cost = dict(data(b.state).technologies[tech].cost)
         if tech in known or turn < 3 or not all(purse[r] >= n + 2 for r, n in cost.items()):
             continue
         named = RESOURCE_NAMES[discount] if discount in choices else ""
         if named:
             cost[discount] -= 1
-        rows.append((RESEARCH, "", data().technologies[tech].name, "", "", "", named))
+        rows.append((RESEARCH, "", data(b.state).technologies[tech].name, "", "", "", named))
         for r, n in cost.items():
             purse[r] -= n
         break

@@ -49,6 +49,13 @@ UNNEEDED = ("no_battle", "empty_province")  # a standing support nobody needed: 
 STILL = ("not_adjacent", "sea", "protected", "over_limit")  # a move void so changed nothing (execute_move)
 
 
+def cannot(reason: str | None, hint: str = "", text: str | None = None) -> OrderError:
+    """«Так не выполнить: …»: the engine's verdict on a row (its reason code kept as `why`, engine.titania.verdicts)
+    with what the faction could do instead."""
+    return OrderError("T_CANNOT", {"why": reason or "", "reason": explain(reason) if text is None else text,
+                                   "hint": hint})
+
+
 def _amounts(cost: Mapping[str, int], zeros: bool = False) -> str:
     return ", ".join(f"{RESOURCE_NAMES.get(r, r)} {n}" for r, n in cost.items() if n or zeros) or "ничего"
 
@@ -93,8 +100,7 @@ class _Planning(Planning):
                         else {"influence": n * w.params.influence_per_strength})
                 return self.poor(faction, cost)
             if reason == "duplicate":
-                return OrderError("T_CANNOT", {"reason": f"«Нашествие крыс» — только раз за ход ({see('skaven')})",
-                                               "hint": ""})
+                return cannot(reason, text=f"«Нашествие крыс» — только раз за ход ({see('skaven')})")
         if reason == "no_resources":
             return self.poor(faction, self.cost(faction, order))
         hint = ""
@@ -118,7 +124,7 @@ class _Planning(Planning):
             if ev is not None:
                 goal = w.catalog.events[ev["id"]].goal
                 hint = f" Это событие принимает только: {RESOURCE_NAMES.get(str(goal.get('resource')), '?')}."
-        return OrderError("T_CANNOT", {"reason": explain(reason), "hint": hint})
+        return cannot(reason, hint)
 
     def cost(self, faction: str, order: Mapping[str, Any]) -> dict[str, int]:
         """What the order would have paid (for the message only)."""
@@ -167,7 +173,9 @@ class Outlook:
         self.confirm = confirm
         data, _, _ = situation(state, {}, SEED)
         data["orders"] = []  # the Keepers' standing orders are other factions'
-        self.planning: dict[str, Any] = data["planning"]
+        # (a game from a situation without Planning: its own turn has none, unless rows are typed, engine.opening)
+        self.planning: dict[str, Any] = data.get("planning") or {"production": False, "arrivals": [],
+                                                                 "keeper_reinforce": {}, "stolen": [], "orders": []}
         self.sit: Situation | None = parse_situation(data)[0]
         self._ids = frozenset(f.id for f in self.sit.factions) if self.sit is not None else frozenset()
         # the Planning's input but the orders, the engine's own copy: only read by the forecasts' worlds
@@ -316,7 +324,7 @@ def _name(w: World, province: str | None) -> str:
 def _move_error(w: World, task: Task) -> OrderError:
     army, target, reason = task.army, task.target, str(task.reason)
     if army is None or target is None:
-        return OrderError("T_CANNOT", {"reason": explain(reason), "hint": ""})
+        return cannot(reason)
     if reason == "over_limit":
         resident = w.own_army(army.faction, target, exclude=army)
         have, limit = (resident.strength if resident else 0), w.limit(army.faction)
@@ -339,7 +347,7 @@ def _move_error(w: World, task: Task) -> OrderError:
                 f"({w.factions[w.protected[target]].name}): нападать туда нельзя.") if target in w.protected else ""
     else:
         hint = ""
-    return OrderError("T_CANNOT", {"reason": explain(reason), "hint": hint})
+    return cannot(reason, hint)
 
 
 def _support_error(w: World, task: Task) -> OrderError:
@@ -362,7 +370,7 @@ def _support_error(w: World, task: Task) -> OrderError:
         elif reason == "no_support_allowed":
             hint = (f" В бою в провинции «{_name(w, target)}» (туземцы, Босс или «Разбой») подмога не "
                     "засчитывается.")
-    return OrderError("T_CANNOT", {"reason": explain(reason), "hint": hint})
+    return cannot(reason, hint)
 
 
 def rejections(fs: Foresight, campaign_items: Sequence[Mapping[str, Any]],
@@ -374,7 +382,7 @@ def rejections(fs: Foresight, campaign_items: Sequence[Mapping[str, Any]],
         rows = [int(r) for r in item["rows"]]
         if not rec.tasks:  # refused at registration (bad_order, food): check builds what register takes
             for r in rows:
-                out[(CAMPAIGN, r)] = OrderError("T_CANNOT", {"reason": explain(rec.reason), "hint": ""})
+                out[(CAMPAIGN, r)] = cannot(rec.reason)
             continue
         tasks = rec.tasks if rec.type == "split" else [rec.tasks[0]] * len(rows)
         for r, task in zip(rows, tasks, strict=False):
@@ -382,7 +390,7 @@ def rejections(fs: Foresight, campaign_items: Sequence[Mapping[str, Any]],
                 continue
             err = fs.moves.get((task.index, task.part)) if task.type == "move" else None
             out[(CAMPAIGN, r)] = err or (_support_error(w, task) if task.type == "support" else
-                                         OrderError("T_CANNOT", {"reason": explain(task.reason), "hint": ""}))
+                                         cannot(task.reason))
     cast = iter(w.spell_results.get(fs.faction, []))
     for item in might_items:
         got: Mapping[str, Any] | None
@@ -404,5 +412,5 @@ def rejections(fs: Foresight, campaign_items: Sequence[Mapping[str, Any]],
                     have = {r: w.resources[fs.faction].get(r, 0) for r in need}
                     hint = f" Нужно {_amounts(need)}, а к Походу у вас {_amounts(have, zeros=True)}."
             for r in item.get("rows", []):
-                out[(MIGHT, int(r))] = OrderError("T_CANNOT", {"reason": explain(reason), "hint": hint})
+                out[(MIGHT, int(r))] = cannot(reason, hint)
     return out

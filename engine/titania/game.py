@@ -98,7 +98,7 @@ class Titania(Ruleset):
             return start_book.vocabularies(state, faction)
         b = book_orders.Book(state, faction)
         race = RACES[b.race]
-        d = book_orders.data()
+        d = book_orders.data(state)
         rec = state["factions"][faction]
         armies = sorted(b.armies(), key=b.pname)
         near = sorted({n for p in armies for n in b.neighbours(p)}, key=b.pname)  # «Куда»: next to an army

@@ -17,9 +17,9 @@ from engine.errors import OrderError
 from engine.rng import derive_seed, stream
 from engine.ruleset import GM_BOOK, ParsedOrders, RowStatus, StageResult
 from engine.state import clone
-from engine.titania import corrections
+from engine.titania import corrections, opening
 from engine.titania.adjudicate import adjudicate
-from engine.titania.data import catalog_json, default_data
+from engine.titania.data import catalog_input, content_of
 from engine.titania.names import BUILDING_NAMES, DEPOSIT_NAMES, RESOURCE_NAMES, who_of, who_of_all
 from engine.titania.params import Params, default_params, override
 from engine.titania.reasons import DEFEATED_BY, EXTERNAL_CAUSES, OUTCOMES, explain
@@ -29,6 +29,7 @@ from engine.titania.rulebook import see
 from engine.titania.setup import RESOURCE_KEYS, neighbours
 from engine.titania.situation import SCHEMA_V2
 from engine.titania.tabs import CAMPAIGN, MIGHT, PLANNING
+from engine.titania.verdicts import keeper_verdicts, row_verdicts
 from engine.titania.victory import check_victory
 from engine.titania.world import produces
 
@@ -54,7 +55,7 @@ def _armies(state: Mapping[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _keeper_orders(state: Mapping[str, Any]) -> list[dict[str, Any]]:
+def keeper_orders(state: Mapping[str, Any]) -> list[dict[str, Any]]:
     """10.4.4: Keepers only recapture their own provinces, with an adjacent army of Strength 2 or more;
     «В бою Хранители используют подмогу»: every other Keeper army stands ready to support a neighbouring
     province of its own."""
@@ -152,19 +153,24 @@ def situation(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed
         f = state["factions"][fid]
         factions.append({"id": fid, "name": f["name"], "race": f["race"], "kind": "player",
                          "allies": [a for a in f.get("allies", []) if a in players],
-                         "at_war": [a for a in f.get("at_war", []) if a in players],
-                         "resources": {r: int(f.get(r, 0)) for r in RESOURCE_KEYS}})
+                         "at_war": [a for a in f.get("at_war", []) if a in players or a in state["keepers"]],
+                         "resources": {r: int(f.get(r, 0)) for r in RESOURCE_KEYS},
+                         **({"limits": dict(f["base_limits"])} if f.get("base_limits") else {})})
     for kid, k in sorted(state["keepers"].items()):
-        factions.append({"id": kid, "name": k["name"], "race": k["race"], "kind": "keeper"})
+        factions.append({"id": kid, "name": k["name"], "race": k["race"], "kind": "keeper",
+                         **({"resources": dict(k["resources"])} if k.get("resources") else {}),
+                         **({"limits": dict(k["base_limits"])} if k.get("base_limits") else {})})
     keys, planning_rows, campaign_rows = order_keys(state, orders)
-    campaign = keys["orders"] + _keeper_orders(state)
+    campaign = keys["orders"] + keeper_orders(state)
     keepers = sorted(state["keepers"])
+    content = state.get("content") or {}
     data = {
-        "schema": SCHEMA_V2,
-        "catalog": catalog_json(),
+        "schema": content.get("schema", SCHEMA_V2),
+        "catalog": catalog_input(state),
         "params": dict(state.get("params") or {}),
         "map": {"provinces": [{"id": p, "name": info["name"], "sea": info["sea"], "island": info["island"],
                                "shrine": info["shrine"], "capital": info["capital"],
+                               **({"market": True} if info.get("market") else {}),
                                **({} if info["sea"] else {"deposits": list(info["deposits"] or []),
                                                           "hidden": info["deposits"] is None})}
                               for p, info in sorted(provinces.items())],
@@ -186,6 +192,7 @@ def situation(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed
         "might_allocation": keys["might_allocation"], "abilities": keys["abilities"], "orders": campaign,
         "spells": keys["spells"],
     }
+    opening.shape(state, data)  # a game from a situation: its own turn as the file fixed it
     return data, planning_rows, campaign_rows
 
 
@@ -256,23 +263,25 @@ def _production(state: Mapping[str, Any], fid: str, params: Params) -> dict[str,
         info = state["map"]["provinces"][p]
         out["influence"] += params.capital_influence if info["capital"] else params.province_influence
         for b in state["buildings"].get(p, []):
-            for res, n in produces(default_data(), params, b).items():
+            for res, n in produces(content_of(state), params, b).items():
                 if res in out:
                     out[res] += n
     return out
 
 
-def _money(new: dict[str, Any], old: Mapping[str, Any], out: Mapping[str, Any], params: Params) -> None:
-    """The ledger of the turn: production, caravans received, rewards and plunder, the rest as spending."""
+def _money(new: dict[str, Any], old: Mapping[str, Any], out: Mapping[str, Any], params: Params,
+           produced: bool = True, arrived_now: bool = True) -> None:
+    """The ledger of the turn: production (`produced`: the turn produced), caravans received (`arrived_now`: the
+    turn had a Planning), rewards and plunder, the rest as spending."""
     for fid, info in out["factions"].items():
         if fid not in new["factions"]:
             continue
         after = info["resources"]
         expected = {r: 0 for r in RESOURCE_KEYS}
         lines: list[tuple[str, dict[str, int]]] = [(f"производство провинций ({see('P5.1')})",
-                                                     _production(old, fid, params))]
+                                                     _production(old, fid, params) if produced else {})]
         arrived = {r: 0 for r in RESOURCE_KEYS}
-        for item in old["in_transit"]:
+        for item in old["in_transit"] if arrived_now else ():
             if item["to"] == fid:
                 for r, n in item["resources"].items():
                     arrived[r] = arrived.get(r, 0) + n
@@ -340,7 +349,7 @@ def _chronicle(new: dict[str, Any], out: Mapping[str, Any], turn: int, fallen: f
         new["battles"].append(b)
     event_ru = {"event_solved": "задача решена сообща", "event_won": "победитель определён",
                 "event_failed": "задача не решена — дебаф", "event_ended": "событие завершилось"}
-    catalog = default_data()
+    catalog = content_of(new)
     for ev in out["events"]:
         kind = ev.get("kind")
         name = event_name(catalog, ev.get("event"))
@@ -421,7 +430,7 @@ def _wars(new: dict[str, Any], old: Mapping[str, Any], out: Mapping[str, Any]) -
 def _in_transit(data: Mapping[str, Any], out: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Caravans sent this turn, for next turn's `planning.arrivals` (SCHEMA_V2 §6: with the sender and the
     items, which leave the sender when sent)."""
-    sent = data["planning"]["orders"]
+    sent = data.get("planning", {}).get("orders", [])
     arrivals: list[dict[str, Any]] = []
     for item in out.get("planning", {}).get("orders", []):
         if item.get("reason") != "sent":
@@ -446,7 +455,7 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
         gm_statuses, gm_notes = corrections.apply(state, gm.orders)
     new = clone(dict(state))
     turn = int(state["turn"])
-    turn_seed = derive_seed(seed, "titania", turn)
+    turn_seed = opening.seed(state, derive_seed(seed, "titania", turn))
     params = params_of(state)
     data, planning_rows, campaign_rows = situation(state, orders, turn_seed)
     adj = adjudicate(data, turn_seed)
@@ -466,7 +475,7 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
     new["stolen"] = list(out["stolen_next"])
     new["keeper_trigger_used"] = sorted({*state["keeper_trigger_used"],
                                          *(e["keeper"] for e in out["events"] if e.get("kind") == "keeper_trigger")})
-    new["in_transit"] = _in_transit(data, out)
+    new["in_transit"] = _in_transit(data, out) if "planning" in data else list(state["in_transit"])
     for p, found in (out.get("revealed") or {}).items():
         provinces[p].update(deposits=list(found["deposits"]), shrine=bool(found["shrine"]))
     new["active_events"] = list(out.get("active_events", []))
@@ -476,7 +485,14 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
             rec = new["factions"][fid]
             rec.update(techs=list(info.get("technologies", [])), spells=list(info.get("spells", [])),
                        items=list(info.get("items", [])), limits=dict(info.get("limits", {})))
-    _money(new, state, out, params)
+        elif fid in new["keepers"]:  # a Keeper's purse (a caravan's cargo stays with it), technologies, limits
+            new["keepers"][fid].update(techs=list(info.get("technologies", [])), limits=dict(info.get("limits", {})),
+                                       **({"resources": dict(info["resources"])}
+                                          if any(info.get("resources", {}).values())
+                                          or new["keepers"][fid].get("resources") else {}))
+    new.pop("opening", None)
+    _money(new, state, out, params, produced=bool(data.get("planning", {}).get("production")),
+           arrived_now="planning" in data)
     for fid, info in out["factions"].items():
         if fid in new["factions"]:
             new["factions"][fid]["might"] = info["might_next"]
@@ -506,8 +522,15 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
                              turn=turn)
     new["turn"] = turn + 1
     check_victory(new, turn)
-    statuses = _statuses(out, {f: o for f, o in orders.items() if f != GM_BOOK}, planning_rows, campaign_rows,
-                         adj.fallen_orders)
+    books = {f: o for f, o in orders.items() if f != GM_BOOK}
+    statuses = _statuses(out, books, planning_rows, campaign_rows, adj.fallen_orders)
+    # what became of each row, in the adjudicator's words (engine.titania.verdicts), and the rest of its outcome
+    new["last"].update(rows=row_verdicts(out, books, planning_rows, campaign_rows),
+                       keeper_orders=keeper_verdicts(out, len(campaign_rows)),
+                       revealed=dict(out.get("revealed") or {}), spells=dict(out.get("spells") or {}),
+                       might_allocation=dict(out.get("might_allocation") or {}),
+                       **({"planning": {k: out["planning"][k] for k in ("resources", "food")}}
+                          if "planning" in out else {}))
     if gm is not None:
         statuses[GM_BOOK] = gm_statuses
     return StageResult(new, {f: tuple(s) for f, s in statuses.items()},

@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.ruleset import Adjudication
+from engine.ruleset import Adjudication, BookRows, SituationGame
+from engine.titania import through_books
 from engine.titania.adjudicate import adjudicate
 from engine.titania.report import render
 from engine.titania.situation import SCHEMA_ID, SCHEMAS
+from engine.titania.situation_game import game_from_situation
 
 SCHEMA = SCHEMA_ID
 
@@ -23,3 +25,19 @@ class TitaniaSituations:
         answer = adjudicate(situation, seed)
         output = None if answer.output is None else dict(answer.output)
         return Adjudication(output, tuple(answer.problems), render(answer, seed))
+
+    def game(self, situation: Mapping[str, Any], seed: int | str) -> SituationGame:
+        state, problems = game_from_situation(situation, seed)
+        return SituationGame(state, tuple(problems))
+
+    def rows(self, situation: Mapping[str, Any], state: Mapping[str, Any]) -> BookRows:
+        plan = through_books.plan(situation, state)
+        return BookRows(plan.books, plan.data, tuple(plan.problems), plan)
+
+    def answer(self, situation: Mapping[str, Any], rows: BookRows, before: Mapping[str, Any],
+               after: Mapping[str, Any], checked: Mapping[str, Mapping[tuple[str, int], bool]]
+               ) -> tuple[dict[str, Any], tuple[str, ...]]:
+        plan = rows.plan
+        assert isinstance(plan, through_books.Plan)
+        return (through_books.answer(situation, plan, before, after),
+                tuple(through_books.mismatches(plan, checked, after)))

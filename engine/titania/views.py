@@ -61,6 +61,11 @@ def pname(state: Mapping[str, Any], pid: str) -> str:
     return str(state["map"]["provinces"][pid]["name"])
 
 
+def capital_name(state: Mapping[str, Any], faction: Mapping[str, Any]) -> str:
+    """The faction's capital by name («нет»: a game from a situation may give a faction none)."""
+    return pname(state, faction["capital"]) if faction.get("capital") else "нет"
+
+
 def who(state: Mapping[str, Any], fid: str | None) -> str:
     if fid is None:
         return "—"
@@ -139,7 +144,7 @@ def summary(state: Mapping[str, Any], fid: str) -> Table:
         ("Этап", "игра окончена" if state["stage"] == "finished" else "приказы Планирования и Похода", ""),
         ("Раса", race_name(f["race"]), f"активная способность «{ability_name(f['race'])}» (1 влияние, раз за ход)"),
         ("Цвет", f["colour"], ""),
-        ("Столица", pname(state, f["capital"]), ""),
+        ("Столица", capital_name(state, f), ""),
     ]
     for r in RESOURCE_KEYS:
         note = "не копится: сгорает в конце хода; приходит в начале Планирования" if r == "influence" else ""
@@ -385,7 +390,7 @@ def standings(state: Mapping[str, Any]) -> Table:
         extra = ((held(state, fid, v),) if show_held else ()) + ((strength,) if show_strength else ())
         key = rank(state, fid, v, final=show_strength) if show_held or show_strength else (shrines, provs)
         rows.append(((-int(bool(f.get("won"))), *(-k for k in key), str(f["name"]).casefold()),
-                     (f["name"], race_name(f["race"]), f["colour"], pname(state, f["capital"]), provs, shrines, flag,
+                     (f["name"], race_name(f["race"]), f["colour"], capital_name(state, f), provs, shrines, flag,
                       *extra)))
     columns = STANDING_COLUMNS + ((HELD_COLUMN,) if show_held else ()) + ((STRENGTH_COLUMN,) if show_strength else ())
     return Table(columns, tuple(row for _, row in sorted(rows)))

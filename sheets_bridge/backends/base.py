@@ -143,6 +143,14 @@ class LocksOnRead(Protocol):
 
 
 @runtime_checkable
+class TypesOrders(Protocol):
+    """Types rows into a book's order tab as a player does in the spreadsheet program: each row's cells under
+    the columns of those titles, from the row below the header down; a whole number typed as a number."""
+
+    def type_rows(self, book_id: str, tab: str, rows: list[Mapping[str, str]]) -> None: ...
+
+
+@runtime_checkable
 class WritesManyBooks(Protocol):
     """Pushes independent books concurrently; `progress` gets each book id as it is written."""
 

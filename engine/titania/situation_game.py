@@ -1,0 +1,119 @@
+"""A Titania game made from a situation file (SCHEMA §1, SCHEMA_V2): `forumwar new --situation FILE.json`.
+
+A GM who ran a game in his own spreadsheet writes where it stands as a situation (map, factions, races, purses,
+armies, buildings, technologies, spells, Keepers, natives, quests, events, turn) and the game goes on from
+there in forumwar: the players type their orders in their books. Everything the orders part of the file says
+(Planning orders, the Campaign's orders, casts, abilities, the Might allocation) is ignored.
+
+What the file fixes for its turn alone stays with the game as its `opening` and holds for that turn only
+(engine.titania.game_turn): the `dice` and `choices`, whether Planning runs and produces, the Keepers'
+reinforcements, whether the turn's events step runs (a file without `state.turn`), and the seed the turn's
+chance comes from (`forumwar adjudicate --through-books` plays a case with the case's seed; such a game says it
+is not a fair game). A v2 file's `catalog` is the game's content (SCHEMA_V2 §1, G72); a v1 file plays with the
+game's own content, as `adjudicate` does. A file's `setup.natives` places the natives when the game is made,
+with the adjudicator's own function (the `natives_placed` event is the game's first record).
+"""
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from engine.state import SCHEMA_VERSION
+from engine.titania.adjudicate import place_natives
+from engine.titania.map import DEPOSITS
+from engine.titania.params import RESOURCES
+from engine.titania.setup import start_settings
+from engine.titania.situation import SCHEMA_V2, Situation, parse_situation
+from engine.titania.world import World
+
+PLANNING_KEYS = ("production", "arrivals", "keeper_reinforce", "stolen", "orders")
+
+
+def _provinces(sit: Situation, keeper_of: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for pid, p in sit.map.provinces.items():
+        if p.sea:
+            deposits: list[str] | None = None
+        elif p.hidden:
+            deposits = None  # revealed when an army comes near (SCHEMA_V2 §7)
+        else:
+            deposits = sorted(p.deposits) if p.deposits is not None else list(DEPOSITS)  # absent: any building
+        out[pid] = {"name": p.name, "sea": p.sea, "island": p.island, "shrine": p.shrine, "capital": p.capital,
+                    "deposits": deposits, "keeper": keeper_of.get(pid), "boss": pid in sit.bosses,
+                    **({"boss_name": "Босс"} if pid in sit.bosses else {}), **({"market": True} if p.market else {})}
+    return out
+
+
+def _limits(sit: Situation, fid: str) -> dict[str, int]:
+    spec = sit.faction(fid)
+    out = {"max_strength": spec.max_strength, "hire": spec.hire, "replenish": spec.replenish}
+    if spec.food is not None:
+        out["food"] = spec.food
+    return out
+
+
+def game_from_situation(data: object, seed: int | str = 0) -> tuple[dict[str, Any] | None, list[str]]:
+    """The game state a situation starts (turn `state.turn`, else 1; the stage of orders), or None and every
+    problem of the file, in Russian. `seed`: the seed of the situation's own turn (and of placing natives)."""
+    sit, problems = parse_situation(copy.deepcopy(data))
+    if sit is None:
+        return None, problems
+    assert isinstance(data, dict)
+    players = [f for f in sit.factions if not f.is_keeper]
+    keepers = [f for f in sit.factions if f.is_keeper]
+    if not players:
+        return None, ["factions: нужна хотя бы одна фракция игрока (kind «player»): без неё некому отдавать приказы."]
+    keeper_of = {p: o for p, o in sit.owners.items() if o is not None and sit.faction(o).is_keeper}
+    ext = sit.ext
+    colours = start_settings({}, [])["colours"]
+    state: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION, "ruleset": "titania", "turn": ext.turn or 1, "stage": "orders",
+        "params": copy.deepcopy(data.get("params") or {}), "victory": {},
+        "map": {"provinces": _provinces(sit, keeper_of),
+                "adjacency": sorted(sorted([a, b]) for a, near in sit.map.adjacency.items() for b in near if a < b)},
+        "owners": {p: o for p, o in sit.owners.items() if o is not None},
+        "buildings": {p: list(b) for p, b in sit.buildings.items() if b},
+        "armies": [{"faction": a.faction, "province": a.province, "strength": a.strength,
+                    "naval": a.naval or sit.map.provinces[a.province].sea} for a in sit.armies],
+        "natives": dict(sit.natives), "bosses": {p: {"health": h} for p, h in sit.bosses.items()},
+        "protected": dict(sit.protected), "stolen": [], "keeper_trigger_used": sorted(sit.keeper_trigger_used),
+        "in_transit": [], "battles": [], "last": {}, "chronicle": [], "log": [], "ledger": [],
+        "active_events": [dict(e) for e in ext.events], "quests": {k: dict(q) for k, q in ext.quests.items()},
+        "content": {"schema": sit.schema, **({"catalog": copy.deepcopy(data.get("catalog") or {})}
+                                             if sit.schema == SCHEMA_V2 else {})},
+    }
+    state["factions"] = {}
+    for i, f in enumerate(players):
+        capital = next((p for p in state["owners"] if state["owners"][p] == f.id
+                        and sit.map.provinces[p].capital), "")
+        state["factions"][f.id] = {
+            "name": f.name or f.id, "race": f.race, "colour": colours[i % len(colours)], "capital": capital,
+            "allies": sorted(f.allies), "at_war": sorted(f.at_war), "might": 0,
+            **{r: int(f.resources.get(r, 0)) for r in RESOURCES},
+            "techs": list(ext.technologies.get(f.id, ())), "spells": list(ext.spells.get(f.id, ())),
+            "items": list(ext.items.get(f.id, ())), "base_limits": _limits(sit, f.id)}
+    state["keepers"] = {k.id: {"name": k.name or k.id, "race": k.race,
+                               "home": sorted(p for p, o in keeper_of.items() if o == k.id),
+                               "techs": list(ext.technologies.get(k.id, ())), "at_war": bool(k.at_war),
+                               "resources": {r: int(k.resources.get(r, 0)) for r in RESOURCES},
+                               "base_limits": _limits(sit, k.id)} for k in keepers}
+    planning = sit.planning
+    if planning is not None:
+        state["in_transit"] = copy.deepcopy(list(planning.get("arrivals") or []))
+        state["stolen"] = [p for p in planning.get("stolen") or [] if isinstance(p, str)]
+    state["opening"] = {
+        "turn": state["turn"], "seed": seed, "dice": copy.deepcopy(dict(sit.dice)),
+        "choices": copy.deepcopy(dict(sit.choices)), "planning": planning is not None,
+        "production": bool(planning.get("production", True)) if planning is not None else False,
+        "events": ext.turn is not None,
+        **({"keeper_reinforce": copy.deepcopy(planning["keeper_reinforce"])}
+           if planning is not None and isinstance(planning.get("keeper_reinforce"), dict) else {})}
+    if sit.setup_natives:
+        w = World(sit, seed)
+        place_natives(w)
+        state["natives"] = {p: n for p, n in w.natives.items() if n > 0}
+        state["last"] = {"natives_placed": w.events[-1]}
+    for fid, rec in state["factions"].items():
+        rec["might"] = sum(1 for p, o in state["owners"].items() if o == fid and state["map"]["provinces"][p]["shrine"])
+    return state, []
