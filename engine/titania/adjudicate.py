@@ -35,14 +35,31 @@ def place_natives(w: World) -> None:
 
 
 def start_of_turn(w: World) -> None:
-    """Step 1: reveals, Might and the move order (10.1, C1.2: fixed before Planning), events, quests."""
+    """Step 1: reveals, Might and the move order (10.1, C1.2: fixed before Planning), events, quests (unless the
+    game began them when it opened the turn: `state.turn_begun`, `open_turn`)."""
     reveal_near_armies(w)  # armies standing next to unrevealed provinces (G88, G89)
     w.might = {f: w.shrines(f) for f in w.players()}
     dice = w.sit.dice.get("turn_order", {})
     w.turn_order = turn_order(w.might, {f: w.race(f).first_on_equal_might for f in w.players()},
                               dice if isinstance(dice, dict) else {}, w.rng("turn_order"))
-    events.begin(w)  # the 5th and 10th turns; debuffs that ran out end
+    if not w.sit.ext.begun:
+        events.begin(w)  # the 5th and 10th turns; debuffs that ran out end
+        quests.issue(w)
+
+
+def open_turn(data: Any, seed: int | str = 0) -> dict[str, Any] | None:
+    """What a game shows when it opens a turn, before any order (step 1 as `start_of_turn` runs it, the move order
+    aside): the reveals next to the armies, the events that end or start, the quests issued; None if the state is
+    refused. The game then passes `state.turn_begun` to the turn, which does not begin them again. Pure."""
+    sit, _ = parse_situation(copy.deepcopy(data))
+    if sit is None:
+        return None
+    w = World(sit, seed)
+    reveal_near_armies(w)
+    events.begin(w)
     quests.issue(w)
+    return {"events": list(w.events), "revealed": dict(w.revealed), "active_events": list(w.active_events),
+            "quests": dict(w.quests)}
 
 
 def start_of_campaign(w: World) -> tuple[list[Record], dict[str, dict[str, str]]]:

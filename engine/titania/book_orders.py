@@ -533,6 +533,8 @@ def _campaign_line(b: Book, row: Row) -> _Line | RowStatus:
                                                                    "allowed": allowed_list(land)}))
     if kind == "support":
         who = row.get("for_whom")
+        if who and b.ix.norm(who) in _words(("туземцы", "туземцев", "natives")):
+            return _bad(CAMPAIGN, row, OrderError("T_NO_SUPPORT_NATIVES", {}))
         if who:
             fid = b.factions.get(b.ix.norm(who))
             if fid is None:

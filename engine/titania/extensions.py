@@ -27,6 +27,8 @@ class Extensions:
     events: tuple[Mapping[str, Any], ...] = ()
     quests: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     casts: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    begun: bool = False  # `state.turn_begun`: the turn's events and quests were begun when the game opened it
+
 
 
 def _known(raw: object, where: str, fids: set[str], catalogue: Mapping[str, Any], what: str,
@@ -133,5 +135,9 @@ def parse_extensions(data: Mapping[str, Any], state: Mapping[str, Any], tmap: Ti
     if not isinstance(casts, dict) or not all(isinstance(v, list) for v in casts.values()):
         problems.append("spells: нужен объект «фракция: [заклинания]».")
         casts = {}
+    begun = state.get("turn_begun", False)
+    if not isinstance(begun, bool):
+        problems.append(f"state.turn_begun: нужно true или false, а указано {begun!r}.")
+        begun = False
     return Extensions(catalog, turn, techs, spells, items, parsed_events, parsed,
-                      {str(f): tuple(v) for f, v in casts.items()})
+                      {str(f): tuple(v) for f, v in casts.items()}, begun)

@@ -18,7 +18,7 @@ from engine.rng import derive_seed, stream
 from engine.ruleset import GM_BOOK, ParsedOrders, RowStatus, StageResult
 from engine.state import clone
 from engine.titania import corrections, opening
-from engine.titania.adjudicate import adjudicate
+from engine.titania.adjudicate import adjudicate, open_turn
 from engine.titania.data import catalog_input, content_of
 from engine.titania.names import BUILDING_NAMES, DEPOSIT_NAMES, RESOURCE_NAMES, who_of, who_of_all
 from engine.titania.params import Params, default_params, override
@@ -185,7 +185,8 @@ def situation(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed
                                    **{k: list(state["keepers"][k].get("techs", [])) for k in keepers}},
                   "spells": {f: list(state["factions"][f].get("spells", [])) for f in players},
                   "items": {f: list(state["factions"][f].get("items", [])) for f in players},
-                  "events": list(state.get("active_events", [])), "quests": dict(state.get("quests", {}))},
+                  "events": list(state.get("active_events", [])), "quests": dict(state.get("quests", {})),
+                  **({"turn_begun": True} if state.get("turn_begun") == state["turn"] else {})},
         "planning": {"production": True, "arrivals": list(state["in_transit"]),
                      "keeper_reinforce": _keeper_reinforce(state, params_of(state), seed),
                      "stolen": list(state["stolen"]), "orders": keys["planning_orders"]},
@@ -408,7 +409,8 @@ def _journal(new: dict[str, Any], out: Mapping[str, Any], turn: int,
 
 
 def _wars(new: dict[str, Any], old: Mapping[str, Any], out: Mapping[str, Any]) -> None:
-    """G46 a: an attack is a declaration of war; a Keeper attacked is at war (G43 a)."""
+    """G46 a: an attack is a declaration of war, and so is a damage or stop spell on another faction's army (T4-6);
+    a Keeper attacked is at war (G43 a: its reinforcements start)."""
     pairs: set[tuple[str, str]] = set()
     for b in out["battles"]:
         att = b["attacker"]["faction"]
@@ -419,6 +421,9 @@ def _wars(new: dict[str, Any], old: Mapping[str, Any], out: Mapping[str, Any]) -
             prev = old["owners"].get(item.get("target"))
             if prev is not None:
                 pairs.add((str(item.get("faction")), prev))
+    for ev in out.get("events", []):  # T4-6: a damage or stop spell on another faction's army is a hostile act
+        if ev.get("kind") == "hostile_spell":
+            pairs.add((str(ev.get("faction")), str(ev.get("target"))))
     for a, d in pairs:
         for x, y in ((a, d), (d, a)):
             if x in new["factions"] and y in new["factions"] and x != y:
@@ -506,14 +511,7 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
     _chronicle(new, out, turn, adj.fallen)
     _journal(new, out, turn, adj.fallen_orders)
     _wars(new, state, out)
-    nb = neighbours(new)
-    for p in out.get("revealed") or {}:  # revealed by the adjudicator on approach (G88)
-        info = provinces[p]
-        found = ", ".join([DEPOSIT_NAMES.get(d, d) for d in info["deposits"]]
-                          + (["Святилище Древних"] if info["shrine"] else []))
-        for fid in sorted({a["faction"] for a in new["armies"] if a["faction"] in new["factions"]
-                           and (a["province"] == p or p in nb[a["province"]])}):
-            ledger.note(new, fid, f"Ход {turn}: разведана провинция «{info['name']}»: {found}.")
+    _reveal_notes(new, out.get("revealed") or {}, turn)
     for fid, rec in new["factions"].items():
         alive = any(o == fid for o in new["owners"].values()) or any(a["faction"] == fid for a in new["armies"])
         if not alive and not rec.get("eliminated"):
@@ -531,7 +529,44 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
                        might_allocation=dict(out.get("might_allocation") or {}),
                        **({"planning": {k: out["planning"][k] for k in ("resources", "food")}}
                           if "planning" in out else {}))
+    if new["stage"] != "finished":
+        begin_turn(new, derive_seed(turn_seed, "titania", "begin", turn + 1))
     if gm is not None:
         statuses[GM_BOOK] = gm_statuses
     return StageResult(new, {f: tuple(s) for f, s in statuses.items()},
                        reports={"adjudication": render(adj, turn_seed)})
+
+
+def _reveal_notes(new: dict[str, Any], revealed: Mapping[str, Any], turn: int) -> None:
+    """The journal of each faction whose army stands in or next to a province revealed (G88)."""
+    provinces = new["map"]["provinces"]
+    nb = neighbours(new)
+    for p in revealed:
+        info = provinces[p]
+        found = ", ".join([DEPOSIT_NAMES.get(d, d) for d in info["deposits"]]
+                          + (["Святилище Древних"] if info["shrine"] else []))
+        for fid in sorted({a["faction"] for a in new["armies"] if a["faction"] in new["factions"]
+                           and (a["province"] == p or p in nb[a["province"]])}):
+            ledger.note(new, fid, f"Ход {turn}: разведана провинция «{info['name']}»: {found}.")
+
+
+def begin_turn(state: dict[str, Any], seed: int | str) -> None:
+    """Open the state's turn as the book has it begin, before any order (engine.titania.adjudicate.open_turn):
+    resources revealed next to the armies, events that end or start (their task shown before the turn's Planning,
+    which may already work on it), the Keepers' quests issued; into the map, the events, the quests, the chronicle
+    and the journals (`last["begun"]` keeps what happened). The turn then does not begin them again
+    (`state.turn_begun`)."""
+    data, _, _ = situation(state, {}, seed)
+    opened = open_turn(data, seed)
+    if opened is None:  # a state the adjudicator refuses: its turn says so
+        return
+    turn = int(state["turn"])
+    provinces = state["map"]["provinces"]
+    for p, found in opened["revealed"].items():
+        provinces[p].update(deposits=list(found["deposits"]), shrine=bool(found["shrine"]))
+    state["active_events"] = list(opened["active_events"])
+    state["quests"] = dict(opened["quests"])
+    state["turn_begun"] = turn
+    state.setdefault("last", {})["begun"] = {"events": list(opened["events"]), "revealed": dict(opened["revealed"])}
+    _chronicle(state, {"battles": [], "events": opened["events"], "rewards": [], "quests": opened["quests"]}, turn)
+    _reveal_notes(state, opened["revealed"], turn)

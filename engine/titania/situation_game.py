@@ -21,6 +21,7 @@ from typing import Any
 
 from engine.state import SCHEMA_VERSION
 from engine.titania.adjudicate import place_natives
+from engine.titania.game_turn import begin_turn
 from engine.titania.map import DEPOSITS
 from engine.titania.params import RESOURCES
 from engine.titania.setup import start_settings
@@ -116,4 +117,5 @@ def game_from_situation(data: object, seed: int | str = 0) -> tuple[dict[str, An
         state["last"] = {"natives_placed": w.events[-1]}
     for fid, rec in state["factions"].items():
         rec["might"] = sum(1 for p, o in state["owners"].items() if o == fid and state["map"]["provinces"][p]["shrine"])
+    begin_turn(state, seed)  # what the situation's turn begins with, shown in the books before its orders
     return state, []

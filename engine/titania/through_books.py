@@ -77,6 +77,8 @@ class _Names:
         return str(info["name"]) if info else str(pid if pid is not None else "")
 
     def f(self, fid: object) -> str:
+        if fid == "natives":
+            return "туземцы"
         if isinstance(fid, str) and fid in self.state["factions"]:
             return str(self.state["factions"][fid]["name"])
         if isinstance(fid, str) and fid in self.state.get("keepers", {}):
@@ -338,8 +340,25 @@ def _orders(data: Mapping[str, Any], p: Plan, after: Mapping[str, Any]) -> list[
         got = next((v for v in verdicts if v is not None and "code" not in v), None)
         if got is None:
             got = next((v for v in verdicts if v is not None), None)
-        items.append(_order(i, order, got))
+        item = _order(i, order, got)
+        if order.get("type") == "split" and got is not None and "code" not in got:
+            item["parts"] = _parts(order, verdicts)
+        items.append(item)
     return items
+
+
+def _parts(order: Mapping[str, Any], verdicts: Sequence[dict[str, Any] | None]) -> list[dict[str, Any]]:
+    """A split's parts in the file's order, each from its row: the game's part, or void when the books refused
+    the row (its strength then stayed and held, as the adjudicator leaves a void part)."""
+    out = []
+    for spec, got in zip(_list(order.get("parts")), verdicts, strict=False):
+        base = {"strength": spec.get("strength"), "type": spec.get("type"),
+                **({"target": spec["target"]} if "target" in spec else {})}
+        if got is None or "code" in got or not isinstance(got.get("part_verdict"), dict):
+            out.append({**base, "outcome": "void", "reason": got["reason"] if got else "bad_order"})
+        else:
+            out.append({**base, **_clean(got["part_verdict"], "strength", "type", "target")})
+    return out
 
 
 def _spells(data: Mapping[str, Any], p: Plan, after: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
@@ -394,10 +413,9 @@ def answer(data: Mapping[str, Any], p: Plan, before: Mapping[str, Any], after: M
                              "technologies": sorted(set(info.get("techs", []))),
                              "spells": sorted(set(info.get("spells", []))), "items": sorted(info.get("items", [])),
                              "limits": dict(info.get("limits") or {})}
-    events = list(last.get("events", []))
+    begun = before.get("last", {}).get("begun", {})  # what the game showed when it opened the turn
     placed = before.get("last", {}).get("natives_placed")
-    if placed is not None:
-        events.insert(0, placed)
+    events = [*([placed] if placed is not None else []), *begun.get("events", []), *last.get("events", [])]
     out.update({
         "abilities": abilities, "might_allocation": might, "orders": _orders(data, p, after), "battles": battles,
         "armies": sorted(({"faction": a["faction"], "province": a["province"], "strength": a["strength"]}
@@ -408,7 +426,7 @@ def answer(data: Mapping[str, Any], p: Plan, before: Mapping[str, Any], after: M
         "bosses": {q: {"health": b["health"]} for q, b in after.get("bosses", {}).items()},
         "factions": factions_out, "rewards": list(last.get("rewards", [])), "events": events,
         "protected_next": dict(after.get("protected", {})), "stolen_next": list(after.get("stolen", [])),
-        "spells": _spells(data, p, after), "revealed": dict(last.get("revealed", {})),
+        "spells": _spells(data, p, after), "revealed": {**begun.get("revealed", {}), **last.get("revealed", {})},
         "active_events": list(after.get("active_events", [])), "quests": dict(after.get("quests", {})),
     })
     return out

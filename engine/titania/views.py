@@ -334,9 +334,11 @@ def battles(state: Mapping[str, Any], fid: str | None) -> Table:
 
 
 def journal(state: Mapping[str, Any], fid: str) -> Table:
+    """The faction's own lines of the last turn, then the chronicle, the newest turn first (the turn the game has
+    just opened may already have begun with an event or a quest)."""
     rows = [(state["turn"] - 1, e["text"]) for e in state.get("log", []) if e["faction"] == fid]
     rows += [(e["turn"], e["text"]) for e in reversed(state.get("chronicle", []))]
-    return Table(("Ход", "Запись"), tuple(rows))
+    return Table(("Ход", "Запись"), tuple(sorted(rows, key=lambda r: -int(r[0]))))
 
 
 def campaign_prefill(state: Mapping[str, Any], fid: str) -> Table:

@@ -106,7 +106,7 @@ def test_t4_6_a_spell_at_a_keepers_army_is_cast(start: dict[str, Any]) -> None:
     province, and then the Keepers' display name is a valid «Фракция».» Setup: «Альбион» knows «Огненный шар»
     (damage 1), mana 5; the Keepers «Древняя Роща» stand in «k_grove2» next to «Альбион» with Strength 9. Rows: the
     spell at «k_grove2», once without and once with «Фракция» «Древняя Роща». Expected: OK at check; cast at the
-    turn; the Keepers' army there has Strength 8 after it."""
+    turn; the Keepers' army there has Strength 8 after it, and the Keepers are at war from then on."""
     for faction in ("", "Древняя Роща"):
         state = world(start, mana=5)
         state["factions"]["albion"]["spells"] = ["fireball"]
@@ -119,3 +119,6 @@ def test_t4_6_a_spell_at_a_keepers_army_is_cast(start: dict[str, Any]) -> None:
         grove_armies = [a["strength"] for a in new["armies"] if a["province"] == "k_grove2"]
         before = [a["strength"] for a in state["armies"] if a["province"] == "k_grove2"]
         assert grove_armies == [before[0] - 1], json.dumps(new["last"].get("events", []), ensure_ascii=False)
+        # «Such a spell on another faction's army is a hostile act … For Keepers, their per-turn 1–4 reinforcement
+        # then starts (G43 a).»
+        assert not state["keepers"]["grove"].get("at_war") and new["keepers"]["grove"]["at_war"] is True
