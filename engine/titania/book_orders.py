@@ -25,13 +25,14 @@ from engine.cells import normalize_name
 from engine.errors import OrderError, allowed_list
 from engine.numbers import echo, read_count, whole_number
 from engine.ruleset import ParsedOrders, Row, RowStatus
-from engine.titania import forecast
+from engine.titania import caravan_rows, diplomacy, forecast
+from engine.titania.caravan_rows import CARGO
 from engine.titania.data import TitaniaData, content_of, default_data
 from engine.titania.fog import sight
 from engine.titania.names import BUILDING_NAMES, RESOURCE_NAMES, ability_name, who_of
 from engine.titania.params import default_params, override
 from engine.titania.races import RACES
-from engine.titania.tabs import CAMPAIGN, MIGHT, PLANNING
+from engine.titania.tabs import CAMPAIGN, DIPLOMACY, MIGHT, PLANNING
 from engine.titania.world import needs
 
 BUILD, HIRE, CARAVAN, RATS = "Построить", "Нанять", "Отправить караван", "Нашествие крыс"
@@ -46,7 +47,6 @@ _ORDER_KINDS = {normalize_name(k): v for k, v in reversed(ORDER_WORDS.items())} 
 PAY_GOLD, PAY_INFLUENCE = "Золото и дерево", "Влияние"
 MIGHT_ROW = "Могущество"
 PLAYER_BUILDINGS = ("mine", "sawmill", "farm", "quarry", "tower", "port", "fort")
-CARGO = ("gold", "wood", "stone", "mana")
 DEPOSIT_TEXT = {"gold": "нет месторождения золота", "wood": "нет леса", "fertile": "нет плодородных земель",
                 "stone": "нет месторождения камня", "mana": "нет места силы"}
 # What each race's active ability needs from the row (SCHEMA §1.5 `abilities`): the ability's form.
@@ -412,7 +412,7 @@ def _planning_row(b: Book, row: Row, builds: set[tuple[str, str]], free_hire: bo
         cost = f"{n} золота и {n} дерева" if pay == "gold_wood" else f"{10 * n} влияния"
         return ({"kind": "hire", "faction": b.faction, "province": where, "strength": n, "pay": pay},
                 _ok(PLANNING, row, f"нанять силу {n} в провинции «{b.pname(where)}» за {cost}"))
-    return _caravan(b, row, where)
+    return caravan_rows.caravan(b, row, where)
 
 
 def _build(b: Book, row: Row, where: str, builds: set[tuple[str, str]]) -> tuple[dict[str, Any] | None, RowStatus]:
@@ -438,44 +438,6 @@ def _build(b: Book, row: Row, where: str, builds: set[tuple[str, str]]) -> tuple
     builds.add((where, building))
     return ({"kind": "build", "faction": b.faction, "province": where, "building": building},
             _ok(PLANNING, row, f"построить: {names[building]} в провинции «{b.pname(where)}»"))
-
-
-def _route(text: str) -> list[str]:
-    for sep in (";", "→", "->", ">", "—", "–"):
-        text = text.replace(sep, ",")
-    return [part.strip() for part in text.split(",") if part.strip()]
-
-
-def _caravan(b: Book, row: Row, start: str) -> tuple[dict[str, Any] | None, RowStatus]:
-    res = b.lookup(row.get("what"), {k: RESOURCE_NAMES[k] for k in CARGO})
-    if res is None:
-        return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_RESOURCE", {
-            "value": echo(row.get("what")), "allowed": allowed_list(RESOURCE_NAMES[k] for k in CARGO)}))
-    n = read_count(row.get("count"), "Количество", maximum=9999)
-    if isinstance(n, OrderError):
-        return None, _bad(PLANNING, row, n)
-    to = b.other_faction(row.get("to"), "Кому")
-    if isinstance(to, OrderError):
-        return None, _bad(PLANNING, row, to)
-    if to == b.faction:
-        others = [b.fname(f) for f in b.state["factions"] if f != b.faction]
-        return None, _bad(PLANNING, row, OrderError("T_SELF_CARAVAN", {"allowed": allowed_list(others)}))
-    route = [start]
-    for part in _route(row.get("route")):
-        pid = b.names.get(b.ix.norm(part))
-        if pid is None:
-            return None, _bad(PLANNING, row, OrderError("T_BAD_ROUTE", {"detail": f"провинции «{echo(part)}» нет"}))
-        if pid not in b.neighbours(route[-1]):
-            return None, _bad(PLANNING, row, OrderError("T_BAD_ROUTE", {
-                "detail": f"«{b.pname(pid)}» не граничит с провинцией «{b.pname(route[-1])}»"}))
-        route.append(pid)
-    if len(route) < 2 or b.state["owners"].get(route[-1]) != to:
-        return None, _bad(PLANNING, row, OrderError("T_BAD_ROUTE", {
-            "detail": f"путь должен закончиться в провинции получателя ({b.fname(to)})"}))
-    order = {"kind": "caravan", "id": f"{b.faction}-{b.state['turn']}-{row.number}", "faction": b.faction,
-             "to": to, "resources": {res: n}, "route": route}
-    return order, _ok(PLANNING, row, f"караван: {RESOURCE_NAMES[res]} {n} для фракции «{b.fname(to)}» "
-                                     f"через {len(route) - 2} пров.")
 
 
 # -- «Поход» ------------------------------------------------------------------------------------------------
@@ -920,10 +882,12 @@ def validate(state: Mapping[str, Any], faction: str, stage: str, tabs: Mapping[s
     shared by the books of one check (built here when None)."""
     b = Book(state, faction, index=index)
     outlook = b.ix.outlook
+    talks, st_diplomacy = diplomacy.parse(state, faction, [r for r in tabs.get(DIPLOMACY, []) if not r.is_blank()],
+                                          b.ix.norm)
     planning, st_planning = _planning(b, [r for r in tabs.get(PLANNING, []) if not r.is_blank()], free_hire)
     learns = {int(item["rows"][0]): str(item["order"]["spell"]) for item in planning
               if item["order"].get("kind") == "learn"}
-    seen = forecast.plan(outlook, faction, planning)
+    seen = forecast.plan(outlook, faction, [*talks, *planning])
     if seen is not None:
         void = {(PLANNING, int(item["rows"][0])): got["error"] for item, got in zip(planning, seen.planning,
                                                                                  strict=True) if "error" in got}
@@ -945,7 +909,7 @@ def validate(state: Mapping[str, Any], faction: str, stage: str, tabs: Mapping[s
     while True:  # every round drops at least one row, so it ends
         campaign, st_orders = campaign_orders(b, lines, {r: e for (t, r), e in rejected.items() if t == CAMPAIGN})
         kept = [item for item in might if not any((MIGHT, r) in rejected for r in item["rows"])]
-        orders = [*planning, *({"kind": "campaign", **item} for item in campaign), *kept]
+        orders = [*talks, *planning, *({"kind": "campaign", **item} for item in campaign), *kept]
         if settled or seen is None or not (campaign or kept):  # (or no forecast, or no row it could void)
             break
         full = forecast.again(outlook, seen, orders, first=not rejected)  # after the Planning above
@@ -956,7 +920,7 @@ def validate(state: Mapping[str, Any], faction: str, stage: str, tabs: Mapping[s
         # rows whose dropping changes no other outcome need no round to confirm it
         settled = full is not None and not outlook.confirm and forecast.inert(full, campaign, fresh)
         rejected.update(new)
-    statuses = [*st_planning, *st_campaign, *st_orders, *_drop(st_might, rejected)]
+    statuses = [*st_planning, *st_campaign, *st_orders, *_drop(st_might, rejected), *st_diplomacy]
     return ParsedOrders(faction, stage, tuple(orders), tuple(statuses))
 
 

@@ -23,7 +23,10 @@ from engine.titania.setup import RESOURCE_KEYS
 
 TAB = "corrections"
 RESOURCE, STRENGTH, OWNER, BUILD, RAZE = "Ресурс", "Сила войска", "Владелец", "Постройка: добавить", "Постройка: убрать"
-ACTIONS = {RESOURCE: "resource", STRENGTH: "strength", OWNER: "owner", BUILD: "build", RAZE: "raze"}
+ALLY, UNALLY, WAR, PEACE = "Союз: заключить", "Союз: разорвать", "Война: объявить", "Война: закончить"
+ACTIONS = {RESOURCE: "resource", STRENGTH: "strength", OWNER: "owner", BUILD: "build", RAZE: "raze",
+           ALLY: "ally", UNALLY: "unally", WAR: "war", PEACE: "peace"}
+RELATIONS = {"ally": ("allies", True), "unally": ("allies", False), "war": ("at_war", True), "peace": ("at_war", False)}
 NATIVES_NAME, NOBODY = "туземцы", "ничья"
 BUILDINGS = ("mine", "sawmill", "farm", "quarry", "tower", "port", "fort", "market")
 
@@ -41,6 +44,7 @@ define({
     "T_GM_SEA": "«{province}» — море: {what}.",
     "T_GM_BUILDING": "{detail}.",
     "T_GM_REASON": "Укажите причину корректировки в поле «Причина»: она попадёт в журнал.",
+    "T_GM_OTHER": "Для корректировки «{action}» укажите в поле «С кем» другую фракцию игроков: {allowed}.",
 })
 
 
@@ -68,7 +72,8 @@ def vocabulary(state: Mapping[str, Any]) -> dict[str, list[str]]:
             "gm_factions": [_who(state, f) for f in (*state["factions"], *state.get("keepers", {}))]
             + [NATIVES_NAME, NOBODY],
             "gm_provinces": sorted((i["name"] for i in provinces.values()), key=normalize_name),
-            "gm_what": [RESOURCE_NAMES[r] for r in RESOURCE_KEYS] + [BUILDING_NAMES[b] for b in BUILDINGS]}
+            "gm_what": [RESOURCE_NAMES[r] for r in RESOURCE_KEYS] + [BUILDING_NAMES[b] for b in BUILDINGS],
+            "gm_players": [str(f["name"]) for f in state["factions"].values()]}
 
 
 class _Reader:
@@ -138,6 +143,14 @@ class _Reader:
             return None, errors
         order: dict[str, Any] = {"row": row.number, "action": action, "reason": row.get("reason")}
         provinces = self.state["map"]["provinces"]
+        if action in RELATIONS:  # G46: an alliance or a war the GM sets or ends (engine.titania.diplomacy)
+            fid = self.faction(row, errors, players_only=True)
+            other = self.names.get(normalize_name(row.get("other")))
+            if other is None or other not in self.state["factions"] or other == fid:
+                errors.append(OrderError("T_GM_OTHER", {"action": row.get("action"), "allowed": allowed_list(
+                    _who(self.state, f) for f in self.state["factions"] if f != fid)}))
+            order.update(faction=fid, other=other)
+            return (None if errors else order), errors
         if action == "resource":
             fid = self.faction(row, errors, players_only=True)
             res = self.what(row, {r: RESOURCE_NAMES[r] for r in RESOURCE_KEYS}, errors)
@@ -226,6 +239,10 @@ def _text(state: Mapping[str, Any], o: Mapping[str, Any]) -> str:
     if o["action"] == "owner":
         return (f"«{place}» теперь ничья" if o["faction"] is None
                 else f"владелец провинции «{place}»: {_who(state, o['faction'])}")
+    if o["action"] in RELATIONS:
+        pair = f"«{_who(state, o['faction'])}» и «{_who(state, o['other'])}»"
+        return {"ally": f"{pair} — союзники", "unally": f"{pair} больше не союзники",
+                "war": f"{pair} воюют", "peace": f"{pair} больше не воюют"}[o["action"]]
     verb = "добавлена" if o["action"] == "build" else "снесена"
     return f"в провинции «{place}» {verb} постройка: {BUILDING_NAMES[o['building']]}"
 
@@ -243,7 +260,8 @@ def apply(state: dict[str, Any], orders: Sequence[Mapping[str, Any]]) -> tuple[l
                  "faction": _who(state, o.get("faction")) if o.get("faction") is not None else "",
                  "province": state["map"]["provinces"][o["province"]]["name"] if o.get("province") else "",
                  "what": RESOURCE_NAMES.get(o.get("resource") or "", BUILDING_NAMES.get(o.get("building") or "", "")),
-                 "amount": str(o.get("amount") or "")}
+                 "amount": str(o.get("amount") or ""),
+                 "other": _who(state, o["other"]) if o.get("other") else ""}
         again, errors = reader.read(Row(int(o["row"]), cells))
         if again is None:
             statuses.append(RowStatus(TAB, int(o["row"]), tuple(errors)))
@@ -251,7 +269,19 @@ def apply(state: dict[str, Any], orders: Sequence[Mapping[str, Any]]) -> tuple[l
         text = _text(state, o)
         reason = f"Корректировка мастера: {o['reason']}"
         concerned: set[str] = set()
-        if o["action"] == "resource":
+        if o["action"] in RELATIONS:
+            key, on = RELATIONS[o["action"]]
+            f, g = str(o["faction"]), str(o["other"])
+            for x, y in ((f, g), (g, f)):
+                rec = state["factions"][x]
+                rec[key] = sorted({*rec.get(key, []), y} if on else set(rec.get(key, [])) - {y})
+                if on:  # an alliance ends a war, a war an alliance
+                    other_key = "at_war" if key == "allies" else "allies"
+                    rec[other_key] = sorted(set(rec.get(other_key, [])) - {y})
+            state["offers"] = [x for x in state.get("offers", []) if {x.get("from"), x.get("to")} != {f, g}]
+            ledger.chronicle(state, "Дипломатия", f"Мастер: {text} ({o['reason']}).", turn=turn)
+            concerned |= {f, g}
+        elif o["action"] == "resource":
             ledger.change(state, o["faction"], o["resource"], int(o["amount"]), reason)
             concerned.add(o["faction"])
         elif o["action"] == "strength":

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.errors import OrderError, allowed_list
-from engine.titania import campaign, quests
+from engine.titania import campaign, diplomacy, quests
 from engine.titania.adjudicate import start_of_campaign, start_of_turn
 from engine.titania.board import Task
 from engine.titania.fork import Template, plain_copy
@@ -244,6 +244,7 @@ def plan(outlook: Outlook, faction: str, items: Sequence[Mapping[str, Any]]) -> 
     else:
         w = _started(sit)
     w.turn_order = [faction]
+    _relations(w, outlook.state, faction, items)
     planning = _Planning(w, sit.planning or {})
     if prepared:
         planning.carry_out()  # the rest of `play`: its start is in the template
@@ -251,6 +252,20 @@ def plan(outlook: Outlook, faction: str, items: Sequence[Mapping[str, Any]]) -> 
         planning.play()  # the outcomes only (`run` also sums up every faction's purse and food)
     campaign.keeper_watch(w)
     return Foresight(faction, w, planning.results)
+
+
+def _relations(w: World, state: Mapping[str, Any], faction: str, items: Sequence[Mapping[str, Any]]) -> None:
+    """The alliances and wars the faction's own «Дипломатия» rows certainly make at the start of the turn
+    (engine.titania.diplomacy.known_relations), in its world (a fork shares the factions: they are replaced)."""
+    changed = diplomacy.known_relations(state, faction, items)
+    if not changed:
+        return
+    w.factions = dict(w.factions)
+    for fid, (allies, war) in changed.items():
+        spec = w.factions.get(fid)
+        if spec is not None:
+            w.factions[fid] = replace(spec, allies=frozenset(a for a in allies if a in w.factions),
+                                      at_war=frozenset(a for a in war if a in w.factions))
 
 
 def go_on(outlook: Outlook, fs: Foresight, items: Sequence[Mapping[str, Any]]) -> Foresight:

@@ -217,6 +217,8 @@ def _standings(state: Mapping[str, Any]) -> list[str]:
         figures = [f"провинций {row[col['Провинций']]}", f"Святилищ (Могущество) {row[col['Святилищ (Могущество)']]}"]
         figures += [f"{c[0].lower()}{c[1:]} {row[col[c]]}" for c in (views.HELD_COLUMN, views.STRENGTH_COLUMN)
                     if c in col]
+        figures += [f"{c[0].lower()}{c[1:]} {literal(row[col[c]])}" for c in ("Союзники", "Война с")
+                    if c in col and row[col[c]] != "—"]
         status = row[col["Статус"]]
         flag = "" if status == "в игре" else f" — {status}"
         rows.append(f"[*]{literal(row[0])} ({row[col['Раса']]}): {', '.join(figures)}{flag}")

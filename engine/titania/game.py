@@ -30,7 +30,18 @@ from engine.ruleset import (
     Table,
 )
 from engine.state import Envelope
-from engine.titania import book_orders, corrections, defaults, game_turn, odds, setup, start_book, views
+from engine.titania import (
+    book_orders,
+    caravan_rows,
+    corrections,
+    defaults,
+    diplomacy,
+    game_turn,
+    odds,
+    setup,
+    start_book,
+    views,
+)
 from engine.titania.book_orders import (
     ABILITY_FORM,
     CONTRIBUTE,
@@ -134,10 +145,14 @@ class Titania(Ruleset):
             "own_provinces": [b.pname(p) for p in b.own_land()],
             "planning_what": [BUILDING_NAMES[k] for k in PLAYER_BUILDINGS] + [PAY_GOLD, PAY_INFLUENCE]
                              + [RESOURCE_NAMES[r] for r in ("gold", "wood", "stone", "mana")]
+                             + [d.items.get(i, i) for i in rec.get("items", [])]  # quest items it holds
                              + techs + unknown,
             "known_spells": [sp.name for sp in spells if sp.id in rec.get("spells", [])]
                             + [sp.name for sp in spells if sp.id not in rec.get("spells", [])],
+            # «Кому»: another faction, a Keepers' Market (quests, G85), an open event (a contribution)
             "other_factions": [f["name"] for fid, f in state["factions"].items() if fid != faction]
+                              + [k["name"] for kid, k in sorted(state.get("keepers", {}).items())
+                                 if caravan_rows.markets(state, kid)]
                               + [name for _, name in events],
             "all_factions": [f["name"] for f in state["factions"].values()],
             "army_provinces": [b.pname(p) for p in armies],
@@ -153,6 +168,7 @@ class Titania(Ruleset):
                     "enemy_army" in {sp.target for sp in spells} and a["faction"] in state.get("keepers", {}))},
                 key=b.display)] if "enemy_army" in aims else [],
             **odds.vocabularies(),
+            **diplomacy.vocabulary(state, faction),
         }
 
     def validate(self, state: Mapping[str, Any], faction: str, stage: str,

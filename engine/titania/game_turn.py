@@ -17,7 +17,7 @@ from engine.errors import OrderError
 from engine.rng import derive_seed, stream
 from engine.ruleset import GM_BOOK, ParsedOrders, RowStatus, StageResult
 from engine.state import clone
-from engine.titania import corrections, opening
+from engine.titania import corrections, diplomacy, opening
 from engine.titania.adjudicate import adjudicate, open_turn
 from engine.titania.data import catalog_input, content_of
 from engine.titania.names import BUILDING_NAMES, DEPOSIT_NAMES, RESOURCE_NAMES, who_of, who_of_all
@@ -458,6 +458,10 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
     if gm is not None and gm.orders:
         state = clone(dict(state))
         gm_statuses, gm_notes = corrections.apply(state, gm.orders)
+    talks: dict[str, list[RowStatus]] = {}
+    if any(item.get("kind") == "diplomacy" for p in orders.values() for item in p.orders):
+        state = clone(dict(state))
+        talks = diplomacy.apply(state, {f: o for f, o in orders.items() if f != GM_BOOK})  # the turn's negotiations
     new = clone(dict(state))
     turn = int(state["turn"])
     turn_seed = opening.seed(state, derive_seed(seed, "titania", turn))
@@ -529,6 +533,8 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
                        might_allocation=dict(out.get("might_allocation") or {}),
                        **({"planning": {k: out["planning"][k] for k in ("resources", "food")}}
                           if "planning" in out else {}))
+    for fid, more in talks.items():
+        statuses.setdefault(fid, []).extend(more)
     if new["stage"] != "finished":
         begin_turn(new, derive_seed(turn_seed, "titania", "begin", turn + 1))
     if gm is not None:

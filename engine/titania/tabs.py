@@ -2,5 +2,5 @@
 runs a faction's part of the turn and the turn itself all name them; the layout gives their Russian titles)."""
 from __future__ import annotations
 
-PLANNING, CAMPAIGN, MIGHT = "planning", "campaign", "might"
-TABS = (PLANNING, CAMPAIGN, MIGHT)
+PLANNING, CAMPAIGN, MIGHT, DIPLOMACY = "planning", "campaign", "might", "diplomacy"
+TABS = (PLANNING, CAMPAIGN, MIGHT, DIPLOMACY)

@@ -29,7 +29,7 @@ REASON_OF: dict[str, str] = {
     "T_ABILITY_NEEDS": "bad_target", "T_UNKNOWN_EVENT": "no_event", "T_TECH_KNOWN": "known",
     "T_SPELL_KNOWN": "known", "T_UNKNOWN_TECH": "unknown_item", "T_UNKNOWN_SPELL": "unknown_item",
     "T_NO_ITEM": "no_item", "T_NO_MARKET": "no_market", "T_NO_INFLUENCE": "no_influence",
-    "T_NO_SUPPORT_NATIVES": "no_support_allowed",
+    "T_NO_SUPPORT_NATIVES": "no_support_allowed", "T_SELF_CARAVAN": "bad_order",
 }
 
 

@@ -155,6 +155,7 @@ def summary(state: Mapping[str, Any], fid: str) -> Table:
     if order:
         pos = order.index(fid) + 1 if fid in order else "—"
         rows.append(("Очерёдность в прошлом Походе", pos, " → ".join(who(state, x) for x in order)))
+    rows += relations(state, fid)
     rows.append(("Конец игры", *end_text(state)))
     if f.get("eliminated"):
         rows.append(("Статус", "выбыла", "нет ни провинций, ни войск"))
@@ -165,6 +166,29 @@ def summary(state: Mapping[str, Any], fid: str) -> Table:
         if mine:
             rows.append(("Воровство припасов", ", ".join(mine), "здесь в этом Планировании нельзя нанимать"))
     return Table(("Показатель", "Значение", "Пояснение"), tuple(rows))
+
+
+def _names(state: Mapping[str, Any], fids: Any) -> str:
+    return ", ".join(f"«{state['factions'][f]['name']}»" for f in fids if f in state["factions"])
+
+
+def relations(state: Mapping[str, Any], fid: str) -> list[tuple[Any, ...]]:
+    """«Сводка»: the faction's allies and wars (G46: engine.titania.diplomacy), and the offers between it and
+    others that wait for an answer (known to the two sides only)."""
+    f = state["factions"][fid]
+    rows: list[tuple[Any, ...]] = [
+        ("Союзники", _names(state, f.get("allies", [])) or "нет", "вкладка «Дипломатия»: союз — когда обе стороны "
+                                                                  "выберут «Заключить союз»"),
+        ("В войне с", _names(state, f.get("at_war", [])) or "ни с кем", "нападение — тоже объявление войны")]
+    what = {"ally": "союз", "peace": "мир"}
+    for o in state.get("offers", []):
+        if o.get("to") == fid:
+            rows.append(("Вам предлагают", f"{what.get(o['act'], o['act'])}: {_names(state, [o['from']])}",
+                         "чтобы принять — та же строка во вкладке «Дипломатия»"))
+        elif o.get("from") == fid:
+            rows.append(("Вы предложили", f"{what.get(o['act'], o['act'])}: {_names(state, [o['to']])}",
+                         "ждёт ответа; «Разорвать союз» — отозвать"))
+    return rows
 
 
 def provinces(state: Mapping[str, Any], fid: str) -> Table:
@@ -372,7 +396,8 @@ def public_map(state: Mapping[str, Any], fid: str | None = None) -> Table:
     return Table(("Провинция", "Тип", "Владелец", "Соседи", *mine, "Ресурсы", "Построек"), tuple(rows))
 
 
-STANDING_COLUMNS = ("Фракция", "Раса", "Цвет", "Столица", "Провинций", "Святилищ (Могущество)", "Статус")
+STANDING_COLUMNS = ("Фракция", "Раса", "Цвет", "Столица", "Провинций", "Святилищ (Могущество)", "Статус",
+                    "Союзники", "Война с")
 HELD_COLUMN, STRENGTH_COLUMN = "Провинций победы", "Сила войск (итог)"
 
 
@@ -393,6 +418,7 @@ def standings(state: Mapping[str, Any]) -> Table:
         key = rank(state, fid, v, final=show_strength) if show_held or show_strength else (shrines, provs)
         rows.append(((-int(bool(f.get("won"))), *(-k for k in key), str(f["name"]).casefold()),
                      (f["name"], race_name(f["race"]), f["colour"], capital_name(state, f), provs, shrines, flag,
+                      _names(state, f.get("allies", [])) or "—", _names(state, f.get("at_war", [])) or "—",
                       *extra)))
     columns = STANDING_COLUMNS + ((HELD_COLUMN,) if show_held else ()) + ((STRENGTH_COLUMN,) if show_strength else ())
     return Table(columns, tuple(row for _, row in sorted(rows)))
@@ -408,12 +434,13 @@ def gm_factions(state: Mapping[str, Any]) -> Table:
     for fid, f in state["factions"].items():
         rows.append((f["name"], race_name(f["race"]), *(f.get(r, 0) for r in RESOURCE_KEYS),
                      f"{squads(state, fid)} / {food(state, fid)}", standing(state, fid)[0],
-                     ", ".join(who(state, x) for x in f.get("at_war", [])) or "—"))
+                     ", ".join(who(state, x) for x in f.get("at_war", [])) or "—",
+                     _names(state, f.get("allies", [])) or "—"))
     for kid, k in state.get("keepers", {}).items():
         rows.append((who(state, kid), race_name(k["race"]), "", "", "", "", "", "", "",
-                     "воюют" if k.get("at_war") else "мирны"))
+                     "воюют" if k.get("at_war") else "мирны", "—"))
     return Table(("Фракция", "Раса", *(RESOURCE_NAMES[r].capitalize() for r in RESOURCE_KEYS), "Отряды / пища",
-                  "Могущество", "Война с"), tuple(rows))
+                  "Могущество", "Война с", "Союзники"), tuple(rows))
 
 
 def gm_provinces(state: Mapping[str, Any]) -> Table:

@@ -235,6 +235,7 @@ class TitaniaTries:
         d = bo.data()
         rec = self.state["factions"][self.book]
         others = [f for f in self.state["factions"] if f != self.book]
+        markets = [k for k in self.state.get("keepers", {}) if bo.caravan_rows.markets(self.state, k)]
         for p in b.own_land():
             where = self.name(p)
             for building in bo.PLAYER_BUILDINGS:
@@ -242,12 +243,12 @@ class TitaniaTries:
             for pay in ("", bo.PAY_GOLD, bo.PAY_INFLUENCE):
                 yield one("planning", {"action": bo.HIRE, "province": where, "what": pay, "count": "1"})
             yield one("planning", {"action": bo.RATS, "province": where})
-            for g in others:
+            for g in [*others, *markets]:  # a Keepers' Market takes quest deliveries (G85)
                 route = self.route(p, g)
                 for res in bo.CARGO:
                     if route is not None:
                         yield one("planning", {"action": bo.CARAVAN, "province": where, "count": "1",
-                                               "what": bo.RESOURCE_NAMES[res], "to": b.fname(g), "route": route})
+                                               "what": bo.RESOURCE_NAMES[res], "to": b.display(g), "route": route})
         known = set(rec.get("techs", []))
         discounts = [""] + [bo.RESOURCE_NAMES[r] for r in bo.RACES[b.race].research_discounts]
         for tech in d.technologies:
@@ -268,6 +269,13 @@ class TitaniaTries:
             for res in bo.CARGO:
                 yield one("planning", {"action": bo.CONTRIBUTE, "what": bo.RESOURCE_NAMES[res], "count": "1",
                                        "to": event})
+
+    def diplomacy(self) -> Iterator[Try]:
+        from engine.titania import diplomacy as dp
+        for fid, f in self.state["factions"].items():
+            if fid != self.book:
+                for action in dp.ACTIONS:
+                    yield one("diplomacy", {"action": action, "faction": f["name"]})
 
     def campaign(self) -> Iterator[Try]:
         bo, b = self.bo, self.b
@@ -357,6 +365,11 @@ class TitaniaTries:
                 yield one("corrections", {"action": c.STRENGTH, "faction": who, "province": where, "amount": "1",
                                           **reason})
                 yield one("corrections", {"action": c.OWNER, "faction": who, "province": where, **reason})
+        for first in v["gm_players"]:  # an alliance or a war of two factions (G46)
+            for other in v["gm_players"]:
+                if other != first:
+                    for action in (c.ALLY, c.UNALLY, c.WAR, c.PEACE):
+                        yield one("corrections", {"action": action, "faction": first, "other": other, **reason})
         for where in v["gm_provinces"]:
             for what in v["gm_what"]:
                 yield one("corrections", {"action": c.BUILD, "province": where, "what": what, **reason})

@@ -36,10 +36,11 @@ def test_the_gm_book_has_the_corrections_tab_of_the_orders_stage() -> None:
     t = Layout.load("titania").tab("corrections", "gm")
     assert t is not None and t.title == "Корректировки" and t.stage == "orders"
     assert [c.title for c in t.columns] == ["Что", "Фракция", "Провинция", "Ресурс или постройка", "Изменение",
-                                            "Причина", "Статус"]
+                                            "Причина", "С кем", "Статус"]
     assert "corrections" in RS.order_tabs("orders")
     vocab = RS.gm_vocabularies(demo_state())
-    assert vocab["gm_actions"] == ["Ресурс", "Сила войска", "Владелец", "Постройка: добавить", "Постройка: убрать"]
+    assert vocab["gm_actions"] == ["Ресурс", "Сила войска", "Владелец", "Постройка: добавить", "Постройка: убрать",
+                                   "Союз: заключить", "Союз: разорвать", "Война: объявить", "Война: закончить"]
     assert "Древняя Роща" in vocab["gm_factions"] and "туземцы" in vocab["gm_factions"]
 
 

@@ -33,7 +33,7 @@ def planning(*rows: tuple[str, ...]) -> dict[str, list[Row]]:
 
 def test_the_planning_tab_has_the_discount_column_and_only_the_lizardmen_get_its_choices() -> None:
     tab = Layout.load("titania").tab("planning")
-    assert tab is not None and [c.title for c in tab.columns][-2:] == ["Скидка", "Статус"]
+    assert tab is not None and [c.title for c in tab.columns][-3:] == ["Скидка", "Пошлина", "Статус"]
     assert RS.vocabularies(state("lizardmen"), "albion")["discounts"] == ["золото", "дерево"]
     assert RS.vocabularies(state("humans"), "albion")["discounts"] == []
 

@@ -94,7 +94,8 @@ def test_t4_5_the_chronicle_post_and_the_public_book_publish_no_army_total() -> 
     state = result.state
     post = TitaniaPosts().posts(before, result)[0].bbcode
     table = views.standings(state)
-    assert table.columns == ("Фракция", "Раса", "Цвет", "Столица", "Провинций", "Святилищ (Могущество)", "Статус")
+    assert table.columns == ("Фракция", "Раса", "Цвет", "Столица", "Провинций", "Святилищ (Могущество)", "Статус",
+                             "Союзники", "Война с")
     standings = post[post.index("[spoiler=Положение фракций]"):post.index("[/spoiler]")]
     lines = [ln for ln in standings.splitlines() if ln.startswith("[*]")]
     assert [ln[3:ln.index(" (")] for ln in lines] == [row[0] for row in table.rows], "same factions, same order"

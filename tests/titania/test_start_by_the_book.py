@@ -78,7 +78,7 @@ def test_a_scenario_with_start_opens_the_set_up_stage_at_turn_zero() -> None:
 def test_a_scenario_without_start_is_founded_at_once_as_before() -> None:
     state = RS.new_game(tomllib.loads((ROOT / "templates/titania/scenarios/demo.toml").read_text(encoding="utf-8")))
     assert (state["turn"], state["stage"]) == (1, "orders") and "start" not in state
-    assert RS.order_tabs("orders") == ("planning", "campaign", "might", "corrections")
+    assert RS.order_tabs("orders") == ("planning", "campaign", "might", "diplomacy", "corrections")
 
 
 def test_check_reads_each_cell_and_says_in_russian_what_is_wrong_and_what_is_free() -> None:

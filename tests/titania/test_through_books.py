@@ -1,0 +1,64 @@
+"""Every public Titania case played through the faction books (`forumwar adjudicate FILE --through-books`, issue
+37): a game made from the situation on xlsx books, each order typed as rows in the words of the tabs' dropdowns,
+`check`, then `turn`, and the answer read back from the game. It is the JSON `adjudicate` gives, whole (not only
+the case's expected subset), and no row gets one verdict from `check` and another from the turn."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import find_ruleset
+from engine.titania.adjudicate import adjudicate
+from sheets_bridge.through_books import play
+from tests.titania.compare import mismatches
+
+ROOT = Path(__file__).resolve().parents[2]
+PUBLIC = ROOT.parent / "shared" / "conformance" / "titania"
+CASES = sorted(PUBLIC.glob("t*.json")) if PUBLIC.is_dir() else []
+FORUMWAR = Path(sys.executable).with_name("forumwar")
+RS = find_ruleset("titania")
+
+needs_public = pytest.mark.skipif(not CASES, reason="shared/conformance/titania is not beside the checkout")
+
+
+@needs_public
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_public_case_through_the_books_answers_as_adjudicate(path: Path, tmp_path: Path) -> None:
+    case = json.loads(path.read_text(encoding="utf-8"))
+    direct = adjudicate(case)
+    assert direct.output is not None
+    played = play(RS, case, 0, folder=tmp_path)
+    assert played.problems == () and played.mismatches == ()
+    assert played.output is not None
+    assert mismatches(case["expect"], played.output) == []
+    assert json.loads(json.dumps(played.output)) == json.loads(json.dumps(direct.output))
+
+
+@needs_public
+def test_check_titania_script_agrees_through_the_books() -> None:
+    """The runner of the conformance cases, with `--extra=--through-books`, as CI and the README run it."""
+    proc = subprocess.run([sys.executable, str(PUBLIC / "check_titania.py"), str(PUBLIC), str(FORUMWAR),
+                           "--extra=--through-books"], capture_output=True, text=True, timeout=600)
+    last = proc.stdout.strip().splitlines()[-1]
+    assert last == f"titania cases agreeing: {len(CASES)}/{len(CASES)}", proc.stdout
+
+
+def test_an_order_without_a_row_is_an_error_not_a_skip(tmp_path: Path) -> None:
+    """«An order of the situation that has no row form is an error of this command, not a skip.» A Keeper's order
+    other than the standing ones the game gives it, and an order of a faction that is not in the file."""
+    case = {"schema": "titania.adjudicate.v2",
+            "map": {"provinces": [{"id": "a", "name": "Ана"}, {"id": "k", "name": "Кора"}], "adjacency": [["a", "k"]]},
+            "factions": [{"id": "red", "race": "orcs"}, {"id": "k1", "race": "dwarfs", "kind": "keeper"}],
+            "state": {"owners": {"a": "red", "k": "k1"},
+                      "armies": [{"faction": "red", "province": "a", "strength": 2},
+                                 {"faction": "k1", "province": "k", "strength": 3}]},
+            "orders": [{"faction": "k1", "army": "k", "type": "move", "target": "a", "seq": 1},
+                       {"faction": "blue", "army": "a", "type": "hold"}]}
+    played = play(RS, case, 0, folder=tmp_path)
+    assert played.output is None
+    assert [p.split(":")[0] for p in played.problems] == ["orders[1]", "orders"]
+    assert "приказы Хранителей в файле не те, что игра отдаёт им сама" in played.problems[1]
