@@ -183,7 +183,10 @@ class SituationGames(Protocol):
     file's turn played through the faction books: the rows to type, then the answer of `adjudicate` read back
     from the game after its `check` and `turn`."""
 
-    def game(self, situation: Mapping[str, Any], seed: int | str) -> SituationGame: ...
+    def game(self, situation: Mapping[str, Any], seed: int | str, fix_turn: bool = False) -> SituationGame:
+        """`seed`: the chance of making the game; `fix_turn`: the situation's own turn draws from it as well (a
+        game that is not fair, to answer as `adjudicate` does), else from the game's stage seed."""
+        ...
 
     def rows(self, situation: Mapping[str, Any], state: Mapping[str, Any]) -> BookRows: ...
 

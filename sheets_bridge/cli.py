@@ -6,12 +6,14 @@ adjudicate, schedule; and status_view)."""
 from __future__ import annotations
 
 import json
+import secrets
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, ParamSpec, TypeVar
 
 import click
+from click.core import ParameterSource
 
 from engine import find_ruleset, ruleset_names
 from sheets_bridge.cli_text import (
@@ -36,6 +38,7 @@ from sheets_bridge.gameconfig import BACKENDS, ruleset_problem
 if TYPE_CHECKING:
     from engine.ruleset import Ruleset
     from sheets_bridge.gamedir import GameDir
+    from sheets_bridge.scenarios import Scenario
     from sheets_bridge.stage import Unplayed
 
 P = ParamSpec("P")
@@ -105,6 +108,10 @@ def main() -> None:
               help="Правила игры: имя или псевдоним (список — forumwar ruleset list).")
 @click.option("--scenario", default="demo", show_default=True,
               help="Сценарий: имя готового сценария правил (templates/<правила>/scenarios) или путь к файлу .toml.")
+@click.option("--situation", default=None, type=click.Path(dir_okay=False),
+              help="Вместо сценария — файл ситуации JSON (как у forumwar adjudicate): игра продолжится с того "
+                   "положения, что в нём описано; его приказы не читаются (их впишут игроки). Так переносят в "
+                   "forumwar игру, которую вели в своей таблице: docs/situation.md.")
 @click.option("--backend", type=click.Choice(["xlsx", "gsheets"]), default="xlsx", show_default=True,
               help="Где книги: xlsx — файлы Excel в папке игры, gsheets — Google-таблицы.")
 @click.option("--seed", default=None,
@@ -125,26 +132,35 @@ def main() -> None:
                    "По умолчанию service_account, если указан ключ (--credentials или $FORUMWAR_CREDENTIALS), "
                    "иначе gm, если на этом компьютере выполнен вход.")
 @_errors_to_click
-def new(game_dir: str, ruleset: str, scenario: str, backend: str, seed: str | None, title: str | None,
-        books: tuple[str, ...], folder: str | None, credentials: str | None, identity: str | None) -> None:
+def new(game_dir: str, ruleset: str, scenario: str, situation: str | None, backend: str, seed: str | None,
+        title: str | None, books: tuple[str, ...], folder: str | None, credentials: str | None,
+        identity: str | None) -> None:
     """Создать игру в папке ИГРА и её книги по сценарию: по книге на фракцию, общую книгу и книгу мастера."""
     from sheets_bridge.create import create_game
     try:
         find_ruleset(ruleset)
     except KeyError as exc:
         raise click.BadParameter(str(ruleset_problem(ruleset)), param_hint="--ruleset") from exc
+    from sheets_bridge.scenarios import read_situation, situation_scenario
+    made: str | Scenario = scenario
+    if situation is not None:  # a game already going on, from where the situation file says it stands
+        if click.get_current_context().get_parameter_source("scenario") is not ParameterSource.DEFAULT:
+            raise click.UsageError("укажите --scenario или --situation, но не оба сразу.")
+        source, data = read_situation(situation)
+        made = situation_scenario(find_ruleset(ruleset), data, source, Path(situation).stem,
+                                  seed if seed is not None else secrets.token_hex(16))
     book_ids = {}
     for item in books:
         key, sep, value = item.partition("=")
         if not sep or not key.strip() or not value.strip():
             raise click.BadParameter(f"«{item}»: нужно КНИГА=ТАБЛИЦА (ключ таблицы или ссылка на неё)",
                                      param_hint="--book")
-        book_ids[_book_key(ruleset, scenario, key.strip())] = value.strip()
+        book_ids[_book_key(ruleset, made, key.strip())] = value.strip()
     from sheets_bridge.backends import kind as backend_kind
     if book_ids and not backend_kind(backend).adopts_books:
         takers = ", ".join(k.name for k in map(backend_kind, BACKENDS) if k.adopts_books)
         raise click.BadParameter(f"--book бывает только с --backend {takers}", param_hint="--book")
-    gd = create_game(Path(game_dir), ruleset, scenario, backend=backend, seed=seed, title=title,
+    gd = create_game(Path(game_dir), ruleset, made, backend=backend, seed=seed, title=title,
                      book_ids=book_ids or None, progress=_progress, credentials=credentials, folder_id=folder,
                      identity=identity)
     where = backend_kind(backend).books_text
@@ -161,16 +177,17 @@ def new(game_dir: str, ruleset: str, scenario: str, backend: str, seed: str | No
         click.echo("\n".join(f"  - {line}" for line in notes))
 
 
-def _book_key(ruleset: str, scenario: str, given: str) -> str:
+def _book_key(ruleset: str, scenario: str | Scenario, given: str) -> str:
     """A book of --book as the GM names it (a faction's name, «общая», «мастера») -> its key in game.toml."""
     from engine.state import Envelope
-    from sheets_bridge.scenarios import ScenarioError, load_scenario
+    from sheets_bridge.scenarios import Scenario, ScenarioError, load_scenario
     aliases = {"общая": "public", "общая книга": "public", "мастера": "gm", "книга мастера": "gm"}
     wanted = given.casefold().replace("ё", "е")
     if wanted in aliases:
         return aliases[wanted]
     try:
-        factions = Envelope.of(load_scenario(find_ruleset(ruleset), scenario).state).factions
+        loaded = scenario if isinstance(scenario, Scenario) else load_scenario(find_ruleset(ruleset), scenario)
+        factions = Envelope.of(loaded.state).factions
     except ScenarioError:
         return given               # create_game reports the scenario's problems
     return next((f.id for f in factions if f.name.casefold().replace("ё", "е") == wanted), given)

@@ -175,10 +175,10 @@ def read_situation(path: str) -> tuple[str, dict[str, Any]]:
 
 
 def situation_scenario(rs: Ruleset, data: Mapping[str, Any], source: str, name: str,
-                       seed: int | str = 0) -> Scenario:
-    """A checked situation as a scenario (its first state; `seed`: the chance of the situation's own turn);
-    ScenarioError with every problem of the file at once."""
-    made = situation_games(rs).game(data, seed)
+                       seed: int | str = 0, fix_turn: bool = False) -> Scenario:
+    """A checked situation as a scenario (its first state; `seed`: the chance of making it, and with `fix_turn` of
+    the situation's own turn); ScenarioError with every problem of the file at once."""
+    made = situation_games(rs).game(data, seed, fix_turn)
     if made.state is None:
         raise ScenarioError(source, list(made.problems))
     title = data.get("title") if isinstance(data.get("title"), str) and str(data.get("title")).strip() else \

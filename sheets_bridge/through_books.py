@@ -39,7 +39,7 @@ def play(rs: Ruleset, data: Mapping[str, Any], seed: int | str, progress: Progre
          folder: Path | None = None) -> Played:
     """Play the situation `data` through the books of a game made in `folder` (a temporary one when None)."""
     games = situation_games(rs)
-    made = games.game(data, seed)
+    made = games.game(data, seed, fix_turn=True)
     if made.state is None:
         return Played(None, problems=made.problems)
     rows = games.rows(data, made.state)
@@ -54,7 +54,7 @@ def play(rs: Ruleset, data: Mapping[str, Any], seed: int | str, progress: Progre
 def _play(rs: Ruleset, data: Mapping[str, Any], seed: int | str, rows: Any, folder: Path,
           progress: Progress) -> Played:
     games = situation_games(rs)
-    scenario = situation_scenario(rs, rows.situation, "файла ситуации", "situation", seed)
+    scenario = situation_scenario(rs, rows.situation, "файла ситуации", "situation", seed, fix_turn=True)
     gd = create_game(folder / "game", rs.name, scenario, backend="xlsx", seed=GAME_SEED, pictures=False)
     be = open_backend(gd)
     if not isinstance(be, TypesOrders):

@@ -26,8 +26,8 @@ class TitaniaSituations:
         output = None if answer.output is None else dict(answer.output)
         return Adjudication(output, tuple(answer.problems), render(answer, seed))
 
-    def game(self, situation: Mapping[str, Any], seed: int | str) -> SituationGame:
-        state, problems = game_from_situation(situation, seed)
+    def game(self, situation: Mapping[str, Any], seed: int | str, fix_turn: bool = False) -> SituationGame:
+        state, problems = game_from_situation(situation, seed, fix_turn)
         return SituationGame(state, tuple(problems))
 
     def rows(self, situation: Mapping[str, Any], state: Mapping[str, Any]) -> BookRows:

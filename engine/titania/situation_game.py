@@ -54,9 +54,12 @@ def _limits(sit: Situation, fid: str) -> dict[str, int]:
     return out
 
 
-def game_from_situation(data: object, seed: int | str = 0) -> tuple[dict[str, Any] | None, list[str]]:
+def game_from_situation(data: object, seed: int | str = 0, fix_turn: bool = False
+                        ) -> tuple[dict[str, Any] | None, list[str]]:
     """The game state a situation starts (turn `state.turn`, else 1; the stage of orders), or None and every
-    problem of the file, in Russian. `seed`: the seed of the situation's own turn (and of placing natives)."""
+    problem of the file, in Russian. `seed`: the chance of making it (natives placed, resources revealed, an event
+    or a quest drawn as its turn begins); `fix_turn`: its turn's own chance comes from `seed` too (as `adjudicate`
+    draws it: not a fair game), else from the game's stage seed."""
     sit, problems = parse_situation(copy.deepcopy(data))
     if sit is None:
         return None, problems
@@ -104,7 +107,7 @@ def game_from_situation(data: object, seed: int | str = 0) -> tuple[dict[str, An
         state["in_transit"] = copy.deepcopy(list(planning.get("arrivals") or []))
         state["stolen"] = [p for p in planning.get("stolen") or [] if isinstance(p, str)]
     state["opening"] = {
-        "turn": state["turn"], "seed": seed, "dice": copy.deepcopy(dict(sit.dice)),
+        "turn": state["turn"], **({"seed": seed} if fix_turn else {}), "dice": copy.deepcopy(dict(sit.dice)),
         "choices": copy.deepcopy(dict(sit.choices)), "planning": planning is not None,
         "production": bool(planning.get("production", True)) if planning is not None else False,
         "events": ext.turn is not None,
