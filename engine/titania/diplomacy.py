@@ -165,10 +165,12 @@ def known_relations(state: Mapping[str, Any], faction: str, items: Sequence[Mapp
     return out
 
 
-def apply(state: dict[str, Any], orders: Mapping[str, ParsedOrders]) -> dict[str, list[RowStatus]]:
-    """The turn's negotiations, at the start of its Planning, in `state`; each row's status. Wars first (they end
-    alliances and offers), then alliances and peace ended or made by both sides' declarations (this turn's or an
-    earlier one still standing), then the declarations that wait."""
+def apply(state: dict[str, Any], orders: Mapping[str, ParsedOrders]
+          ) -> tuple[dict[str, list[RowStatus]], list[tuple[str, str]]]:
+    """The turn's negotiations, at the start of its Planning, in `state`; each row's status, and the journal lines
+    (faction, text) to write once the turn's journal is open. Wars first (they end alliances and offers), then
+    alliances and peace ended or made by both sides' declarations (this turn's or an earlier one still standing),
+    then the declarations that wait."""
     turn = int(state["turn"])
     said: dict[tuple[str, str], tuple[str, int]] = {}  # (from, to) -> (act, row)
     for fid, parsed in orders.items():
@@ -179,6 +181,7 @@ def apply(state: dict[str, Any], orders: Mapping[str, ParsedOrders]) -> dict[str
                 said[(fid, str(item["with"]))] = (str(item["act"]), int(item["rows"][0]))
     standing = offers(state)
     statuses: dict[str, list[RowStatus]] = {}
+    notes: list[tuple[str, str]] = []
 
     def name(fid: str) -> str:
         return f"«{state['factions'][fid]['name']}»"
@@ -203,7 +206,7 @@ def apply(state: dict[str, Any], orders: Mapping[str, ParsedOrders]) -> dict[str
             done(f, row, f"война фракции {name(g)} объявлена" + ("; союз разорван" if was else ""))
             ledger.chronicle(state, "Дипломатия", f"Фракция {name(f)} объявила войну фракции {name(g)}"
                              + (" и разорвала союз с ней." if was else "."), turn=turn)
-            ledger.note(state, g, f"Ход {turn}: фракция {name(f)} объявила вам войну.")
+            notes.append((g, f"Ход {turn}: фракция {name(f)} объявила вам войну."))
     for (f, g), (act, row) in said.items():
         if act == "break":
             if _allied(state, f, g):
@@ -211,7 +214,7 @@ def apply(state: dict[str, Any], orders: Mapping[str, ParsedOrders]) -> dict[str
                 done(f, row, f"союз с фракцией {name(g)} разорван")
                 ledger.chronicle(state, "Дипломатия", f"Фракция {name(f)} разорвала союз с фракцией {name(g)}.",
                                  turn=turn)
-                ledger.note(state, g, f"Ход {turn}: фракция {name(f)} разорвала союз с вами.")
+                notes.append((g, f"Ход {turn}: фракция {name(f)} разорвала союз с вами."))
             else:
                 gone = said.get((g, f), ("", 0))[0] == "war"
                 done(f, row, "союза уже нет: " + (f"фракция {name(g)} объявила вам войну" if gone else
@@ -240,8 +243,8 @@ def apply(state: dict[str, Any], orders: Mapping[str, ParsedOrders]) -> dict[str
             continue
         if not any(o["from"] == f and o["to"] == g and o["act"] == act for o in standing):
             standing.append({"from": f, "to": g, "act": act, "turn": turn})
-            ledger.note(state, g, f"Ход {turn}: фракция {name(f)} предлагает вам {what} (вкладка «Дипломатия»: "
-                                  f"«{ALLY if act == 'ally' else PEACE}» с ней — и он заключён).")
+            notes.append((g, f"Ход {turn}: фракция {name(f)} предлагает вам {what} (вкладка «Дипломатия»: "
+                             f"«{ALLY if act == 'ally' else PEACE}» с ней — и он заключён)."))
         done(f, row, f"предложение ({what}) ждёт ответа фракции {name(g)}")
     state["offers"] = standing
-    return statuses
+    return statuses, notes

@@ -33,7 +33,7 @@ from engine.titania.adjudicate import start_of_campaign, start_of_turn
 from engine.titania.board import Task
 from engine.titania.fork import Template, plain_copy
 from engine.titania.game_turn import add_keys, empty_keys, situation
-from engine.titania.names import RESOURCE_NAMES
+from engine.titania.names import RESOURCE_NAMES, ability_name
 from engine.titania.orders import Record
 from engine.titania.planning import Planning
 from engine.titania.reasons import explain
@@ -407,6 +407,7 @@ def rejections(fs: Foresight, campaign_items: Sequence[Mapping[str, Any]],
             out[(CAMPAIGN, r)] = err or (_support_error(w, task) if task.type == "support" else
                                          cannot(task.reason))
     cast = iter(w.spell_results.get(fs.faction, []))
+    cast_rows = [item.get("rows", []) for item in might_items if item.get("kind") == "spell"]
     for item in might_items:
         got: Mapping[str, Any] | None
         if item.get("kind") == "spell":
@@ -420,6 +421,14 @@ def rejections(fs: Foresight, campaign_items: Sequence[Mapping[str, Any]],
             hint = ""
             if reason == "no_influence":
                 hint = f" К Походу у вас {w.resources[fs.faction]['influence']} влияния, а нужно 1."
+            elif reason == "bad_target" and got.get("already_warded") is not None:  # T4-2: one ward a province
+                by = got["already_warded"]
+                where = _name(w, item.get("cast", {}).get("province"))
+                what = (f"«{ability_name(w.factions[fs.faction].race)}»" if by == "ability" else
+                        f"заклинание строки {cast_rows[int(by)][0]}" if isinstance(by, int) and by < len(cast_rows)
+                        else "другое заклинание")
+                hint = (f" Провинцию «{where}» в этом Походе уже охраняет {what}: охрана на провинцию одна, вторая "
+                        "не действует и не оплачивается.")
             elif reason == "no_resources" and item.get("kind") == "spell":
                 sp = w.catalog.spells.get(str(item.get("cast", {}).get("spell")))
                 if sp is not None:

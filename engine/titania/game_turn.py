@@ -461,7 +461,8 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
     talks: dict[str, list[RowStatus]] = {}
     if any(item.get("kind") == "diplomacy" for p in orders.values() for item in p.orders):
         state = clone(dict(state))
-        talks = diplomacy.apply(state, {f: o for f, o in orders.items() if f != GM_BOOK})  # the turn's negotiations
+        talks, told = diplomacy.apply(state, {f: o for f, o in orders.items() if f != GM_BOOK})  # the negotiations
+        gm_notes = [*gm_notes, *told]
     new = clone(dict(state))
     turn = int(state["turn"])
     turn_seed = opening.seed(state, derive_seed(seed, "titania", turn))

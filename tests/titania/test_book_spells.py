@@ -13,6 +13,7 @@ import pytest
 from engine import find_ruleset
 from engine.ruleset import Row
 from engine.titania.fog import sight
+from engine.titania.names import ability_name
 from tests.games import new_game
 from tests.titania.test_book_orders_rules import play, world
 
@@ -122,3 +123,23 @@ def test_t4_6_a_spell_at_a_keepers_army_is_cast(start: dict[str, Any]) -> None:
         # «Such a spell on another faction's army is a hostile act … For Keepers, their per-turn 1–4 reinforcement
         # then starts (G43 a).»
         assert not state["keepers"]["grove"].get("at_war") and new["keepers"]["grove"]["at_war"] is True
+
+
+def test_t4_2_a_second_ward_on_a_province_is_refused_at_check(start: dict[str, Any]) -> None:
+    """Ruling T4-2: «At most one ward per province per Campaign; wards do not stack («Первое войско, напавшее на эту
+    провинцию, обязано отступить»). A ward spell on a province that the High-elf ability or an earlier cast already
+    wards this Campaign is void and unpaid, and `check` refuses the row saying why.» Setup: «Высокий Лотерн» (high
+    elves) knows «Убежище» (a ward), influence 2, mana 5. Rows: «Охранные чары» on its capital; «Убежище» on the same
+    province. Expected: the ability is OK; the spell is refused, naming the ability; at the turn no mana is spent
+    on it."""
+    state = world(start, mana=5, influence=2)
+    state["factions"]["lothern"]["spells"] = ["sanctuary"]
+    capital = name(state, "lothern")
+    ability = ability_name("high_elves")
+    checked, final = play(state, {"lothern": {"might": [{"action": ability, "province1": capital},
+                                                        cast("Убежище", province=capital)]}})
+    assert checked["lothern"][("might", 2)].startswith(f"OK: «{ability}» (1 влияние)")
+    assert checked["lothern"][("might", 3)] == (
+        f"Так не выполнить: недопустимая цель (см. «Расы»). Провинцию «{capital}» в этом Походе уже охраняет "
+        f"«{ability}»: охрана на провинцию одна, вторая не действует и не оплачивается.")
+    assert final["lothern"][("might", 3)] == checked["lothern"][("might", 3)]
