@@ -31,6 +31,7 @@ from engine.errors import OrderError, allowed_list
 from engine.titania import campaign, diplomacy, quests
 from engine.titania.adjudicate import start_of_campaign, start_of_turn
 from engine.titania.board import Task
+from engine.titania.fog import sight
 from engine.titania.fork import Template, plain_copy
 from engine.titania.game_turn import add_keys, empty_keys, situation
 from engine.titania.names import RESOURCE_NAMES, ability_name
@@ -181,6 +182,7 @@ class Outlook:
         # the Planning's input but the orders, the engine's own copy: only read by the forecasts' worlds
         self._input = plain_copy({k: v for k, v in self.planning.items() if k != "orders"})
         self._start: tuple[Template, bool] | None = None
+        self._sight: dict[str, set[str]] = {}
 
     def situation(self, faction: str, items: Sequence[Mapping[str, Any]]) -> Situation | None:
         """The situation with the faction's order items (validate's `orders`) alone; None if the engine refuses
@@ -199,6 +201,13 @@ class Outlook:
         if not self.state["factions"][faction].get("eliminated"):  # as order_keys takes the playing factions'
             add_keys(keys, faction, items)
         return keys
+
+    def sight(self, faction: str) -> set[str]:
+        """The provinces whose troops the faction sees (engine.titania.fog), once per faction."""
+        got = self._sight.get(faction)
+        if got is None:
+            got = self._sight[faction] = sight(self.state, faction)
+        return got
 
     def start(self) -> tuple[Template, bool]:
         """The world every forecast forks (built at the first): adjudicate's first step run, which no order
@@ -244,6 +253,7 @@ def plan(outlook: Outlook, faction: str, items: Sequence[Mapping[str, Any]]) -> 
     else:
         w = _started(sit)
     w.turn_order = [faction]
+    _fog(w, outlook, faction)
     _relations(w, outlook.state, faction, items)
     planning = _Planning(w, sit.planning or {})
     if prepared:
@@ -252,6 +262,33 @@ def plan(outlook: Outlook, faction: str, items: Sequence[Mapping[str, Any]]) -> 
         planning.play()  # the outcomes only (`run` also sums up every faction's purse and food)
     campaign.keeper_watch(w)
     return Foresight(faction, w, planning.results)
+
+
+def _fog(w: World, outlook: Outlook, faction: str) -> None:
+    """The world as the faction knows it (engine.titania.fog), so that no verdict of its rows depends on what it
+    cannot see: no army or natives out of its sight, and the other factions' purses, technologies, spells and
+    items, their quests' and events' progress as if they had none."""
+    seen = outlook.sight(faction)
+    for p in w.map.provinces:
+        if p in seen:
+            continue
+        for army in w._at(p):
+            if army.faction != faction:
+                army.strength = 0
+        w.natives.pop(p, None)
+    for f in w.factions:
+        if f == faction:
+            continue
+        w.resources[f] = {r: 0 for r in w.resources[f]}
+        for known in (w.known_techs, w.active_techs, w.known_spells, w.items):
+            if f in known:
+                known[f] = []
+    w.effects_changed()
+    for q in w.quests.values():
+        q["progress"] = {f: n for f, n in (q.get("progress") or {}).items() if f == faction}
+    for e in w.active_events:
+        if e.get("class") == "minor":  # a minor event's progress is each faction's own (G83)
+            e["progress"] = {f: n for f, n in (e.get("progress") or {}).items() if f == faction}
 
 
 def _relations(w: World, state: Mapping[str, Any], faction: str, items: Sequence[Mapping[str, Any]]) -> None:

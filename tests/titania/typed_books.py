@@ -113,7 +113,7 @@ def campaign_row(draw: st.DrawFn, v: Mapping[str, Any]) -> dict[str, str]:
 def might_row(draw: st.DrawFn, v: Mapping[str, Any]) -> dict[str, str]:
     action = draw(st.sampled_from((MIGHT_ROW, v["ability"][0], v["ability"][0], SPELL_ROW)))
     return {"Действие": action, "Войско": draw(_pick(v["armies"])),
-            "Провинция 1": draw(st.one_of(st.just(""), _pick(v["near"]))),
+            "Провинция 1": draw(st.one_of(st.just(""), _pick(v["near"]), _pick(v["all"]))),
             "Провинция 2": draw(st.one_of(st.just(""), _pick(v["near"]))),
             "Фракция": draw(st.one_of(st.just(""), _pick(v["others"]))),
             "Очки": draw(st.sampled_from(("", "1", "1", "2", "3", "9"))), "Заклинание": draw(_pick(v["spells"]))}
