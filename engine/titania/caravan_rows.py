@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.errors import OrderError, allowed_list
 from engine.numbers import echo, read_count, whole_number
 from engine.ruleset import Row, RowStatus
+from engine.titania.book import Book, data
 from engine.titania.names import RESOURCE_NAMES
 from engine.titania.tabs import PLANNING
-
-if TYPE_CHECKING:
-    from engine.titania.book_orders import Book
 
 CARGO = ("gold", "wood", "stone", "mana")  # what a caravan carries (Influence and Might cannot be sent, P2.1)
 _AMOUNT = re.compile(r"^(.*?)\s*[-:x×]?\s*(\d+)$")
@@ -38,14 +36,12 @@ def _goods_parts(text: str) -> list[str]:
 
 def _held(b: Book) -> dict[str, str]:
     """The quest items the faction holds: id -> name."""
-    from engine.titania.book_orders import data
     items = data(b.state).items
     return {i: items.get(i, i) for i in b.state["factions"][b.faction].get("items", [])}
 
 
 def _goods(b: Book, row: Row) -> tuple[dict[str, int], list[str]] | OrderError:
     """The cargo of «Что» (and «Количество» for one resource alone)."""
-    from engine.titania.book_orders import data
     names = {k: RESOURCE_NAMES[k] for k in CARGO}
     held = _held(b)
     allowed = allowed_list([*names.values(), *held.values()])

@@ -51,9 +51,9 @@ STILL = ("not_adjacent", "sea", "protected", "over_limit")  # a move void so cha
 
 
 def cannot(reason: str | None, hint: str = "", text: str | None = None) -> OrderError:
-    """«Так не выполнить: …»: the engine's verdict on a row (its reason code kept as `why`, engine.titania.verdicts)
-    with what the faction could do instead."""
-    return OrderError("T_CANNOT", {"why": reason or "", "reason": explain(reason) if text is None else text,
+    """«Так не выполнить: …»: the engine's verdict on a row (its reason code kept as `reason_code`,
+    engine.titania.verdicts) with what the faction could do instead."""
+    return OrderError("T_CANNOT", {"reason_code": reason or "", "reason": explain(reason) if text is None else text,
                                    "hint": hint})
 
 
@@ -253,7 +253,6 @@ def plan(outlook: Outlook, faction: str, items: Sequence[Mapping[str, Any]]) -> 
     else:
         w = _started(sit)
     w.turn_order = [faction]
-    _fog(w, outlook, faction)
     _relations(w, outlook.state, faction, items)
     planning = _Planning(w, sit.planning or {})
     if prepared:
@@ -265,9 +264,10 @@ def plan(outlook: Outlook, faction: str, items: Sequence[Mapping[str, Any]]) -> 
 
 
 def _fog(w: World, outlook: Outlook, faction: str) -> None:
-    """The world as the faction knows it (engine.titania.fog), so that no verdict of its rows depends on what it
-    cannot see: no army or natives out of its sight, and the other factions' purses, technologies, spells and
-    items, their quests' and events' progress as if they had none."""
+    """The Campaign's world as the faction knows it (engine.titania.fog), so that no verdict of its rows depends
+    on what it cannot see: no army or natives out of its sight, and the other factions' technologies, spells and
+    items (their battle modifiers), their quests' and events' progress as if they had none. (Its Planning reads
+    only its own purse, caps and food; the other factions' purses nothing of it ever reads.)"""
     seen = outlook.sight(faction)
     for p in w.map.provinces:
         if p in seen:
@@ -279,7 +279,6 @@ def _fog(w: World, outlook: Outlook, faction: str) -> None:
     for f in w.factions:
         if f == faction:
             continue
-        w.resources[f] = {r: 0 for r in w.resources[f]}
         for known in (w.known_techs, w.active_techs, w.known_spells, w.items):
             if f in known:
                 known[f] = []
@@ -310,6 +309,7 @@ def go_on(outlook: Outlook, fs: Foresight, items: Sequence[Mapping[str, Any]]) -
     fresh after this). The items' Planning orders are not run again: they must be those `plan` ran, less the
     ones it voided (a void order changed nothing)."""
     w, faction = fs.world, fs.faction
+    _fog(w, outlook, faction)
     campaign_items = [i for i in items if i.get("kind") != "planning"]
     w.sit = with_orders(w.sit, outlook.orders(faction, campaign_items))  # the Campaign reads its orders here
     reveal_near_armies(w)

@@ -160,6 +160,8 @@ def situation(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed
         factions.append({"id": kid, "name": k["name"], "race": k["race"], "kind": "keeper",
                          **({"resources": dict(k["resources"])} if k.get("resources") else {}),
                          **({"limits": dict(k["base_limits"])} if k.get("base_limits") else {})})
+    order = {f: i for i, f in enumerate(state.get("faction_order") or ())}  # a situation's own order of factions
+    factions.sort(key=lambda f: order.get(f["id"], len(order)))
     keys, planning_rows, campaign_rows = order_keys(state, orders)
     campaign = keys["orders"] + keeper_orders(state)
     keepers = sorted(state["keepers"])
@@ -529,7 +531,8 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
     statuses = _statuses(out, books, planning_rows, campaign_rows, adj.fallen_orders)
     # what became of each row, in the adjudicator's words (engine.titania.verdicts), and the rest of its outcome
     new["last"].update(rows=row_verdicts(out, books, planning_rows, campaign_rows),
-                       keeper_orders=keeper_verdicts(out, len(campaign_rows)),
+                       keeper_orders=keeper_verdicts(out.get("orders", []), len(campaign_rows)),
+                       keeper_planning=keeper_verdicts(out.get("planning", {}).get("orders", []), len(planning_rows)),
                        revealed=dict(out.get("revealed") or {}), spells=dict(out.get("spells") or {}),
                        might_allocation=dict(out.get("might_allocation") or {}),
                        **({"planning": {k: out["planning"][k] for k in ("resources", "food")}}

@@ -4,7 +4,8 @@ turn alone, put into the turn's adjudicator input (engine.titania.game_turn.situ
 A game from a situation keeps `state["opening"]`: `turn` (the situation's), `seed` (that turn's chance), `dice`
 and `choices` (SCHEMA §1.6), `planning` (whether the file has a Planning phase), `production` (whether it
 produces), `events` (whether the file gave `state.turn`: without it no event step runs, SCHEMA_V2 §5) and,
-when the file gave them, the Keepers' `keeper_reinforce`. A later turn plays by the game's own rules.
+when the file gave them, the Keepers' `keeper_reinforce`, and their orders (`keeper_orders`, `keeper_planning`: no
+book has them). A later turn plays by the game's own rules.
 """
 from __future__ import annotations
 
@@ -36,6 +37,11 @@ def shape(state: Mapping[str, Any], data: dict[str, Any]) -> None:
             planning["production"] = False  # the books' Planning orders still count: production stays off
         else:
             del data["planning"]
+    keepers = {f["id"] for f in data["factions"] if f.get("kind") == "keeper"}
+    if "keeper_orders" in opening:  # the Keepers' orders the file gave instead of the game's standing ones
+        data["orders"] = [o for o in data["orders"] if o.get("faction") not in keepers] + list(opening["keeper_orders"])
+    if "keeper_planning" in opening and "planning" in data:
+        data["planning"]["orders"] = [*data["planning"]["orders"], *opening["keeper_planning"]]
     if not opening.get("events", True):
         data["state"].pop("turn", None)
 

@@ -88,6 +88,7 @@ def game_from_situation(data: object, seed: int | str = 0, fix_turn: bool = Fals
                                              if sit.schema == SCHEMA_V2 else {})},
     }
     state["factions"] = {}
+    state["faction_order"] = [f.id for f in sit.factions]  # the file's order: the order the turn's draws go in
     for i, f in enumerate(players):
         capital = next((p for p in state["owners"] if state["owners"][p] == f.id
                         and sit.map.provinces[p].capital), "")
@@ -113,6 +114,16 @@ def game_from_situation(data: object, seed: int | str = 0, fix_turn: bool = Fals
         "events": ext.turn is not None,
         **({"keeper_reinforce": copy.deepcopy(planning["keeper_reinforce"])}
            if planning is not None and isinstance(planning.get("keeper_reinforce"), dict) else {})}
+    # the Keepers' orders the file gives for its turn (no book has them: the GM's, as the file says); a turn played
+    # as `adjudicate` plays it (`fix_turn`) has exactly those, else the game's standing orders when it gives none
+    keeper_ids = {k.id for k in keepers}
+    given = [copy.deepcopy(o) for o in sit.orders if isinstance(o, dict) and o.get("faction") in keeper_ids]
+    sent = [copy.deepcopy(o) for o in (planning or {}).get("orders") or []
+            if isinstance(o, dict) and o.get("faction") in keeper_ids]
+    if given or fix_turn:
+        state["opening"]["keeper_orders"] = given
+    if sent:
+        state["opening"]["keeper_planning"] = sent
     if sit.setup_natives:
         w = World(sit, seed)
         place_natives(w)

@@ -2,11 +2,11 @@
 
 `plan` turns each order of a situation file (SCHEMA §1.4-§1.5, SCHEMA_V2 §2-§6) into the rows a player would type
 in the faction's order tabs, in the words the tabs' dropdowns offer (display names, never ids), and keeps which
-rows each order became; an order with no row form is a problem of the command (the Keepers' orders, which the game
-gives them itself, must be the game's own). `answer` reads the outcome back from the game after its `check` and
-`turn` (the state the turn left, with what became of each row, engine.titania.verdicts) into the output of
-`forumwar adjudicate FILE --json`, order by order at the file's own indices, and lists the rows whose verdict at
-`check` differs from the turn's (`mismatches`).
+rows each order became; an order with no row form is a problem of the command. The Keepers have no book: the game
+plays the orders the file gives them for its turn, as the GM's (engine.titania.opening). `answer` reads the outcome
+back from the game after its `check` and `turn` (the state the turn left, with what became of each row,
+engine.titania.verdicts) into the output of `forumwar adjudicate FILE --json`, order by order at the file's own
+indices, and `mismatches` lists the rows whose verdict at `check` differs from the turn's.
 """
 from __future__ import annotations
 
@@ -34,7 +34,6 @@ from engine.titania.book_orders import (
     SUPPORT,
 )
 from engine.titania.data import content_of
-from engine.titania.game_turn import keeper_orders
 from engine.titania.names import BUILDING_NAMES, RESOURCE_NAMES, ability_name
 from engine.titania.tabs import CAMPAIGN, MIGHT, PLANNING
 
@@ -50,7 +49,8 @@ class Plan:
     books: dict[str, dict[str, list[Cells]]] = field(default_factory=dict)
     planning: dict[int, tuple[str, int]] = field(default_factory=dict)  # file index -> (faction, row)
     campaign: dict[int, tuple[str, list[int]]] = field(default_factory=dict)  # file index -> (faction, rows)
-    keepers: dict[int, dict[str, Any]] = field(default_factory=dict)  # file index -> the Keeper's order
+    keepers: dict[int, int] = field(default_factory=dict)  # file index -> its place among the Keepers' orders
+    keeper_planning: dict[int, int] = field(default_factory=dict)  # the same for the Planning orders
     spells: dict[str, list[int]] = field(default_factory=dict)  # faction -> the row of each cast, in file order
     might: dict[str, list[int]] = field(default_factory=dict)  # faction -> the Might allocation's rows
     abilities: dict[str, list[int]] = field(default_factory=dict)  # faction -> the ability's rows
@@ -228,10 +228,6 @@ def _cast_row(names: _Names, cast: object) -> Cells:
     return row
 
 
-def _canon(order: Mapping[str, Any]) -> str:
-    return json.dumps({k: v for k, v in order.items() if k != "seq"}, sort_keys=True, ensure_ascii=False)
-
-
 def plan(data: Mapping[str, Any], state: Mapping[str, Any]) -> Plan:
     """The rows of every order of `data` (a situation file), for the game `state` made from it."""
     names = _Names(state)
@@ -240,8 +236,12 @@ def plan(data: Mapping[str, Any], state: Mapping[str, Any]) -> Plan:
     planning = _dict(data.get("planning"))
     caravan_dice = dict((data.get("dice") or {}).get("caravan") or {})
     game_dice: dict[str, Any] = {}
+    keeper_ids = set(state.get("keepers", {}))
     for i, order in enumerate(planning.get("orders") or []):
         faction = order.get("faction") if isinstance(order, dict) else None
+        if faction in keeper_ids:  # no book: the game plays it as the file gives it (engine.titania.opening)
+            out.keeper_planning[i] = len(out.keeper_planning)
+            continue
         row = _planning_row(names, order) if isinstance(order, dict) and faction in players else None
         if row is None:
             out.problems.append(f"planning.orders[{i}]: у этого приказа нет строки во вкладке «Планирование» "
@@ -253,13 +253,10 @@ def plan(data: Mapping[str, Any], state: Mapping[str, Any]) -> Plan:
             game_dice[f"{faction}-{state['turn']}-{n}"] = caravan_dice[order["id"]]
     if caravan_dice:
         out.data.setdefault("dice", {})["caravan"] = game_dice
-    standing = {_canon(o): o for o in keeper_orders(state)}
-    given: list[str] = []
     for i, order in enumerate(data.get("orders") or []):
         faction = order.get("faction") if isinstance(order, dict) else None
-        if isinstance(order, dict) and faction in state.get("keepers", {}):
-            out.keepers[i] = order
-            given.append(_canon(order))
+        if faction in keeper_ids:  # no book: the game plays the Keepers' orders the file gives for its turn
+            out.keepers[i] = len(out.keepers)
             continue
         rows = _campaign_rows(names, order) if isinstance(order, dict) and faction in players else None
         if rows is None:
@@ -267,10 +264,6 @@ def plan(data: Mapping[str, Any], state: Mapping[str, Any]) -> Plan:
                                 f"({json.dumps(order, ensure_ascii=False)[:120]}).")
             continue
         out.campaign[i] = (str(faction), [out.add(str(faction), CAMPAIGN, r) for r in rows])
-    if sorted(given) != sorted(standing):
-        out.problems.append("orders: приказы Хранителей в файле не те, что игра отдаёт им сама (Хранители лишь "
-                            "обороняют и отвоёвывают свои провинции, 10.4.4); игра дала бы: "
-                            + (json.dumps(list(standing.values()), ensure_ascii=False) if standing else "никаких"))
     for faction, alloc in (data.get("might_allocation") or {}).items():
         if faction not in players or not isinstance(alloc, dict):
             out.problems.append(f"might_allocation.{faction}: это не фракция игрока — строки «Могущество» нет.")
@@ -304,9 +297,12 @@ def _clean(item: Mapping[str, Any], *drop: str) -> dict[str, Any]:
 
 def _planning(data: Mapping[str, Any], p: Plan, after: Mapping[str, Any]) -> list[dict[str, Any]]:
     items = []
+    keepers = list(after.get("last", {}).get("keeper_planning", []))
     for i, order in enumerate((data.get("planning") or {}).get("orders") or []):
         faction, row = p.planning.get(i, (None, 0))
         got = _row(after, faction, PLANNING, row) if faction is not None else None
+        if i in p.keeper_planning and p.keeper_planning[i] < len(keepers):
+            got = keepers[p.keeper_planning[i]]
         if got is None:
             got = {"outcome": "void", "reason": "bad_order"}
         base = {"index": i, "kind": order.get("kind") if isinstance(order, dict) else None,
@@ -331,9 +327,7 @@ def _orders(data: Mapping[str, Any], p: Plan, after: Mapping[str, Any]) -> list[
     items = []
     for i, order in enumerate(data.get("orders") or []):
         if i in p.keepers:
-            got = next((k for k in keepers if k.get("faction") == order.get("faction")
-                        and k.get("army") == order.get("army")), None)
-            items.append(_order(i, order, got))
+            items.append(_order(i, order, keepers[p.keepers[i]] if p.keepers[i] < len(keepers) else None))
             continue
         faction, rows = p.campaign.get(i, (None, []))
         verdicts = [_row(after, faction, CAMPAIGN, r) for r in rows] if faction is not None else []

@@ -5,7 +5,7 @@ row there, with its reason code, instead of parsing the Russian status.
 A row that the turn carried to the adjudicator has the adjudicator's item (an order, a part of a split, a cast, the
 ability, the Might allocation); a row refused by the books' reading (`check` and `turn` give one verdict on it) is
 void, with the reason code its error stands for (`REASON_OF`, or the engine's own reason for an error the
-forecast found: its `why`).
+forecast found: its `reason_code`).
 """
 from __future__ import annotations
 
@@ -35,9 +35,9 @@ REASON_OF: dict[str, str] = {
 
 def reason_of(error: OrderError) -> str:
     """The reason code a book error stands for."""
-    why = error.params.get("why")
-    if isinstance(why, str) and why:
-        return why
+    code = error.params.get("reason_code")
+    if isinstance(code, str) and code:
+        return code
     return REASON_OF.get(error.code, "bad_order")
 
 
@@ -87,7 +87,7 @@ def row_verdicts(out: Mapping[str, Any], orders: Mapping[str, ParsedOrders],
     return result
 
 
-def keeper_verdicts(out: Mapping[str, Any], players: int) -> list[dict[str, Any]]:
-    """The verdicts on the Keepers' standing orders (given by the game after the players' `players` orders)."""
-    return [dict(item) for item in out.get("orders", []) if item["index"] >= players]
+def keeper_verdicts(items: Sequence[Mapping[str, Any]], players: int) -> list[dict[str, Any]]:
+    """The verdicts on the Keepers' orders of a phase (the game gives them after the players' `players` orders)."""
+    return [dict(item) for item in items if item["index"] >= players]
 

@@ -48,8 +48,9 @@ def test_check_titania_script_agrees_through_the_books() -> None:
 
 
 def test_an_order_without_a_row_is_an_error_not_a_skip(tmp_path: Path) -> None:
-    """«An order of the situation that has no row form is an error of this command, not a skip.» A Keeper's order
-    other than the standing ones the game gives it, and an order of a faction that is not in the file."""
+    """«An order of the situation that has no row form is an error of this command, not a skip.» An order of a
+    faction that is not in the file has none. (A Keeper has no book either: the game plays the Keepers' orders the
+    file gives for its turn, as the GM's.)"""
     case = {"schema": "titania.adjudicate.v2",
             "map": {"provinces": [{"id": "a", "name": "Ана"}, {"id": "k", "name": "Кора"}], "adjacency": [["a", "k"]]},
             "factions": [{"id": "red", "race": "orcs"}, {"id": "k1", "race": "dwarfs", "kind": "keeper"}],
@@ -60,5 +61,23 @@ def test_an_order_without_a_row_is_an_error_not_a_skip(tmp_path: Path) -> None:
                        {"faction": "blue", "army": "a", "type": "hold"}]}
     played = play(RS, case, 0, folder=tmp_path)
     assert played.output is None
-    assert [p.split(":")[0] for p in played.problems] == ["orders[1]", "orders"]
-    assert "приказы Хранителей в файле не те, что игра отдаёт им сама" in played.problems[1]
+    assert [p.split(":")[0] for p in played.problems] == ["orders[1]"]
+    assert "у этого приказа нет строки во вкладке «Поход»" in played.problems[0]
+
+
+def test_the_keepers_orders_of_the_file_are_played_for_its_turn(tmp_path: Path) -> None:
+    """The Keepers have no book: the orders the file gives them hold for its turn (instead of the standing orders
+    the game gives them), so the answer is adjudicate's. Here the Keeper attacks the Red army, which it would not
+    do by the game's own rule (10.4.4: Keepers only recapture their own provinces)."""
+    case = {"schema": "titania.adjudicate.v2",
+            "map": {"provinces": [{"id": "a", "name": "Ана"}, {"id": "k", "name": "Кора"}], "adjacency": [["a", "k"]]},
+            "factions": [{"id": "red", "race": "orcs"}, {"id": "k1", "race": "dwarfs", "kind": "keeper"}],
+            "state": {"owners": {"a": "red", "k": "k1"},
+                      "armies": [{"faction": "red", "province": "a", "strength": 2},
+                                 {"faction": "k1", "province": "k", "strength": 3}]},
+            "orders": [{"faction": "k1", "army": "k", "type": "move", "target": "a", "seq": 1}]}
+    played = play(RS, case, 0, folder=tmp_path)
+    direct = adjudicate(case)
+    assert played.output is not None and direct.output is not None
+    assert json.loads(json.dumps(played.output)) == json.loads(json.dumps(direct.output))
+    assert played.output["orders"][0]["reason"] == "won"
