@@ -49,8 +49,8 @@ DEPOSIT_TEXT = {"gold": "нет месторождения золота", "wood"
 __all__ = ["ABILITY_FORM", "BUILD", "BUILDING_NAMES", "CARAVAN", "CARGO", "CONTRIBUTE", "FORM_NEEDS", "HIRE", "HOLD",
            "Index", "LEARN", "MIGHT_ROW", "MOVE", "ORDER_WORDS", "PAY_GOLD", "PAY_INFLUENCE", "PLAYER_BUILDINGS",
            "RACES", "RATS", "RESEARCH", "RESOURCE_NAMES", "SPELL_ROW", "SUPPORT", "Book", "ability_name",
-           "caravan_rows", "data", "might_actions", "open_events", "parse_campaign", "planning_actions", "validate",
-           "validate_books"]
+           "buildable", "caravan_rows", "data", "might_actions", "open_events", "parse_campaign", "planning_actions",
+           "validate", "validate_books"]
 
 
 def _ok(tab: str, row: Row, note: str) -> RowStatus:
@@ -81,9 +81,11 @@ def _knowledge(b: Book, row: Row, action: str) -> tuple[dict[str, Any] | None, R
         events = open_events(b.state)
         chosen = b.lookup(row.get("to"), dict(events)) if row.get("to") else \
             (events[0][0] if len(events) == 1 else None)
-        if chosen is None:
+        if chosen is None:  # an event of the content that is not open, or none at all (G72: unknown_item)
+            listed = b.lookup(row.get("to"), {k: e.name for k, e in d.events.items()})
             return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_EVENT", {
-                "value": echo(row.get("to")), "allowed": allowed_list(name for _, name in events)}))
+                "value": echo(row.get("to")), "allowed": allowed_list(name for _, name in events),
+                "reason_code": "no_event" if listed is not None else "unknown_item"}))
         return ({"kind": "contribute", "faction": b.faction, "event": chosen, "resources": {res: n}},
                 _ok(PLANNING, row, f"вклад в событие: {RESOURCE_NAMES[res]} {n}"))
     if action == b.ix.norm(RESEARCH):
@@ -91,6 +93,9 @@ def _knowledge(b: Book, row: Row, action: str) -> tuple[dict[str, Any] | None, R
         table = {k: t.name for k, t in d.technologies.items() if k not in known}
         tech = b.lookup(row.get("what"), table)
         if tech is None:
+            had = b.lookup(row.get("what"), {k: t.name for k, t in d.technologies.items() if k in known})
+            if had is not None:
+                return None, _bad(PLANNING, row, OrderError("T_TECH_KNOWN", {"value": d.technologies[had].name}))
             return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_TECH", {
                 "value": echo(row.get("what")), "allowed": allowed_list(table.values())}))
         choices = RACES[b.race].research_discounts
@@ -109,6 +114,9 @@ def _knowledge(b: Book, row: Row, action: str) -> tuple[dict[str, Any] | None, R
     table = {k: sp.name for k, sp in d.spells.items() if k not in known}
     spell = b.lookup(row.get("what"), table)
     if spell is None:
+        had = b.lookup(row.get("what"), {k: sp.name for k, sp in d.spells.items() if k in known})
+        if had is not None:
+            return None, _bad(PLANNING, row, OrderError("T_SPELL_KNOWN", {"value": d.spells[had].name}))
         return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_SPELL", {
             "value": echo(row.get("what")), "allowed": allowed_list(table.values())}))
     return ({"kind": "learn", "faction": b.faction, "spell": spell}, _ok(PLANNING, row, f"изучить «{table[spell]}»"))
@@ -163,15 +171,25 @@ def _planning_row(b: Book, row: Row, builds: set[tuple[str, str]], free_hire: bo
     return caravan_rows.caravan(b, row, where)
 
 
+def buildable(state: Mapping[str, Any]) -> dict[str, str]:
+    """The buildings a faction may build, by their names: the book's own (a Keepers' Market is not built), then
+    those the game's content adds (SCHEMA_V2 §9, G92: a catalog building of a type of its own)."""
+    out = {k: BUILDING_NAMES[k] for k in PLAYER_BUILDINGS}
+    for k, d in data(state).buildings.items():
+        if k not in out and k != "market":
+            out[k] = d.name or BUILDING_NAMES.get(k, k)
+    return out
+
+
 def _build(b: Book, row: Row, where: str, builds: set[tuple[str, str]]) -> tuple[dict[str, Any] | None, RowStatus]:
-    names = {k: BUILDING_NAMES[k] for k in PLAYER_BUILDINGS}
+    names = buildable(b.state)
     building = b.lookup(row.get("what"), names)
     if building is None:
         return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_BUILDING", {
             "value": echo(row.get("what")), "allowed": allowed_list(names.values())}))
     have = b.state["buildings"].get(where, [])
     if building in have or (where, building) in builds:
-        free = [names[k] for k in PLAYER_BUILDINGS if k not in have and (where, k) not in builds]
+        free = [name for k, name in names.items() if k not in have and (where, k) not in builds]
         return None, _bad(PLANNING, row, OrderError("T_BUILDING_THERE", {
             "province": b.pname(where), "building": names[building], "allowed": allowed_list(free)}))
     deposits = b.state["map"]["provinces"][where]["deposits"]

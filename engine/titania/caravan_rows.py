@@ -68,8 +68,10 @@ def _goods(b: Book, row: Row) -> tuple[dict[str, int], list[str]] | OrderError:
         else:
             m = _AMOUNT.match(part)
             res = b.lookup(m.group(1), names) if m else None
-            if res is None or m is None:
-                return OrderError("T_UNKNOWN_RESOURCE", {"value": echo(part), "allowed": allowed})
+            if res is None or m is None:  # Influence or Might cannot travel; anything else is no such item (G72)
+                kept = b.lookup((m.group(1) if m else part), {"influence": "влияние", "might": "могущество"})
+                return OrderError("T_UNKNOWN_RESOURCE", {"value": echo(part), "allowed": allowed, "reason_code":
+                                                         "not_transferable" if kept is not None else "unknown_item"})
             amount = read_count(m.group(2), "Что", maximum=9999)
         if isinstance(amount, OrderError):
             return amount

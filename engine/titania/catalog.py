@@ -77,6 +77,7 @@ class BuildingDef:
     needs: str | None = None
     needs_given: bool = False  # `needs: null` (no deposit needed) differs from `needs` absent
     effects: tuple[Effect, ...] = ()
+    name: str | None = None  # how the books call a building of the content's own (this implementation's addition)
 
 
 @dataclass(frozen=True)
@@ -321,8 +322,12 @@ def _buildings(c: _Check, raw: Mapping[str, Any]) -> dict[str, BuildingDef]:
     out: dict[str, BuildingDef] = {}
     for btype, rec in c.table("buildings", raw).items():
         at = f"{c.prefix('buildings')}.{btype}"
-        if not c.record(at, rec, (), ("produces", "food", "needs", "effects")):
+        if not c.record(at, rec, (), ("produces", "food", "needs", "effects", "name")):
             continue
+        name = rec.get("name")
+        if name is not None and (not isinstance(name, str) or not name.strip()):
+            c.add(f"{at}.name", "название постройки — непустая строка")
+            name = None
         produces = c.cost(f"{at}.produces", rec["produces"]) if "produces" in rec else None
         food = rec.get("food")
         if food is not None and not c.integer(f"{at}.food", food):
@@ -332,7 +337,8 @@ def _buildings(c: _Check, raw: Mapping[str, Any]) -> dict[str, BuildingDef]:
             needs = None
         effects = c.effects(f"{at}.effects", rec["effects"], BUILDING_EFFECTS) if "effects" in rec else ()
         out[str(btype)] = BuildingDef(str(btype), produces, food if is_int(food) else None,
-                                      str(needs) if needs is not None else None, "needs" in rec, effects)
+                                      str(needs) if needs is not None else None, "needs" in rec, effects,
+                                      name.strip() if isinstance(name, str) else None)
     return out
 
 

@@ -42,7 +42,7 @@ from engine.titania.research import spell_cost, tech_cost
 from engine.titania.reveal import reveal_near_armies
 from engine.titania.rulebook import see
 from engine.titania.situation import Situation, parse_situation
-from engine.titania.tabs import CAMPAIGN, MIGHT
+from engine.titania.tabs import BLIND, CAMPAIGN, MIGHT
 from engine.titania.world import World
 
 SEED = "forecast"  # nothing the faction's own verdicts depend on is drawn (raids, new events, reveals)
@@ -453,7 +453,10 @@ def rejections(fs: Foresight, campaign_items: Sequence[Mapping[str, Any]],
             got = w.abilities.get(fs.faction)
         else:
             got = fs.might
-        if got is not None and got.get("outcome") == "void":
+        order = item.get("cast") if item.get("kind") == "spell" else item.get("spec")
+        blind = isinstance(order, dict) and bool(order.get(BLIND))
+        if got is not None and got.get("outcome") == "void" and not (blind and got.get("reason") == "bad_target"):
+            # (an army out of sight is not in the faction's world: whether it is there, the turn tells)
             reason = str(got.get("reason"))
             hint = ""
             if reason == "no_influence":

@@ -50,14 +50,13 @@ from engine.titania.book_orders import (
     MOVE,
     PAY_GOLD,
     PAY_INFLUENCE,
-    PLAYER_BUILDINGS,
     RESEARCH,
     SPELL_ROW,
     SUPPORT,
     might_actions,
     planning_actions,
 )
-from engine.titania.names import BUILDING_NAMES, RESOURCE_NAMES, ability_name, race_name
+from engine.titania.names import RESOURCE_NAMES, ability_name, race_name
 from engine.titania.params import default_params
 from engine.titania.races import RACES
 from engine.titania.setup import RESOURCE_KEYS
@@ -143,7 +142,7 @@ class Titania(Ruleset):
             "planning_actions": [a for a in planning_actions(race.free_hire > 0) if a not in gone],
             "discounts": [RESOURCE_NAMES[r] for r in race.research_discounts],
             "own_provinces": [b.pname(p) for p in b.own_land()],
-            "planning_what": [BUILDING_NAMES[k] for k in PLAYER_BUILDINGS] + [PAY_GOLD, PAY_INFLUENCE]
+            "planning_what": list(book_orders.buildable(state).values()) + [PAY_GOLD, PAY_INFLUENCE]
                              + [RESOURCE_NAMES[r] for r in ("gold", "wood", "stone", "mana")]
                              + [d.items.get(i, i) for i in rec.get("items", [])]  # quest items it holds
                              + techs + unknown,

@@ -28,7 +28,7 @@ from engine.titania.report_extras import event_name, quest_text, task_text
 from engine.titania.rulebook import see
 from engine.titania.setup import RESOURCE_KEYS, neighbours
 from engine.titania.situation import SCHEMA_V2
-from engine.titania.tabs import CAMPAIGN, MIGHT, PLANNING
+from engine.titania.tabs import BLIND, CAMPAIGN, MIGHT, PLANNING
 from engine.titania.verdicts import keeper_verdicts, row_verdicts
 from engine.titania.victory import check_victory
 from engine.titania.world import produces
@@ -137,9 +137,14 @@ def add_keys(keys: dict[str, Any], fid: str, items: Iterable[Mapping[str, Any]],
         elif kind == "might":
             keys["might_allocation"][fid] = item["allocation"]
         elif kind == "ability":
-            keys["abilities"][fid] = item["spec"]
+            keys["abilities"][fid] = _unmarked(item["spec"])
         elif kind == "spell":
-            keys["spells"].setdefault(fid, []).append(item["cast"])
+            keys["spells"].setdefault(fid, []).append(_unmarked(item["cast"]))
+
+
+def _unmarked(order: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A cast or ability as the adjudicator takes it: without the books' mark of a target out of sight."""
+    return order if BLIND not in order else {k: v for k, v in order.items() if k != BLIND}
 
 
 def situation(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: int | str
@@ -220,6 +225,15 @@ def _status(tab: str, row: int, item: Mapping[str, Any], extra: str = "", fallen
     return RowStatus(tab, row, note=text + extra)
 
 
+def _blind(tab: str, row: int, item: Mapping[str, Any], order: Mapping[str, Any]) -> RowStatus | None:
+    """A cast or ability aimed at a province its faction could not see that found no army there: another faction
+    decided it, as a battle does (engine.titania.might_rows BLIND); None for any other verdict."""
+    target = order.get("target") if isinstance(order.get("target"), dict) else None
+    if not order.get(BLIND) or target is None or item.get("outcome") != "void" or item.get("reason") != "bad_target":
+        return None
+    return RowStatus(tab, row, (OrderError("T_BLIND_MISSED", {}),))
+
+
 def _statuses(out: Mapping[str, Any], orders: Mapping[str, ParsedOrders],
               planning_rows: list[tuple[str, str, list[int]]], campaign_rows: list[tuple[str, str, list[int]]],
               fallen: frozenset[tuple[int, int | None]] = frozenset()) -> dict[str, list[RowStatus]]:
@@ -245,7 +259,8 @@ def _statuses(out: Mapping[str, Any], orders: Mapping[str, ParsedOrders],
     for fid, parsed in orders.items():
         cast = [item for item in parsed.orders if item.get("kind") == "spell"]
         for item, got in zip(cast, out.get("spells", {}).get(fid, []), strict=False):
-            result.setdefault(fid, []).extend(_status(MIGHT, r, got) for r in item["rows"])
+            result.setdefault(fid, []).extend(_blind(MIGHT, r, got, item["cast"]) or _status(MIGHT, r, got)
+                                              for r in item["rows"])
         for item in parsed.orders:
             if item.get("kind") == "might" and fid in out.get("might_allocation", {}):
                 result.setdefault(fid, []).extend(_status(MIGHT, r, out["might_allocation"][fid])
@@ -253,7 +268,8 @@ def _statuses(out: Mapping[str, Any], orders: Mapping[str, ParsedOrders],
             if item.get("kind") == "ability" and fid in out.get("abilities", {}):
                 got = out["abilities"][fid]
                 fired = "; сработала" if got.get("fired") else ""
-                result.setdefault(fid, []).extend(_status(MIGHT, r, got, fired) for r in item["rows"])
+                result.setdefault(fid, []).extend(_blind(MIGHT, r, got, item["spec"]) or _status(MIGHT, r, got, fired)
+                                                  for r in item["rows"])
     return result
 
 
@@ -499,6 +515,7 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
                        items=list(info.get("items", [])), limits=dict(info.get("limits", {})))
         elif fid in new["keepers"]:  # a Keeper's purse (a caravan's cargo stays with it), technologies, limits
             new["keepers"][fid].update(techs=list(info.get("technologies", [])), limits=dict(info.get("limits", {})),
+                                       items=list(info.get("items", [])),  # quest items handed in stay with it
                                        **({"resources": dict(info["resources"])}
                                           if any(info.get("resources", {}).values())
                                           or new["keepers"][fid].get("resources") else {}))
@@ -534,6 +551,7 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
                        keeper_orders=keeper_verdicts(out.get("orders", []), len(campaign_rows)),
                        keeper_planning=keeper_verdicts(out.get("planning", {}).get("orders", []), len(planning_rows)),
                        revealed=dict(out.get("revealed") or {}), spells=dict(out.get("spells") or {}),
+                       quests=dict(out.get("quests") or {}), active_events=list(out.get("active_events") or []),
                        might_allocation=dict(out.get("might_allocation") or {}),
                        **({"planning": {k: out["planning"][k] for k in ("resources", "food")}}
                           if "planning" in out else {}))

@@ -12,9 +12,10 @@ from engine.numbers import echo, read_count
 from engine.ruleset import Row, RowStatus
 from engine.titania.book import Book, bad_status, data, ok_status
 from engine.titania.names import ability_name
-from engine.titania.tabs import MIGHT
+from engine.titania.tabs import BLIND, MIGHT
 
 SPELL_ROW = "Заклинание"
+BLIND_NOTE = " (эту провинцию вы не видите: если войска там не окажется, не сработает и не будет оплачено)"
 MIGHT_ROW = "Могущество"
 # What each race's active ability needs from the row (SCHEMA §1.5 `abilities`): the ability's form.
 ABILITY_FORM = {"humans": "army", "skaven": "army", "undead": "army", "chaos_dwarfs": "army",
@@ -39,28 +40,51 @@ def might_actions(race: str) -> list[str]:
     return [MIGHT_ROW, ability_name(race), SPELL_ROW]
 
 
-def _enemy_army(b: Book, row: Row, p1: str, what: str, players_only: bool) -> str | OrderError:
-    """The faction whose army in `p1` a row aims at (a spell at an enemy army, Intimidation): read only from what
-    the faction sees (engine.titania.fog), so the answer is the same whatever stands where it cannot see. The
-    «Фракция» is needed only where several factions' armies stand; a Keepers' army is a target of a spell (ruling
-    T4-6), natives and Bosses are not."""
+def _borders(b: Book, other: str) -> bool:
+    """Some province of the faction is next to one of `other` (Intimidation: «чьи провинции смежны с вашими»)."""
+    mine = set(b.ix.owned(b.faction))
+    return any(n in mine for p in b.ix.owned(other) for n in b.ix.neighbours(p))
+
+
+def _enemy_army(b: Book, row: Row, p1: str, what: str, players_only: bool, reach: str
+                ) -> tuple[str, bool] | OrderError:
+    """(the faction whose army in `p1` a row aims at, whether the faction cannot see there) for a spell at an enemy
+    army or Intimidation; read only from what the faction sees (engine.titania.fog), so the answer is the same
+    whatever stands where it cannot see. `reach`: «adjacent» (a spell's range: in or next to an own province, all in
+    sight), else anywhere: a province out of sight is aimed at blind, by the «Фракция» named (whether an army stands
+    there the turn tells). In sight, «Фракция» is needed only where several factions' armies stand; a Keepers' army
+    is a target of a spell (ruling T4-6), natives and Bosses are not."""
+    table = b.ix.factions if players_only else b.ix.targets
+    named = table.get(b.ix.norm(row.get("faction"))) if row.get("faction") else None
+    unknown = OrderError("T_UNKNOWN_FACTION", {"column": "Фракция", "value": echo(row.get("faction")),
+                                               "allowed": allowed_list(b.display(f) for f in table.values()
+                                                                       if f != b.faction),
+                                               "reason_code": "bad_target"})
+    if named is not None and named in b.state["factions"][b.faction].get("allies", []):
+        return OrderError("T_TARGET_ALLY", {"what": what, "value": b.display(named), "reason_code": "bad_target"})
+    if named is not None and players_only and not _borders(b, named):
+        return OrderError("T_NOT_BORDERING", {"what": what, "value": b.display(named), "reason_code": "bad_target"})
     if p1 not in b.ix.sight(b.faction):
-        return OrderError("T_TARGET_UNSEEN", {"what": what, "value": b.pname(p1)})
+        if reach == "adjacent":
+            return OrderError("T_OUT_OF_RANGE", {"what": what, "value": b.pname(p1), "reason_code": "not_adjacent"})
+        if not row.get("faction"):
+            return OrderError("T_TARGET_UNSEEN", {"what": what, "value": b.pname(p1), "reason_code": "bad_target"})
+        if named is None or named == b.faction:
+            return unknown
+        return named, True
     players = b.state["factions"]
     foreign: list[str] = sorted({str(a["faction"]) for a in b.ix.armies_in.get(p1, ()) if a["faction"] != b.faction
                                  and (a["faction"] in players or not players_only)})
     names = allowed_list(b.display(f) for f in foreign)
     there = f"там стоят войска: {names}" if foreign else "чужих войск там нет"
     if row.get("faction"):
-        target = (b.ix.factions if players_only else b.ix.targets).get(b.ix.norm(row.get("faction")))
-        if target is None or target == b.faction:
-            return OrderError("T_UNKNOWN_FACTION", {"column": "Фракция", "value": echo(row.get("faction")),
-                                                    "allowed": names if foreign else "ни одной: там нет чужих войск"})
-        if target not in foreign:
-            return OrderError("T_NO_TARGET_ARMY", {"value": b.pname(p1), "faction": b.who(target), "there": there})
-        return target
+        if named is None or named == b.faction:
+            return unknown
+        if named not in foreign:
+            return OrderError("T_NO_TARGET_ARMY", {"value": b.pname(p1), "faction": b.who(named), "there": there})
+        return named, False
     if len(foreign) == 1:
-        return foreign[0]
+        return foreign[0], False
     if not foreign:
         return OrderError("T_NO_TARGET_ARMY", {"value": b.pname(p1), "faction": "другой фракции", "there": there})
     return OrderError("T_TARGET_FACTION_NEEDED", {"what": what, "value": b.pname(p1), "allowed": names})
@@ -84,8 +108,8 @@ def _spell(b: Book, row: Row, used: set[str], learned: Mapping[str, int | None]
         if wanted is not None:
             return OrderError("T_SPELL_NOT_LEARNED", {"value": other[wanted],
                                                       "allowed": allowed_list(known.values())})
-        return OrderError("T_SPELL_UNKNOWN", {"value": echo(row.get("spell")),
-                                             "allowed": allowed_list(known.values())})
+        return OrderError("T_SPELL_UNKNOWN", {"value": echo(row.get("spell")), "allowed": allowed_list(known.values()),
+                                             "reason_code": "unknown_item"})  # none such in the content (G72)
     if sid in used:
         return OrderError("T_SPELL_TWICE", {"value": known[sid]})
     spell = d.spells[sid]
@@ -106,11 +130,15 @@ def _spell(b: Book, row: Row, used: set[str], learned: Mapping[str, int | None]
             cast["province"] = p1
             note += f" на провинцию «{b.pname(p1)}»"
         else:
-            target = _enemy_army(b, row, p1, f"заклинания «{known[sid]}»", players_only=False)
-            if isinstance(target, OrderError):
-                return target
+            aimed = _enemy_army(b, row, p1, f"заклинания «{known[sid]}»", players_only=False, reach=spell.range)
+            if isinstance(aimed, OrderError):
+                return aimed
+            target, blind = aimed
             cast["target"] = {"faction": target, "army": p1}
             note += f" на войско {b.who(target)} в провинции «{b.pname(p1)}»"
+            if blind:
+                cast[BLIND] = True
+                note += BLIND_NOTE
     used.add(sid)
     return cast, note
 
@@ -231,7 +259,9 @@ def _ability(b: Book, row: Row, form: str, dwarf_alloc: dict[str, int]
     # enemy_army (Intimidation)
     if p1 is None:
         return need
-    target = _enemy_army(b, row, p1, f"«{ability}»", players_only=True)
-    if isinstance(target, OrderError):
-        return target
-    return {"target": {"faction": target, "army": p1}}, f"войско {b.who(target)} в провинции «{b.pname(p1)}»"
+    aimed = _enemy_army(b, row, p1, f"«{ability}»", players_only=True, reach="any")
+    if isinstance(aimed, OrderError):
+        return aimed
+    target, blind = aimed
+    note = f"войско {b.who(target)} в провинции «{b.pname(p1)}»" + (BLIND_NOTE if blind else "")
+    return {"target": {"faction": target, "army": p1}, **({BLIND: True} if blind else {})}, note

@@ -4,3 +4,6 @@ from __future__ import annotations
 
 PLANNING, CAMPAIGN, MIGHT, DIPLOMACY = "planning", "campaign", "might", "diplomacy"
 TABS = (PLANNING, CAMPAIGN, MIGHT, DIPLOMACY)
+# a cast or ability a row aims at a province its faction cannot see (engine.titania.might_rows): marked on the row's
+# order item, dropped before the adjudicator gets it (engine.titania.game_turn.add_keys)
+BLIND = "blind"

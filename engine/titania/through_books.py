@@ -35,7 +35,8 @@ from engine.titania.book_orders import (
 )
 from engine.titania.data import content_of
 from engine.titania.names import BUILDING_NAMES, RESOURCE_NAMES, ability_name
-from engine.titania.tabs import CAMPAIGN, MIGHT, PLANNING
+from engine.titania.reasons import EXTERNAL_CAUSES
+from engine.titania.tabs import BLIND, CAMPAIGN, MIGHT, PLANNING
 
 Cells = dict[str, str]
 
@@ -292,7 +293,7 @@ def _row(after: Mapping[str, Any], faction: str, tab: str, row: int) -> dict[str
 
 
 def _clean(item: Mapping[str, Any], *drop: str) -> dict[str, Any]:
-    return {k: v for k, v in item.items() if k not in ("code", "part", "part_verdict", *drop)}
+    return {k: v for k, v in item.items() if k not in ("code", "part", "part_verdict", BLIND, *drop)}
 
 
 def _planning(data: Mapping[str, Any], p: Plan, after: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -308,6 +309,26 @@ def _planning(data: Mapping[str, Any], p: Plan, after: Mapping[str, Any]) -> lis
         base = {"index": i, "kind": order.get("kind") if isinstance(order, dict) else None,
                 "faction": order.get("faction") if isinstance(order, dict) else None}
         items.append({**base, **_clean(got, "index", "kind", "faction")})
+    return items
+
+
+def _progress(data: Mapping[str, Any], before: Mapping[str, Any], items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each contribution's `progress` (SCHEMA_V2 §5: the major's total of all factions, the minor's total of its
+    faction, after this order) counted in the file's order of the orders: the game runs each faction's rows
+    together, and only the running totals between factions depend on that order."""
+    open_ones = {str(e["id"]): e for e in before.get("active_events", []) if e.get("status") == "open"}
+    totals: dict[tuple[str, str | None], int] = {}
+    orders = _list(_dict(data.get("planning")).get("orders"))
+    for item, order in zip(items, orders, strict=False):
+        record = open_ones.get(str(order.get("event"))) if isinstance(order, dict) else None
+        if item.get("reason") != "contributed" or record is None:
+            continue
+        progress = _dict(record.get("progress"))
+        faction = str(order.get("faction"))
+        key = (str(order["event"]), None if record.get("class") == "major" else faction)
+        base = sum(int(n) for n in progress.values()) if key[1] is None else int(progress.get(faction, 0))
+        totals[key] = totals.get(key, base) + sum(int(n) for n in _dict(order.get("resources")).values())
+        item["progress"] = totals[key]
     return items
 
 
@@ -381,7 +402,7 @@ def answer(data: Mapping[str, Any], p: Plan, before: Mapping[str, Any], after: M
     if isinstance((data.get("state") or {}).get("turn"), int):
         out["turn"] = turn
     if "planning" in last:
-        out["planning"] = {"orders": _planning(data, p, after), **last["planning"]}
+        out["planning"] = {"orders": _progress(data, before, _planning(data, p, after)), **last["planning"]}
     abilities: dict[str, dict[str, Any]] = {}
     for faction, rows in p.abilities.items():
         got = _one_of(rows, faction, after)
@@ -421,7 +442,8 @@ def answer(data: Mapping[str, Any], p: Plan, before: Mapping[str, Any], after: M
         "factions": factions_out, "rewards": list(last.get("rewards", [])), "events": events,
         "protected_next": dict(after.get("protected", {})), "stolen_next": list(after.get("stolen", [])),
         "spells": _spells(data, p, after), "revealed": {**begun.get("revealed", {}), **last.get("revealed", {})},
-        "active_events": list(after.get("active_events", [])), "quests": dict(after.get("quests", {})),
+        # the turn's own, before the next one began (game_turn.begin_turn)
+        "active_events": list(last.get("active_events", [])), "quests": dict(last.get("quests", {})),
     })
     return out
 
@@ -437,7 +459,11 @@ def mismatches(p: Plan, checked: Mapping[str, Mapping[tuple[str, int], bool]],
             for n in range(2, len(typed) + 2):
                 ok = checked.get(faction, {}).get((tab, n))
                 got = rows.get(faction, {}).get(f"{tab}:{n}")
-                refused = got is None or "code" in got
+                # refused: by the books' reading, or by the adjudicator for the faction's own reasons (another
+                # faction or a battle may defeat a row check accepted: reasons.EXTERNAL_CAUSES; a blind aim too)
+                refused = got is None or "code" in got or (
+                    got.get("outcome") == "void" and got.get("reason") not in EXTERNAL_CAUSES
+                    and not got.get(BLIND))
                 if ok is not None and ok == refused:
                     said = "приняла" if ok else "отклонила"
                     did = "отклонил как неверный приказ" if refused else "выполнил"

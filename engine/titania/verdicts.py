@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.errors import OrderError
 from engine.ruleset import ParsedOrders
-from engine.titania.tabs import MIGHT
+from engine.titania.tabs import BLIND, MIGHT
 
 # A book error -> the adjudicator's reason code of an order refused for it (the closed list, SCHEMA §3 and
 # SCHEMA_V2 §12); an error not listed stands for `bad_order` (no such army, a malformed or duplicate order).
@@ -77,13 +77,14 @@ def row_verdicts(out: Mapping[str, Any], orders: Mapping[str, ParsedOrders],
                 got = next(casts, None)
                 if got is not None:
                     for r in it["rows"]:
-                        put(fid, MIGHT, int(r), got)
+                        put(fid, MIGHT, int(r), {**got, **({BLIND: True} if it["cast"].get(BLIND) else {})})
             elif it.get("kind") == "might" and fid in out.get("might_allocation", {}):
                 for r in it["rows"]:
                     put(fid, MIGHT, int(r), out["might_allocation"][fid])
             elif it.get("kind") == "ability" and fid in out.get("abilities", {}):
                 for r in it["rows"]:
-                    put(fid, MIGHT, int(r), out["abilities"][fid])
+                    put(fid, MIGHT, int(r), {**out["abilities"][fid], **({BLIND: True} if it["spec"].get(BLIND)
+                                                                          else {})})
     return result
 
 

@@ -93,12 +93,12 @@ def test_a_spell_aimed_out_of_sight_tells_nothing_of_what_stands_there(start: di
     """«A row's status … depend[s] only on what the faction can see (views.sight) and on its own state» (issue 37
     §4). Setup: «Альбион» knows «Огненный шар»; a province it cannot see holds an army of «Орда Гримгора», or
     nothing. Rows: the spell at that province, with and without «Фракция». Expected: one and the same status in
-    all four cases, saying the province is out of sight."""
+    all four cases, saying the province is out of the spell's reach (in or next to an own province: all in sight)."""
     grimgor = start["factions"]["grimgor"]["name"]
     texts = {_fireball_far(start, there, who) for there in (True, False) for who in ("", grimgor)}
     assert len(texts) == 1
     (text,) = texts
-    assert text.startswith("Цель заклинания «Огненный шар» — чужое войско там, где вы его видите")
+    assert text.startswith("Цель заклинания «Огненный шар» — войско в ваших провинциях или по соседству с ними")
 
 
 def test_t4_6_a_spell_at_a_keepers_army_is_cast(start: dict[str, Any]) -> None:
@@ -143,3 +143,29 @@ def test_t4_2_a_second_ward_on_a_province_is_refused_at_check(start: dict[str, A
         f"Так не выполнить: недопустимая цель (см. «Расы»). Провинцию «{capital}» в этом Походе уже охраняет "
         f"«{ability}»: охрана на провинцию одна, вторая не действует и не оплачивается.")
     assert final["lothern"][("might", 3)] == checked["lothern"][("might", 3)]
+
+
+def test_a_spell_of_any_range_aims_blind_at_an_unseen_province(start: dict[str, Any]) -> None:
+    """SCHEMA_V2 §4: a spell of range «any» may aim at any enemy army. Out of the faction's sight its book cannot say
+    whether an army stands there (issue 37 §4): the row names whose army it aims at and is OK whatever stands there;
+    the turn casts it if the army is there, and if not the row says another faction decided it, nothing paid.
+    Setup: «Альбион» knows a «Молния» of range «any» (damage 1), mana 5; «Орда Гримгора» stands in its capital,
+    out of Альбион's sight. Rows: «Молния» at «Гримгор», «Фракция» «Орда Гримгора»; the same with no army there."""
+    texts, results = set(), []
+    for there in (True, False):
+        state = world(start, mana=5)
+        state["content"] = {"catalog": {"spells": {"bolt": {
+            "name": "Молния", "learn": {"mana": 1}, "cast": {"mana": 1}, "target": "enemy_army", "range": "any",
+            "effects": [{"type": "damage", "value": 1}]}}}}
+        state["factions"]["albion"]["spells"] = ["bolt"]
+        if not there:
+            state["armies"] = [a for a in state["armies"] if a["province"] != "grimgor"]
+        row = cast("Молния", province=name(state, "grimgor"), faction=state["factions"]["grimgor"]["name"])
+        checked, final = play(state, {"albion": {"might": [row]}})
+        texts.add(checked["albion"][("might", 2)])
+        results.append(final["albion"][("might", 2)])
+    assert len(texts) == 1 and next(iter(texts)).startswith("OK: заклинание «Молния» на войско фракции «Орда Гримгора»")
+    assert "(эту провинцию вы не видите" in next(iter(texts))
+    assert results[0].startswith("OK: выполнен: заклинание применено")
+    assert results[1] == ("Не выполнено из-за других фракций: войска, в которое вы метили в провинции, которую не "
+                          "видели, там не оказалось; ничего не оплачено.")
