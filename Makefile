@@ -29,11 +29,11 @@ test: $(STAMP)
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest
 
 # The crash sweep before every single write and request, with the map and charts drawn (the default
-# suite crashes once per distinct step and draws pictures only in their own tests), and the discovery
-# check over a re-run of the whole Google suite
+# suite crashes once per distinct step and draws pictures only in their own tests), the discovery
+# check over a re-run of the whole Google suite, and every repository Titania case through the books
 test-full: $(STAMP)
 	FORUMWAR_FULL_TESTS=1 $(BIN)/python -m pytest -o addopts="-q -n auto --dist loadfile" -s \
-		tests/bridge/test_crash_sweep.py tests/bridge/test_google_discovery.py
+		tests/bridge/test_crash_sweep.py tests/bridge/test_google_discovery.py tests/titania/test_through_books_cases.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check . && $(BIN)/mypy

@@ -61,14 +61,15 @@ def _play(rs: Ruleset, data: Mapping[str, Any], seed: int | str, rows: Any, fold
         raise StageError("книги этой игры не заполнить строками приказов")
     layout = Layout.load(rs.name)
     for book, tabs in rows.books.items():
+        titled: dict[str, list[Mapping[str, str]]] = {}
         for key, typed in tabs.items():
             tab = layout.tab(key, "faction")
             if tab is None:
                 raise StageError(f"в раскладке книг нет вкладки приказов «{key}»")
             titles = {c.key: c.title for c in tab.columns}
-            progress(f"вписываю приказы: {gd.config.factions[book].name}, вкладка «{tab.title}»")
-            be.type_rows(gd.config.books[book], tab.title, [{titles[k]: v for k, v in cells.items()}
-                                                              for cells in typed])
+            titled[tab.title] = [{titles[k]: v for k, v in cells.items()} for cells in typed]
+        progress(f"вписываю приказы фракции «{gd.config.factions[book].name}»: " + ", ".join(f"«{t}»" for t in titled))
+        be.type_rows(gd.config.books[book], titled)
     report = stage.check(gd, be, progress)
     checked = {f: {(str(o["tab"]), int(o["row"])): bool(o["ok"]) for o in outcomes}
                for f, outcomes in report.outcomes.items()}

@@ -144,10 +144,11 @@ class LocksOnRead(Protocol):
 
 @runtime_checkable
 class TypesOrders(Protocol):
-    """Types rows into a book's order tab as a player does in the spreadsheet program: each row's cells under
-    the columns of those titles, from the row below the header down; a whole number typed as a number."""
+    """Types rows into a book's order tabs as a player does in the spreadsheet program (tab title -> rows): each
+    tab's old rows deleted, each row's cells under the columns of those titles, from the row below the header down;
+    a whole number typed as a number."""
 
-    def type_rows(self, book_id: str, tab: str, rows: list[Mapping[str, str]]) -> None: ...
+    def type_rows(self, book_id: str, tabs: Mapping[str, list[Mapping[str, str]]]) -> None: ...
 
 
 @runtime_checkable

@@ -26,7 +26,7 @@ SITUATION = ROOT / "docs" / "examples" / "situation.json"
 def _type(gd: GameDir, fid: str, tab: str, rows: list[dict[str, Any]]) -> None:
     be = open_backend(gd)
     assert isinstance(be, TypesOrders)
-    be.type_rows(gd.config.books[fid], tab, [{k: str(v) for k, v in r.items()} for r in rows])
+    be.type_rows(gd.config.books[fid], {tab: [{k: str(v) for k, v in r.items()} for r in rows]})
 
 
 def _statuses(gd: GameDir, fid: str, tab: str) -> list[str]:

@@ -81,3 +81,4 @@ def test_the_keepers_orders_of_the_file_are_played_for_its_turn(tmp_path: Path) 
     assert played.output is not None and direct.output is not None
     assert json.loads(json.dumps(played.output)) == json.loads(json.dumps(direct.output))
     assert played.output["orders"][0]["reason"] == "won"
+

@@ -112,18 +112,19 @@ class XlsxBackend(Backend):
         lock_sheets(wb, self.password)
         xlsx_files.save(wb, self.book_path(book_id))
 
-    def type_rows(self, book_id: str, tab: str, rows: list[Mapping[str, str]]) -> None:
-        """TypesOrders: the tab's rows deleted, then these typed, as Excel saves them (the order tabs' cells are
-        left unlocked for the players)."""
+    def type_rows(self, book_id: str, tabs: Mapping[str, list[Mapping[str, str]]]) -> None:
+        """TypesOrders: each tab's rows deleted, then these typed, and the book saved once, as Excel saves it (the
+        order tabs' cells are left unlocked for the players)."""
         wb = self._load(book_id, edit=True)
-        ws = wb[tab]
-        header = [cell_text(c.value).strip() for c in ws[1]]
-        for line in ws.iter_rows(min_row=2):  # what the tab held (pre-filled rows) is deleted first
-            for cell in line:
-                cell.value = None
-        for n, cells in enumerate(rows, 2):
-            for title, text in cells.items():
-                ws.cell(n, header.index(title) + 1, int(text) if re.fullmatch(r"-?\d+", text) else text)
+        for tab, rows in tabs.items():
+            ws = wb[tab]
+            header = [cell_text(c.value).strip() for c in ws[1]]
+            for line in ws.iter_rows(min_row=2):  # what the tab held (pre-filled rows) is deleted first
+                for cell in line:
+                    cell.value = None
+            for n, cells in enumerate(rows, 2):
+                for title, text in cells.items():
+                    ws.cell(n, header.index(title) + 1, int(text) if re.fullmatch(r"-?\d+", text) else text)
         xlsx_files.save(wb, self.book_path(book_id))
 
     def put_pictures(self, book_id: str, title: str, pictures: list[bytes], note: str) -> None:
