@@ -12,6 +12,7 @@ from typing import Any
 from engine.titania.data import default_data
 from engine.titania.params import default_params, override
 from engine.titania.setup import start_settings
+from engine.titania.state_types import TitaniaState
 from engine.titania.victory import Victory, rules
 
 
@@ -24,13 +25,14 @@ def turns(n: int) -> str:
     return f"{n} ходов"
 
 
-def announcements(state: Mapping[str, Any]) -> tuple[str, ...]:
+def announcements(state: TitaniaState) -> tuple[str, ...]:
     """Russian lines, one per default, for `forumwar new` to print."""
     params = override(default_params(), state.get("params") or None, [])
     techs = default_data().technologies
     keepers = state.get("keepers") or {}
+    start: Mapping[str, Any] = state.get("start") or {}
     known = sorted({t for k in keepers.values() for t in k.get("techs", [])} if keepers
-                   else start_settings((state.get("start") or {}).get("settings") or {}, [])["keeper_technologies"])
+                   else start_settings(start.get("settings") or {}, [])["keeper_technologies"])
     keeper_techs = (", ".join(f"«{techs[t].name}»" for t in known if t in techs) if known
                     else "пуст (в книге его нет)")
     return (
@@ -59,7 +61,7 @@ def announcements(state: Mapping[str, Any]) -> tuple[str, ...]:
     )
 
 
-def _victory(state: Mapping[str, Any], v: Victory) -> str:
+def _victory(state: TitaniaState, v: Victory) -> str:
     """How the game ends (T4-7): the GM's victory provinces, or the defaults the book lacks."""
     shrines = f" или сразу, когда фракция держит {v.shrines_to_win} Святилищ Древних" if v.shrines_to_win else ""
     if not v.provinces:
@@ -84,7 +86,7 @@ def _buildings() -> tuple[str, ...]:
             "каждая постройка — во вкладке «Постройки».",) if value else ()
 
 
-def _start(state: Mapping[str, Any]) -> tuple[str, ...]:
+def _start(state: TitaniaState) -> tuple[str, ...]:
     """A start by the book: what the set-up stage decides (docs/rulings.md «начало игры по книге»)."""
     start = state.get("start")
     if not isinstance(start, dict):

@@ -6,12 +6,12 @@ given as the rule book says (setup); Keeper and Boss provinces cannot be handed 
 """
 from __future__ import annotations
 
-from typing import Any
+from engine.titania.state_types import TitaniaState
 
 BUILDINGS = ("mine", "sawmill", "farm", "quarry", "tower", "port", "fort", "market")
 
 
-def apply_holdings(raw: object, state: dict[str, Any], problems: list[str]) -> None:
+def apply_holdings(raw: object, state: TitaniaState, problems: list[str]) -> None:
     """Owners and buildings of the scenario's provinces into `state`, appending problems (Russian)."""
     if not isinstance(raw, list):
         return

@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.rng import Random, stream
 from engine.titania.params import REVEALS, Params, default_params
+from engine.titania.state_types import Province, TitaniaState
 from engine.titania.world import World
 
 DEPOSIT_OF = {"fertile": "fertile", "stone": "stone", "mana": "mana"}
@@ -93,12 +94,12 @@ def reveal_near_armies(w: World, mover: str | None = None) -> None:
         reveal(w, p, str(by))
 
 
-def reveal_around(state: dict[str, Any], seed: int | str, params: Params | None = None) -> dict[str, dict[str, Any]]:
+def reveal_around(state: TitaniaState, seed: int | str, params: Params | None = None) -> dict[str, dict[str, Any]]:
     """The same rule on a game state (`engine.titania.setup`): every land province whose `deposits` are
     still unknown (None) and that holds or borders a player army gets its resources, from the same stream
     as the adjudicator's (`titania/reveal/<province>` of `seed`). Returns what was revealed."""
     params = params or default_params()
-    provinces: dict[str, dict[str, Any]] = state["map"]["provinces"]
+    provinces: dict[str, Province] = state["map"]["provinces"]
     nb: dict[str, set[str]] = {p: set() for p in provinces}
     for a, b in state["map"]["adjacency"]:
         nb[a].add(b)
@@ -122,6 +123,6 @@ def reveal_around(state: dict[str, Any], seed: int | str, params: Params | None 
             allowed = not any(provinces[n].get("capital") or (provinces[n].get("shrine") and not special(n)
                                                               and not special(p)) for n in nb[p])
             deposits, shrine, found = roll(stream(seed, "titania", "reveal", p), params.reveal_weights, allowed)
-            info.update(deposits=deposits, shrine=shrine)
+            info.update({"deposits": deposits, "shrine": shrine})
             out[p] = {"deposits": deposits, "shrine": shrine, "by": army["faction"], "found": found}
     return out

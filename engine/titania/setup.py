@@ -25,7 +25,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import Any, Final, Literal, cast
 
 from engine.datafiles import read_toml
 from engine.rng import Random, stream
@@ -37,13 +37,15 @@ from engine.titania.map import DEPOSITS
 from engine.titania.params import default_params, override
 from engine.titania.races import RACES
 from engine.titania.reveal import reveal_around
+from engine.titania.state_types import FactionRecord, Keeper, Province, StartParts, StartSettings, TitaniaState
 
 CAPITAL_GARRISON = 3  # Game start: «гарнизон войск с силой 3»
 CAPITAL_BUILDINGS = ("mine", "sawmill")  # «один рудник т1 по добыче золота, одну лесопилку т1»
 KEEPER_STRENGTH = (1, 10)  # Keepers: «На каждой провинции Хранителей появляется войско с силой 1-10»
 START = "setup"  # the set-up stage (turn 0) of a start by the book
-CHOICES = ("colour", "race", "capital")  # what a player picks (and the capital's name, optional)
-RESOURCE_KEYS = ("gold", "wood", "influence", "stone", "mana")
+Choice = Literal["colour", "race", "capital"]
+CHOICES: Final = ("colour", "race", "capital")  # what a player picks (and the capital's name, optional)
+RESOURCE_KEYS: Final = ("gold", "wood", "influence", "stone", "mana")
 DEPOSIT_BUILDING = {"gold": "mine", "wood": "sawmill", "fertile": "farm", "stone": "quarry", "mana": "tower"}
 
 
@@ -59,8 +61,8 @@ def _text(v: object) -> str:
     return v.strip() if isinstance(v, str) else ""
 
 
-def _provinces(raw: object, problems: list[str]) -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = {}
+def _provinces(raw: object, problems: list[str]) -> dict[str, Province]:
+    out: dict[str, Province] = {}
     if not isinstance(raw, list) or not raw:
         problems.append("[[provinces]]: нужен список провинций карты.")
         return out
@@ -108,7 +110,7 @@ def _adjacency(raw: object, provinces: Mapping[str, Any], problems: list[str]) -
     return [[a, b] for a, b in sorted(pairs)]
 
 
-def neighbours(state: Mapping[str, Any]) -> dict[str, set[str]]:
+def neighbours(state: TitaniaState) -> dict[str, set[str]]:
     """Province -> adjacent provinces."""
     out: dict[str, set[str]] = {p: set() for p in state["map"]["provinces"]}
     for a, b in state["map"]["adjacency"]:
@@ -129,12 +131,12 @@ def _start_defaults() -> dict[str, Any]:
     return read_toml("engine.titania", "data", "start.toml") or {}
 
 
-def start_settings(raw: object, problems: list[str]) -> dict[str, Any]:
+def start_settings(raw: object, problems: list[str]) -> StartSettings:
     """engine/titania/data/start.toml with the scenario's `[start]` over it (JSON-able)."""
     out: dict[str, Any] = dict(_start_defaults())
     if not isinstance(raw, dict):
         problems.append("[start]: нужна таблица настроек начала игры.")
-        return out
+        return cast(StartSettings, out)  # start.toml: the keys of StartSettings
     for key, value in raw.items():
         kind = START_KEYS.get(key)
         if kind is None:
@@ -153,7 +155,7 @@ def start_settings(raw: object, problems: list[str]) -> dict[str, Any]:
         problems.append("[start] keeper_provinces: у Хранителей хотя бы одна провинция.")
     if len({c.casefold() for c in out["colours"]}) != len(out["colours"]):
         problems.append("[start] colours: цвета в списке повторяются.")
-    return out
+    return cast(StartSettings, out)
 
 
 def _json(value: object) -> Any:
@@ -173,12 +175,12 @@ def coastal(provinces: Mapping[str, Any], nb: Mapping[str, set[str]], p: str) ->
     return not info["sea"] and not info["island"] and any(provinces[n]["sea"] for n in nb[p])
 
 
-def _factions(raw: object, provinces: dict[str, dict[str, Any]], nb: dict[str, set[str]],
+def _factions(raw: object, provinces: dict[str, Province], nb: dict[str, set[str]],
               settings: Mapping[str, Any] | None, problems: list[str]
-              ) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+              ) -> tuple[dict[str, FactionRecord], dict[str, str]]:
     """The faction records and the capital names the scenario gives. With `settings` (a start by the book) a
     colour, race or capital left out is open: "" in the record, for the players to pick."""
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, FactionRecord] = {}
     names: dict[str, str] = {}
     if not isinstance(raw, dict) or len(raw) < 2:
         problems.append("[factions.*]: нужны хотя бы две фракции игроков.")
@@ -229,7 +231,9 @@ def _factions(raw: object, provinces: dict[str, dict[str, Any]], nb: dict[str, s
             start.update(purse)
         out[str(fid)] = {"name": _text(f.get("name")) or str(fid), "race": race, "colour": colour,
                          "capital": capital, "allies": sorted(a for a in allies if isinstance(a, str))
-                         if isinstance(allies, list) else [], "at_war": [], "might": 0, **start}
+                         if isinstance(allies, list) else [], "at_war": [], "might": 0, "gold": start["gold"],
+                         "wood": start["wood"], "influence": start["influence"], "stone": start["stone"],
+                         "mana": start["mana"]}
     for fid, f in out.items():
         for ally in f["allies"]:
             if ally not in out:
@@ -241,11 +245,11 @@ def _factions(raw: object, provinces: dict[str, dict[str, Any]], nb: dict[str, s
 
 # -- Keepers and Bosses ----------------------------------------------------------------------------------
 
-def _keepers(raw: object, provinces: dict[str, dict[str, Any]], rng: Random, state: dict[str, Any],
-             problems: list[str], random_race: bool = False, technologies: object = ()) -> dict[str, dict[str, Any]]:
+def _keepers(raw: object, provinces: dict[str, Province], rng: Random, state: TitaniaState,
+             problems: list[str], random_race: bool = False, technologies: object = ()) -> dict[str, Keeper]:
     """The Keepers at their places; `random_race`: a Keeper without a race gets a random one («со случайной
     расой»); `technologies`: the standard set of a Keeper whose table gives none."""
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, Keeper] = {}
     if raw is None:
         return out
     if not isinstance(raw, dict):
@@ -304,7 +308,7 @@ def _keeper_techs(raw: object, where: str, problems: list[str]) -> list[str]:
     return sorted({t for t in raw if t in known})
 
 
-def _random_keepers(state: dict[str, Any], settings: Mapping[str, Any], taken: set[str], rng: Random
+def _random_keepers(state: TitaniaState, settings: Mapping[str, Any], taken: set[str], rng: Random
                     ) -> tuple[dict[str, Any], list[str]]:
     """Keepers up to `settings.keepers` beside the GM's (as [keepers.*] tables, with a random race, for
     `_keepers`): each on `keeper_provinces` connected free land provinces, none a capital or next to one, none
@@ -345,7 +349,7 @@ def _random_keepers(state: dict[str, Any], settings: Mapping[str, Any], taken: s
     return out, notes
 
 
-def _bosses(raw: object, provinces: dict[str, dict[str, Any]], rng: Random, state: dict[str, Any],
+def _bosses(raw: object, provinces: dict[str, Province], rng: Random, state: TitaniaState,
             health: int, problems: list[str]) -> None:
     if raw is None:
         return
@@ -361,12 +365,12 @@ def _bosses(raw: object, provinces: dict[str, dict[str, Any]], rng: Random, stat
         assert isinstance(b, dict)
         # «В провинции Босса всегда есть Святилище Древних и добывающее здание т1 (золото или дерево)»
         res = str(b["resource"]) if b.get("resource") in ("gold", "wood") else rng.choice(["gold", "wood"])
-        info.update(shrine=True, boss=True, deposits=[res], boss_name=_text(b.get("name")) or "Босс")
+        info.update({"shrine": True, "boss": True, "deposits": [res], "boss_name": _text(b.get("name")) or "Босс"})
         state["buildings"][p] = [DEPOSIT_BUILDING[res]]
         state["bosses"][p] = {"health": health}
 
 
-def place_natives(state: dict[str, Any], rng: Random) -> dict[str, Any]:
+def place_natives(state: TitaniaState, rng: Random) -> dict[str, Any]:
     """G41 a, G40 a (SCHEMA_V2 §8, engine.titania.natives: the adjudicator's `setup.natives` runs the same
     function): around each capital three random neighbours (filled up from 2 steps away) have no natives; every
     other free land province gets a squad of its distance over land from the nearest capital. Keeper, Boss,
@@ -402,7 +406,7 @@ def reserved(parts: Mapping[str, Any]) -> set[str]:
     return out
 
 
-def capital_candidates(state: Mapping[str, Any], parts: Mapping[str, Any]) -> list[str]:
+def capital_candidates(state: TitaniaState, parts: Mapping[str, Any]) -> list[str]:
     """Where a capital may still be founded: coastal land, not an island, not a capital, not reserved."""
     provinces = state["map"]["provinces"]
     nb = neighbours(state)
@@ -410,14 +414,15 @@ def capital_candidates(state: Mapping[str, Any], parts: Mapping[str, Any]) -> li
     return sorted(p for p in provinces if coastal(provinces, nb, p) and not provinces[p]["capital"] and p not in taken)
 
 
-def free_choices(state: Mapping[str, Any], parts: Mapping[str, Any], settings: Mapping[str, Any],
+def free_choices(state: TitaniaState, parts: Mapping[str, Any], settings: Mapping[str, Any],
                  faction: str | None = None) -> dict[str, list[str]]:
     """What is still free to pick (besides `faction`'s own picks): colours (as the list says them), race ids,
     capital provinces."""
     others = [f for fid, f in state["factions"].items() if fid != faction]
     used_colours = {f["colour"].casefold() for f in others if f["colour"]}
     used_races = {f["race"] for f in others if f["race"]} if settings["unique_races"] else set()
-    mine = state["factions"].get(faction, {}).get("capital") if faction is not None else None
+    own = state["factions"].get(faction) if faction is not None else None
+    mine = own.get("capital") if own is not None else None
     capitals = capital_candidates(state, parts)
     if mine:
         capitals = sorted({*capitals, mine})
@@ -425,7 +430,7 @@ def free_choices(state: Mapping[str, Any], parts: Mapping[str, Any], settings: M
             "race": [r for r in RACES if r not in used_races], "capital": capitals}
 
 
-def draw_open(state: dict[str, Any], parts: Mapping[str, Any], settings: Mapping[str, Any], seed: int | str
+def draw_open(state: TitaniaState, parts: Mapping[str, Any], settings: Mapping[str, Any], seed: int | str
               ) -> dict[str, list[str]]:
     """Fill every faction's open colour, race and capital by lot (each from its own stream of `seed`), in the
     order of the faction ids; returns what each faction got by lot."""
@@ -448,7 +453,7 @@ def draw_open(state: dict[str, Any], parts: Mapping[str, Any], settings: Mapping
     return drawn
 
 
-def found(state: dict[str, Any], parts: Mapping[str, Any], settings: Mapping[str, Any] | None, rng: Random,
+def found(state: TitaniaState, parts: Mapping[str, Any], settings: Mapping[str, Any] | None, rng: Random,
           reveal_seed: int | str, problems: list[str]) -> list[str]:
     """Found the game on a state whose factions all have colour, race and capital: the GM's Keepers (and, in a
     start by the book, random ones up to `keepers`), the Bosses, the provinces handed out, then each capital
@@ -476,7 +481,7 @@ def found(state: dict[str, Any], parts: Mapping[str, Any], settings: Mapping[str
     for fid, f in state["factions"].items():
         cap = f["capital"]
         info = provinces[cap]
-        info.update(deposits=["gold", "wood"], shrine=False)  # «все остальные ресурсы убираются»
+        info.update({"deposits": ["gold", "wood"], "shrine": False})  # «все остальные ресурсы убираются»
         if names.get(fid):
             info["name"] = names[fid]
         state["owners"][cap] = fid
@@ -489,17 +494,17 @@ def found(state: dict[str, Any], parts: Mapping[str, Any], settings: Mapping[str
                                     "strength": int(a.get("strength", 1)), "naval": provinces[a["province"]]["sea"]})
     placed = place_natives(state, rng)
     reveal_around(state, reveal_seed)
-    state.update(turn=1, stage="orders")
+    state.update({"turn": 1, "stage": "orders"})
     state.pop("start", None)
     state["last"] = {"natives_placed": placed} if settings is not None else state.get("last", {})
     return notes
 
 
-def _open(state: Mapping[str, Any]) -> bool:
+def _open(state: TitaniaState) -> bool:
     return any(not f[k] for f in state["factions"].values() for k in CHOICES)
 
 
-def new_game(scenario: Mapping[str, Any], ruleset: str = "titania") -> dict[str, Any]:
+def new_game(scenario: Mapping[str, Any], ruleset: str = "titania") -> TitaniaState:
     """The first state of a scenario: turn 1, stage «orders», when the scenario fixes the start (or its
     `[start]` says `stage = false`, or leaves nothing open); else turn 0, the set-up stage, whose resolution
     (engine.titania.start_book) founds the game. ScenarioProblems lists every problem."""
@@ -507,18 +512,18 @@ def new_game(scenario: Mapping[str, Any], ruleset: str = "titania") -> dict[str,
     params_raw = scenario.get("params")
     override(default_params(), params_raw, problems)
     provinces = _provinces(scenario.get("provinces"), problems)
-    state: dict[str, Any] = {
+    state: TitaniaState = {
         "schema_version": SCHEMA_VERSION, "ruleset": ruleset, "turn": 1, "stage": "orders",
         "params": dict(params_raw) if isinstance(params_raw, dict) else {},
         "victory": victory.read_table(scenario.get("victory"), provinces, problems),
         "map": {"provinces": provinces, "adjacency": _adjacency(scenario.get("adjacency"), provinces, problems)},
         "owners": {}, "buildings": {}, "armies": [], "natives": {}, "bosses": {}, "protected": {}, "stolen": [],
         "keeper_trigger_used": [], "in_transit": [], "battles": [], "last": {}, "chronicle": [], "log": [],
-        "ledger": [], "keepers": {}}
+        "ledger": [], "keepers": {}, "factions": {}}  # the factions next: they read the map
     nb = neighbours(state)
     settings = start_settings(scenario["start"], problems) if "start" in scenario else None
     state["factions"], names = _factions(scenario.get("factions"), provinces, nb, settings, problems)
-    parts = {"keepers": _json(scenario.get("keepers")), "bosses": _json(scenario.get("bosses")),
+    parts: StartParts = {"keepers": _json(scenario.get("keepers")), "bosses": _json(scenario.get("bosses")),
              "provinces": _json([p for p in scenario.get("provinces") or [] if isinstance(p, dict)
                                  and ("owner" in p or "buildings" in p)])
              if isinstance(scenario.get("provinces"), list) else None,
@@ -538,18 +543,20 @@ def new_game(scenario: Mapping[str, Any], ruleset: str = "titania") -> dict[str,
         draw_open(state, parts, settings, seed_text)
         found(state, parts, settings, rng, seed_text, problems)
         return state
-    state.update(turn=0, stage=START, start={"settings": settings, "parts": parts, "seed": seed_text})
+    state.update({"turn": 0, "stage": START, "start": {"settings": settings, "parts": parts, "seed": seed_text}})
     return state
 
 
-def _check_start(state: dict[str, Any], parts: Mapping[str, Any], settings: Mapping[str, Any], seed: str,
+def _check_start(state: TitaniaState, parts: Mapping[str, Any], settings: Mapping[str, Any], seed: str,
                  problems: list[str]) -> None:
     """A start by the book can be founded whatever the players pick: enough colours, races and coastal
     provinces for every open choice, and the GM's Keepers, Bosses and handed-out provinces fit (a trial
     founding with the open choices drawn by lot)."""
     factions = state["factions"]
     free = free_choices(state, parts, settings)
-    for key, what in (("colour", "цветов"), ("race", "рас"), ("capital", "приморских провинций для столиц")):
+    whats = {"colour": "цветов", "race": "рас", "capital": "приморских провинций для столиц"}
+    for key in CHOICES:
+        what = whats[key]
         wanted = sum(1 for f in factions.values() if not f[key])
         if wanted > len(free[key]):
             hint = " (или разрешите повтор рас: unique_races = false)" if key == "race" else ""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from engine.state import SCHEMA_VERSION
 from engine.titania.adjudicate import place_natives
@@ -26,13 +26,14 @@ from engine.titania.map import DEPOSITS
 from engine.titania.params import RESOURCES
 from engine.titania.setup import start_settings
 from engine.titania.situation import SCHEMA_V2, Situation, parse_situation
+from engine.titania.state_types import Content, EventRecord, Opening, Province, QuestRecord, TitaniaState
 from engine.titania.world import World
 
 PLANNING_KEYS = ("production", "arrivals", "keeper_reinforce", "stolen", "orders")
 
 
-def _provinces(sit: Situation, keeper_of: Mapping[str, str]) -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = {}
+def _provinces(sit: Situation, keeper_of: Mapping[str, str]) -> dict[str, Province]:
+    out: dict[str, Province] = {}
     for pid, p in sit.map.provinces.items():
         if p.sea:
             deposits: list[str] | None = None
@@ -40,10 +41,22 @@ def _provinces(sit: Situation, keeper_of: Mapping[str, str]) -> dict[str, dict[s
             deposits = None  # revealed when an army comes near (SCHEMA_V2 §7)
         else:
             deposits = sorted(p.deposits) if p.deposits is not None else list(DEPOSITS)  # absent: any building
-        out[pid] = {"name": p.name, "sea": p.sea, "island": p.island, "shrine": p.shrine, "capital": p.capital,
-                    "deposits": deposits, "keeper": keeper_of.get(pid), "boss": pid in sit.bosses,
-                    **({"boss_name": "Босс"} if pid in sit.bosses else {}), **({"market": True} if p.market else {})}
+        info: Province = {"name": p.name, "sea": p.sea, "island": p.island, "shrine": p.shrine, "capital": p.capital,
+                          "deposits": deposits, "keeper": keeper_of.get(pid), "boss": pid in sit.bosses}
+        if pid in sit.bosses:
+            info["boss_name"] = "Босс"
+        if p.market:
+            info["market"] = True
+        out[pid] = info
     return out
+
+
+def _content(sit: Situation, data: Mapping[str, Any]) -> Content:
+    """The game's content: the file's schema and, of a v2 file, its catalog (SCHEMA_V2 §1)."""
+    content: Content = {"schema": sit.schema}
+    if sit.schema == SCHEMA_V2:
+        content["catalog"] = copy.deepcopy(data.get("catalog") or {})
+    return content
 
 
 def _limits(sit: Situation, fid: str) -> dict[str, int]:
@@ -55,7 +68,7 @@ def _limits(sit: Situation, fid: str) -> dict[str, int]:
 
 
 def game_from_situation(data: object, seed: int | str = 0, fix_turn: bool = False
-                        ) -> tuple[dict[str, Any] | None, list[str]]:
+                        ) -> tuple[TitaniaState | None, list[str]]:
     """The game state a situation starts (turn `state.turn`, else 1; the stage of orders), or None and every
     problem of the file, in Russian. `seed`: the chance of making it (natives placed, resources revealed, an event
     or a quest drawn as its turn begins); `fix_turn`: its turn's own chance comes from `seed` too (as `adjudicate`
@@ -71,7 +84,7 @@ def game_from_situation(data: object, seed: int | str = 0, fix_turn: bool = Fals
     keeper_of = {p: o for p, o in sit.owners.items() if o is not None and sit.faction(o).is_keeper}
     ext = sit.ext
     colours = start_settings({}, [])["colours"]
-    state: dict[str, Any] = {
+    state: TitaniaState = {
         "schema_version": SCHEMA_VERSION, "ruleset": "titania", "turn": ext.turn or 1, "stage": "orders",
         "params": copy.deepcopy(data.get("params") or {}), "victory": {},
         "map": {"provinces": _provinces(sit, keeper_of),
@@ -83,19 +96,23 @@ def game_from_situation(data: object, seed: int | str = 0, fix_turn: bool = Fals
         "natives": dict(sit.natives), "bosses": {p: {"health": h} for p, h in sit.bosses.items()},
         "protected": dict(sit.protected), "stolen": [], "keeper_trigger_used": sorted(sit.keeper_trigger_used),
         "in_transit": [], "battles": [], "last": {}, "chronicle": [], "log": [], "ledger": [],
-        "active_events": [dict(e) for e in ext.events], "quests": {k: dict(q) for k, q in ext.quests.items()},
-        "content": {"schema": sit.schema, **({"catalog": copy.deepcopy(data.get("catalog") or {})}
-                                             if sit.schema == SCHEMA_V2 else {})},
+        # the file's records (SCHEMA_V2 §5, §6), as the adjudicator read them
+        "active_events": [cast(EventRecord, dict(e)) for e in ext.events],
+        "quests": {k: cast(QuestRecord, dict(q)) for k, q in ext.quests.items()},
+        "content": _content(sit, data),
+        "factions": {},
+        "faction_order": [f.id for f in sit.factions],  # the file's order: the order the turn's draws go in
+        "keepers": {},  # below, after the factions
     }
-    state["factions"] = {}
-    state["faction_order"] = [f.id for f in sit.factions]  # the file's order: the order the turn's draws go in
     for i, f in enumerate(players):
         capital = next((p for p in state["owners"] if state["owners"][p] == f.id
                         and sit.map.provinces[p].capital), "")
+        purse = {r: int(f.resources.get(r, 0)) for r in RESOURCES}
         state["factions"][f.id] = {
             "name": f.name or f.id, "race": f.race, "colour": colours[i % len(colours)], "capital": capital,
             "allies": sorted(f.allies), "at_war": sorted(f.at_war), "might": 0,
-            **{r: int(f.resources.get(r, 0)) for r in RESOURCES},
+            "gold": purse["gold"], "wood": purse["wood"], "influence": purse["influence"], "stone": purse["stone"],
+            "mana": purse["mana"],
             "techs": list(ext.technologies.get(f.id, ())), "spells": list(ext.spells.get(f.id, ())),
             "items": list(ext.items.get(f.id, ())), "base_limits": _limits(sit, f.id)}
     state["keepers"] = {k.id: {"name": k.name or k.id, "race": k.race,
@@ -107,13 +124,16 @@ def game_from_situation(data: object, seed: int | str = 0, fix_turn: bool = Fals
     if planning is not None:
         state["in_transit"] = copy.deepcopy(list(planning.get("arrivals") or []))
         state["stolen"] = [p for p in planning.get("stolen") or [] if isinstance(p, str)]
-    state["opening"] = {
-        "turn": state["turn"], **({"seed": seed} if fix_turn else {}), "dice": copy.deepcopy(dict(sit.dice)),
+    opening: Opening = {
+        "turn": state["turn"], "dice": copy.deepcopy(dict(sit.dice)),
         "choices": copy.deepcopy(dict(sit.choices)), "planning": planning is not None,
         "production": bool(planning.get("production", True)) if planning is not None else False,
-        "events": ext.turn is not None,
-        **({"keeper_reinforce": copy.deepcopy(planning["keeper_reinforce"])}
-           if planning is not None and isinstance(planning.get("keeper_reinforce"), dict) else {})}
+        "events": ext.turn is not None}
+    if fix_turn:
+        opening["seed"] = seed
+    if planning is not None and isinstance(planning.get("keeper_reinforce"), dict):
+        opening["keeper_reinforce"] = copy.deepcopy(planning["keeper_reinforce"])
+    state["opening"] = opening
     # the Keepers' orders the file gives for its turn (no book has them: the GM's, as the file says); a turn played
     # as `adjudicate` plays it (`fix_turn`) has exactly those, else the game's standing orders when it gives none
     keeper_ids = {k.id for k in keepers}

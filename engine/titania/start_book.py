@@ -20,15 +20,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine import ledger
 from engine.cells import normalize_name
 from engine.errors import OrderError, allowed_list, define
 from engine.rng import stream
 from engine.ruleset import FactionSummary, ParsedOrders, Row, RowStatus, StageResult, Summary, Table
-from engine.state import clone
+from engine.titania import ledger
 from engine.titania.names import race_name
 from engine.titania.races import RACES
-from engine.titania.setup import CHOICES, START, coastal, draw_open, found, free_choices, neighbours, reserved
+from engine.titania.setup import CHOICES, START, Choice, coastal, draw_open, found, free_choices, neighbours, reserved
+from engine.titania.state_types import StartParts, StartSettings, TitaniaState, copy_of, plain
 from engine.titania.victory import settings as victory_settings
 
 START_TAB = "start"
@@ -60,19 +60,19 @@ define({
 })
 
 
-def is_setup(state: Mapping[str, Any]) -> bool:
+def is_setup(state: TitaniaState) -> bool:
     return state.get("stage") == START and isinstance(state.get("start"), dict)
 
 
-def _start(state: Mapping[str, Any]) -> tuple[Mapping[str, Any], Mapping[str, Any]]:
+def _start(state: TitaniaState) -> tuple[StartSettings, StartParts]:
     return state["start"]["settings"], state["start"]["parts"]
 
 
-def _pname(state: Mapping[str, Any], pid: str) -> str:
+def _pname(state: TitaniaState, pid: str) -> str:
     return str(state["map"]["provinces"][pid]["name"])
 
 
-def _show(state: Mapping[str, Any], key: str, value: str) -> str:
+def _show(state: TitaniaState, key: str, value: str) -> str:
     """A choice as a player reads it."""
     if key == "race":
         return race_name(value)
@@ -81,7 +81,7 @@ def _show(state: Mapping[str, Any], key: str, value: str) -> str:
     return value
 
 
-def _owner_of(state: Mapping[str, Any], key: str, value: str, faction: str) -> str:
+def _owner_of(state: TitaniaState, key: Choice, value: str, faction: str) -> str:
     for fid, f in state["factions"].items():
         if fid != faction and f[key] and normalize_name(f[key]) == normalize_name(value):
             return str(f["name"])
@@ -90,14 +90,14 @@ def _owner_of(state: Mapping[str, Any], key: str, value: str, faction: str) -> s
 
 # -- the book: dropdowns and the row ------------------------------------------------------------------------
 
-def vocabularies(state: Mapping[str, Any], faction: str) -> dict[str, list[str]]:
+def vocabularies(state: TitaniaState, faction: str) -> dict[str, list[str]]:
     settings, parts = _start(state)
     free = free_choices(state, parts, settings, faction)
     return {"start_colours": list(free["colour"]), "start_races": [race_name(r) for r in free["race"]],
             "start_capitals": sorted((_pname(state, p) for p in free["capital"]), key=normalize_name)}
 
 
-def _why_not_capital(state: Mapping[str, Any], pid: str) -> str:
+def _why_not_capital(state: TitaniaState, pid: str) -> str:
     info = state["map"]["provinces"][pid]
     if info["sea"]:
         return "это море"
@@ -106,7 +106,7 @@ def _why_not_capital(state: Mapping[str, Any], pid: str) -> str:
     return "она не граничит с морем"
 
 
-def _read_choice(state: Mapping[str, Any], faction: str, key: str, cell: str, errors: list[OrderError]
+def _read_choice(state: TitaniaState, faction: str, key: Choice, cell: str, errors: list[OrderError]
                  ) -> str | None:
     """One of colour, race, capital from its cell: the value picked (None: blank, fixed or wrong)."""
     settings, parts = _start(state)
@@ -154,7 +154,7 @@ def _read_choice(state: Mapping[str, Any], faction: str, key: str, cell: str, er
     return value
 
 
-def _read_name(state: Mapping[str, Any], faction: str, cell: str, capital: str | None,
+def _read_name(state: TitaniaState, faction: str, cell: str, capital: str | None,
                errors: list[OrderError]) -> str | None:
     settings, parts = _start(state)
     fixed = (parts.get("names") or {}).get(faction)
@@ -178,7 +178,7 @@ def _read_name(state: Mapping[str, Any], faction: str, cell: str, capital: str |
     return cell
 
 
-def validate(state: Mapping[str, Any], faction: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
+def validate(state: TitaniaState, faction: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
     """The faction's «Начало игры» row: what it picks and, for each cell, what is wrong and what is free."""
     rows = [r for r in tabs.get(START_TAB, []) if not r.is_blank()]
     if not rows or not is_setup(state) or faction not in state["factions"]:
@@ -221,7 +221,7 @@ def _picks(orders: Mapping[str, ParsedOrders], factions: Mapping[str, Any]) -> d
     return out
 
 
-def _settle(new: dict[str, Any], picks: Mapping[str, Mapping[str, Any]], seed: int,
+def _settle(new: TitaniaState, picks: Mapping[str, Mapping[str, Any]], seed: int,
             lost: dict[str, list[str]]) -> dict[str, str]:
     """Give each pick to its faction, a contested one to the winner of its lot; returns the capital names."""
     settings, parts = _start(new)
@@ -269,14 +269,14 @@ def _settle(new: dict[str, Any], picks: Mapping[str, Mapping[str, Any]], seed: i
     return names
 
 
-def _founded(state: Mapping[str, Any], fid: str) -> str:
+def _founded(state: TitaniaState, fid: str) -> str:
     f = state["factions"][fid]
     return f"столица «{_pname(state, f['capital'])}», {race_name(f['race'])}, цвет {f['colour']}"
 
 
-def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
+def resolve(state: TitaniaState, orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
     """Close the set-up stage: settle the picks, draw what is open, found the game; turn 1 opens."""
-    new = clone(dict(state))
+    new = copy_of(state)
     settings, parts = _start(new)
     picks = _picks(orders, new["factions"])
     lost: dict[str, list[str]] = {}
@@ -285,10 +285,10 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
     problems: list[str] = []
     notes = found(new, {**parts, "names": names}, settings, stream(seed, "titania", "start", "found"), seed, problems)
     if problems:  # the scenario was checked at `new`: this is a broken game directory, nothing changes
-        failed = clone(dict(state))
+        failed = copy_of(state)
         for p in problems:
             ledger.chronicle(failed, "Ошибка", f"Начало игры не рассчитано: {p}", turn=0)
-        return StageResult(failed, {})
+        return StageResult(plain(failed), {})
     statuses: dict[str, list[RowStatus]] = {}
     for fid in new["factions"]:
         by_lot = [f"«{COLUMNS[k]}» — по жребию (в строке не выбрано)" for k in drawn.get(fid, [])
@@ -325,13 +325,13 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
     if keepers:
         report.append(f"Хранители: {keepers}.")
     report.extend(f"Внимание: {n}." for n in notes)
-    return StageResult(new, {f: tuple(s) for f, s in statuses.items()}, events=(dict(placed),) if placed else (),
+    return StageResult(plain(new), {f: tuple(s) for f, s in statuses.items()}, events=(dict(placed),) if placed else (),
                        reports={"start": "\n".join(report) + "\n"})
 
 
 # -- what the books show during the set-up ------------------------------------------------------------------
 
-def _choice_rows(state: Mapping[str, Any], fid: str) -> list[tuple[Any, ...]]:
+def _choice_rows(state: TitaniaState, fid: str) -> list[tuple[Any, ...]]:
     f = state["factions"][fid]
     rows: list[tuple[Any, ...]] = []
     for key in CHOICES:
@@ -345,7 +345,7 @@ def _choice_rows(state: Mapping[str, Any], fid: str) -> list[tuple[Any, ...]]:
     return rows
 
 
-def summary_table(state: Mapping[str, Any], fid: str) -> Table:
+def summary_table(state: TitaniaState, fid: str) -> Table:
     settings, _ = _start(state)
     conf = victory_settings(state)
     rows: list[tuple[Any, ...]] = [
@@ -366,7 +366,7 @@ def summary_table(state: Mapping[str, Any], fid: str) -> Table:
     return Table(("Показатель", "Значение", "Пояснение"), tuple(rows))
 
 
-def candidates_table(state: Mapping[str, Any], fid: str) -> Table:
+def candidates_table(state: TitaniaState, fid: str) -> Table:
     """Every land province: can a capital be founded there, and its neighbours."""
     settings, parts = _start(state)
     provinces = state["map"]["provinces"]
@@ -394,7 +394,7 @@ def candidates_table(state: Mapping[str, Any], fid: str) -> Table:
     return Table(("Провинция", "Тип", "Можно основать столицу", "Выход к морю", "Соседи по суше"), tuple(rows))
 
 
-def standings_table(state: Mapping[str, Any]) -> Table:
+def standings_table(state: TitaniaState) -> Table:
     rows = []
     for f in state["factions"].values():
         rows.append((f["name"], race_name(f["race"]) if f["race"] else "выбирает", f["colour"] or "выбирает",
@@ -402,7 +402,7 @@ def standings_table(state: Mapping[str, Any]) -> Table:
     return Table(("Фракция", "Раса", "Цвет", "Столица", "Провинций", "Святилищ (Могущество)", "Статус"), tuple(rows))
 
 
-def gm_table(state: Mapping[str, Any]) -> Table:
+def gm_table(state: TitaniaState) -> Table:
     _, parts = _start(state)
     rows = []
     for f in state["factions"].values():
@@ -415,7 +415,7 @@ def gm_table(state: Mapping[str, Any]) -> Table:
     return Table(("Фракция", "Раса", "Цвет", "Столица", "Начало игры"), tuple(rows))
 
 
-def views(state: Mapping[str, Any], chronicle: Table, public_map: Table, gm_provinces: Table
+def views(state: TitaniaState, chronicle: Table, public_map: Table, gm_provinces: Table
           ) -> dict[str, dict[str, Table]]:
     books: dict[str, dict[str, Table]] = {}
     for fid in state["factions"]:
@@ -426,7 +426,7 @@ def views(state: Mapping[str, Any], chronicle: Table, public_map: Table, gm_prov
     return books
 
 
-def summary(state: Mapping[str, Any]) -> Summary:
+def summary(state: TitaniaState) -> Summary:
     lines = ["Начало игры (ход 0): фракции выбирают цвет, расу и столицу во вкладке «Начало игры»; "
              "в дедлайн запустите forumwar turn"]
     factions = []
@@ -438,6 +438,6 @@ def summary(state: Mapping[str, Any]) -> Summary:
                                                    "last_turn": victory_settings(state)["last_turn"]})
 
 
-def awaiting(state: Mapping[str, Any]) -> dict[str, list[str]]:
+def awaiting(state: TitaniaState) -> dict[str, list[str]]:
     return {fid: [f"выбор во вкладке «{TAB_TITLE}»"] if any(not f[k] for k in CHOICES) else []
             for fid, f in state["factions"].items()}

@@ -21,8 +21,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine import ledger
 from engine.datafiles import read_toml
+from engine.titania import ledger
+from engine.titania.state_types import TitaniaState
 
 KEYS = ("provinces", "provinces_to_win", "last_turn", "shrines_to_win", "hide_provinces")
 
@@ -52,7 +53,7 @@ def _count(v: object) -> int | None:
     return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
-def rules(state: Mapping[str, Any]) -> Victory:
+def rules(state: TitaniaState) -> Victory:
     """The victory of this game: its scenario's [victory] (state["victory"]) over the data defaults."""
     raw = state.get("victory") or {}
     provinces = state.get("map", {}).get("provinces", {})
@@ -70,20 +71,20 @@ def rules(state: Mapping[str, Any]) -> Victory:
                    last if last is not None and last > 0 else None, shrines or 0, raw.get("hide_provinces") is True)
 
 
-def settings(state: Mapping[str, Any]) -> dict[str, int]:
+def settings(state: TitaniaState) -> dict[str, int]:
     """The numbers of the end, for the books: `last_turn` (0: no last turn), `shrines_to_win` (0: off) and
     `provinces_to_win` (0: no victory provinces)."""
     v = rules(state)
     return {"last_turn": v.last_turn or 0, "shrines_to_win": v.shrines_to_win, "provinces_to_win": v.to_win}
 
 
-def marked(state: Mapping[str, Any]) -> frozenset[str]:
+def marked(state: TitaniaState) -> frozenset[str]:
     """The victory provinces the public map marks (none when the GM hides them)."""
     v = rules(state)
     return frozenset() if v.hidden else frozenset(v.provinces)
 
 
-def standing(state: Mapping[str, Any], fid: str) -> tuple[int, int, int]:
+def standing(state: TitaniaState, fid: str) -> tuple[int, int, int]:
     """(Shrines, provinces, Strength on the map) of a faction. Its Strength is the GM's: the public learns it only
     in the final standings of a game ranked by it (T4-5)."""
     provinces = state["map"]["provinces"]
@@ -92,12 +93,12 @@ def standing(state: Mapping[str, Any], fid: str) -> tuple[int, int, int]:
             sum(a["strength"] for a in state["armies"] if a["faction"] == fid))
 
 
-def held(state: Mapping[str, Any], fid: str, v: Victory | None = None) -> int:
+def held(state: TitaniaState, fid: str, v: Victory | None = None) -> int:
     """How many victory provinces the faction holds."""
     return sum(1 for p in (v or rules(state)).provinces if state["owners"].get(p) == fid)
 
 
-def rank(state: Mapping[str, Any], fid: str, v: Victory | None = None, final: bool = False) -> tuple[int, ...]:
+def rank(state: TitaniaState, fid: str, v: Victory | None = None, final: bool = False) -> tuple[int, ...]:
     """The order of the standings: victory provinces, Shrines, provinces; at the end of a game without victory
     provinces (`final`) Strength on the map last."""
     v = v or rules(state)
@@ -106,11 +107,11 @@ def rank(state: Mapping[str, Any], fid: str, v: Victory | None = None, final: bo
     return key + (strength,) if final and v.by_strength else key
 
 
-def _province_names(state: Mapping[str, Any], pids: tuple[str, ...]) -> str:
+def _province_names(state: TitaniaState, pids: tuple[str, ...]) -> str:
     return ", ".join(f"«{state['map']['provinces'][p]['name']}»" for p in pids)
 
 
-def end_text(state: Mapping[str, Any]) -> tuple[str, str]:
+def end_text(state: TitaniaState) -> tuple[str, str]:
     """(when, how) the game ends, for the «Сводка» tab's row «Конец игры» (Russian)."""
     v = rules(state)
     if not v.provinces:
@@ -205,7 +206,7 @@ def _read_provinces(raw: Mapping[str, Any], provinces: Mapping[str, Mapping[str,
 
 # -- the end of a turn ----------------------------------------------------------------------------------------
 
-def check_victory(state: dict[str, Any], turn: int) -> None:
+def check_victory(state: TitaniaState, turn: int) -> None:
     """Mark winners and finish the game when an end condition holds after `turn`."""
     v = rules(state)
     alive = [f for f, rec in state["factions"].items() if not rec.get("eliminated")]
@@ -231,13 +232,13 @@ def check_victory(state: dict[str, Any], turn: int) -> None:
     ledger.chronicle(state, "Победа", f"Игра окончена. Победа: {names}{shared} — {why}.", turn=turn)
 
 
-def _best(state: Mapping[str, Any], factions: list[str], v: Victory, final: bool) -> list[str]:
+def _best(state: TitaniaState, factions: list[str], v: Victory, final: bool) -> list[str]:
     ranks = {f: rank(state, f, v, final) for f in factions}
     top = max(ranks.values())
     return [f for f in factions if ranks[f] == top]
 
 
-def _why_held(state: Mapping[str, Any], v: Victory, qualified: list[str]) -> str:
+def _why_held(state: TitaniaState, v: Victory, qualified: list[str]) -> str:
     winner = _best(state, qualified, v, False)[0]
     parts = []
     if v.provinces and held(state, winner, v) >= v.to_win:
@@ -251,7 +252,7 @@ def _why_held(state: Mapping[str, Any], v: Victory, qualified: list[str]) -> str
     return text
 
 
-def _figures(state: Mapping[str, Any], winners: list[str], among: list[str], v: Victory) -> str:
+def _figures(state: TitaniaState, winners: list[str], among: list[str], v: Victory) -> str:
     """The winner's figures of the ranking, Strength only when it decided (T4-5: published once, at the end)."""
     shrines, provinces, strength = standing(state, winners[0])
     parts = ([f"провинций победы {held(state, winners[0], v)}"] if v.provinces else []) + \
