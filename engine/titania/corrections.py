@@ -13,20 +13,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine import ledger
 from engine.cells import normalize_name, signed_integer
 from engine.errors import OrderError, allowed_list, define
 from engine.ruleset import Row, RowStatus
+from engine.titania import ledger
 from engine.titania.names import BUILDING_NAMES, RESOURCE_NAMES, who_of
 from engine.titania.rulebook import see
 from engine.titania.setup import RESOURCE_KEYS
+from engine.titania.state_types import Relation, TitaniaState, balance
 
 TAB = "corrections"
 RESOURCE, STRENGTH, OWNER, BUILD, RAZE = "Ресурс", "Сила войска", "Владелец", "Постройка: добавить", "Постройка: убрать"
 ALLY, UNALLY, WAR, PEACE = "Союз: заключить", "Союз: разорвать", "Война: объявить", "Война: закончить"
 ACTIONS = {RESOURCE: "resource", STRENGTH: "strength", OWNER: "owner", BUILD: "build", RAZE: "raze",
            ALLY: "ally", UNALLY: "unally", WAR: "war", PEACE: "peace"}
-RELATIONS = {"ally": ("allies", True), "unally": ("allies", False), "war": ("at_war", True), "peace": ("at_war", False)}
+RELATIONS: dict[str, tuple[Relation, bool]] = {"ally": ("allies", True), "unally": ("allies", False),
+                                               "war": ("at_war", True), "peace": ("at_war", False)}
 NATIVES_NAME, NOBODY = "туземцы", "ничья"
 BUILDINGS = ("mine", "sawmill", "farm", "quarry", "tower", "port", "fort", "market")
 
@@ -48,7 +50,7 @@ define({
 })
 
 
-def _names(state: Mapping[str, Any]) -> dict[str, str]:
+def _names(state: TitaniaState) -> dict[str, str]:
     """Normalised display name (or id) -> faction or Keeper id; the natives too."""
     out: dict[str, str] = {normalize_name(NATIVES_NAME): "natives"}
     for fid, f in [*state["factions"].items(), *state.get("keepers", {}).items()]:
@@ -57,16 +59,16 @@ def _names(state: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
-def _who(state: Mapping[str, Any], fid: str | None) -> str:
+def _who(state: TitaniaState, fid: str | None) -> str:
     if fid is None:
         return NOBODY
     if fid == "natives":
         return NATIVES_NAME
-    rec = state["factions"].get(fid) or state.get("keepers", {}).get(fid) or {}
+    rec: Mapping[str, Any] = state["factions"].get(fid) or state.get("keepers", {}).get(fid) or {}
     return str(rec.get("name", fid))
 
 
-def vocabulary(state: Mapping[str, Any]) -> dict[str, list[str]]:
+def vocabulary(state: TitaniaState) -> dict[str, list[str]]:
     provinces = state["map"]["provinces"]
     return {"gm_actions": list(ACTIONS),
             "gm_factions": [_who(state, f) for f in (*state["factions"], *state.get("keepers", {}))]
@@ -79,13 +81,13 @@ def vocabulary(state: Mapping[str, Any]) -> dict[str, list[str]]:
 class _Reader:
     """Rows read one after another against the state and the rows above (balances, armies, buildings)."""
 
-    def __init__(self, state: Mapping[str, Any]) -> None:
+    def __init__(self, state: TitaniaState) -> None:
         self.state = state
         self.names = _names(state)
         provinces = state["map"]["provinces"]
         self.places = {**{normalize_name(p): p for p in provinces},
                        **{normalize_name(i["name"]): p for p, i in provinces.items()}}
-        self.balance = {fid: {r: int(f.get(r, 0)) for r in RESOURCE_KEYS} for fid, f in state["factions"].items()}
+        self.balance = {fid: {r: int(balance(f, r)) for r in RESOURCE_KEYS} for fid, f in state["factions"].items()}
         self.strength: dict[tuple[str, str], int] = {}
         for a in state["armies"]:
             key = (a["faction"], a["province"])
@@ -212,7 +214,7 @@ class _Reader:
         return (None if errors else order), errors
 
 
-def parse(state: Mapping[str, Any], rows: Sequence[Row]) -> tuple[list[dict[str, Any]], list[RowStatus]]:
+def parse(state: TitaniaState, rows: Sequence[Row]) -> tuple[list[dict[str, Any]], list[RowStatus]]:
     """The accepted corrections and a status per row."""
     reader = _Reader(state)
     orders: list[dict[str, Any]] = []
@@ -229,7 +231,7 @@ def parse(state: Mapping[str, Any], rows: Sequence[Row]) -> tuple[list[dict[str,
     return orders, statuses
 
 
-def _text(state: Mapping[str, Any], o: Mapping[str, Any]) -> str:
+def _text(state: TitaniaState, o: Mapping[str, Any]) -> str:
     provinces = state["map"]["provinces"]
     place = provinces[o["province"]]["name"] if o.get("province") in provinces else ""
     if o["action"] == "resource":
@@ -247,7 +249,7 @@ def _text(state: Mapping[str, Any], o: Mapping[str, Any]) -> str:
     return f"в провинции «{place}» {verb} постройка: {BUILDING_NAMES[o['building']]}"
 
 
-def apply(state: dict[str, Any], orders: Sequence[Mapping[str, Any]]) -> tuple[list[RowStatus], list[tuple[str, str]]]:
+def apply(state: TitaniaState, orders: Sequence[Mapping[str, Any]]) -> tuple[list[RowStatus], list[tuple[str, str]]]:
     """Apply the accepted corrections to `state` (mutated) in row order; the rows' statuses and the journal
     lines (faction, text) to write once the turn's journal is open. A row the state no longer allows (the
     rows are re-read here, as at check) is not applied."""
@@ -276,7 +278,7 @@ def apply(state: dict[str, Any], orders: Sequence[Mapping[str, Any]]) -> tuple[l
                 rec = state["factions"][x]
                 rec[key] = sorted({*rec.get(key, []), y} if on else set(rec.get(key, [])) - {y})
                 if on:  # an alliance ends a war, a war an alliance
-                    other_key = "at_war" if key == "allies" else "allies"
+                    other_key: Relation = "at_war" if key == "allies" else "allies"
                     rec[other_key] = sorted(set(rec.get(other_key, [])) - {y})
             state["offers"] = [x for x in state.get("offers", []) if {x.get("from"), x.get("to")} != {f, g}]
             ledger.chronicle(state, "Дипломатия", f"Мастер: {text} ({o['reason']}).", turn=turn)
@@ -308,7 +310,7 @@ def apply(state: dict[str, Any], orders: Sequence[Mapping[str, Any]]) -> tuple[l
     return statuses, notes
 
 
-def _strength(state: dict[str, Any], faction: str, province: str, amount: int) -> None:
+def _strength(state: TitaniaState, faction: str, province: str, amount: int) -> None:
     if faction == "natives":
         n = int(state["natives"].get(province, 0)) + amount
         if n > 0:

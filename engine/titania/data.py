@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.datafiles import DataError, read_toml_files
 from engine.titania.catalog import Catalog, EventDef, QuestDef, Spell, Technology, parse_catalog, to_json
+from engine.titania.state_types import TitaniaState
 
 # file -> the catalog sections it holds
 FILES: dict[str, tuple[str, ...]] = {"technologies": ("technologies",), "spells": ("spells",),
@@ -86,11 +87,11 @@ def _parsed(text: str) -> Catalog:
     return catalog
 
 
-def content_of(state: Mapping[str, Any]) -> Catalog:
+def content_of(state: TitaniaState) -> Catalog:
     """The game's content: its own (`content.catalog`, a game made from a v2 situation, SCHEMA_V2 §1), the
     content of a v1 situation (the shipped content without its building records, as `adjudicate` reads a v1
     file), else the shipped content."""
-    content = state.get("content") or {}
+    content: Mapping[str, Any] = state.get("content") or {}
     if "catalog" in content:
         return _parsed(json.dumps(content["catalog"], ensure_ascii=False, sort_keys=True))
     if content.get("schema") == "titania.adjudicate.v1":
@@ -98,9 +99,9 @@ def content_of(state: Mapping[str, Any]) -> Catalog:
     return default_data()
 
 
-def catalog_input(state: Mapping[str, Any]) -> dict[str, Any]:
+def catalog_input(state: TitaniaState) -> dict[str, Any]:
     """The `catalog` of the game's turn input (a fresh copy): its own content, else the shipped one."""
-    content = state.get("content") or {}
+    content: Mapping[str, Any] = state.get("content") or {}
     if "catalog" in content:
         out: dict[str, Any] = json.loads(json.dumps(content["catalog"]))
         return out

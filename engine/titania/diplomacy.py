@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine import ledger
 from engine.errors import OrderError, allowed_list, define
 from engine.numbers import echo
 from engine.ruleset import ParsedOrders, Row, RowStatus
+from engine.titania import ledger
+from engine.titania.state_types import Offer, Relation, TitaniaState
 
 TAB = "diplomacy"
 ALLY, BREAK, WAR, PEACE = "Заключить союз", "Разорвать союз", "Объявить войну", "Заключить мир"
@@ -40,24 +41,24 @@ define({
 })
 
 
-def offers(state: Mapping[str, Any]) -> list[dict[str, Any]]:
+def offers(state: TitaniaState) -> list[Offer]:
     """The declarations that wait for the other side: {"from", "to", "act": "ally" | "peace", "turn"}."""
-    return [dict(o) for o in state.get("offers", []) if isinstance(o, dict)]
+    return [o.copy() for o in state.get("offers", []) if isinstance(o, dict)]
 
 
-def _allied(state: Mapping[str, Any], f: str, g: str) -> bool:
+def _allied(state: TitaniaState, f: str, g: str) -> bool:
     return g in state["factions"][f].get("allies", [])
 
 
-def _at_war(state: Mapping[str, Any], f: str, g: str) -> bool:
+def _at_war(state: TitaniaState, f: str, g: str) -> bool:
     return g in state["factions"][f].get("at_war", [])
 
 
-def _offered(state: Mapping[str, Any], f: str, g: str, act: str) -> bool:
+def _offered(state: TitaniaState, f: str, g: str, act: str) -> bool:
     return any(o["from"] == f and o["to"] == g and o["act"] == act for o in offers(state))
 
 
-def vocabulary(state: Mapping[str, Any], faction: str) -> dict[str, list[str]]:
+def vocabulary(state: TitaniaState, faction: str) -> dict[str, list[str]]:
     """The actions the faction can take now (a break needs an alliance or an own offer, peace a war) and the other
     factions in the game."""
     others = [fid for fid, f in state["factions"].items() if fid != faction and not f.get("eliminated")]
@@ -69,7 +70,7 @@ def vocabulary(state: Mapping[str, Any], faction: str) -> dict[str, list[str]]:
             "diplomacy_factions": [str(state["factions"][g]["name"]) for g in others]}
 
 
-def parse(state: Mapping[str, Any], faction: str, rows: Sequence[Row],
+def parse(state: TitaniaState, faction: str, rows: Sequence[Row],
           norm: Callable[[str], str]) -> tuple[list[dict[str, Any]], list[RowStatus]]:
     """The faction's «Дипломатия» rows: one per other faction, each checked against the relations at the start of
     the turn; `norm`: the name normaliser of the book."""
@@ -88,7 +89,7 @@ def parse(state: Mapping[str, Any], faction: str, rows: Sequence[Row],
     return items, statuses
 
 
-def _read(state: Mapping[str, Any], faction: str, row: Row, norm: Callable[[str], str],
+def _read(state: TitaniaState, faction: str, row: Row, norm: Callable[[str], str],
           seen: Mapping[str, int]) -> tuple[str, str] | OrderError:
     """(act, the other faction) of one row, or its error."""
     act = {norm(k): v for k, v in ACTIONS.items()}.get(norm(row.get("action")))
@@ -116,7 +117,7 @@ def _read(state: Mapping[str, Any], faction: str, row: Row, norm: Callable[[str]
     return act, g
 
 
-def _foreseen(state: Mapping[str, Any], f: str, g: str, act: str) -> str:
+def _foreseen(state: TitaniaState, f: str, g: str, act: str) -> str:
     """What the row does, as far as the faction knows at check (the other side's rows of this turn it cannot see)."""
     name = f"«{state['factions'][g]['name']}»"
     if act == "war":
@@ -132,7 +133,7 @@ def _foreseen(state: Mapping[str, Any], f: str, g: str, act: str) -> str:
             "(в этом ходу или позже); до тех пор предложение ждёт её ответа")
 
 
-def known_relations(state: Mapping[str, Any], faction: str, items: Sequence[Mapping[str, Any]]
+def known_relations(state: TitaniaState, faction: str, items: Sequence[Mapping[str, Any]]
                     ) -> dict[str, tuple[set[str], set[str]]]:
     """The relations the faction's own rows certainly make at the start of the turn (its war, its break, its
     acceptance of an offer the other side made): faction -> (allies, at war), for the two sides of each change.
@@ -165,7 +166,7 @@ def known_relations(state: Mapping[str, Any], faction: str, items: Sequence[Mapp
     return out
 
 
-def apply(state: dict[str, Any], orders: Mapping[str, ParsedOrders]
+def apply(state: TitaniaState, orders: Mapping[str, ParsedOrders]
           ) -> tuple[dict[str, list[RowStatus]], list[tuple[str, str]]]:
     """The turn's negotiations, at the start of its Planning, in `state`; each row's status, and the journal lines
     (faction, text) to write once the turn's journal is open. Wars first (they end alliances and offers), then
@@ -189,7 +190,7 @@ def apply(state: dict[str, Any], orders: Mapping[str, ParsedOrders]
     def done(f: str, row: int, note: str) -> None:
         statuses.setdefault(f, []).append(RowStatus(TAB, row, note=note))
 
-    def link(key: str, f: str, g: str, on: bool) -> None:
+    def link(key: Relation, f: str, g: str, on: bool) -> None:
         for x, y in ((f, g), (g, f)):
             rec = state["factions"][x]
             rec[key] = sorted({*rec.get(key, []), y} if on else set(rec.get(key, [])) - {y})

@@ -10,14 +10,12 @@ everything random comes from streams of the stage seed (engine.rng).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
-from engine import ledger
 from engine.errors import OrderError
 from engine.rng import derive_seed, stream
 from engine.ruleset import GM_BOOK, ParsedOrders, RowStatus, StageResult
-from engine.state import clone
-from engine.titania import corrections, diplomacy, opening
+from engine.titania import corrections, diplomacy, ledger, opening
 from engine.titania.adjudicate import adjudicate, open_turn
 from engine.titania.data import catalog_input, content_of
 from engine.titania.names import BUILDING_NAMES, DEPOSIT_NAMES, RESOURCE_NAMES, who_of, who_of_all
@@ -28,6 +26,7 @@ from engine.titania.report_extras import event_name, quest_text, task_text
 from engine.titania.rulebook import see
 from engine.titania.setup import RESOURCE_KEYS, neighbours
 from engine.titania.situation import SCHEMA_V2
+from engine.titania.state_types import Army, Arrival, BattleRecord, Boss, TitaniaState, balance, copy_of, plain
 from engine.titania.tabs import BLIND, CAMPAIGN, MIGHT, PLANNING
 from engine.titania.verdicts import keeper_verdicts, row_verdicts
 from engine.titania.victory import check_victory
@@ -36,15 +35,15 @@ from engine.titania.world import produces
 RESULT_RU = {"attacker": "победа нападающих", "defender": "оборона устояла", "draw": "ничья"}
 
 
-def params_of(state: Mapping[str, Any]) -> Params:
+def params_of(state: TitaniaState) -> Params:
     return override(default_params(), state.get("params") or None, [])
 
 
-def playing(state: Mapping[str, Any]) -> list[str]:
+def playing(state: TitaniaState) -> list[str]:
     return [f for f, rec in state["factions"].items() if not rec.get("eliminated")]
 
 
-def _armies(state: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _armies(state: TitaniaState) -> list[dict[str, Any]]:
     provinces = state["map"]["provinces"]
     out = []
     for a in state["armies"]:
@@ -55,13 +54,13 @@ def _armies(state: Mapping[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def keeper_orders(state: Mapping[str, Any]) -> list[dict[str, Any]]:
+def keeper_orders(state: TitaniaState) -> list[dict[str, Any]]:
     """10.4.4: Keepers only recapture their own provinces, with an adjacent army of Strength 2 or more;
     «В бою Хранители используют подмогу»: every other Keeper army stands ready to support a neighbouring
     province of its own."""
     nb = neighbours(state)
-    orders = []
-    armies_of: dict[str, list[dict[str, Any]]] = {}  # each Keeper's armies, in the state's order
+    orders: list[dict[str, Any]] = []
+    armies_of: dict[str, list[Army]] = {}  # each Keeper's armies, in the state's order
     for a in state["armies"]:
         if a["faction"] in state["keepers"]:
             armies_of.setdefault(a["faction"], []).append(a)
@@ -87,7 +86,7 @@ def keeper_orders(state: Mapping[str, Any]) -> list[dict[str, Any]]:
     return orders
 
 
-def _keeper_reinforce(state: Mapping[str, Any], params: Params, seed: int | str) -> dict[str, dict[str, int]]:
+def _keeper_reinforce(state: TitaniaState, params: Params, seed: int | str) -> dict[str, dict[str, int]]:
     """G43 a: a Keeper at war replenishes or hires 1-4 in each of its provinces every turn."""
     out: dict[str, dict[str, int]] = {}
     lo, hi = params.keeper_reinforce
@@ -100,7 +99,7 @@ def _keeper_reinforce(state: Mapping[str, Any], params: Params, seed: int | str)
     return out
 
 
-def order_keys(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders]
+def order_keys(state: TitaniaState, orders: Mapping[str, ParsedOrders]
                ) -> tuple[dict[str, Any], list[tuple[str, str, list[int]]], list[tuple[str, str, list[int]]]]:
     """The books' orders as the input's keys take them (`planning_orders`: the Planning orders, `orders`: the
     Campaign orders without the Keepers' standing ones, `might_allocation`, `abilities`, `spells`), and which
@@ -147,7 +146,7 @@ def _unmarked(order: Mapping[str, Any]) -> Mapping[str, Any]:
     return order if BLIND not in order else {k: v for k, v in order.items() if k != BLIND}
 
 
-def situation(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: int | str
+def situation(state: TitaniaState, orders: Mapping[str, ParsedOrders], seed: int | str
               ) -> tuple[dict[str, Any], list[tuple[str, str, list[int]]], list[tuple[str, str, list[int]]]]:
     """The titania.adjudicate.v2 input, with the game's own content as its `catalog` (engine.titania.data: the
     same form a conformance case brings), and which faction's rows each planning / campaign order came from."""
@@ -159,7 +158,7 @@ def situation(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed
         factions.append({"id": fid, "name": f["name"], "race": f["race"], "kind": "player",
                          "allies": [a for a in f.get("allies", []) if a in players],
                          "at_war": [a for a in f.get("at_war", []) if a in players or a in state["keepers"]],
-                         "resources": {r: int(f.get(r, 0)) for r in RESOURCE_KEYS},
+                         "resources": {r: int(balance(f, r)) for r in RESOURCE_KEYS},
                          **({"limits": dict(f["base_limits"])} if f.get("base_limits") else {})})
     for kid, k in sorted(state["keepers"].items()):
         factions.append({"id": kid, "name": k["name"], "race": k["race"], "kind": "keeper",
@@ -170,7 +169,7 @@ def situation(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed
     keys, planning_rows, campaign_rows = order_keys(state, orders)
     campaign = keys["orders"] + keeper_orders(state)
     keepers = sorted(state["keepers"])
-    content = state.get("content") or {}
+    content: Mapping[str, Any] = state.get("content") or {}
     data = {
         "schema": content.get("schema", SCHEMA_V2),
         "catalog": catalog_input(state),
@@ -273,7 +272,7 @@ def _statuses(out: Mapping[str, Any], orders: Mapping[str, ParsedOrders],
     return result
 
 
-def _production(state: Mapping[str, Any], fid: str, params: Params) -> dict[str, int]:
+def _production(state: TitaniaState, fid: str, params: Params) -> dict[str, int]:
     """P5.1: what the faction's provinces yield at the start of Planning (for the ledger)."""
     out = {r: 0 for r in RESOURCE_KEYS}
     for p, owner in state["owners"].items():
@@ -288,7 +287,7 @@ def _production(state: Mapping[str, Any], fid: str, params: Params) -> dict[str,
     return out
 
 
-def _money(new: dict[str, Any], old: Mapping[str, Any], out: Mapping[str, Any], params: Params,
+def _money(new: TitaniaState, old: TitaniaState, out: Mapping[str, Any], params: Params,
            produced: bool = True, arrived_now: bool = True) -> None:
     """The ledger of the turn: production (`produced`: the turn produced), caravans received (`arrived_now`: the
     turn had a Planning), rewards and plunder, the rest as spending."""
@@ -322,12 +321,12 @@ def _money(new: dict[str, Any], old: Mapping[str, Any], out: Mapping[str, Any], 
                     ledger.change(new, fid, r, n, reason)
                     expected[r] += n
         for r in RESOURCE_KEYS:
-            rest = int(after.get(r, 0)) - int(old["factions"][fid].get(r, 0)) - expected[r]
+            rest = int(after.get(r, 0)) - int(balance(old["factions"][fid], r)) - expected[r]
             ledger.change(new, fid, r, rest, "сгорело в конце хода" if r == "influence" else
                           "потрачено: постройки, найм, караваны, пошлины")
 
 
-def _chronicle(new: dict[str, Any], out: Mapping[str, Any], turn: int, fallen: frozenset[int] = frozenset()) -> None:
+def _chronicle(new: TitaniaState, out: Mapping[str, Any], turn: int, fallen: frozenset[int] = frozenset()) -> None:
     """The turn's battles, events, quests and rewards for everyone; each battle record kept in the state, a Boss
     fight whose attacking army the Boss destroyed with `attacker_fallen` (the forum posts tell it). A loss is never
     told above the army's Strength (the record keeps the damage dealt: engine.titania.losses)."""
@@ -365,7 +364,7 @@ def _chronicle(new: dict[str, Any], out: Mapping[str, Any], turn: int, fallen: f
             text += "."
         ledger.chronicle(new, "Бой", text, turn=turn)
         b = {**b, "turn": turn, **({"attacker_fallen": True} if b["n"] in fallen else {})}
-        new["battles"].append(b)
+        new["battles"].append(cast(BattleRecord, b))  # the adjudicator's record (SCHEMA §2) and its turn
     event_ru = {"event_solved": "задача решена сообща", "event_won": "победитель определён",
                 "event_failed": "задача не решена — дебаф", "event_ended": "событие завершилось"}
     catalog = content_of(new)
@@ -397,7 +396,7 @@ def _chronicle(new: dict[str, Any], out: Mapping[str, Any], turn: int, fallen: f
                                              f"«{provinces[rw['province']]['name']}» и получила {got}.", turn=turn)
 
 
-def _journal(new: dict[str, Any], out: Mapping[str, Any], turn: int,
+def _journal(new: TitaniaState, out: Mapping[str, Any], turn: int,
              fallen: frozenset[tuple[int, int | None]] = frozenset()) -> None:
     provinces = new["map"]["provinces"]
     for item in out.get("planning", {}).get("orders", []):
@@ -409,8 +408,8 @@ def _journal(new: dict[str, Any], out: Mapping[str, Any], turn: int,
     for item in out.get("orders", []):
         fid = item.get("faction")
         if fid in new["factions"]:
-            where = provinces.get(item.get("army"), {}).get("name", "?")
-            target = provinces.get(item.get("target"), {}).get("name")
+            where = provinces[item["army"]]["name"] if item.get("army") in provinces else "?"
+            target = provinces[item["target"]]["name"] if item.get("target") in provinces else None
             aim = f" → «{target}»" if target else ""
             verdict = _verdict(item, (item["index"], None) in fallen)[1]
             ledger.note(new, fid, f"Ход {turn}, Поход: войско из провинции «{where}»{aim} — {verdict}.")
@@ -422,11 +421,11 @@ def _journal(new: dict[str, Any], out: Mapping[str, Any], turn: int,
         if ev.get("kind") == "building_lost":
             owner = new["owners"].get(ev["province"])
             for fid in {owner} & set(new["factions"]):
-                ledger.note(new, fid, f"Ход {turn}: в провинции «{provinces[ev['province']]['name']}» разрушено: "
+                ledger.note(new, str(fid), f"Ход {turn}: в провинции «{provinces[ev['province']]['name']}» разрушено: "
                                       f"{BUILDING_NAMES.get(ev['building'], ev['building'])}.")
 
 
-def _wars(new: dict[str, Any], old: Mapping[str, Any], out: Mapping[str, Any]) -> None:
+def _wars(new: TitaniaState, old: TitaniaState, out: Mapping[str, Any]) -> None:
     """G46 a: an attack is a declaration of war, and so is a damage or stop spell on another faction's army (T4-6);
     a Keeper attacked is at war (G43 a: its reinforcements start)."""
     pairs: set[tuple[str, str]] = set()
@@ -450,11 +449,11 @@ def _wars(new: dict[str, Any], old: Mapping[str, Any], out: Mapping[str, Any]) -
                 new["keepers"][x]["at_war"] = True
 
 
-def _in_transit(data: Mapping[str, Any], out: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _in_transit(data: Mapping[str, Any], out: Mapping[str, Any]) -> list[Arrival]:
     """Caravans sent this turn, for next turn's `planning.arrivals` (SCHEMA_V2 §6: with the sender and the
     items, which leave the sender when sent)."""
     sent = data.get("planning", {}).get("orders", [])
-    arrivals: list[dict[str, Any]] = []
+    arrivals: list[Arrival] = []
     for item in out.get("planning", {}).get("orders", []):
         if item.get("reason") != "sent":
             continue
@@ -462,26 +461,28 @@ def _in_transit(data: Mapping[str, Any], out: Mapping[str, Any]) -> list[dict[st
         for to, goods in (item.get("in_transit") or {}).items():
             items = list(order.get("items", [])) if to == order.get("to") else []
             if goods or items:
-                arrivals.append({"to": to, "from": order["faction"], "resources": dict(goods),
-                                 **({"items": items} if items else {})})
+                arrival: Arrival = {"to": to, "from": order["faction"], "resources": dict(goods)}
+                if items:
+                    arrival["items"] = items
+                arrivals.append(arrival)
     return arrivals
 
 
-def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
+def resolve(state: TitaniaState, orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
     """Close the turn's one stage (pure: `state` is not changed). The GM's corrections (engine.titania.corrections)
     apply first, to the state the turn starts from."""
     gm = orders.get(GM_BOOK)
     gm_statuses: list[RowStatus] = []
     gm_notes: list[tuple[str, str]] = []
     if gm is not None and gm.orders:
-        state = clone(dict(state))
+        state = copy_of(state)
         gm_statuses, gm_notes = corrections.apply(state, gm.orders)
     talks: dict[str, list[RowStatus]] = {}
     if any(item.get("kind") == "diplomacy" for p in orders.values() for item in p.orders):
-        state = clone(dict(state))
+        state = copy_of(state)
         talks, told = diplomacy.apply(state, {f: o for f, o in orders.items() if f != GM_BOOK})  # the negotiations
         gm_notes = [*gm_notes, *told]
-    new = clone(dict(state))
+    new = copy_of(state)
     turn = int(state["turn"])
     turn_seed = opening.seed(state, derive_seed(seed, "titania", turn))
     params = params_of(state)
@@ -490,7 +491,7 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
     if adj.output is None:  # a state the adjudicator refuses: nothing changes, the GM is told
         for problem in adj.problems:
             ledger.chronicle(new, "Ошибка", f"Ход не рассчитан: {problem}", turn=turn)
-        return StageResult(new, {})
+        return StageResult(plain(new), {})
     out = adj.output
     new["owners"] = {p: info["owner"] for p, info in out["provinces"].items() if info["owner"] is not None}
     new["buildings"] = {p: list(info["building_list"]) for p, info in out["provinces"].items() if info["building_list"]}
@@ -498,27 +499,28 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
     new["armies"] = [{"faction": a["faction"], "province": a["province"], "strength": a["strength"],
                       "naval": bool(provinces[a["province"]]["sea"])} for a in out["armies"]]
     new["natives"] = dict(out["natives"])
-    new["bosses"] = {p: dict(b) for p, b in out["bosses"].items()}
+    new["bosses"] = {p: cast(Boss, dict(b)) for p, b in out["bosses"].items()}
     new["protected"] = dict(out["protected_next"])
     new["stolen"] = list(out["stolen_next"])
     new["keeper_trigger_used"] = sorted({*state["keeper_trigger_used"],
                                          *(e["keeper"] for e in out["events"] if e.get("kind") == "keeper_trigger")})
     new["in_transit"] = _in_transit(data, out) if "planning" in data else list(state["in_transit"])
     for p, found in (out.get("revealed") or {}).items():
-        provinces[p].update(deposits=list(found["deposits"]), shrine=bool(found["shrine"]))
+        provinces[p].update({"deposits": list(found["deposits"]), "shrine": bool(found["shrine"])})
     new["active_events"] = list(out.get("active_events", []))
     new["quests"] = dict(out.get("quests", {}))
     for fid, info in out["factions"].items():
         if fid in new["factions"]:
             rec = new["factions"][fid]
-            rec.update(techs=list(info.get("technologies", [])), spells=list(info.get("spells", [])),
-                       items=list(info.get("items", [])), limits=dict(info.get("limits", {})))
+            rec.update({"techs": list(info.get("technologies", [])), "spells": list(info.get("spells", [])),
+                        "items": list(info.get("items", [])), "limits": dict(info.get("limits", {}))})
         elif fid in new["keepers"]:  # a Keeper's purse (a caravan's cargo stays with it), technologies, limits
-            new["keepers"][fid].update(techs=list(info.get("technologies", [])), limits=dict(info.get("limits", {})),
-                                       items=list(info.get("items", [])),  # quest items handed in stay with it
-                                       **({"resources": dict(info["resources"])}
-                                          if any(info.get("resources", {}).values())
-                                          or new["keepers"][fid].get("resources") else {}))
+            keeper = new["keepers"][fid]
+            purse = any(info.get("resources", {}).values()) or keeper.get("resources")
+            keeper.update({"techs": list(info.get("technologies", [])), "limits": dict(info.get("limits", {})),
+                           "items": list(info.get("items", []))})  # quest items handed in stay with it
+            if purse:
+                keeper["resources"] = dict(info["resources"])
     new.pop("opening", None)
     _money(new, state, out, params, produced=bool(data.get("planning", {}).get("production")),
            arrived_now="planning" in data)
@@ -547,38 +549,40 @@ def resolve(state: Mapping[str, Any], orders: Mapping[str, ParsedOrders], seed: 
     books = {f: o for f, o in orders.items() if f != GM_BOOK}
     statuses = _statuses(out, books, planning_rows, campaign_rows, adj.fallen_orders)
     # what became of each row, in the adjudicator's words (engine.titania.verdicts), and the rest of its outcome
-    new["last"].update(rows=row_verdicts(out, books, planning_rows, campaign_rows),
-                       keeper_orders=keeper_verdicts(out.get("orders", []), len(campaign_rows)),
-                       keeper_planning=keeper_verdicts(out.get("planning", {}).get("orders", []), len(planning_rows)),
-                       revealed=dict(out.get("revealed") or {}), spells=dict(out.get("spells") or {}),
-                       quests=dict(out.get("quests") or {}), active_events=list(out.get("active_events") or []),
-                       might_allocation=dict(out.get("might_allocation") or {}),
-                       **({"planning": {k: out["planning"][k] for k in ("resources", "food")}}
-                          if "planning" in out else {}))
+    new["last"].update({"rows": row_verdicts(out, books, planning_rows, campaign_rows),
+                        "keeper_orders": keeper_verdicts(out.get("orders", []), len(campaign_rows)),
+                        "keeper_planning": keeper_verdicts(out.get("planning", {}).get("orders", []),
+                                                           len(planning_rows)),
+                        "revealed": dict(out.get("revealed") or {}), "spells": dict(out.get("spells") or {}),
+                        "quests": dict(out.get("quests") or {}),
+                        "active_events": list(out.get("active_events") or []),
+                        "might_allocation": dict(out.get("might_allocation") or {})})
+    if "planning" in out:
+        new["last"]["planning"] = {k: out["planning"][k] for k in ("resources", "food")}
     for fid, more in talks.items():
         statuses.setdefault(fid, []).extend(more)
     if new["stage"] != "finished":
         begin_turn(new, derive_seed(turn_seed, "titania", "begin", turn + 1))
     if gm is not None:
         statuses[GM_BOOK] = gm_statuses
-    return StageResult(new, {f: tuple(s) for f, s in statuses.items()},
+    return StageResult(plain(new), {f: tuple(s) for f, s in statuses.items()},
                        reports={"adjudication": render(adj, turn_seed)})
 
 
-def _reveal_notes(new: dict[str, Any], revealed: Mapping[str, Any], turn: int) -> None:
+def _reveal_notes(new: TitaniaState, revealed: Mapping[str, Any], turn: int) -> None:
     """The journal of each faction whose army stands in or next to a province revealed (G88)."""
     provinces = new["map"]["provinces"]
     nb = neighbours(new)
     for p in revealed:
         info = provinces[p]
-        found = ", ".join([DEPOSIT_NAMES.get(d, d) for d in info["deposits"]]
+        found = ", ".join([DEPOSIT_NAMES.get(d, d) for d in info["deposits"] or []]
                           + (["Святилище Древних"] if info["shrine"] else []))
         for fid in sorted({a["faction"] for a in new["armies"] if a["faction"] in new["factions"]
                            and (a["province"] == p or p in nb[a["province"]])}):
             ledger.note(new, fid, f"Ход {turn}: разведана провинция «{info['name']}»: {found}.")
 
 
-def begin_turn(state: dict[str, Any], seed: int | str) -> None:
+def begin_turn(state: TitaniaState, seed: int | str) -> None:
     """Open the state's turn as the book has it begin, before any order (engine.titania.adjudicate.open_turn):
     resources revealed next to the armies, events that end or start (their task shown before the turn's Planning,
     which may already work on it), the Keepers' quests issued; into the map, the events, the quests, the chronicle
@@ -591,7 +595,7 @@ def begin_turn(state: dict[str, Any], seed: int | str) -> None:
     turn = int(state["turn"])
     provinces = state["map"]["provinces"]
     for p, found in opened["revealed"].items():
-        provinces[p].update(deposits=list(found["deposits"]), shrine=bool(found["shrine"]))
+        provinces[p].update({"deposits": list(found["deposits"]), "shrine": bool(found["shrine"])})
     state["active_events"] = list(opened["active_events"])
     state["quests"] = dict(opened["quests"])
     state["turn_begun"] = turn

@@ -9,11 +9,12 @@ book has them). A later turn plays by the game's own rules.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
+from engine.titania.state_types import Opening, TitaniaState
 
-def of(state: Mapping[str, Any]) -> Mapping[str, Any] | None:
+
+def of(state: TitaniaState) -> Opening | None:
     """The opening that holds for the state's turn, if any."""
     opening = state.get("opening")
     if isinstance(opening, dict) and opening.get("turn") == state.get("turn"):
@@ -21,7 +22,7 @@ def of(state: Mapping[str, Any]) -> Mapping[str, Any] | None:
     return None
 
 
-def shape(state: Mapping[str, Any], data: dict[str, Any]) -> None:
+def shape(state: TitaniaState, data: dict[str, Any]) -> None:
     """The turn's adjudicator input (`data`, built by the game) as the situation fixed it for its own turn."""
     opening = of(state)
     if opening is None:
@@ -46,7 +47,7 @@ def shape(state: Mapping[str, Any], data: dict[str, Any]) -> None:
         data["state"].pop("turn", None)
 
 
-def seed(state: Mapping[str, Any], default: int | str) -> int | str:
+def seed(state: TitaniaState, default: int | str) -> int | str:
     """The seed of the turn's chance: the situation's own for its turn, else `default`."""
     opening = of(state)
     if opening is None or "seed" not in opening:
