@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from typing import Any
 
 import engine.titania.codes  # noqa: F401  (defines the T_* codes)
 from engine.cells import normalize_name
@@ -20,6 +19,7 @@ from engine.titania.data import TitaniaData, content_of, default_data
 from engine.titania.fog import sight
 from engine.titania.names import who_of
 from engine.titania.params import default_params, override
+from engine.titania.state_types import Army, TitaniaState
 
 
 class Index:
@@ -28,7 +28,7 @@ class Index:
     game's params, and the state as the engine reads it for the forecasts (`outlook`). Only read after it is
     built; a new state needs a new Index."""
 
-    def __init__(self, state: Mapping[str, Any]) -> None:
+    def __init__(self, state: TitaniaState) -> None:
         self.state = state
         provinces = state["map"]["provinces"]
         self.pnames: dict[str, str] = {pid: str(info["name"]) for pid, info in provinces.items()}
@@ -46,11 +46,11 @@ class Index:
             self._near.setdefault(a, set()).add(b)
             self._near.setdefault(b, set()).add(a)
         self._neighbours: dict[str, list[str]] = {}
-        self.armies: dict[str, dict[str, dict[str, Any]]] = {}  # faction -> province -> army (the state's)
-        self.armies_in: dict[str, list[dict[str, Any]]] = {}  # province -> armies there, in the state's order
-        for a in state["armies"]:
-            self.armies.setdefault(a["faction"], {})[a["province"]] = a
-            self.armies_in.setdefault(a["province"], []).append(a)
+        self.armies: dict[str, dict[str, Army]] = {}  # faction -> province -> army (the state's)
+        self.armies_in: dict[str, list[Army]] = {}  # province -> armies there, in the state's order
+        for army in state["armies"]:
+            self.armies.setdefault(army["faction"], {})[army["province"]] = army
+            self.armies_in.setdefault(army["province"], []).append(army)
         self._owned: dict[str, list[str]] = {}
         for p, o in state["owners"].items():
             self._owned.setdefault(o, []).append(p)
@@ -109,7 +109,7 @@ class Book:
     """What the parser knows of the game for one faction: names and who owns what at the start (read through
     the state's Index, built here when none is given)."""
 
-    state: Mapping[str, Any]
+    state: TitaniaState
     faction: str
     names: dict[str, str] = field(default_factory=dict)  # normalised name -> province id
     factions: dict[str, str] = field(default_factory=dict)  # normalised name -> faction id
@@ -156,7 +156,7 @@ class Book:
         provinces = self.state["map"]["provinces"]
         return [p for p in self.ix.owned(self.faction) if not provinces[p]["sea"]]
 
-    def armies(self) -> dict[str, dict[str, Any]]:
+    def armies(self) -> dict[str, Army]:
         return dict(self.ix.armies.get(self.faction, {}))
 
     def order_armies(self) -> dict[str, int]:
@@ -261,12 +261,12 @@ def words(words: tuple[str, ...]) -> frozenset[str]:
     return frozenset(normalize_name(w) for w in words)
 
 
-def data(state: Mapping[str, Any] | None = None) -> TitaniaData:
+def data(state: TitaniaState | None = None) -> TitaniaData:
     """The game's content (engine.titania.data.content_of; the shipped content without a state)."""
     return content_of(state) if state is not None else default_data()
 
 
-def open_events(state: Mapping[str, Any]) -> list[tuple[str, str]]:
+def open_events(state: TitaniaState) -> list[tuple[str, str]]:
     """(id, Russian name) of the events open for contributions."""
     events = data(state).events
     return [(str(e["id"]), events[e["id"]].name) for e in state.get("active_events", [])

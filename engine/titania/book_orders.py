@@ -36,6 +36,7 @@ from engine.titania.caravan_rows import CARGO
 from engine.titania.might_rows import ABILITY_FORM, FORM_NEEDS, MIGHT_ROW, SPELL_ROW, might_actions, parse_might
 from engine.titania.names import BUILDING_NAMES, RESOURCE_NAMES, ability_name
 from engine.titania.races import RACES
+from engine.titania.state_types import TitaniaState
 from engine.titania.tabs import CAMPAIGN, DIPLOMACY, MIGHT, PLANNING
 from engine.titania.world import needs
 
@@ -171,7 +172,7 @@ def _planning_row(b: Book, row: Row, builds: set[tuple[str, str]], free_hire: bo
     return caravan_rows.caravan(b, row, where)
 
 
-def buildable(state: Mapping[str, Any]) -> dict[str, str]:
+def buildable(state: TitaniaState) -> dict[str, str]:
     """The buildings a faction may build, by their names: the book's own (a Keepers' Market is not built), then
     those the game's content adds (SCHEMA_V2 §9, G92: a catalog building of a type of its own)."""
     out = {k: BUILDING_NAMES[k] for k in PLAYER_BUILDINGS}
@@ -229,7 +230,7 @@ def _drop(statuses: list[RowStatus], errors: Mapping[tuple[str, int], OrderError
             for s in statuses]
 
 
-def validate(state: Mapping[str, Any], faction: str, stage: str, tabs: Mapping[str, list[Row]],
+def validate(state: TitaniaState, faction: str, stage: str, tabs: Mapping[str, list[Row]],
              free_hire: bool, index: Index | None = None) -> ParsedOrders:
     """Every order tab of one faction's book, in the order the turn runs them: the Planning rows (in row
     order), then the Campaign rows on the armies that Planning leaves (in the faction's «№» order), then
@@ -282,7 +283,7 @@ def validate(state: Mapping[str, Any], faction: str, stage: str, tabs: Mapping[s
     return ParsedOrders(faction, stage, tuple(orders), tuple(statuses))
 
 
-def validate_books(state: Mapping[str, Any], stage: str, books: Mapping[str, Mapping[str, list[Row]]],
+def validate_books(state: TitaniaState, stage: str, books: Mapping[str, Mapping[str, list[Row]]],
                    free_hire: Mapping[str, bool]) -> dict[str, ParsedOrders]:
     """`validate` for several factions' books of one state, which share one Index (read once)."""
     index = Index(state)

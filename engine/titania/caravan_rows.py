@@ -18,6 +18,7 @@ from engine.numbers import echo, read_count, whole_number
 from engine.ruleset import Row, RowStatus
 from engine.titania.book import Book, data
 from engine.titania.names import RESOURCE_NAMES
+from engine.titania.state_types import TitaniaState
 from engine.titania.tabs import PLANNING
 
 CARGO = ("gold", "wood", "stone", "mana")  # what a caravan carries (Influence and Might cannot be sent, P2.1)
@@ -92,7 +93,7 @@ def _recipient(b: Book, row: Row) -> str | OrderError:
     return fid
 
 
-def markets(state: Mapping[str, Any], keeper: str) -> list[str]:
+def markets(state: TitaniaState, keeper: str) -> list[str]:
     """The Keeper's provinces with a Market (SCHEMA_V2 §13: the map's feature or a `market` building)."""
     provinces = state["map"]["provinces"]
     return [p for p, o in state["owners"].items() if o == keeper

@@ -30,6 +30,7 @@ from engine.titania.book_orders import (
 )
 from engine.titania.names import BUILDING_NAMES, RESOURCE_NAMES, ability_name
 from engine.titania.races import RACES
+from engine.titania.state_types import balance, titania_state
 from engine.titania.views import food, squads
 
 Cells = tuple[str, ...]
@@ -45,7 +46,7 @@ class TitaniaDemoPlayers:
 
     def orders(self, state: Mapping[str, Any], faction: str,
                book: Mapping[str, list[list[str]]]) -> dict[str, list[tuple[Any, ...]]]:
-        b = Book(state, faction)
+        b = Book(titania_state(state), faction)
         turn = int(state["turn"])
         planning, influence = _planning(b, turn)
         campaign, attacks = _campaign(b, turn)
@@ -59,7 +60,7 @@ class TitaniaDemoPlayers:
 def _income(b: Book) -> dict[str, int]:
     """What the faction will have after production (P5.1), as its books show it."""
     f = b.state["factions"][b.faction]
-    out = {r: int(f.get(r, 0)) for r in ("gold", "wood", "influence", "stone", "mana")}
+    out = {r: int(balance(f, r)) for r in ("gold", "wood", "influence", "stone", "mana")}
     for p in b.owned():
         out["influence"] += 2 if b.state["map"]["provinces"][p]["capital"] else 1
         for bld in b.state["buildings"].get(p, []):

@@ -7,10 +7,11 @@ is not there for that faction.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+
+from engine.titania.state_types import TitaniaState
 
 
-def neighbour_sets(state: Mapping[str, Any]) -> dict[str, set[str]]:
+def neighbour_sets(state: TitaniaState) -> dict[str, set[str]]:
     """Province -> adjacent provinces."""
     out: dict[str, set[str]] = {p: set() for p in state["map"]["provinces"]}
     for a, b in state["map"]["adjacency"]:
@@ -19,7 +20,7 @@ def neighbour_sets(state: Mapping[str, Any]) -> dict[str, set[str]]:
     return out
 
 
-def sight(state: Mapping[str, Any], fid: str, nb: Mapping[str, set[str]] | None = None) -> set[str]:
+def sight(state: TitaniaState, fid: str, nb: Mapping[str, set[str]] | None = None) -> set[str]:
     """Provinces whose troops the faction sees: own provinces, where its armies stand, and their neighbours."""
     near = nb if nb is not None else neighbour_sets(state)
     base = {p for p, o in state["owners"].items() if o == fid}

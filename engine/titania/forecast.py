@@ -42,6 +42,7 @@ from engine.titania.research import spell_cost, tech_cost
 from engine.titania.reveal import reveal_near_armies
 from engine.titania.rulebook import see
 from engine.titania.situation import Situation, parse_situation
+from engine.titania.state_types import TitaniaState
 from engine.titania.tabs import BLIND, CAMPAIGN, MIGHT
 from engine.titania.world import World
 
@@ -168,7 +169,7 @@ class Outlook:
     against). `confirm=True`: a check runs the Campaign once more after every round that rejected rows, even
     when dropping them changes nothing else (`inert`; the reference that shortcut is checked against)."""
 
-    def __init__(self, state: Mapping[str, Any], fork: bool = True, confirm: bool = False) -> None:
+    def __init__(self, state: TitaniaState, fork: bool = True, confirm: bool = False) -> None:
         self.state = state
         self.fork = fork
         self.confirm = confirm
@@ -290,7 +291,7 @@ def _fog(w: World, outlook: Outlook, faction: str) -> None:
             e["progress"] = {f: n for f, n in (e.get("progress") or {}).items() if f == faction}
 
 
-def _relations(w: World, state: Mapping[str, Any], faction: str, items: Sequence[Mapping[str, Any]]) -> None:
+def _relations(w: World, state: TitaniaState, faction: str, items: Sequence[Mapping[str, Any]]) -> None:
     """The alliances and wars the faction's own «Дипломатия» rows certainly make at the start of the turn
     (engine.titania.diplomacy.known_relations), in its world (a fork shares the factions: they are replaced)."""
     changed = diplomacy.known_relations(state, faction, items)

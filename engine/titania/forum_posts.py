@@ -30,6 +30,7 @@ from engine.titania.reasons import explain
 from engine.titania.report import ADJUSTED, KINDS, RESULTS
 from engine.titania.rulebook import see
 from engine.titania.setup import START
+from engine.titania.state_types import BattleRecord, TitaniaState, titania_state
 from engine.titania.views import RESULT_RU
 
 BOSS_REASON = {"attacker": "boss_killed", "defender": "boss_survived"}
@@ -43,27 +44,27 @@ def literal(s: object) -> str:
     return str(s).replace("[", "[" + NO_TAG)
 
 
-def pname(state: Mapping[str, Any], pid: str) -> str:
+def pname(state: TitaniaState, pid: str) -> str:
     return literal(views.pname(state, pid))
 
 
-def who(state: Mapping[str, Any], fid: str | None) -> str:
+def who(state: TitaniaState, fid: str | None) -> str:
     return literal(views.who(state, fid))
 
 
-def who_of(state: Mapping[str, Any], fid: str | None) -> str:
+def who_of(state: TitaniaState, fid: str | None) -> str:
     return literal(names.who_of(state, fid))
 
 
-def who_of_all(state: Mapping[str, Any], fids: list[str]) -> str:
+def who_of_all(state: TitaniaState, fids: list[str]) -> str:
     return literal(names.who_of_all(state, fids))
 
 
-def _boss(state: Mapping[str, Any], pid: str) -> str:
+def _boss(state: TitaniaState, pid: str) -> str:
     return literal(state["map"]["provinces"][pid].get("boss_name") or "Босс")
 
 
-def losses_text(state: Mapping[str, Any], b: Mapping[str, Any], attackers: str, defence: str) -> str:
+def losses_text(state: TitaniaState, b: Mapping[str, Any], attackers: str, defence: str) -> str:
     """«у нападающих 2, у обороны 3 (Альбион 2, Лотерн 1)»: what each side lost, never more than it had; allied
     defenders army by army."""
     d = b["defender"]
@@ -99,7 +100,7 @@ def battle_id(b: Mapping[str, Any]) -> str:
     return f"{b['turn']}-{b['n']}"
 
 
-def new_battles(before: Mapping[str, Any], state: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+def new_battles(before: TitaniaState, state: TitaniaState) -> list[BattleRecord]:
     """The battle records the resolution added (those of the turn that was open in `before`)."""
     known = {battle_id(b) for b in before.get("battles", []) if "turn" in b}
     return [b for b in state.get("battles", []) if b.get("turn") == before.get("turn") and battle_id(b) not in known]
@@ -109,24 +110,24 @@ def _new_entries(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[st
     return list(after[len(before):]) if list(after[:len(before)]) == list(before) else list(after)
 
 
-def _q(state: Mapping[str, Any], pid: str) -> str:
+def _q(state: TitaniaState, pid: str) -> str:
     return f"«{pname(state, pid)}»"
 
 
-def _in(state: Mapping[str, Any], pid: str) -> str:
+def _in(state: TitaniaState, pid: str) -> str:
     return f"в провинции «{pname(state, pid)}»"
 
 
-def _from(state: Mapping[str, Any], pid: str) -> str:
+def _from(state: TitaniaState, pid: str) -> str:
     return f"из провинции «{pname(state, pid)}»"
 
 
-def _sides(state: Mapping[str, Any], b: Mapping[str, Any]) -> str:
+def _sides(state: TitaniaState, b: Mapping[str, Any]) -> str:
     """The defenders after «против» (genitive)."""
     return who_of_all(state, list(b["defender"]["factions"]))
 
 
-def _fate(state: Mapping[str, Any], b: Mapping[str, Any]) -> str:
+def _fate(state: TitaniaState, b: Mapping[str, Any]) -> str:
     owner = b.get("owner_after")
     if b["result"] == "defender":
         return "провинция осталась за обороной"
@@ -142,7 +143,7 @@ def boss_end(b: Mapping[str, Any], retreat: bool = False) -> str:
     return end + (", войско отступило" if retreat and b["result"] != "attacker" else "")
 
 
-def chronicle_line(state: Mapping[str, Any], b: Mapping[str, Any]) -> str:
+def chronicle_line(state: TitaniaState, b: Mapping[str, Any]) -> str:
     """One battle for the chronicle: who, where, how large, totals, outcome, losses, fate."""
     a = b["attacker"]
     place = _q(state, b["province"])
@@ -160,11 +161,11 @@ def chronicle_line(state: Mapping[str, Any], b: Mapping[str, Any]) -> str:
     return line + "."
 
 
-def _supports(state: Mapping[str, Any], sups: Sequence[Mapping[str, Any]]) -> list[str]:
+def _supports(state: TitaniaState, sups: Sequence[Mapping[str, Any]]) -> list[str]:
     return [f"[*]{who(state, s['faction'])} {_from(state, s['from'])}: +{s['value']}" for s in sups]
 
 
-def _side_block(state: Mapping[str, Any], title: str, strength_line: str, side: Mapping[str, Any]) -> list[str]:
+def _side_block(state: TitaniaState, title: str, strength_line: str, side: Mapping[str, Any]) -> list[str]:
     lines = [f"[u]{title}[/u]", strength_line]
     sups = _supports(state, side.get("supports", []))
     lines += (["Подмога:", "[list]", *sups, "[/list]"] if sups else ["Подмога: нет."])
@@ -174,7 +175,7 @@ def _side_block(state: Mapping[str, Any], title: str, strength_line: str, side: 
     return lines
 
 
-def battle_report(state: Mapping[str, Any], b: Mapping[str, Any]) -> str:
+def battle_report(state: TitaniaState, b: Mapping[str, Any]) -> str:
     """The full BBCode report of one battle."""
     a = b["attacker"]
     head = (f"[b]Бой {b['n']} хода {b['turn']} {_in(state, b['province'])}[/b] "
@@ -207,7 +208,7 @@ def battle_report(state: Mapping[str, Any], b: Mapping[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _standings(state: Mapping[str, Any]) -> list[str]:
+def _standings(state: TitaniaState) -> list[str]:
     """The public book's «Фракции» (views.standings), the same rows in the same order (T4-5): no army total
     while the game runs."""
     table = views.standings(state)
@@ -225,8 +226,8 @@ def _standings(state: Mapping[str, Any]) -> list[str]:
     return ["[spoiler=Положение фракций]", "[list]", *rows, "[/list]", "[/spoiler]"]
 
 
-def chronicle_post(before: Mapping[str, Any], result: StageResult) -> ForumPost:
-    state = result.state
+def chronicle_post(before: TitaniaState, result: StageResult) -> ForumPost:
+    state = titania_state(result.state)
     turn = int(before["turn"])
     title = "начало игры" if before.get("stage") == START else "Планирование и Поход"
     lines = [f"[b]Титания — ход {turn}: {title}[/b]", ""]
@@ -248,7 +249,7 @@ def chronicle_post(before: Mapping[str, Any], result: StageResult) -> ForumPost:
     return ForumPost("chronicle", f"Ход {turn}: хроника", "\n".join(lines).rstrip() + "\n")
 
 
-def faction_post(before: Mapping[str, Any], state: Mapping[str, Any], fid: str) -> ForumPost:
+def faction_post(before: TitaniaState, state: TitaniaState, fid: str) -> ForumPost:
     """The faction's own post of the stage: its «Журнал» tab (views.journal) as it stands after the stage, row by
     row, grouped by turn in the tab's order; the turns before this one folded in a spoiler."""
     turn = int(before["turn"])
@@ -278,12 +279,12 @@ class TitaniaPosts:
     «Журнал»)."""
 
     def posts(self, before: Mapping[str, Any], result: StageResult) -> tuple[ForumPost, ...]:
-        state = result.state
-        out = [chronicle_post(before, result)]
-        for b in new_battles(before, state):
+        old, state = titania_state(before), titania_state(result.state)
+        out = [chronicle_post(old, result)]
+        for b in new_battles(old, state):
             title = f"Ход {b['turn']}, бой {b['n']}: {views.pname(state, b['province'])}"
             out.append(ForumPost(battle_id(b), title, battle_report(state, b), battle=battle_id(b)))
         playing = [fid for fid in state["factions"]
                    if not (before.get("factions") or {}).get(fid, {}).get("eliminated")]
-        out += [faction_post(before, state, fid) for fid in playing]
+        out += [faction_post(old, state, fid) for fid in playing]
         return tuple(out)

@@ -19,11 +19,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.titania.races import RACES
+from engine.titania.state_types import TitaniaState
 
 NATIVES = "natives"
 
 
-def races_of(state: Mapping[str, Any]) -> dict[str, str]:
+def races_of(state: TitaniaState) -> dict[str, str]:
     """Faction and Keeper id -> race id, from a game state."""
     out = {kid: str(k.get("race")) for kid, k in (state.get("keepers") or {}).items()}
     out.update({fid: str(f.get("race")) for fid, f in (state.get("factions") or {}).items()})

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.ruleset import MapArrow, MapLink, MapMarker, MapPicture, MapPlace
+from engine.titania.state_types import TitaniaState, titania_state
 from engine.titania.victory import marked
 from engine.titania.views import VICTORY_MARK, sight
 
@@ -26,14 +27,14 @@ def _number(value: object) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def _short(state: Mapping[str, Any], fid: str) -> str:
+def _short(state: TitaniaState, fid: str) -> str:
     """A faction's name in a label: its display name, a Keeper as «Хранители», natives as «туземцы»."""
     if fid in state["factions"]:
         return str(state["factions"][fid]["name"])
     return "Хранители" if fid in state.get("keepers", {}) else "туземцы"
 
 
-def _troops(state: Mapping[str, Any], pid: str, owner: str | None, armies: Sequence[Mapping[str, Any]]) -> list[str]:
+def _troops(state: TitaniaState, pid: str, owner: str | None, armies: Sequence[Mapping[str, Any]]) -> list[str]:
     """What stands in a seen province: its `armies`' strengths (by whose, unless the owner's), natives, the Boss."""
     lines = []
     for a in armies:
@@ -44,7 +45,7 @@ def _troops(state: Mapping[str, Any], pid: str, owner: str | None, armies: Seque
     return lines
 
 
-def _label(state: Mapping[str, Any], pid: str, armies: Sequence[Mapping[str, Any]] | None,
+def _label(state: TitaniaState, pid: str, armies: Sequence[Mapping[str, Any]] | None,
            goals: frozenset[str] = frozenset()) -> str:
     """The province's label: its features (a victory province among `goals` marked), the Keepers holding it, and,
     when seen (`armies` the ones standing there), its troops."""
@@ -66,7 +67,7 @@ def _label(state: Mapping[str, Any], pid: str, armies: Sequence[Mapping[str, Any
     return "\n".join(lines)
 
 
-def _markers(state: Mapping[str, Any]) -> tuple[MapMarker, ...]:
+def _markers(state: TitaniaState) -> tuple[MapMarker, ...]:
     """The battles of the turn that resolved into `state` (public, as in the chronicle)."""
     last = int(state["turn"]) - 1
     marked: dict[str, list[str]] = {}
@@ -80,7 +81,7 @@ def _markers(state: Mapping[str, Any]) -> tuple[MapMarker, ...]:
                  for p, texts in marked.items())
 
 
-def _hostile(state: Mapping[str, Any], faction: str, pid: str) -> bool:
+def _hostile(state: TitaniaState, faction: str, pid: str) -> bool:
     """An attack rather than a move: someone else's troops, natives or a Boss there, or another's land."""
     friends = {faction, *state["factions"][faction].get("allies", [])}
     owner = state["owners"].get(pid)
@@ -114,29 +115,30 @@ class TitaniaMap:
 
     def picture(self, state: Mapping[str, Any], faction: str | None, orders: Mapping[str, Any] | None = None,
                 events: Sequence[Mapping[str, Any]] = ()) -> MapPicture:
-        provinces = state["map"]["provinces"]
-        viewer = faction if faction in state["factions"] else None
-        seen = sight(state, viewer) if viewer is not None else set()
+        game = titania_state(state)
+        provinces = game["map"]["provinces"]
+        viewer = faction if faction in game["factions"] else None
+        seen = sight(game, viewer) if viewer is not None else set()
         standing: dict[str, list[Mapping[str, Any]]] = {}
-        for a in state["armies"]:                   # each province's armies, in the state's order
+        for a in game["armies"]:                   # each province's armies, in the state's order
             standing.setdefault(a["province"], []).append(a)
         places = []
-        goals = marked(state)
+        goals = marked(game)
         for pid, info in sorted(provinces.items(), key=lambda kv: kv[1]["name"]):
-            owner = state["owners"].get(pid)
+            owner = game["owners"].get(pid)
             y = _number(info.get("y"))
             places.append(MapPlace(key=pid, name=str(info["name"]), kind="sea" if info["sea"] else "land",
-                                   owner=owner if owner in state["factions"] else None,
-                                   label=_label(state, pid, standing.get(pid, []) if pid in seen else None, goals),
+                                   owner=owner if owner in game["factions"] else None,
+                                   label=_label(game, pid, standing.get(pid, []) if pid in seen else None, goals),
                                    x=_number(info.get("x")), y=None if y is None else -y))
         links = tuple(MapLink(a, b, "sea" if provinces[a]["sea"] or provinces[b]["sea"] else "land")
-                      for a, b in sorted(tuple(sorted(pair)) for pair in state["map"]["adjacency"]))
+                      for a, b in sorted(tuple(sorted(pair)) for pair in game["map"]["adjacency"]))
         arrows: list[MapArrow] = []
         given = orders.get("faction") if isinstance(orders, Mapping) else None
         if viewer is not None and orders is not None and given in (None, viewer):
             for army, kind, target in campaign_steps(orders):
                 if army in provinces and target in provinces and army != target:
-                    shown = "support" if kind == "support" else "attack" if _hostile(state, viewer, target) else "move"
+                    shown = "support" if kind == "support" else "attack" if _hostile(game, viewer, target) else "move"
                     arrows.append(MapArrow(army, target, shown, viewer))
-        names = {fid: str(f["name"]) for fid, f in state["factions"].items()}
-        return MapPicture(tuple(places), links, names, _markers(state), tuple(dict.fromkeys(arrows)))
+        names = {fid: str(f["name"]) for fid, f in game["factions"].items()}
+        return MapPicture(tuple(places), links, names, _markers(game), tuple(dict.fromkeys(arrows)))

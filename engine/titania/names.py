@@ -2,10 +2,8 @@
 Russian needs its genitive."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from engine.titania.races import RACES
+from engine.titania.state_types import TitaniaState
 
 BUILDING_NAMES = {"mine": "рудник", "sawmill": "лесопилка", "farm": "ферма", "quarry": "каменоломня",
                   "tower": "чародейская башня", "port": "порт", "fort": "укрепление", "market": "рынок"}
@@ -28,7 +26,7 @@ def buildings_text(buildings: list[str]) -> str:
     return ", ".join(BUILDING_NAMES.get(b, b) for b in buildings) or "—"
 
 
-def who_of(state: Mapping[str, Any], fid: str | None) -> str:
+def who_of(state: TitaniaState, fid: str | None) -> str:
     """A faction, the natives or Keepers of the game state where Russian needs the genitive («у», «против»,
     «кроме», «войско …»): «фракции «Орда Гримгора»», «туземцев», «Хранителей «Лесной Народ»». A faction's name
     is not declined: the word «фракция» before it is (it reads the same in the dative and prepositional)."""
@@ -47,7 +45,7 @@ def and_list(items: list[str]) -> str:
     return " и ".join(items) if len(items) <= 2 else ", ".join(items[:-1]) + " и " + items[-1]
 
 
-def who_of_all(state: Mapping[str, Any], fids: list[str]) -> str:
+def who_of_all(state: TitaniaState, fids: list[str]) -> str:
     """Several sides in the genitive: «фракций «Королевство Альбион» и «Высокий Лотерн»», then the Keepers and
     the natives («фракции «Орда Гримгора» и туземцев»)."""
     players = [f"«{state['factions'][f]['name']}»" for f in fids if f in state["factions"]]

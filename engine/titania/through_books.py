@@ -36,6 +36,7 @@ from engine.titania.book_orders import (
 from engine.titania.data import content_of
 from engine.titania.names import BUILDING_NAMES, RESOURCE_NAMES, ability_name
 from engine.titania.reasons import EXTERNAL_CAUSES
+from engine.titania.state_types import TitaniaState
 from engine.titania.tabs import BLIND, CAMPAIGN, MIGHT, PLANNING
 
 Cells = dict[str, str]
@@ -69,7 +70,7 @@ class _Names:
     """Display names of a game state's provinces, factions, Keepers and content (an id it does not know is typed
     as it is: the check then says what is wrong with it)."""
 
-    def __init__(self, state: Mapping[str, Any]) -> None:
+    def __init__(self, state: TitaniaState) -> None:
         self.state = state
         self.content = content_of(state)
 
@@ -229,7 +230,7 @@ def _cast_row(names: _Names, cast: object) -> Cells:
     return row
 
 
-def plan(data: Mapping[str, Any], state: Mapping[str, Any]) -> Plan:
+def plan(data: Mapping[str, Any], state: TitaniaState) -> Plan:
     """The rows of every order of `data` (a situation file), for the game `state` made from it."""
     names = _Names(state)
     players = state["factions"]
@@ -287,7 +288,7 @@ def plan(data: Mapping[str, Any], state: Mapping[str, Any]) -> Plan:
 
 # -- the outcome read back from the game -------------------------------------------------------------------------
 
-def _row(after: Mapping[str, Any], faction: str, tab: str, row: int) -> dict[str, Any] | None:
+def _row(after: TitaniaState, faction: str, tab: str, row: int) -> dict[str, Any] | None:
     got = after.get("last", {}).get("rows", {}).get(faction, {}).get(f"{tab}:{row}")
     return dict(got) if isinstance(got, dict) else None
 
@@ -296,7 +297,7 @@ def _clean(item: Mapping[str, Any], *drop: str) -> dict[str, Any]:
     return {k: v for k, v in item.items() if k not in ("code", "part", "part_verdict", BLIND, *drop)}
 
 
-def _planning(data: Mapping[str, Any], p: Plan, after: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _planning(data: Mapping[str, Any], p: Plan, after: TitaniaState) -> list[dict[str, Any]]:
     items = []
     keepers = list(after.get("last", {}).get("keeper_planning", []))
     for i, order in enumerate((data.get("planning") or {}).get("orders") or []):
@@ -312,7 +313,7 @@ def _planning(data: Mapping[str, Any], p: Plan, after: Mapping[str, Any]) -> lis
     return items
 
 
-def _progress(data: Mapping[str, Any], before: Mapping[str, Any], items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _progress(data: Mapping[str, Any], before: TitaniaState, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each contribution's `progress` (SCHEMA_V2 §5: the major's total of all factions, the minor's total of its
     faction, after this order) counted in the file's order of the orders: the game runs each faction's rows
     together, and only the running totals between factions depend on that order."""
@@ -343,7 +344,7 @@ def _order(i: int, order: Mapping[str, Any], got: Mapping[str, Any] | None) -> d
     return {**base, **_clean(got, "index", "faction", "army", "type")}
 
 
-def _orders(data: Mapping[str, Any], p: Plan, after: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _orders(data: Mapping[str, Any], p: Plan, after: TitaniaState) -> list[dict[str, Any]]:
     keepers = list(after.get("last", {}).get("keeper_orders", []))
     items = []
     for i, order in enumerate(data.get("orders") or []):
@@ -376,7 +377,7 @@ def _parts(order: Mapping[str, Any], verdicts: Sequence[dict[str, Any] | None]) 
     return out
 
 
-def _spells(data: Mapping[str, Any], p: Plan, after: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+def _spells(data: Mapping[str, Any], p: Plan, after: TitaniaState) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {}
     for faction, rows in p.spells.items():
         casts = (data.get("spells") or {}).get(faction) or []
@@ -387,12 +388,12 @@ def _spells(data: Mapping[str, Any], p: Plan, after: Mapping[str, Any]) -> dict[
     return out
 
 
-def _one_of(rows: Sequence[int], faction: str, after: Mapping[str, Any]) -> dict[str, Any] | None:
+def _one_of(rows: Sequence[int], faction: str, after: TitaniaState) -> dict[str, Any] | None:
     verdicts = [v for v in (_row(after, faction, MIGHT, r) for r in rows) if v is not None]
     return next((v for v in verdicts if "code" not in v), verdicts[0] if verdicts else None)
 
 
-def answer(data: Mapping[str, Any], p: Plan, before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
+def answer(data: Mapping[str, Any], p: Plan, before: TitaniaState, after: TitaniaState) -> dict[str, Any]:
     """The output of `adjudicate` (SCHEMA §2, SCHEMA_V2 §11) read from the game `after` its turn (`before`: the
     game as it was made, whose natives a file's `setup.natives` placed)."""
     last = after.get("last", {})
@@ -417,7 +418,8 @@ def answer(data: Mapping[str, Any], p: Plan, before: Mapping[str, Any], after: M
     provinces = after["map"]["provinces"]
     buildings = after.get("buildings", {})
     factions_out: dict[str, Any] = {}
-    for fid, info in {**after["factions"], **after.get("keepers", {})}.items():
+    everyone: dict[str, Mapping[str, Any]] = {**after["factions"], **after.get("keepers", {})}
+    for fid, info in everyone.items():
         player = fid in after["factions"]
         res = {r: int(info.get(r, 0)) for r in ("gold", "wood", "influence", "stone", "mana")} if player else \
             {r: int((info.get("resources") or {}).get(r, 0)) for r in ("gold", "wood", "influence", "stone", "mana")}
@@ -449,7 +451,7 @@ def answer(data: Mapping[str, Any], p: Plan, before: Mapping[str, Any], after: M
 
 
 def mismatches(p: Plan, checked: Mapping[str, Mapping[tuple[str, int], bool]],
-               after: Mapping[str, Any]) -> list[str]:
+               after: TitaniaState) -> list[str]:
     """The rows whose verdict at `check` (`checked`: faction -> (tab, row) -> OK) differs from the turn's: OK at
     check but refused at the turn as an invalid order, or refused at check but carried to the turn."""
     out = []

@@ -22,6 +22,7 @@ from engine.titania.races import RACES
 from engine.titania.reasons import OUTCOMES, explain
 from engine.titania.rulebook import see
 from engine.titania.setup import RESOURCE_KEYS, neighbours
+from engine.titania.state_types import TitaniaState
 from engine.titania.victory import end_text, held, marked, rank, rules, standing
 from engine.titania.world import needs, produces
 
@@ -57,16 +58,16 @@ def spell_text(spell: Any) -> str:
     return f"{where}: " + "; ".join(parts)
 
 
-def pname(state: Mapping[str, Any], pid: str) -> str:
+def pname(state: TitaniaState, pid: str) -> str:
     return str(state["map"]["provinces"][pid]["name"])
 
 
-def capital_name(state: Mapping[str, Any], faction: Mapping[str, Any]) -> str:
+def capital_name(state: TitaniaState, faction: Mapping[str, Any]) -> str:
     """The faction's capital by name («нет»: a game from a situation may give a faction none)."""
     return pname(state, faction["capital"]) if faction.get("capital") else "нет"
 
 
-def who(state: Mapping[str, Any], fid: str | None) -> str:
+def who(state: TitaniaState, fid: str | None) -> str:
     if fid is None:
         return "—"
     if fid == "natives":
@@ -98,7 +99,7 @@ def deposits_text(info: Mapping[str, Any]) -> str:
     return ", ".join(DEPOSIT_NAMES.get(d, d) for d in info["deposits"]) or "ничего"
 
 
-def sight(state: Mapping[str, Any], fid: str) -> set[str]:
+def sight(state: TitaniaState, fid: str) -> set[str]:
     """Provinces whose troops the faction sees: own provinces, where its armies stand, and their neighbours."""
     nb = neighbours(state)
     base = {p for p, o in state["owners"].items() if o == fid}
@@ -106,7 +107,7 @@ def sight(state: Mapping[str, Any], fid: str) -> set[str]:
     return base | {n for p in base for n in nb[p]}
 
 
-def troops_text(state: Mapping[str, Any], pid: str) -> str:
+def troops_text(state: TitaniaState, pid: str) -> str:
     parts = [f"{who(state, a['faction'])} {a['strength']}" for a in state["armies"] if a["province"] == pid]
     if state["natives"].get(pid):
         parts.append(f"туземцы {state['natives'][pid]}")
@@ -115,11 +116,11 @@ def troops_text(state: Mapping[str, Any], pid: str) -> str:
     return ", ".join(parts) or "пусто"
 
 
-def _limit(state: Mapping[str, Any]) -> int:
+def _limit(state: TitaniaState) -> int:
     return override(default_params(), state.get("params") or None, []).max_strength
 
 
-def food(state: Mapping[str, Any], fid: str) -> int:
+def food(state: TitaniaState, fid: str) -> int:
     params = override(default_params(), state.get("params") or None, [])
     total = 0
     for p, o in state["owners"].items():
@@ -131,11 +132,11 @@ def food(state: Mapping[str, Any], fid: str) -> int:
     return total + RACES[state["factions"][fid]["race"]].extra_food * params.skaven_food
 
 
-def squads(state: Mapping[str, Any], fid: str) -> int:
+def squads(state: TitaniaState, fid: str) -> int:
     return len({a["province"] for a in state["armies"] if a["faction"] == fid})
 
 
-def summary(state: Mapping[str, Any], fid: str) -> Table:
+def summary(state: TitaniaState, fid: str) -> Table:
     f = state["factions"][fid]
     last = state.get("last") or {}
     order = last.get("turn_order", [])
@@ -168,11 +169,11 @@ def summary(state: Mapping[str, Any], fid: str) -> Table:
     return Table(("Показатель", "Значение", "Пояснение"), tuple(rows))
 
 
-def _names(state: Mapping[str, Any], fids: Any) -> str:
+def _names(state: TitaniaState, fids: Any) -> str:
     return ", ".join(f"«{state['factions'][f]['name']}»" for f in fids if f in state["factions"])
 
 
-def relations(state: Mapping[str, Any], fid: str) -> list[tuple[Any, ...]]:
+def relations(state: TitaniaState, fid: str) -> list[tuple[Any, ...]]:
     """«Сводка»: the faction's allies and wars (G46: engine.titania.diplomacy), and the offers between it and
     others that wait for an answer (known to the two sides only)."""
     f = state["factions"][fid]
@@ -191,7 +192,7 @@ def relations(state: Mapping[str, Any], fid: str) -> list[tuple[Any, ...]]:
     return rows
 
 
-def provinces(state: Mapping[str, Any], fid: str) -> Table:
+def provinces(state: TitaniaState, fid: str) -> Table:
     nb = neighbours(state)
     limit = int((state["factions"][fid].get("limits") or {}).get("max_strength", _limit(state)))
     rows = []
@@ -207,10 +208,10 @@ def provinces(state: Mapping[str, Any], fid: str) -> Table:
                  tuple(rows))
 
 
-def armies(state: Mapping[str, Any], fid: str) -> Table:
+def armies(state: TitaniaState, fid: str) -> Table:
     seen = sight(state, fid)
     nb = neighbours(state)
-    rows = []
+    rows: list[tuple[Any, ...]] = []
     for a in sorted(state["armies"], key=lambda a: (a["faction"] != fid, pname(state, a["province"]))):
         if a["faction"] != fid and a["province"] not in seen:
             continue
@@ -228,7 +229,7 @@ def armies(state: Mapping[str, Any], fid: str) -> Table:
     return Table(("Чьё", "Где", "Сила", "Вид", "Соседние провинции"), tuple(rows))
 
 
-def techs(state: Mapping[str, Any], fid: str) -> Table:
+def techs(state: TitaniaState, fid: str) -> Table:
     """Known technologies and spells (none without the tech list, G1/G3), and what can be built and its cost."""
     f = state["factions"][fid]
     params = override(default_params(), state.get("params") or None, [])
@@ -289,7 +290,7 @@ def building_effects_text(b: str, params: Params) -> str:
     return "; ".join(parts) or "—"
 
 
-def buildings(state: Mapping[str, Any], fid: str) -> Table:
+def buildings(state: TitaniaState, fid: str) -> Table:
     """«Постройки»: every building a faction may build, its cost after the race's discount, the deposit it
     needs, what it does (the catalog's production, food and effects, and the rules of the port) and where the
     faction has it."""
@@ -310,11 +311,11 @@ def buildings(state: Mapping[str, Any], fid: str) -> Table:
     return Table(("Постройка", "Стоимость", "Нужно в провинции", "Что даёт", "У вас"), tuple(rows))
 
 
-def _from(state: Mapping[str, Any], pid: str) -> str:
+def _from(state: TitaniaState, pid: str) -> str:
     return f"из провинции «{pname(state, pid)}»"
 
 
-def _battle_row(state: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[Any, ...]:
+def _battle_row(state: TitaniaState, b: Mapping[str, Any]) -> tuple[Any, ...]:
     """One battle of the «Бои» tabs; a loss never above what the army had (engine.titania.losses)."""
     a = b["attacker"]
     if b["kind"] == "boss":
@@ -346,7 +347,7 @@ def _battle_row(state: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[Any, ..
 BATTLE_COLUMNS = ("Ход", "Провинция", "Нападение", "Итого", "Оборона", "Итого обороны", "Итог", "Потери и разрушения")
 
 
-def battles(state: Mapping[str, Any], fid: str | None) -> Table:
+def battles(state: TitaniaState, fid: str | None) -> Table:
     rows = []
     for b in state["battles"]:
         sides = {b["attacker"]["faction"], *b.get("defender", {}).get("factions", []),
@@ -357,7 +358,7 @@ def battles(state: Mapping[str, Any], fid: str | None) -> Table:
     return Table(BATTLE_COLUMNS, tuple(reversed(rows)))
 
 
-def journal(state: Mapping[str, Any], fid: str) -> Table:
+def journal(state: TitaniaState, fid: str) -> Table:
     """The faction's own lines of the last turn, then the chronicle, the newest turn first (the turn the game has
     just opened may already have begun with an event or a quest)."""
     rows = [(state["turn"] - 1, e["text"]) for e in state.get("log", []) if e["faction"] == fid]
@@ -365,7 +366,7 @@ def journal(state: Mapping[str, Any], fid: str) -> Table:
     return Table(("Ход", "Запись"), tuple(sorted(rows, key=lambda r: -int(r[0]))))
 
 
-def campaign_prefill(state: Mapping[str, Any], fid: str) -> Table:
+def campaign_prefill(state: TitaniaState, fid: str) -> Table:
     """«Поход» pre-filled with one «Стоять» row per own army (players change what they want)."""
     rows = [("", pname(state, a["province"]), HOLD, "", "", "", "")
             for a in sorted(state["armies"], key=lambda a: pname(state, a["province"])) if a["faction"] == fid]
@@ -375,7 +376,7 @@ def campaign_prefill(state: Mapping[str, Any], fid: str) -> Table:
 VICTORY_MARK = "провинция победы"
 
 
-def public_map(state: Mapping[str, Any], fid: str | None = None) -> Table:
+def public_map(state: TitaniaState, fid: str | None = None) -> Table:
     """«Карта»: every province with its kind (a victory province marked, unless the GM hides them: T4-7), owner
     and neighbours (by name), its revealed resources and how many buildings stand there; in a faction's book
     (`fid`) also the faction's own army there."""
@@ -401,7 +402,7 @@ STANDING_COLUMNS = ("Фракция", "Раса", "Цвет", "Столица", 
 HELD_COLUMN, STRENGTH_COLUMN = "Провинций победы", "Сила войск (итог)"
 
 
-def standings(state: Mapping[str, Any]) -> Table:
+def standings(state: TitaniaState) -> Table:
     """«Фракции» of the public book, and the standings of the chronicle post (forum_posts): what the public may
     know of each faction while the game runs (T4-5) — provinces, Shrines and Might, the victory provinces it holds
     when they are marked (T4-7) — never its army total; that only in the final standings of a game ranked by
@@ -424,12 +425,12 @@ def standings(state: Mapping[str, Any]) -> Table:
     return Table(columns, tuple(row for _, row in sorted(rows)))
 
 
-def chronicle(state: Mapping[str, Any]) -> Table:
+def chronicle(state: TitaniaState) -> Table:
     return Table(("Ход", "Событие", "Запись"),
                  tuple((e["turn"], e["kind"], e["text"]) for e in reversed(state.get("chronicle", []))))
 
 
-def gm_factions(state: Mapping[str, Any]) -> Table:
+def gm_factions(state: TitaniaState) -> Table:
     rows = []
     for fid, f in state["factions"].items():
         rows.append((f["name"], race_name(f["race"]), *(f.get(r, 0) for r in RESOURCE_KEYS),
@@ -443,7 +444,7 @@ def gm_factions(state: Mapping[str, Any]) -> Table:
                   "Могущество", "Война с", "Союзники"), tuple(rows))
 
 
-def gm_provinces(state: Mapping[str, Any]) -> Table:
+def gm_provinces(state: TitaniaState) -> Table:
     rows = []
     for p, info in sorted(state["map"]["provinces"].items(), key=lambda kv: kv[1]["name"]):
         rows.append((info["name"], kind_text(info), who(state, state["owners"].get(p)),
@@ -451,13 +452,13 @@ def gm_provinces(state: Mapping[str, Any]) -> Table:
     return Table(("Провинция", "Тип", "Владелец", "Постройки", "Ресурсы", "Войска"), tuple(rows))
 
 
-def gm_ledger(state: Mapping[str, Any]) -> Table:
+def gm_ledger(state: TitaniaState) -> Table:
     rows = [(who(state, e["faction"]), RESOURCE_NAMES.get(e["resource"], e["resource"]), e["amount"], e["reason"])
             for e in reversed(state.get("ledger", [])[-400:])]
     return Table(("Фракция", "Ресурс", "Изменение", "Причина"), tuple(rows))
 
 
-def verdicts(state: Mapping[str, Any]) -> Table:
+def verdicts(state: TitaniaState) -> Table:
     """The last turn's racial abilities as the adjudicator judged them (GM book)."""
     last = state.get("last") or {}
     rows = [(who(state, f), ability_name(state["factions"][f]["race"]) if f in state["factions"] else "",
@@ -466,7 +467,7 @@ def verdicts(state: Mapping[str, Any]) -> Table:
     return Table(("Фракция", "Способность", "Итог", "Сработала"), tuple(rows))
 
 
-def all_views(state: Mapping[str, Any]) -> dict[str, dict[str, Table]]:
+def all_views(state: TitaniaState) -> dict[str, dict[str, Table]]:
     books: dict[str, dict[str, Table]] = {}
     for fid in state["factions"]:
         books[fid] = {"summary": summary(state, fid), "provinces": provinces(state, fid), "armies": armies(state, fid),
