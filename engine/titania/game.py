@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine import ledger
 from engine.registry import register
 from engine.ruleset import (
     GM_BOOK,
@@ -37,6 +36,7 @@ from engine.titania import (
     defaults,
     diplomacy,
     game_turn,
+    ledger,
     odds,
     setup,
     start_book,
@@ -60,6 +60,7 @@ from engine.titania.names import RESOURCE_NAMES, ability_name, race_name
 from engine.titania.params import default_params
 from engine.titania.races import RACES
 from engine.titania.setup import RESOURCE_KEYS
+from engine.titania.state_types import plain, titania_state
 from engine.titania.tabs import TABS
 from engine.titania.victory import settings, standing
 
@@ -87,14 +88,14 @@ class Titania(Ruleset):
         p = default_params()
         return {"params": {k: getattr(p, k) for k in p.__dataclass_fields__},
                 "races": {k: {"name": r.name, "ability": r.ability} for k, r in RACES.items()},
-                "victory": settings({})}
+                "victory": settings(titania_state({}))}  # no game: the defaults
 
     def new_game(self, scenario: Mapping[str, Any]) -> dict[str, Any]:
         state = setup.new_game(scenario, self.name)
         if state["stage"] != setup.START:
             names = ", ".join(f"{f['name']} ({race_name(f['race'])})" for f in state["factions"].values())
             ledger.chronicle(state, "Начало", f"На Титании основаны государства: {names}.", turn=1)
-        return state
+        return plain(state)
 
     def order_tabs(self, stage: str) -> tuple[str, ...]:
         if stage == setup.START:
@@ -102,38 +103,39 @@ class Titania(Ruleset):
         return (*TABS, corrections.TAB) if stage == "orders" else ()
 
     def vocabularies(self, state: Mapping[str, Any], faction: str | None) -> dict[str, list[str]]:
-        if faction is None or faction not in state["factions"]:
+        game = titania_state(state)
+        if faction is None or faction not in game["factions"]:
             return {}
-        if start_book.is_setup(state):
-            return start_book.vocabularies(state, faction)
-        b = book_orders.Book(state, faction)
+        if start_book.is_setup(game):
+            return start_book.vocabularies(game, faction)
+        b = book_orders.Book(game, faction)
         race = RACES[b.race]
-        d = book_orders.data(state)
-        rec = state["factions"][faction]
+        d = book_orders.data(game)
+        rec = game["factions"][faction]
         armies = sorted(b.armies(), key=b.pname)
         near = sorted({n for p in armies for n in b.neighbours(p)}, key=b.pname)  # «Куда»: next to an army
-        land = sorted((p for p, i in state["map"]["provinces"].items() if not i["sea"]), key=b.pname)
+        land = sorted((p for p, i in game["map"]["provinces"].items() if not i["sea"]), key=b.pname)
         # «Мощь и магия»: the racial ability's form and the known spells' targets say which of its columns a row
         # may fill; a column none of them takes offers nothing
         form = ABILITY_FORM.get(b.race, "army")
         seen = b.ix.sight(faction)  # an army aimed at is one the faction sees (engine.titania.fog)
-        foreign = [a for a in state["armies"] if a["faction"] != faction and a["province"] in seen]
+        foreign = [a for a in game["armies"] if a["faction"] != faction and a["province"] in seen]
         # the spells a row may cast: those known and those this turn's Planning may learn (G77); one aimed at an
         # enemy army only while the faction sees one (T4-6: a Keepers' army too)
         spells = [sp for sp in d.spells.values() if sp.target != "enemy_army" or foreign]
         aims = {sp.target for sp in spells}
         # Intimidation only while the faction sees another player's army
-        usable = form != "enemy_army" or any(a["faction"] in state["factions"] for a in foreign)
+        usable = form != "enemy_army" or any(a["faction"] in game["factions"] for a in foreign)
         if usable:
             aims.add(form)
         first = set(land) if aims & {"province", "army_two", "path"} else set()
         if "own_province" in aims:
             first |= set(b.owned())
         if form == "enemy_army":  # Intimidation: where another player's army stands
-            first |= {a["province"] for a in foreign if a["faction"] in state["factions"]}
+            first |= {a["province"] for a in foreign if a["faction"] in game["factions"]}
         if "enemy_army" in {sp.target for sp in spells}:  # a spell at an enemy army: a Keeper's too (T4-6)
             first |= {a["province"] for a in foreign}
-        events = book_orders.open_events(state)
+        events = book_orders.open_events(game)
         techs = [t.name for k, t in d.technologies.items() if k not in rec.get("techs", [])]
         unknown = [sp.name for k, sp in d.spells.items() if k not in rec.get("spells", [])]
         # an action with nothing left to act on: no open event, every technology or spell known
@@ -142,18 +144,18 @@ class Titania(Ruleset):
             "planning_actions": [a for a in planning_actions(race.free_hire > 0) if a not in gone],
             "discounts": [RESOURCE_NAMES[r] for r in race.research_discounts],
             "own_provinces": [b.pname(p) for p in b.own_land()],
-            "planning_what": list(book_orders.buildable(state).values()) + [PAY_GOLD, PAY_INFLUENCE]
+            "planning_what": list(book_orders.buildable(game).values()) + [PAY_GOLD, PAY_INFLUENCE]
                              + [RESOURCE_NAMES[r] for r in ("gold", "wood", "stone", "mana")]
                              + [d.items.get(i, i) for i in rec.get("items", [])]  # quest items it holds
                              + techs + unknown,
             "known_spells": [sp.name for sp in spells if sp.id in rec.get("spells", [])]
                             + [sp.name for sp in spells if sp.id not in rec.get("spells", [])],
             # «Кому»: another faction, a Keepers' Market (quests, G85), an open event (a contribution)
-            "other_factions": [f["name"] for fid, f in state["factions"].items() if fid != faction]
-                              + [k["name"] for kid, k in sorted(state.get("keepers", {}).items())
-                                 if caravan_rows.markets(state, kid)]
+            "other_factions": [f["name"] for fid, f in game["factions"].items() if fid != faction]
+                              + [k["name"] for kid, k in sorted(game.get("keepers", {}).items())
+                                 if caravan_rows.markets(game, kid)]
                               + [name for _, name in events],
-            "all_factions": [f["name"] for f in state["factions"].values()],
+            "all_factions": [f["name"] for f in game["factions"].values()],
             "army_provinces": [b.pname(p) for p in armies],
             "campaign_orders": [HOLD, MOVE, SUPPORT],
             "targets": [b.pname(p) for p in near],
@@ -163,59 +165,66 @@ class Titania(Ruleset):
             "might_provinces2": [b.pname(p) for p in land] if form in ("army_two", "path") else [],
             # whose army a row may aim at: one the faction sees (a Keeper's only by a spell, T4-6)
             "might_factions": [b.display(f) for f in sorted(
-                {a["faction"] for a in foreign if a["faction"] in state["factions"] or (
-                    "enemy_army" in {sp.target for sp in spells} and a["faction"] in state.get("keepers", {}))},
+                {a["faction"] for a in foreign if a["faction"] in game["factions"] or (
+                    "enemy_army" in {sp.target for sp in spells} and a["faction"] in game.get("keepers", {}))},
                 key=b.display)] if "enemy_army" in aims else [],
             **odds.vocabularies(),
-            **diplomacy.vocabulary(state, faction),
+            **diplomacy.vocabulary(game, faction),
         }
 
     def validate(self, state: Mapping[str, Any], faction: str, stage: str,
                  tabs: Mapping[str, list[Row]]) -> ParsedOrders:
-        if faction not in state["factions"] or state["factions"][faction].get("eliminated"):
+        game = titania_state(state)
+        if faction not in game["factions"] or game["factions"][faction].get("eliminated"):
             return ParsedOrders(faction, stage, (), ())
-        if start_book.is_setup(state):
-            return start_book.validate(state, faction, tabs)
-        free = RACES[state["factions"][faction]["race"]].free_hire > 0
-        return book_orders.validate(state, faction, stage, tabs, free)
+        if start_book.is_setup(game):
+            return start_book.validate(game, faction, tabs)
+        free = RACES[game["factions"][faction]["race"]].free_hire > 0
+        return book_orders.validate(game, faction, stage, tabs, free)
 
     def validate_books(self, state: Mapping[str, Any], stage: str,
                        books: Mapping[str, Mapping[str, list[Row]]]) -> dict[str, ParsedOrders]:
         """The books of one check share one reading of the state (book_orders.Index: names, neighbours,
         armies, the situation the forecasts start from)."""
+        game = titania_state(state)
         playing = {f: tabs for f, tabs in books.items()
-                   if f in state["factions"] and not state["factions"][f].get("eliminated")}
-        if start_book.is_setup(state) or not playing:
+                   if f in game["factions"] and not game["factions"][f].get("eliminated")}
+        if start_book.is_setup(game) or not playing:
             return super().validate_books(state, stage, books)
-        free = {f: RACES[state["factions"][f]["race"]].free_hire > 0 for f in playing}
-        read = book_orders.validate_books(state, stage, playing, free)
-        return {f: read[f] if f in read else self.validate(state, f, stage, tabs) for f, tabs in books.items()}
+        free = {f: RACES[game["factions"][f]["race"]].free_hire > 0 for f in playing}
+        read = book_orders.validate_books(game, stage, playing, free)
+        return {f: read[f] if f in read else self.validate(game, f, stage, tabs) for f, tabs in books.items()}
 
     def gm_vocabularies(self, state: Mapping[str, Any]) -> dict[str, list[str]]:
-        return {} if start_book.is_setup(state) else corrections.vocabulary(state)
+        game = titania_state(state)
+        return {} if start_book.is_setup(game) else corrections.vocabulary(game)
 
     def validate_gm(self, state: Mapping[str, Any], stage: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
-        if start_book.is_setup(state) or state.get("stage") == "finished":
+        game = titania_state(state)
+        if start_book.is_setup(game) or game.get("stage") == "finished":
             return ParsedOrders(GM_BOOK, stage, (), ())
-        orders, statuses = corrections.parse(state, tabs.get(corrections.TAB, []))
+        orders, statuses = corrections.parse(game, tabs.get(corrections.TAB, []))
         return ParsedOrders(GM_BOOK, stage, tuple(orders), tuple(statuses))
 
     def resolve(self, state: Mapping[str, Any], stage: str, orders: Mapping[str, ParsedOrders],
                 seed: int) -> StageResult:
-        if start_book.is_setup(state):
-            return start_book.resolve(state, orders, seed)
-        return game_turn.resolve(state, orders, seed)
+        game = titania_state(state)
+        if start_book.is_setup(game):
+            return start_book.resolve(game, orders, seed)
+        return game_turn.resolve(game, orders, seed)
 
     def views(self, state: Mapping[str, Any], result: StageResult | None = None) -> dict[str, dict[str, Table]]:
-        if start_book.is_setup(state):
-            return start_book.views(state, views.chronicle(state), views.public_map(state), views.gm_provinces(state))
-        return views.all_views(state)
+        game = titania_state(state)
+        if start_book.is_setup(game):
+            return start_book.views(game, views.chronicle(game), views.public_map(game), views.gm_provinces(game))
+        return views.all_views(game)
 
     def summary(self, state: Mapping[str, Any]) -> Summary:
-        if start_book.is_setup(state):
-            return start_book.summary(state)
-        env = Envelope.of(state)
-        conf = settings(state)
+        game = titania_state(state)
+        if start_book.is_setup(game):
+            return start_book.summary(game)
+        env = Envelope.of(game)
+        conf = settings(game)
         alive = sum(1 for f in env.factions if not f.eliminated)
         lines = [f"Игра окончена после хода {env.turn - 1}; фракций в игре: {alive}" if env.stage == "finished"
                  else f"Ход {env.turn} из {conf['last_turn']}; фракций в игре: {alive}"]
@@ -224,8 +233,8 @@ class Titania(Ruleset):
             lines.append("Победа: " + ", ".join(winners))
         factions_out = []
         standings: dict[str, Any] = {}
-        for fid, f in state["factions"].items():
-            shrines, provinces, strength = standing(state, fid)
+        for fid, f in game["factions"].items():
+            shrines, provinces, strength = standing(game, fid)
             res = ", ".join(f"{RESOURCE_NAMES[r]} {f.get(r, 0)}" for r in RESOURCE_KEYS if r != "influence")
             line = (f"{race_name(f['race'])}; Святилищ {shrines}, провинций {provinces}, сила войск {strength}; {res}")
             extras = {"race": f["race"], "shrines": shrines, "provinces": provinces, "strength": strength,
@@ -235,26 +244,28 @@ class Titania(Ruleset):
                        "Провинции": provinces, "Святилища": shrines}
             factions_out.append(FactionSummary(fid, f["name"], (line,), bool(f.get("eliminated")), bool(f.get("won")),
                                                extras, numbers))
-        ranking = sorted(standings, key=lambda fid: (standing(state, fid), fid), reverse=True)
-        extras_all = {"game_over": state["stage"] == "finished", "winners": [f.id for f in env.factions if f.won],
-                      "standings": [{"faction": fid, "name": state["factions"][fid]["name"], **standings[fid]}
+        ranking = sorted(standings, key=lambda fid: (standing(game, fid), fid), reverse=True)
+        extras_all = {"game_over": game["stage"] == "finished", "winners": [f.id for f in env.factions if f.won],
+                      "standings": [{"faction": fid, "name": game["factions"][fid]["name"], **standings[fid]}
                                     for fid in ranking],
-                      "battles": len(state.get("battles", [])), "last_turn": conf["last_turn"]}
+                      "battles": len(game.get("battles", [])), "last_turn": conf["last_turn"]}
         return Summary(tuple(lines), tuple(factions_out), extras_all)
 
     def awaiting(self, state: Mapping[str, Any]) -> dict[str, list[str]]:
-        if start_book.is_setup(state):
-            return start_book.awaiting(state)
+        game = titania_state(state)
+        if start_book.is_setup(game):
+            return start_book.awaiting(game)
         out: dict[str, list[str]] = {}
-        for fid, f in state["factions"].items():
-            if state["stage"] == "finished" or f.get("eliminated"):
+        for fid, f in game["factions"].items():
+            if game["stage"] == "finished" or f.get("eliminated"):
                 out[fid] = []
             else:
                 out[fid] = ["приказы во вкладках «Планирование», «Поход», «Мощь и магия»"]
         return out
 
     def announcements(self, state: Mapping[str, Any]) -> tuple[str, ...]:
-        return defaults.announcements(state)
+        game = titania_state(state)
+        return defaults.announcements(game)
 
     def demo_players(self) -> DemoPlayers:
         from engine.titania.demo_players import TitaniaDemoPlayers

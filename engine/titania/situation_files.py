@@ -11,6 +11,7 @@ from engine.titania.adjudicate import adjudicate
 from engine.titania.report import render
 from engine.titania.situation import SCHEMA_ID, SCHEMAS
 from engine.titania.situation_game import game_from_situation
+from engine.titania.state_types import plain, titania_state
 
 SCHEMA = SCHEMA_ID
 
@@ -28,10 +29,10 @@ class TitaniaSituations:
 
     def game(self, situation: Mapping[str, Any], seed: int | str, fix_turn: bool = False) -> SituationGame:
         state, problems = game_from_situation(situation, seed, fix_turn)
-        return SituationGame(state, tuple(problems))
+        return SituationGame(plain(state) if state is not None else None, tuple(problems))
 
     def rows(self, situation: Mapping[str, Any], state: Mapping[str, Any]) -> BookRows:
-        plan = through_books.plan(situation, state)
+        plan = through_books.plan(situation, titania_state(state))
         return BookRows(plan.books, plan.data, tuple(plan.problems), plan)
 
     def answer(self, situation: Mapping[str, Any], rows: BookRows, before: Mapping[str, Any],
@@ -39,5 +40,5 @@ class TitaniaSituations:
                ) -> tuple[dict[str, Any], tuple[str, ...]]:
         plan = rows.plan
         assert isinstance(plan, through_books.Plan)
-        return (through_books.answer(situation, plan, before, after),
-                tuple(through_books.mismatches(plan, checked, after)))
+        return (through_books.answer(situation, plan, titania_state(before), titania_state(after)),
+                tuple(through_books.mismatches(plan, checked, titania_state(after))))
