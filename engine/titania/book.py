@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from typing import Any
 
 import engine.titania.codes  # noqa: F401  (defines the T_* codes)
 from engine.cells import normalize_name
@@ -16,7 +17,6 @@ from engine.numbers import echo
 from engine.ruleset import Row, RowStatus
 from engine.titania import forecast
 from engine.titania.data import TitaniaData, content_of, default_data
-from engine.titania.fog import sight
 from engine.titania.names import who_of
 from engine.titania.params import default_params, override
 from engine.titania.state_types import Army, TitaniaState
@@ -63,6 +63,7 @@ class Index:
             self.targets.setdefault(self.norm(k["name"]), kid)
             self.targets.setdefault(self.norm(kid), kid)
         self._sight: dict[str, set[str]] = {}
+        self._once: dict[str, Any] = {}
         self._every: list[str] | None = None
         self._outlook: forecast.Outlook | None = None
 
@@ -87,9 +88,16 @@ class Index:
     def sight(self, faction: str) -> set[str]:
         """The provinces whose troops the faction sees (engine.titania.fog)."""
         got = self._sight.get(faction)
-        if got is None:
-            got = self._sight[faction] = sight(self.state, faction, self._near)
+        if got is None:  # engine.titania.fog.sight, from what the Index keeps by faction: its provinces, armies
+            base = {*self._owned.get(faction, ()), *self.armies.get(faction, {})}
+            got = self._sight[faction] = base | {n for p in base for n in self._near.get(p, ())}
         return got
+
+    def once(self, key: str, make: Callable[[], Any]) -> Any:
+        """What `make` gives, made once for this state (a table every book reads the same)."""
+        if key not in self._once:
+            self._once[key] = make()
+        return self._once[key]
 
     def every(self) -> list[str]:
         """Every province of the map, by name."""
@@ -100,7 +108,7 @@ class Index:
     @property
     def outlook(self) -> forecast.Outlook:
         if self._outlook is None:
-            self._outlook = forecast.Outlook(self.state)
+            self._outlook = forecast.Outlook(self.state, seen=self.sight)
         return self._outlook
 
 

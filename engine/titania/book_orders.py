@@ -183,7 +183,7 @@ def buildable(state: TitaniaState) -> dict[str, str]:
 
 
 def _build(b: Book, row: Row, where: str, builds: set[tuple[str, str]]) -> tuple[dict[str, Any] | None, RowStatus]:
-    names = buildable(b.state)
+    names = b.ix.once("buildable", lambda: buildable(b.state))
     building = b.lookup(row.get("what"), names)
     if building is None:
         return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_BUILDING", {

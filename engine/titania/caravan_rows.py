@@ -41,9 +41,16 @@ def _held(b: Book) -> dict[str, str]:
     return {i: items.get(i, i) for i in b.state["factions"][b.faction].get("items", [])}
 
 
+_NAMES = {k: RESOURCE_NAMES[k] for k in CARGO}
+
+
 def _goods(b: Book, row: Row) -> tuple[dict[str, int], list[str]] | OrderError:
     """The cargo of «Что» (and «Количество» for one resource alone)."""
-    names = {k: RESOURCE_NAMES[k] for k in CARGO}
+    names = _NAMES
+    one = b.lookup(row.get("what"), names)
+    if one is not None:  # the usual row: one resource, its amount in «Количество»
+        n = read_count(row.get("count"), "Количество", maximum=9999)
+        return n if isinstance(n, OrderError) else ({one: n}, [])
     held = _held(b)
     allowed = allowed_list([*names.values(), *held.values()])
     parts = _goods_parts(row.get("what"))
@@ -200,8 +207,8 @@ def caravan(b: Book, row: Row, start: str) -> tuple[dict[str, Any] | None, RowSt
     order: dict[str, Any] = {"kind": "caravan", "id": f"{b.faction}-{b.state['turn']}-{row.number}",
                              "faction": b.faction, "to": to, "resources": resources, "route": route,
                              **({"items": items} if items else {}), **({"duty_pay": duty} if duty else {})}
-    cargo = ", ".join([f"{RESOURCE_NAMES[r]} {n}" for r, n in resources.items()]
-                      + [f"«{_held(b)[i]}»" for i in items])
+    held = _held(b) if items else {}
+    cargo = ", ".join([f"{RESOURCE_NAMES[r]} {n}" for r, n in resources.items()] + [f"«{held[i]}»" for i in items])
     whom = f"Хранителей «{b.display(to)}» (Рынок в провинции «{b.pname(route[-1])}»)" if keeper else \
         f"фракции «{b.fname(to)}»"
     note = f"караван: {cargo} для {whom} через {len(route) - 2} пров."

@@ -23,7 +23,7 @@ changes nothing, so the world it reaches after the Planning is the same).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -169,8 +169,10 @@ class Outlook:
     against). `confirm=True`: a check runs the Campaign once more after every round that rejected rows, even
     when dropping them changes nothing else (`inert`; the reference that shortcut is checked against)."""
 
-    def __init__(self, state: TitaniaState, fork: bool = True, confirm: bool = False) -> None:
+    def __init__(self, state: TitaniaState, fork: bool = True, confirm: bool = False,
+                 seen: Callable[[str], set[str]] | None = None) -> None:
         self.state = state
+        self._seen = seen  # what each faction sees, from the books' Index when it has read the state already
         self.fork = fork
         self.confirm = confirm
         data, _, _ = situation(state, {}, SEED)
@@ -184,6 +186,7 @@ class Outlook:
         self._input = plain_copy({k: v for k, v in self.planning.items() if k != "orders"})
         self._start: tuple[Template, bool] | None = None
         self._sight: dict[str, set[str]] = {}
+        self._troops: dict[str, set[str]] | None = None  # province -> the factions whose troops stand there
 
     def situation(self, faction: str, items: Sequence[Mapping[str, Any]]) -> Situation | None:
         """The situation with the faction's order items (validate's `orders`) alone; None if the engine refuses
@@ -203,11 +206,21 @@ class Outlook:
             add_keys(keys, faction, items)
         return keys
 
+    def met(self, faction: str) -> set[str | None]:
+        """The factions whose troops stand or provinces lie where the faction sees, from the state (read once)."""
+        if self._troops is None:
+            self._troops = {}
+            for a in self.state["armies"]:
+                self._troops.setdefault(a["province"], set()).add(a["faction"])
+        troops = self._troops
+        seen = self.sight(faction)
+        return {f for p in seen for f in troops.get(p, ())} | {self.state["owners"].get(p) for p in seen}
+
     def sight(self, faction: str) -> set[str]:
         """The provinces whose troops the faction sees (engine.titania.fog), once per faction."""
         got = self._sight.get(faction)
         if got is None:
-            got = self._sight[faction] = sight(self.state, faction)
+            got = self._sight[faction] = self._seen(faction) if self._seen is not None else sight(self.state, faction)
         return got
 
     def start(self) -> tuple[Template, bool]:
@@ -264,21 +277,47 @@ def plan(outlook: Outlook, faction: str, items: Sequence[Mapping[str, Any]]) -> 
     return Foresight(faction, w, planning.results)
 
 
-def _fog(w: World, outlook: Outlook, faction: str) -> None:
+def _named(items: Sequence[Mapping[str, Any]]) -> set[str]:
+    """Every province the faction's order items name (targets, paths, a Waaagh!'s provinces, spells' aims)."""
+    out: set[str] = set()
+
+    def take(value: object) -> None:
+        if isinstance(value, str):
+            out.add(value)
+        elif isinstance(value, list | tuple):
+            for v in value:
+                take(v)
+        elif isinstance(value, Mapping):
+            for key in ("target", "army", "province", "provinces", "path", "second", "parts"):
+                if key in value:
+                    take(value[key])
+
+    for item in items:
+        for key in ("order", "cast", "spec"):
+            if key in item:
+                take(item[key])
+    return out
+
+
+def _fog(w: World, outlook: Outlook, faction: str, items: Sequence[Mapping[str, Any]]) -> None:
     """The Campaign's world as the faction knows it (engine.titania.fog), so that no verdict of its rows depends
-    on what it cannot see: no army or natives out of its sight, and the other factions' technologies, spells and
-    items (their battle modifiers), their quests' and events' progress as if they had none. (Its Planning reads
-    only its own purse, caps and food; the other factions' purses nothing of it ever reads.)"""
+    on what it cannot see: no army or natives in a province out of its sight that its orders reach (a Waaagh!'s
+    second attack, a spell or Intimidation aimed blind; every other order stays in sight), and the technologies,
+    spells and items (their battle modifiers) of the other factions its Campaign can meet, their quests' and
+    events' progress as if they had none. (Its Planning reads only its own purse, caps and food; the other
+    factions' purses nothing of it ever reads.) The cost is the faction's own orders and sight, not the map's."""
     seen = outlook.sight(faction)
-    for p in w.map.provinces:
-        if p in seen:
+    for p in _named(items) - seen:
+        if p not in w.map.provinces:
             continue
         for army in w._at(p):
             if army.faction != faction:
                 army.strength = 0
         w.natives.pop(p, None)
-    for f in w.factions:
-        if f == faction:
+    # the factions whose troops or provinces it sees: the only ones its Campaign can meet (the cost is its sight's)
+    met = outlook.met(faction)
+    for f in met:
+        if f == faction or f not in w.factions:
             continue
         for known in (w.known_techs, w.active_techs, w.known_spells, w.items):
             if f in known:
@@ -310,7 +349,7 @@ def go_on(outlook: Outlook, fs: Foresight, items: Sequence[Mapping[str, Any]]) -
     fresh after this). The items' Planning orders are not run again: they must be those `plan` ran, less the
     ones it voided (a void order changed nothing)."""
     w, faction = fs.world, fs.faction
-    _fog(w, outlook, faction)
+    _fog(w, outlook, faction, items)
     campaign_items = [i for i in items if i.get("kind") != "planning"]
     w.sit = with_orders(w.sit, outlook.orders(faction, campaign_items))  # the Campaign reads its orders here
     reveal_near_armies(w)
