@@ -158,10 +158,12 @@ class Adjudicator(Protocol):
 
 @dataclass(frozen=True)
 class SituationGame:
-    """A game's first state made from a situation file (`forumwar new --situation`), or the file's problems."""
+    """A game's first state made from a situation file (`forumwar new --situation`), or the file's problems; `notes`:
+    what the GM should tell the players of it (Russian)."""
 
     state: dict[str, Any] | None
     problems: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

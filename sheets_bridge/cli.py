@@ -141,7 +141,7 @@ def new(game_dir: str, ruleset: str, scenario: str, situation: str | None, backe
         find_ruleset(ruleset)
     except KeyError as exc:
         raise click.BadParameter(str(ruleset_problem(ruleset)), param_hint="--ruleset") from exc
-    from sheets_bridge.scenarios import read_situation, situation_scenario
+    from sheets_bridge.scenarios import Scenario, read_situation, situation_scenario
     made: str | Scenario = scenario
     if situation is not None:  # a game already going on, from where the situation file says it stands
         if click.get_current_context().get_parameter_source("scenario") is not ParameterSource.DEFAULT:
@@ -171,6 +171,8 @@ def new(game_dir: str, ruleset: str, scenario: str, situation: str | None, backe
     who = backend_kind(backend).identity_text(gd.config)
     if who:
         click.echo(f"С Google игра работает от имени: {who} (game.toml, раздел [google]).")
+    for line in made.notes if isinstance(made, Scenario) else ():
+        click.echo(line)
     notes = find_ruleset(gd.config.ruleset).announcements(gd.latest_state())
     if notes:
         click.echo("Объявите игрокам (чего нет в книге правил, и как это решено в этой игре):")

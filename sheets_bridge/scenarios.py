@@ -43,6 +43,7 @@ class Scenario:
     source: str
     data: Mapping[str, Any]
     state: dict[str, Any]
+    notes: tuple[str, ...] = ()  # what the GM should tell the players (Russian): a situation's fixed draws
 
 
 def scenarios_dir(ruleset: str) -> Traversable:
@@ -183,4 +184,4 @@ def situation_scenario(rs: Ruleset, data: Mapping[str, Any], source: str, name: 
         raise ScenarioError(source, list(made.problems))
     title = data.get("title") if isinstance(data.get("title"), str) and str(data.get("title")).strip() else \
         f"{rs.title}: {data['case']}" if isinstance(data.get("case"), str) else f"{rs.title}: {name}"
-    return Scenario(name=name, source=source, data={"title": title}, state=made.state)
+    return Scenario(name=name, source=source, data={"title": title}, state=made.state, notes=made.notes)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.titania.data import default_data
+from engine.titania.data import content_of
 from engine.titania.params import default_params, override
 from engine.titania.setup import start_settings
 from engine.titania.state_types import TitaniaState
@@ -28,7 +28,7 @@ def turns(n: int) -> str:
 def announcements(state: TitaniaState) -> tuple[str, ...]:
     """Russian lines, one per default, for `forumwar new` to print."""
     params = override(default_params(), state.get("params") or None, [])
-    techs = default_data().technologies
+    techs = content_of(state).technologies
     keepers = state.get("keepers") or {}
     start: Mapping[str, Any] = state.get("start") or {}
     known = sorted({t for k in keepers.values() for t in k.get("techs", [])} if keepers
@@ -56,7 +56,7 @@ def announcements(state: TitaniaState) -> tuple[str, ...]:
         "вкладке «Мощь и магия» (G8).",
         "Хранители раз за игру пополняют свою слабейшую провинцию на 1–4, когда у их границы появляется войско "
         "игрока силой 5 и больше — пришедшее, нанятое или слившееся (G43).",
-        *_buildings(),
+        *_buildings(state),
         *_start(state),
     )
 
@@ -79,8 +79,8 @@ def _victory(state: TitaniaState, v: Victory) -> str:
             f"затем провинций; при полном равенстве победа общая. {last[0].upper()}{last[1:]}.")
 
 
-def _buildings() -> tuple[str, ...]:
-    fort = default_data().buildings.get("fort")
+def _buildings(state: TitaniaState) -> tuple[str, ...]:
+    fort = content_of(state).buildings.get("fort")
     value = sum(e.value for e in fort.effects if e.type == "defence") if fort is not None else 0
     return (f"Укрепление даёт {value:+d} к силе обороны в бою в своей провинции (G92; buildings.toml); что даёт "
             "каждая постройка — во вкладке «Постройки».",) if value else ()

@@ -260,7 +260,8 @@ class Titania(Ruleset):
             if game["stage"] == "finished" or f.get("eliminated"):
                 out[fid] = []
             else:
-                out[fid] = ["приказы во вкладках «Планирование», «Поход», «Мощь и магия»"]
+                out[fid] = ["приказы во вкладках «Планирование», «Поход», «Мощь и магия» (и «Дипломатия», если "
+                            "нужна)"]
         return out
 
     def announcements(self, state: Mapping[str, Any]) -> tuple[str, ...]:

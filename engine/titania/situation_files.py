@@ -10,7 +10,7 @@ from engine.titania import through_books
 from engine.titania.adjudicate import adjudicate
 from engine.titania.report import render
 from engine.titania.situation import SCHEMA_ID, SCHEMAS
-from engine.titania.situation_game import game_from_situation
+from engine.titania.situation_game import fixed_notes, game_from_situation
 from engine.titania.state_types import plain, titania_state
 
 SCHEMA = SCHEMA_ID
@@ -29,7 +29,7 @@ class TitaniaSituations:
 
     def game(self, situation: Mapping[str, Any], seed: int | str, fix_turn: bool = False) -> SituationGame:
         state, problems = game_from_situation(situation, seed, fix_turn)
-        return SituationGame(plain(state) if state is not None else None, tuple(problems))
+        return SituationGame(plain(state) if state is not None else None, tuple(problems), fixed_notes(situation))
 
     def rows(self, situation: Mapping[str, Any], state: Mapping[str, Any]) -> BookRows:
         plan = through_books.plan(situation, titania_state(state))

@@ -153,3 +153,24 @@ def game_from_situation(data: object, seed: int | str = 0, fix_turn: bool = Fals
         rec["might"] = sum(1 for p, o in state["owners"].items() if o == fid and state["map"]["provinces"][p]["shrine"])
     begin_turn(state, seed)  # what the situation's turn begins with, shown in the books before its orders
     return state, []
+
+
+FIXED = {"turn_order": "очерёдность Похода", "building_loss": "какие постройки теряются",
+         "caravan": "набеги на караваны", "boss_reward": "награды за Боссов",
+         "keeper_trigger": "подкрепление Хранителей", "event": "события", "quest": "задания Хранителей",
+         "quest_reward": "награды за задания", "reveal": "ресурсы провинций", "reveal_lost": "что отнимает Святилище",
+         "natives_free": "провинции без туземцев", "retreat": "куда отступать",
+         "ally_split": "кто из союзников несёт лишнюю потерю"}
+
+
+def fixed_notes(data: object) -> tuple[str, ...]:
+    """What the GM should tell the players of a game made from `data`: the draws and choices the file fixes for its
+    turn (they replace the game's secret draws for that turn)."""
+    if not isinstance(data, dict):
+        return ()
+    keys = [k for part in ("dice", "choices") if isinstance(data.get(part), dict) for k in data[part]]
+    if not keys:
+        return ()
+    what = ", ".join(FIXED.get(str(k), str(k)) for k in keys)
+    return (f"Броски и выборы первого хода заданы файлом ситуации ({what}): в этом ходу они заменяют тайный жребий "
+            "игры; со следующего хода всё решает жребий игры.",)

@@ -14,7 +14,8 @@ from typing import Any
 
 from engine.ruleset import Table
 from engine.titania.book_orders import HOLD, MIGHT_ROW, PLAYER_BUILDINGS
-from engine.titania.data import default_data
+from engine.titania.catalog import Catalog
+from engine.titania.data import content_of, default_data
 from engine.titania.losses import attacker_loss, defender_losses, races_of
 from engine.titania.names import BUILDING_NAMES, DEPOSIT_NAMES, RESOURCE_NAMES, ability_name, buildings_text, race_name
 from engine.titania.params import Params, default_params, override
@@ -234,7 +235,7 @@ def techs(state: TitaniaState, fid: str) -> Table:
     f = state["factions"][fid]
     params = override(default_params(), state.get("params") or None, [])
     rows: list[tuple[Any, ...]] = []
-    d = default_data()
+    d = content_of(state)
 
     def cost_text(cost: Mapping[str, int]) -> str:
         return ", ".join(f"{RESOURCE_NAMES.get(r, r)} {n}" for r, n in cost.items()) or "бесплатно"
@@ -267,9 +268,10 @@ BUILDING_RULES = {"port": f"караваны по морю (порт нужен 
                   "market": "Рынок Хранителей: через него сдают задания (предметы и ресурсы караваном)"}
 
 
-def building_effects_text(b: str, params: Params) -> str:
-    """What one building does, in Russian, from the catalog (default G92: each field replaces its v1 default)."""
-    d = default_data()
+def building_effects_text(b: str, params: Params, d: Catalog | None = None) -> str:
+    """What one building does, in Russian, from the catalog (the game's content, default G92: each field replaces its
+    v1 default)."""
+    d = d if d is not None else default_data()
     parts = []
     made = produces(d, params, b)
     if made:
@@ -296,18 +298,19 @@ def buildings(state: TitaniaState, fid: str) -> Table:
     faction has it."""
     params = override(default_params(), state.get("params") or None, [])
     race = RACES[state["factions"][fid]["race"]]
-    d = default_data()
+    d = content_of(state)
     rows = []
-    for b in (*PLAYER_BUILDINGS, "market"):
+    for b in (*PLAYER_BUILDINGS, *(k for k in d.buildings if k not in PLAYER_BUILDINGS and k != "market"), "market"):
         cost = params.cost_of(b)
         if "influence" in cost:
             cost["influence"] = max(0, cost["influence"] - race.building_discount.get(b, 0))
         need = needs(d, params, b)
         where = sorted((pname(state, p) for p, o in state["owners"].items()
                         if o == fid and b in state["buildings"].get(p, [])), key=str.casefold)
-        rows.append((BUILDING_NAMES[b].capitalize(), "только у Хранителей" if b == "market" else _cost_text(cost),
+        named = BUILDING_NAMES.get(b) or (d.buildings[b].name if b in d.buildings else None) or b
+        rows.append((named[0].upper() + named[1:], "только у Хранителей" if b == "market" else _cost_text(cost),
                      DEPOSIT_NAMES.get(need, need) if need else ("граничит с морем" if b == "port" else "—"),
-                     building_effects_text(b, params), ", ".join(where) or "—"))
+                     building_effects_text(b, params, d), ", ".join(where) or "—"))
     return Table(("Постройка", "Стоимость", "Нужно в провинции", "Что даёт", "У вас"), tuple(rows))
 
 
