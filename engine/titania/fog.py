@@ -8,21 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from engine.titania.setup import neighbours
 from engine.titania.state_types import TitaniaState
-
-
-def neighbour_sets(state: TitaniaState) -> dict[str, set[str]]:
-    """Province -> adjacent provinces."""
-    out: dict[str, set[str]] = {p: set() for p in state["map"]["provinces"]}
-    for a, b in state["map"]["adjacency"]:
-        out[a].add(b)
-        out[b].add(a)
-    return out
 
 
 def sight(state: TitaniaState, fid: str, nb: Mapping[str, set[str]] | None = None) -> set[str]:
     """Provinces whose troops the faction sees: own provinces, where its armies stand, and their neighbours."""
-    near = nb if nb is not None else neighbour_sets(state)
+    near = nb if nb is not None else neighbours(state)
     base = {p for p, o in state["owners"].items() if o == fid}
     base |= {a["province"] for a in state["armies"] if a["faction"] == fid}
     return base | {n for p in base for n in near.get(p, ())}
