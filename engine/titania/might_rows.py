@@ -108,8 +108,9 @@ def _spell(b: Book, row: Row, used: set[str], learned: Mapping[str, int | None]
         if wanted is not None:
             return OrderError("T_SPELL_NOT_LEARNED", {"value": other[wanted],
                                                       "allowed": allowed_list(known.values())})
+        # none such in the content (G72), or none named (a malformed cast)
         return OrderError("T_SPELL_UNKNOWN", {"value": echo(row.get("spell")), "allowed": allowed_list(known.values()),
-                                             "reason_code": "unknown_item"})  # none such in the content (G72)
+                                             "reason_code": "unknown_item" if row.get("spell") else "bad_order"})
     if sid in used:
         return OrderError("T_SPELL_TWICE", {"value": known[sid]})
     spell = d.spells[sid]

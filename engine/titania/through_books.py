@@ -219,7 +219,7 @@ def _cast_row(names: _Names, cast: object) -> Cells:
     if not isinstance(cast, dict):
         return {"action": SPELL_ROW}
     sid = cast.get("spell")
-    row = {"action": SPELL_ROW, "spell": names.spell(sid)}
+    row = {"action": SPELL_ROW, "spell": names.spell(sid) if isinstance(sid, str) else ""}
     if "army" in cast:
         row["army"] = names.p(cast["army"])
     target = cast.get("target")

@@ -82,3 +82,37 @@ def test_the_keepers_orders_of_the_file_are_played_for_its_turn(tmp_path: Path) 
     assert json.loads(json.dumps(played.output)) == json.loads(json.dumps(direct.output))
     assert played.output["orders"][0]["reason"] == "won"
 
+
+
+def test_malformed_and_refused_orders_answer_as_adjudicate(tmp_path: Path) -> None:
+    """Orders the adjudicator voids as malformed or refused (a cast naming no spell, a hire of 0, a move to a
+    province not next door, a technology of no content, an allocation over Might, a support for the natives)
+    become rows `check` refuses, and the answer read back names the same reason codes."""
+    case = {"schema": "titania.adjudicate.v2",
+            "catalog": {"spells": {"hex": {"name": "Порча", "learn": {"mana": 1}, "cast": {"mana": 1},
+                                           "target": "none", "effects": []}}},
+            "map": {"provinces": [{"id": "a", "name": "Ана"}, {"id": "b", "name": "Бора"},
+                                  {"id": "c", "name": "Вега"}],
+                    "adjacency": [["a", "b"], ["b", "c"]]},
+            "factions": [{"id": "red", "race": "orcs", "resources": {"gold": 5, "wood": 5, "mana": 3}},
+                         {"id": "blue", "race": "dwarfs"}],
+            "state": {"owners": {"a": "red", "c": "blue"}, "natives": {"b": 1},
+                      "armies": [{"faction": "red", "province": "a", "strength": 2},
+                                 {"faction": "blue", "province": "c", "strength": 1}],
+                      "spells": {"red": ["hex"]}},
+            "planning": {"production": False, "orders": [
+                {"kind": "hire", "faction": "red", "province": "a", "strength": 0, "pay": "gold_wood"},
+                {"kind": "research", "faction": "red", "technology": "steam"}]},
+            "might_allocation": {"red": {"a": 2}},
+            "orders": [{"faction": "red", "army": "a", "type": "move", "target": "c", "seq": 1},
+                       {"faction": "blue", "army": "c", "type": "support", "target": "b",
+                        "support_faction": "natives"}],
+            "spells": {"red": [{"spell": 5}, {"spell": "hex"}]}}
+    direct = adjudicate(case)
+    played = play(RS, case, 0, folder=tmp_path)
+    assert direct.output is not None and played.output is not None, played.problems
+    assert json.loads(json.dumps(played.output)) == json.loads(json.dumps(direct.output))
+    assert [o["reason"] for o in played.output["planning"]["orders"]] == ["bad_order", "unknown_item"]
+    assert [o["reason"] for o in played.output["orders"]] == ["not_adjacent", "no_support_allowed"]
+    assert [c["reason"] for c in played.output["spells"]["red"]] == ["bad_order", "cast"]
+    assert played.output["might_allocation"]["red"]["reason"] == "over_cap"
