@@ -362,6 +362,12 @@ class Ruleset(ABC):
         """Parse and check the GM book's rows (corrections); never raises. Default: none accepted."""
         return ParsedOrders(GM_BOOK, stage, (), ())
 
+    def corrected(self, state: Mapping[str, Any], stage: str, gm: ParsedOrders) -> Mapping[str, Any]:
+        """The state the factions' rows of `stage` are read against: the GM's corrections typed before the
+        deadline (`gm`, validate_gm's) applied as the stage applies them, before its orders, so that `check` and
+        `turn` count them. Never mutates `state`. Default: the state as it is."""
+        return state
+
     @abstractmethod
     def resolve(self, state: Mapping[str, Any], stage: str, orders: Mapping[str, ParsedOrders],
                 seed: int) -> StageResult:

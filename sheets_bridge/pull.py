@@ -269,10 +269,13 @@ def parse_books(rs: Ruleset, layout: Layout, state: dict[str, Any], stage: str,
                         clean.append(row)
                 rows_by_tab[t.key] = clean
         read_books[key] = (rows_by_tab, early)
-    # the factions' books at once (the rule set may read the state once for all of them), then the GM's
-    results = rs.validate_books(state, stage, {key: rows for key, (rows, _) in read_books.items() if key != GM_BOOK})
-    for key, (rows_by_tab, early) in read_books.items():
-        result = rs.validate_gm(state, stage, rows_by_tab) if key == GM_BOOK else results[key]
+    # the GM's corrections first: they apply before the stage's orders, which are read against the state they
+    # make (Ruleset.corrected); then the factions' books at once (the rule set may read the state once for all)
+    gm = rs.validate_gm(state, stage, read_books[GM_BOOK][0]) if GM_BOOK in read_books else None
+    base = rs.corrected(state, stage, gm) if gm is not None and gm.orders else state
+    results = rs.validate_books(base, stage, {key: rows for key, (rows, _) in read_books.items() if key != GM_BOOK})
+    for key, (_rows_by_tab, early) in read_books.items():
+        result = gm if key == GM_BOOK and gm is not None else results[key]
         parsed[key] = ParsedOrders(key, stage, result.orders, tuple(early) + tuple(result.statuses))
     return parsed, problems
 

@@ -227,7 +227,8 @@ def parse(state: TitaniaState, rows: Sequence[Row]) -> tuple[list[dict[str, Any]
             statuses.append(RowStatus(TAB, row.number, tuple(errors)))
         else:
             orders.append(order)
-            statuses.append(RowStatus(TAB, row.number, note="будет применено в начале хода"))
+            statuses.append(RowStatus(TAB, row.number, note=f"будет применено в начале хода {state['turn']}, до "
+                                                            "приказов этого хода: их проверка его уже учитывает"))
     return orders, statuses
 
 

@@ -60,7 +60,7 @@ from engine.titania.names import RESOURCE_NAMES, ability_name, race_name
 from engine.titania.params import default_params
 from engine.titania.races import RACES
 from engine.titania.setup import RESOURCE_KEYS
-from engine.titania.state_types import plain, titania_state
+from engine.titania.state_types import copy_of, plain, titania_state
 from engine.titania.tabs import TABS
 from engine.titania.victory import settings, standing
 
@@ -205,6 +205,16 @@ class Titania(Ruleset):
             return ParsedOrders(GM_BOOK, stage, (), ())
         orders, statuses = corrections.parse(game, tabs.get(corrections.TAB, []))
         return ParsedOrders(GM_BOOK, stage, tuple(orders), tuple(statuses))
+
+    def corrected(self, state: Mapping[str, Any], stage: str, gm: ParsedOrders) -> Mapping[str, Any]:
+        """The GM's corrections apply at the start of the turn, before its orders (game_turn.resolve): the rows
+        are read against the state they make."""
+        game = titania_state(state)
+        if start_book.is_setup(game) or not gm.orders:
+            return state
+        fixed = copy_of(game)
+        corrections.apply(fixed, gm.orders)
+        return plain(fixed)
 
     def resolve(self, state: Mapping[str, Any], stage: str, orders: Mapping[str, ParsedOrders],
                 seed: int) -> StageResult:

@@ -61,7 +61,8 @@ def test_check_reads_each_row_against_the_state_and_the_rows_above() -> None:
         [], [], ["T_GM_BELOW_ZERO"], ["T_GM_NO_ARMY"], ["T_GM_SEA"], ["T_GM_BUILDING"], ["T_GM_BUILDING"],
         ["T_GM_ACTION", "T_GM_REASON"], ["T_GM_FACTION", "T_GM_AMOUNT"]]
     texts = [s.text() for s in got.statuses]
-    assert texts[0] == "OK: будет применено в начале хода"
+    assert texts[0] == ("OK: будет применено в начале хода 1, до приказов этого хода: их проверка его уже "
+                        "учитывает")
     assert texts[2] == "У фракции «Королевство Альбион» золото 0 (с корректировками выше): отнять 1 нельзя."
     assert "В провинции «Альбион» уже есть рудник" in texts[5] and "там: рудник, лесопилка." in texts[6]
     assert len(got.orders) == 2 and got.faction == GM_BOOK
@@ -120,3 +121,20 @@ def test_no_corrections_outside_the_orders_stage() -> None:
     state = RS.new_game(tomllib.loads((ROOT / "templates/titania/scenarios/start.toml").read_text(encoding="utf-8")))
     got = RS.validate_gm(state, "setup", tab(("Ресурс", "Северная держава", "", "золото", "5", "x")))
     assert got == ParsedOrders(GM_BOOK, "setup", (), ())
+
+
+def test_a_correction_typed_before_the_deadline_counts_for_that_turns_rows(tmp_path: Path) -> None:
+    """Issue 38 §2: «A correction typed before a stage's deadline applies before that stage's orders, `check`
+    counts it, and its message names the stage where it applies.» The issue's reproduction: «Ресурс · Королевство
+    Альбион · мана · 6»; Альбион learns «Благословение» (2 mana) in the same turn's Planning. Before: the row failed
+    in check and in turn («нужно мана 2, а к этой строке у вас мана 0»). Expected: both say OK and the turn learns it."""
+    gd = create_game(tmp_path / "g", "titania", "demo", backend="xlsx", seed="gm")
+    fill_orders(gd.path / gd.config.books["gm"], "Корректировки",
+                [("Ресурс", "Королевство Альбион", "", "мана", "6", "подарок богов")])
+    fill_orders(gd.path / gd.config.books["albion"], "Планирование",
+                [("Изучить заклинание", "", "Благословение")])
+    report = check(gd)
+    assert [(o["tab"], o["text"]) for o in report.outcomes["albion"] if o["tab"] == "planning"] == [
+        ("planning", "OK: изучить «Благословение»")]
+    run_turn(gd)
+    assert gd.latest_state()["factions"]["albion"]["spells"] == ["blessing"]
