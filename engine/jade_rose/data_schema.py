@@ -30,6 +30,7 @@ ABILITY_KEYS: dict[str, str] = {
     "can_charge": _BOOL, "charge_bonus_pct": "count", "ranged": "table", "area_ranged": "table",
     "area_melee": "table", "pierce_min": "count", "pierce_scope": "scope", "squad_outgoing_pct": "pct",
     "squad_incoming_pct": "pct", "squad_shot_bonus_pct": "pct", "enemy_outgoing_pct": "pct",
+    "enemy_melee_outgoing_pct": "pct",
     "melee_taken_pct": "pct", "ranged_taken_pct": "pct", "anti_charge_taken_pct": "pct",
     "defending_taken_pct": "pct", "regen": "count", "attacks_per_pick": "pos", "heal_self_on_attack": "count",
     "strip_defense": "count", "healer": "table", "squad_heal": "count", "runes": _BOOL,

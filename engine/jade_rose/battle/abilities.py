@@ -22,13 +22,18 @@ def scale(base: int, out_pct: int, in_pct: int) -> int:
 
 def outgoing_pct(att: Unit, own: Group, target_group: Group, constants: BattleConstants, *,
                  ranged: bool, charge_round: bool) -> int:
-    """Σout of an attacker: auras of its squad, charge, rune, grudges, forge, fatigue, enemy fear."""
+    """Σout of an attacker: auras of its squad, charge, rune, grudges, forge, fatigue, enemy fear.
+
+    The beer elemental's −15 % weakens every attack on its squad, shots included; the vampire lord's fear
+    only the melee of the squad fighting his (RULINGS «Vampire lord»: the clash, charge fights, the finale)."""
     s = att.stats
     pct = own.aura("squad_outgoing_pct") + own.side.outgoing + att.rune.outgoing_pct
     pct += att.fatigue * constants.fatigue_outgoing_pct
     pct += target_group.aura("enemy_outgoing_pct")
     if ranged:
         pct += own.aura("squad_shot_bonus_pct")
+    else:
+        pct += target_group.aura("enemy_melee_outgoing_pct")
     if charge_round and own.charger:
         pct += s.charge_bonus_pct
     return pct

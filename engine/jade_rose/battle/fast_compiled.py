@@ -124,9 +124,9 @@ def _unit_table(battle: Battle, state: BattleState, squads: list[Squad], units: 
             k.C_AMP: am.pct if am else 0, k.C_AMMIN: am.min if am else 0, k.C_AMMAX: am.max if am else 0,
             k.C_ARP: ar.pct if ar else 0, k.C_ARMIN: ar.min if ar else 0, k.C_ARMAX: ar.max if ar else 0,
             k.C_AOUT: s.squad_outgoing_pct, k.C_AIN: s.squad_incoming_pct, k.C_ASHOT: s.squad_shot_bonus_pct,
-            k.C_AFEAR: s.enemy_outgoing_pct, k.C_SQHEAL: s.squad_heal,
+            k.C_AFEAR: s.enemy_outgoing_pct, k.C_AMFEAR: s.enemy_melee_outgoing_pct, k.C_SQHEAL: s.squad_heal,
         }
-        row[k.C_AURA] = int(any(row[f] for f in (k.C_AOUT, k.C_AIN, k.C_ASHOT, k.C_AFEAR)))
+        row[k.C_AURA] = int(any(row[f] for f in (k.C_AOUT, k.C_AIN, k.C_ASHOT, k.C_AFEAR, k.C_AMFEAR)))
         row[k.C_TICKS] = int(bool(s.regen or s.grow_attack_when_hurt or s.runes))
         for col, value in row.items():
             us[i, col] = value

@@ -53,13 +53,16 @@ def _jit(f: _F) -> _F:
 # H_TR: where the trace starts (0: no trace), H_TRN: events written, H_TRCAP: events it can hold
 H_U, H_S, H_W, H_HW, H_US, H_Q, H_DYN, H_HOT, H_QD, H_WK, H_PEND, H_P, H_STAMP, H_TR, H_TRN, H_TRCAP = range(1, 17)
 CN = 20                     # fight counters start here
-# cn: per group (4) member count, squad, living count, auras (4 each); per role (2) flags (6 each) and
+# cn: per group (4) member count, squad, living count, auras (N_AU each); per role (2) flags (6 each) and
 # rotation length; list lengths; guard squad per (role, flank, line); this round's damage dealt by and
 # deaths of each role (for the trace)
 CN_NG, CN_GSQ, CN_NL, CN_AU, CN_FL, CN_RQN, CN_NT, CN_NTS, CN_NFL, CN_GUARD, CN_DEALT, CN_DIED = (
-    0, 4, 8, 12, 28, 40, 42, 43, 44, 45, 57, 59)
-N_CN = 61
-AU_OUT, AU_IN, AU_SHOT, AU_FEAR = range(4)
+    0, 4, 8, 12, 32, 44, 46, 47, 48, 49, 61, 63)
+N_CN = 65
+# a group's auras: Σ% outgoing, incoming, to shots; the fear of its enemies on every attack (beer elemental)
+# and on melee only (the vampire lord, RULINGS «Vampire lord»)
+AU_OUT, AU_IN, AU_SHOT, AU_FEAR, AU_MFEAR = range(5)
+N_AU = 5
 FL_CHARGER, FL_AGAINST, FL_DEFENDING, FL_FLANKED, FL_OUTN, FL_BONUS = range(6)   # FL_BONUS: role 0 only
 KC = CN + N_CN              # constants start here; rune r's (defence, heal, attack, outgoing %) at K_RUNES + 4 r
 (K_RATIO, K_OUTN, K_FLANKP, K_COVERP, K_MAXR, K_RSHOTS, K_TIE_ATT, K_SKIP, K_NRUNES, K_NATT, K_HEALERS,
@@ -71,8 +74,8 @@ R_DEF, R_HEAL, R_ATK, R_OUT = range(4)
 # ranged hits (side, forge, resistance); C_TICKS: regeneration, golem growth or runes (work every round)
 (C_DEF, C_INM, C_INR, C_ANTI, C_DEFD, C_ATK, C_PM, C_AMP, C_AMMIN, C_AMMAX, C_OUT, C_FAT, C_CB, C_APICK, C_HSELF,
  C_STRIP, C_RDMG, C_PR, C_ARP, C_ARMIN, C_ARMAX, C_HP, C_SHOTS, C_SQUAD, C_KEY, C_REGEN, C_HTOT, C_HRND, C_RUNES,
- C_GROW, C_BNOW, C_BNEXT, C_BEVERY, C_AOUT, C_AIN, C_ASHOT, C_AFEAR, C_AURA, C_SQHEAL, C_TICKS) = range(40)
-N_COLS = 40
+ C_GROW, C_BNOW, C_BNEXT, C_BEVERY, C_AOUT, C_AIN, C_ASHOT, C_AFEAR, C_AMFEAR, C_AURA, C_SQHEAL, C_TICKS) = range(41)
+N_COLS = 41
 # squad table columns; positions: flank 0-2 (left, center, right), line VAN / REAR; Q_CHARGE_ORDER: the
 # squads that charge, in charge order (flank, then the attacker's first), in the first K_NCHARGE rows
 (Q_START, Q_END, Q_ROLE, Q_FLANK, Q_LINE, Q_KIND, Q_TFLANK, Q_TLINE, Q_MFLANK, Q_MLINE, Q_HEALER,
@@ -179,8 +182,8 @@ def _auras(m: Memory, g: Int) -> None:
     us, W, wk = m[H_US], m[H_W], m[H_WK]
     m[H_STAMP] += 1
     stamp = m[H_STAMP]
-    au = CN + CN_AU + 4 * g
-    m[au:au + 4] = 0
+    au = CN + CN_AU + N_AU * g
+    m[au:au + N_AU] = 0
     seen = wk + W_SEEN * W
     for j in range(m[CN + CN_NL + g]):
         u = m[wk + (W_LV + g) * W + j]
@@ -191,6 +194,7 @@ def _auras(m: Memory, g: Int) -> None:
             m[au + AU_IN] += m[row + C_AIN]
             m[au + AU_SHOT] += m[row + C_ASHOT]
             m[au + AU_FEAR] += m[row + C_AFEAR]
+            m[au + AU_MFEAR] += m[row + C_AMFEAR]
 
 
 @_jit
@@ -270,8 +274,8 @@ def _strike(m: Memory, npd: Int, a: Int, g: Int, ge: Int, melee: Int, bonus: Int
     rune = m[dyn + a * N_DYN + D_RUNE]
     fl = CN + CN_FL + 6 * ge
     # Σout of the attacker and the part of Σin shared by the whole target group (abilities.*_pct)
-    out = m[CN + CN_AU + 4 * g + AU_OUT] + m[row + C_OUT] + m[row + C_FAT] + m[CN + CN_AU + 4 * ge + AU_FEAR]
-    side_in = m[CN + CN_AU + 4 * ge + AU_IN] + extra_in
+    out = m[CN + CN_AU + N_AU * g + AU_OUT] + m[row + C_OUT] + m[row + C_FAT] + m[CN + CN_AU + N_AU * ge + AU_FEAR]
+    side_in = m[CN + CN_AU + N_AU * ge + AU_IN] + extra_in
     if m[fl + FL_FLANKED] != 0:
         side_in += m[KC + K_FLANKP]
     if rune > 0:
@@ -286,10 +290,11 @@ def _strike(m: Memory, npd: Int, a: Int, g: Int, ge: Int, melee: Int, bonus: Int
             out += m[row + C_CB]
         if m[fl + FL_OUTN] != 0:
             side_in += m[KC + K_OUTN]
+        out += m[CN + CN_AU + N_AU * ge + AU_MFEAR]
         pierce, area, taken = m[row + C_PM], row + C_AMP, C_INM
     else:
         top = m[row + C_RDMG]
-        out += m[CN + CN_AU + 4 * g + AU_SHOT]
+        out += m[CN + CN_AU + N_AU * g + AU_SHOT]
         pierce, area, taken = m[row + C_PR], row + C_ARP, C_INR
     n = m[CN + CN_NL + ge]
     lv = wk + (W_LV + ge) * W

@@ -130,7 +130,8 @@ class Group:
 
 
 def _has_aura(s: UnitStats) -> bool:
-    return bool(s.squad_outgoing_pct or s.squad_incoming_pct or s.squad_shot_bonus_pct or s.enemy_outgoing_pct)
+    return bool(s.squad_outgoing_pct or s.squad_incoming_pct or s.squad_shot_bonus_pct or s.enemy_outgoing_pct
+                or s.enemy_melee_outgoing_pct)
 
 
 class BattleState:

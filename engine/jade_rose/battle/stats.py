@@ -9,6 +9,7 @@ from typing import Any
 KNOWN_ABILITIES = frozenset({
     "can_charge", "charge_bonus_pct", "ranged", "area_ranged", "area_melee", "pierce_min", "pierce_scope",
     "squad_outgoing_pct", "squad_incoming_pct", "squad_shot_bonus_pct", "enemy_outgoing_pct",
+    "enemy_melee_outgoing_pct",
     "melee_taken_pct", "ranged_taken_pct", "anti_charge_taken_pct", "defending_taken_pct", "regen",
     "attacks_per_pick", "heal_self_on_attack", "strip_defense", "healer", "squad_heal", "runes",
     "grow_attack_when_hurt", "breath", "free_move", "no_manoeuvres", "one_per_squad", "excludes_in_squad",
@@ -50,7 +51,8 @@ class UnitStats:
     squad_outgoing_pct: int = 0
     squad_incoming_pct: int = 0
     squad_shot_bonus_pct: int = 0
-    enemy_outgoing_pct: int = 0
+    enemy_outgoing_pct: int = 0         # every attack of the enemy on its squad, shots included (beer elemental)
+    enemy_melee_outgoing_pct: int = 0   # the enemy squad's melee against its squad only (the lord's fear)
     melee_taken_pct: int = 0
     ranged_taken_pct: int = 0
     anti_charge_taken_pct: int = 0
@@ -121,6 +123,7 @@ class UnitStats:
             squad_incoming_pct=int(ab.get("squad_incoming_pct", 0)),
             squad_shot_bonus_pct=int(ab.get("squad_shot_bonus_pct", 0)),
             enemy_outgoing_pct=int(ab.get("enemy_outgoing_pct", 0)),
+            enemy_melee_outgoing_pct=int(ab.get("enemy_melee_outgoing_pct", 0)),
             melee_taken_pct=int(ab.get("melee_taken_pct", 0)),
             ranged_taken_pct=int(ab.get("ranged_taken_pct", 0)),
             anti_charge_taken_pct=int(ab.get("anti_charge_taken_pct", 0)),

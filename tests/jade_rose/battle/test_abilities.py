@@ -276,6 +276,39 @@ def test_vampire_lord_fear_lowers_the_damage_of_the_squad_it_fights():
     assert_mean(values, expected(9, 1, out=-15))
 
 
+def _bombard_at(defenders: dict, faction: str, units=None):
+    """Five Empire crossbowmen (10 shots) bombard the defender's centre vanguard from the centre rearguard."""
+    return make(side("empire", sq(pos("center"), {"empire_spearman": 5}),
+                     sq(pos("center", "rearguard"), {"empire_crossbowman": 5}, "bombard", pos("center"))),
+                side(faction, sq(pos("center"), defenders)), units=units)
+
+
+def test_vampire_lord_fear_weakens_melee_not_shots(fight):
+    """RULINGS (Jade Rose: battle, «Vampire lord»): «Its fear («-15% наносимому урону отряду, с которым
+    сражается») is −15 % outgoing for the enemy squad fighting the lord's squad in melee: the clash, charge fights
+    and the finale. Shots (planning-phase bombards and rearguard shots) are not affected.» A bombard of 10
+    crossbow shots at the lord's squad does, seed for seed, the damage of the same bombard at a lord who
+    frightens no one, 43.3 on average (37.8 if the fear weakened shots); the squad fighting the lord in melee
+    still deals −15 %."""
+    fearless = replace(UNITS["vampires_lord"], enemy_melee_outgoing_pct=0)
+    state, own, enemy = groups(duel({"empire_crossbowman": 1}, {"vampires_lord": 1, "vampires_halfblood": 2}))
+    assert outgoing_pct(own.units[0], own, enemy, CONST, ranged=True, charge_round=False) == 0
+    assert outgoing_pct(own.units[0], own, enemy, CONST, ranged=False, charge_round=False) == -15
+    squad = {"vampires_lord": 1, "vampires_halfblood": 10}
+    feared, plain = [], []
+    for seed in range(40):
+        with_fear = fight(_bombard_at(squad, "vampires"), seed).bombards
+        without = fight(_bombard_at(squad, "vampires", units_with(fearless)), seed).bombards
+        assert with_fear[0].shots == 10 and with_fear == without
+        feared.append(with_fear[0].damage)
+        plain.append(without[0].damage)
+    # the mean of a fearless bombard: 10 × (1..9 − defence 1, armour-piercing 2) = 43.3, not 10 × 3.78 = 37.8;
+    # the total of 10 shots has a standard deviation of 7, so 40 of them average within ±4.4 (four errors)
+    assert sum(feared) == sum(plain)
+    assert abs(sum(feared) / 40 - 10 * expected(9, 1, pierce=2)) < 4.4 < abs(10 * expected(9, 1, out=-15, pierce=2)
+                                                                             - 10 * expected(9, 1, pierce=2))
+
+
 def test_vampire_lord_strikes_twice_each_time(first_round):
     """«15 атаки (атакует дважды в ход)» (JR-35: each pick strikes twice). A lord whose hits are all 1
     deals 2 per step against a lone target."""
@@ -300,6 +333,20 @@ def test_beer_elemental_heals_allies_and_frightens_attackers():
     run_fight(Dice(1), FightSetup("clash", "center", {"attacker": own, "defender": enemy}, ("a", "d"),
                                            holder="defender"), replace(CONST, max_rounds=3))
     assert miner.hp == 16 and beer.hp == 50
+
+
+def test_beer_elemental_frightens_shots_too(fight):
+    """RULINGS («Vampire lord»): «The beer elemental's −15 % is an outgoing modifier of every enemy attacking its
+    squad, shots included.» The same 10 crossbow shots at a beer elemental's squad do less, over 40 seeds, than at
+    a squad whose elemental frightens no one, and never more."""
+    state, own, enemy = groups(duel({"empire_crossbowman": 1}, {"dwarves_beer_elemental": 1, "dwarves_miner": 1},
+                                    dfd_faction="dwarves"))
+    assert outgoing_pct(own.units[0], own, enemy, CONST, ranged=True, charge_round=False) == -15
+    calm = replace(UNITS["dwarves_beer_elemental"], enemy_outgoing_pct=0)
+    squad = {"dwarves_beer_elemental": 1, "dwarves_miner": 10}
+    feared = [fight(_bombard_at(squad, "dwarves"), seed).bombards[0].damage for seed in range(40)]
+    plain = [fight(_bombard_at(squad, "dwarves", units_with(calm)), seed).bombards[0].damage for seed in range(40)]
+    assert all(f <= p for f, p in zip(feared, plain, strict=True)) and sum(feared) < 0.9 * sum(plain)
 
 
 # -- healing and regeneration -----------------------------------------------------------------------
