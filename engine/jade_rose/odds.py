@@ -1,6 +1,7 @@
 """The «Симулятор» tab (the `odds` capability): a player describes a hypothetical battle in rows — own
 squads and the enemy's, position, units, manoeuvre — and `check` writes back the odds from the battle
-simulator: win shares, the mean number of rounds and the mean losses per unit type of both sides.
+simulator: win shares, the mean number of rounds and the mean losses per unit type of both sides (the dead
+less those who return to the ranks, JR-41: the simulator's "losses", as `battle --json` gives them).
 
 Rows of one side at one position form one squad (several unit types); the first manoeuvre given for the
 position is the squad's. A row with a mistake gets its message and is left out; the others still count.
@@ -160,7 +161,7 @@ def _num(x: float) -> str:
     return f"{x:.1f}".replace(".", ",")
 
 
-def _table(odds: Mapping[str, Any], ours_role: str, spec: Mapping[str, Any], state: JadeRoseState) -> Table:
+def _table(odds: Mapping[str, Any], ours_role: str) -> Table:
     them = "defender" if ours_role == "attacker" else "attacker"
     rows: list[tuple[Any, ...]] = [
         ("Наша победа", _pct(odds[f"{ours_role}_win"]), "доля прогонов, в которых побеждаете вы"),
@@ -169,13 +170,10 @@ def _table(odds: Mapping[str, Any], ours_role: str, spec: Mapping[str, Any], sta
         ("Прогонов", odds["runs"], "бой разыгран столько раз с разными бросками"),
     ]
     for role, label in ((ours_role, "Наши потери"), (them, "Потери противника")):
-        deployed: dict[str, int] = {}
-        for squad in spec[role]["squads"]:
-            for name, n in squad["units"].items():
-                deployed[name] = deployed.get(name, 0) + n
-        for name, n in sorted(deployed.items()):
-            lost = n - odds["survivors"][role].get(name, 0.0)
-            rows.append((f"{label}: {name}", f"{_num(lost)} из {n}", "в среднем за бой, после возвращения раненых"))
+        for name, n in sorted(odds["deployed"][role].items()):
+            lost, dead, back = (odds[k][role][name] for k in ("losses", "deaths", "recovered"))
+            rows.append((f"{label}: {name}", f"{_num(lost)} из {n}",
+                         f"в среднем за бой: погибло {_num(dead)}, из них вернутся в строй ранеными {_num(back)}"))
     return Table(("Показатель", "Значение", "Пояснение"), tuple(rows))
 
 
@@ -213,7 +211,7 @@ class JadeRoseOdds:
                 statuses.setdefault(first, []).extend(OrderError("JR_SIM_BATTLE", {"problem": p}) for p in exc.problems)
             else:
                 role = "attacker" if parsed["role"] == OURS_ATTACK else "defender"
-                table = _table(result, role, spec, game)
+                table = _table(result, role)
                 if errors:
                     table = Table(table.columns, (*table.rows, ("Не учтены строки", ", ".join(map(str, sorted(errors))),
                                                                 "в них ошибки: см. столбец «Статус»")))

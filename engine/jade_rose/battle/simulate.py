@@ -44,8 +44,11 @@ def run_seeds(runs: int, seed: int) -> list[int]:
 def simulate_battle(battle: Battle, runs: int, seed: int, *, fast: bool | None = None,
                     workers: int | None = None, progress: RunsDone | None = None) -> dict[str, Any]:
     """{"runs", "seed", "attacker_win", "defender_win", "mean_rounds", "mean_rounds_all_fights",
-    "timeouts", "survivors", "recovered"}: survivors and recovered are mean counts per unit name and side
-    (survivors include Jade creatures that sat the battle out). Ties count for the tie winner (the defender).
+    "timeouts", "deployed", "survivors", "deaths", "recovered", "losses"}: per side, by unit name, the count
+    deployed and the mean counts over the runs of the survivors (Jade creatures that sat the battle out
+    included), the dead, those of the dead who return to the ranks (JR-41: an army's, not a garrison's) and
+    the losses for good (the dead less the returned): what each battle's report says of that battle
+    (`BattleResult`: losses, recovered, survivors), averaged. Ties count for the tie winner (the defender).
     fast=True runs the kernel, fast=False the reference (the same numbers), None the kernel for more
     than REFERENCE_RUNS runs. `progress` hears each chunk of runs as it completes (on the reference: all
     the runs at once).
@@ -66,12 +69,16 @@ def simulate_battle(battle: Battle, runs: int, seed: int, *, fast: bool | None =
         "mean_rounds": rounds / runs,
         "mean_rounds_all_fights": every / runs,
         "timeouts": timeouts / runs,
-        "survivors": {}, "recovered": {},
+        "deployed": {}, "survivors": {}, "deaths": {}, "recovered": {}, "losses": {},
     }
     for role in ("attacker", "defender"):
-        deployed = [k for k, _ in _deployed(battle, role)]
-        out["survivors"][role] = {names[k]: survivors[role].get(k, 0) / runs for k in deployed}
-        out["recovered"][role] = {names[k]: recovered[role].get(k, 0) / runs for k in deployed}
+        deployed = _deployed(battle, role)
+        out["deployed"][role] = {names[k]: n for k, n in deployed}
+        out["survivors"][role] = {names[k]: survivors[role].get(k, 0) / runs for k, _ in deployed}
+        out["deaths"][role] = {names[k]: (n * runs - survivors[role].get(k, 0)) / runs for k, n in deployed}
+        out["recovered"][role] = {names[k]: recovered[role].get(k, 0) / runs for k, _ in deployed}
+        out["losses"][role] = {names[k]: (n * runs - survivors[role].get(k, 0) - recovered[role].get(k, 0)) / runs
+                               for k, n in deployed}
     return out
 
 
