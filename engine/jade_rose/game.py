@@ -157,7 +157,8 @@ class JadeRose(Ruleset):
         game = jade_rose_state(state)
         out = {"ruleset": self.name, "turn": state["turn"], "stage": state["stage"], "era": state.get("era"),
                "game_over": victory.game_over(game), "winners": victory.winners(game),
-               "pending_battles": len(state.get("battles", [])), "factions": {}}
+               "pending_battles": sum(1 for b in state.get("battles", []) if b.get("needs_planning")),
+               "factions": {}}
         for fid, f in state["factions"].items():
             out["factions"][fid] = {
                 "name": f["name"], "gold": f["gold"], "eliminated": f.get("eliminated", False),
@@ -171,7 +172,7 @@ class JadeRose(Ruleset):
 
     def awaiting(self, state: Mapping[str, Any]) -> dict[str, list[str]]:
         notes: dict[str, list[str]] = {}
-        fighting = {side for b in state.get("battles", []) for side in _battle_factions(b)}
+        fighting = {side for b in state.get("battles", []) for side in _planning_factions(b)}
         for fid, f in state["factions"].items():
             if f.get("eliminated") or f.get("won") or state["stage"] == "finished":
                 notes[fid] = []
@@ -197,16 +198,12 @@ class JadeRoseBattles:
         warm_up()
 
 
-def _battle_factions(battle: Mapping[str, Any]) -> set[str]:
-    """Factions taking part in a pending battle (attackers and the defender)."""
-    found = set()
-    for key in ("attacker", "defender", "owner"):
-        value = battle.get(key)
-        if isinstance(value, str):
-            found.add(value)
-        elif isinstance(value, Mapping) and isinstance(value.get("faction"), str):
-            found.add(value["faction"])
-    for att in battle.get("attackers", ()):
-        if isinstance(att, Mapping) and isinstance(att.get("faction"), str):
-            found.add(att["faction"])
+def _planning_factions(battle: Mapping[str, Any]) -> set[str]:
+    """Factions that plan a pending battle's manoeuvres: the attackers whose fight has a planning phase, and
+    the defender when one has. An attack on ruins, on a city nobody defends or (with «Без планирования») on a
+    garrison alone has none: nothing to plan."""
+    planned = [a for a in battle.get("attackers", ()) if isinstance(a, Mapping) and a.get("needs_planning")]
+    found = {str(a["faction"]) for a in planned}
+    if planned and isinstance(battle.get("defender"), str):
+        found.add(battle["defender"])
     return found
