@@ -79,13 +79,15 @@ define({
                              "город.",
 })
 
-# The closed list of causes for which the turn may refuse (or leave unused) a row that `check` accepted. Each
-# depends on what `check` cannot know: the seeded order of the attacks on a city and the dice of its fights
+# The closed list of causes for which the turn may leave a row that `check` accepted not carried out as planned.
+# Each depends on what `check` cannot know: the seeded order of the attacks on a city and the dice of its fights
 # (a battle lost; a city already taken by another of your armies, or by another faction's army before this
 # fight; the defenders gone; an earlier fight that changed the defence a manoeuvre was planned against).
-# The economy needs none: the turn runs exactly the orders `check` accepted (turn.predict_economy), and so do
-# the armies, army orders and garrisons (war/battles.form_battles on the same state). Any other code on such
-# a row (JR_WAR_MANOEUVRE_DROPPED, JR_WAR_FIGHT_NOT_HELD included) means `check` and `turn` disagree.
+# None is a mistake of the player's: the order was carried out and then beaten, so its row stays OK and the
+# message is its note (war/resolution.py), never an error or a «Проблемы» line. The economy needs none: the
+# turn runs exactly the orders `check` accepted (turn.predict_economy), and so do the armies, army orders and
+# garrisons (war/battles.form_battles on the same state). Any other code on such a row
+# (JR_WAR_MANOEUVRE_DROPPED, JR_WAR_FIGHT_NOT_HELD included) is an error: `check` and `turn` disagree.
 DEFEAT_CAUSES = frozenset({
     "JR_WAR_BATTLE_LOST",
     "JR_WAR_TAKEN_BY_OWN_ARMY",

@@ -30,7 +30,7 @@ from engine.jade_rose.state_types import (
 from engine.jade_rose.war import captures
 from engine.jade_rose.war import squads as sq
 from engine.jade_rose.war.battles import fight_title, side_modifiers
-from engine.jade_rose.war.codes import err
+from engine.jade_rose.war.codes import DEFEAT_CAUSES, err
 from engine.jade_rose.war.manoeuvres import TAB as MANOEUVRES_TAB
 from engine.jade_rose.war.manoeuvres import battle_cells, problem_cells, side_manoeuvres, side_setup
 from engine.jade_rose.war.posts import fight_post
@@ -54,7 +54,11 @@ class _Holders(TypedDict):
 
 class _Turn:
     """What the resolution of one turn accumulates: events, the factions that lost a city, and the verdicts
-    the battles give the rows that `check` accepted (attack orders, manoeuvres)."""
+    the battles give the rows that `check` accepted (attack orders, manoeuvres).
+
+    An order carried out and then beaten (a battle lost, a city another army took first, a manoeuvre whose
+    fight did not take place) is no mistake of the player's: its row stays OK, with a note that says what
+    happened (`codes.DEFEAT_CAUSES`). Only what `check` should have refused is an error on the row."""
 
     def __init__(self, state: JadeRoseState, manoeuvres: Mapping[str, ManoeuvrePlan], seed: int | str):
         self.state, self.manoeuvres, self.seed = state, manoeuvres, seed
@@ -80,16 +84,26 @@ class _Turn:
         self._put(att["faction"], RowStatus(ARMY_ORDERS_TAB, int(att.get("row") or 0), note=note))
 
     def attack_failed(self, att: Attack, code: str, **params: object) -> None:
-        self._put(att["faction"], RowStatus(ARMY_ORDERS_TAB, int(att.get("row") or 0), (err(code, **params),)))
+        self._put(att["faction"], _verdict(ARMY_ORDERS_TAB, int(att.get("row") or 0), code, params))
 
     def manoeuvres_failed(self, fid: str | None, fight_id: str, role: str, code: str,
                           cells: Iterable[str] | None = None, **params: object) -> None:
         """The rows of `fid`'s manoeuvres (and runes) for one side of a fight that did not run as planned."""
         for row in manoeuvre_rows(self.manoeuvres.get(fid or ""), fight_id, role, cells):
-            self._put(fid, RowStatus(MANOEUVRES_TAB, row, (err(code, **params),)))
+            self._put(fid, _verdict(MANOEUVRES_TAB, row, code, params))
 
     def statuses(self) -> dict[str, list[RowStatus]]:
         return {fid: [rows[k] for k in sorted(rows)] for fid, rows in sorted(self.verdicts.items())}
+
+
+def _verdict(tab: str, row: int, code: str, params: Mapping[str, object]) -> RowStatus:
+    """A row the battles did not carry out as planned: OK with the outcome as its note when the dice or
+    another army beat it (DEFEAT_CAUSES), else the error `check` should have given."""
+    problem = err(code, **params)
+    if code in DEFEAT_CAUSES:
+        text = problem.message()
+        return RowStatus(tab, row, note=text[:1].lower() + text[1:])
+    return RowStatus(tab, row, (problem,))
 
 
 def resolve_battles(state: JadeRoseState, manoeuvres: Mapping[str, ManoeuvrePlan], seed: int | str) -> list[WarEvent]:
