@@ -132,6 +132,10 @@ def _planning_row(b: Book, row: Row, builds: set[tuple[str, str]], free_hire: bo
                                                                           "allowed": allowed_list(actions)}))
     if row.get("discount") and action != b.ix.norm(RESEARCH):
         return None, _bad(PLANNING, row, OrderError("T_DISCOUNT_ONLY_RESEARCH", {"value": echo(row.get("discount"))}))
+    if row.get("count") and action not in words((HIRE, CARAVAN, CONTRIBUTE)):  # a number that means nothing here
+        return None, _bad(PLANNING, row, OrderError("T_NUMBER_NOT_READ", {
+            "column": "Количество", "value": echo(row.get("count")), "action": echo(row.get("action")),
+            "takes": allowed_list((HIRE, CARAVAN, CONTRIBUTE))}))
     if action in words((RESEARCH, LEARN, CONTRIBUTE)):
         return _knowledge(b, row, action)
     where = b.province(row.get("province"), "Провинция")

@@ -55,7 +55,7 @@ def _campaign_line(b: Book, row: Row) -> _Line | RowStatus:
     seq: float = 10_000 + row.number
     if seq_text:
         value = whole_number(seq_text)
-        if value is None:
+        if value is None or value < 1:
             return _bad(CAMPAIGN, row, OrderError("T_BAD_SEQ", {"value": echo(seq_text)}))
         seq = value
     strength: int | None = None
@@ -179,17 +179,27 @@ def _army_orders(b: Book, army: str, lines: list[_Line]) -> tuple[dict[str, Any]
             continue
         parts.append((ln, asked))
         left -= asked
-    rest = [ln for ln in lines if ln.strength is None]
+    # a whole-army «Стоять» (the row the book comes pre-filled with, or a player's) gives way to the army's other
+    # rows: what no row takes stays and holds anyway (G16 a), so beside them it is no order, and never an error
+    rest = sorted((ln for ln in lines if ln.strength is None), key=lambda ln: ln.type == "hold")
     if rest:
         if left > 0:
             parts.append((rest[0], left))
             left = 0
+        elif rest[0].type == "hold":
+            rest.insert(0, rest[0])  # (it gives way, below, as the other holds do)
         else:
             statuses.append(_bad(CAMPAIGN, rest[0].row, OrderError("T_NOTHING_LEFT", {
                 "army": b.pname(army), "strength": strength,
                 "rows": ", ".join(str(p.row.number) for p, _ in parts)})))
-        statuses += [_bad(CAMPAIGN, ln.row, OrderError("T_DUPLICATE_ORDER", {
-            "value": b.pname(army), "row": rest[0].row.number})) for ln in rest[1:]]
+        given = [str(p.row.number) for p, _ in parts]
+        for ln in rest[1:]:
+            if ln.type == "hold":
+                statuses.append(_ok(CAMPAIGN, ln.row, f"войско уже получило приказы в строках {', '.join(given)}: "
+                                                      "«Стоять» ничего не меняет (что они не взяли, стоит на месте)"))
+            else:
+                statuses.append(_bad(CAMPAIGN, ln.row, OrderError("T_DUPLICATE_ORDER", {
+                    "value": b.pname(army), "row": rest[0].row.number})))
     if not parts:
         return None, statuses
     if len(parts) == 1 and left == 0:

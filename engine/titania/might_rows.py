@@ -161,6 +161,13 @@ def parse_might(b: Book, rows: list[Row], learned: Mapping[str, int | None] | No
     spells_used: set[str] = set()
     for row in rows:
         word = b.ix.norm(row.get("action"))
+        if row.get("points") and word not in (b.ix.norm(MIGHT_ROW), *(
+                (b.ix.norm(ability), "способность") if ABILITY_FORM.get(b.race) == "allocation" else ())):
+            takes = [MIGHT_ROW, *([ability] if ABILITY_FORM.get(b.race) == "allocation" else [])]
+            statuses.append(_bad(MIGHT, row, OrderError("T_NUMBER_NOT_READ", {  # a number that means nothing here
+                "column": "Очки", "value": echo(row.get("points")), "action": echo(row.get("action")),
+                "takes": allowed_list(takes)})))
+            continue
         if word == b.ix.norm(SPELL_ROW):
             cast = _spell(b, row, spells_used, learned or {})
             if isinstance(cast, OrderError):

@@ -127,7 +127,7 @@ def test_a_correction_typed_before_the_deadline_counts_for_that_turns_rows(tmp_p
     """Issue 38 §2: «A correction typed before a stage's deadline applies before that stage's orders, `check`
     counts it, and its message names the stage where it applies.» The issue's reproduction: «Ресурс · Королевство
     Альбион · мана · 6»; Альбион learns «Благословение» (2 mana) in the same turn's Planning. Before: the row failed
-    in check and in turn («нужно мана 2, а к этой строке у вас мана 0»). Expected: both say OK and the turn learns it."""
+    in check and in turn («нужно мана 2, а к этой строке у вас мана 0»). Expected: both say OK, the turn learns it."""
     gd = create_game(tmp_path / "g", "titania", "demo", backend="xlsx", seed="gm")
     fill_orders(gd.path / gd.config.books["gm"], "Корректировки",
                 [("Ресурс", "Королевство Альбион", "", "мана", "6", "подарок богов")])
