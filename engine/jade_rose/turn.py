@@ -92,14 +92,17 @@ def predict_economy(state: JadeRoseState, faction: str, orders: list[EconomyOrde
     The turn's start-of-turn dice are secret until the stage resolves, so the dry run takes them at their
     worst: every die shows its highest face (the Empire's corruption grows the most, its income is the
     lowest). The turn then runs only the orders this accepted (`resolve_orders_stage`), so each of them is
-    paid at the turn whatever the dice show, and a row `check` refused is refused by the turn too.
+    paid at the turn whatever the dice show, and a row `check` refused is refused by the turn too. What a die
+    decides (the Empire's corruption after an action against it) the notes tell as its range, with the dice
+    that decide it, never as one draw (`run_economy`'s foresight).
     """
     copy = fresh_turn(state)
     results: dict[int, RowStatus] = {}
     if faction in copy["factions"]:
         begin_turn(copy, CHECK_SEED, dice=highest_rolls)
         worst = {res: int(balance(copy["factions"][faction], res)) for res in DICE_RESOURCES}
-        for status in run_economy(copy, faction, orders, stream(CHECK_SEED, "economy", faction), army_plan=army_plan):
+        for status in run_economy(copy, faction, orders, stream(CHECK_SEED, "economy", faction), army_plan=army_plan,
+                                  foresight=True):
             results[status.number] = status
         _explain_worst_rolls(state, faction, worst, results)
     return copy, results

@@ -71,6 +71,13 @@ class OrdersTurn:
     crusade: str | None = None                          # faction of the vengeful campaign declared this turn
     crusade_pct: int = 0
     discounted: dict[str, int] = field(default_factory=dict)    # units hired at the campaign's discount
+    # `check`'s dry run (turn.predict_economy): it cannot know the stage's dice, so what a die decides is told
+    # as its range, never as one draw. The state holds the highest corruption the dice can leave (the worst
+    # case, as for the start-of-turn roll); corruption_low is the lowest, corruption_dice names the dice
+    # rolled before that make them differ. Unused outside `check`: the turn rolls its dice.
+    foresight: bool = False
+    corruption_low: int = 0
+    corruption_dice: list[str] = field(default_factory=list)
 
 
 def err(code: str, **params: Any) -> OrderError:

@@ -94,7 +94,7 @@ def build(state: JadeRoseState, faction: str, order: EconomyOrder, rng: Dice, ct
             units[unit_key] = int(units.get(unit_key, 0)) + missing
             notes.append(f"призван {data.units[unit_key].name} ×{missing}")
             ledger.note(state, faction, f"Призван: {data.units[unit_key].name} ×{missing}")
-    factions.of(faction).after_build(state, faction, b.key, rng, notes)
+    factions.of(faction).after_build(state, faction, b.key, rng, notes, ctx)
     return "; ".join(notes)
 
 

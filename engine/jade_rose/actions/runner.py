@@ -17,18 +17,19 @@ HANDLERS: dict[str, Handler] = {"sell": buildings.sell, "build": buildings.build
 
 
 def run_economy(state: JadeRoseState, faction: str, orders: list[EconomyOrder], rng: Dice,
-                army_plan: WarPlan | None = None) -> list[RowStatus]:
+                army_plan: WarPlan | None = None, foresight: bool = False) -> list[RowStatus]:
     """Apply a faction's economy orders to `state` (mutated) in the rulings' order; a status per order.
 
     An order the balance cannot pay, or that breaks a rule, is rejected with its message and
     changes nothing; the other orders still run. `army_plan` is the faction's parsed army plan of
     the turn: units hired in a vengeful campaign must be in an army attacking that faction (JR-82).
-    A purge of the generals sets `armies_blocked` on the faction for this turn.
+    A purge of the generals sets `armies_blocked` on the faction for this turn. `foresight`: `check`'s dry
+    run, whose notes tell what a die decides as its range (`OrdersTurn.foresight`), not `rng`'s draw.
     """
     statuses: dict[int, RowStatus] = {}
     rec = state["factions"].get(faction)
     ordered = sort_orders([o for o in orders if isinstance(o, Mapping)])
-    ctx = OrdersTurn(army_plan=army_plan)
+    ctx = OrdersTurn(army_plan=army_plan, foresight=foresight)
     rules = factions.of(faction)
     if rec is not None:
         rec.pop("sleep_choice", None)

@@ -59,7 +59,8 @@ class Faction:
     def plan_orders(self, state: JadeRoseState, faction: str, ordered: list[EconomyOrder], ctx: OrdersTurn) -> None:
         """Look at the turn's orders before any runs (e.g. one that forbids building)."""
 
-    def after_build(self, state: JadeRoseState, faction: str, key: str, rng: Dice, notes: list[str]) -> None:
+    def after_build(self, state: JadeRoseState, faction: str, key: str, rng: Dice, notes: list[str],
+                    ctx: OrdersTurn) -> None:
         """A building was just built."""
 
     def hire_requirement(self, state: JadeRoseState, faction: str, unit: UnitDef) -> None:

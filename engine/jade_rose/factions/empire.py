@@ -62,19 +62,25 @@ def corruption_penalty(level: int) -> Mapping[str, int]:
     return best
 
 
-def corruption_roll(state: JadeRoseState, faction: str, rng: Dice) -> None:
-    """Corruption grows by a die chosen by cities held, less the police reduction (JR-2 defaults)."""
+def _growth_die(state: JadeRoseState, faction: str) -> tuple[int, int]:
+    """The start-of-turn corruption die (its faces; 0: none) by cities held, and the police reduction."""
     rows = load_data().economy.get("corruption", {}).get("roll", ())
     cities = city_count(state, faction)
     dice = 0
     for row in sorted(rows, key=lambda r: r["min_cities"]):
         if cities >= row["min_cities"]:
             dice = int(row["dice"])
+    reduction = -min((int(b.effects.get("corruption_growth", 0)) for _, b in owned_buildings(state, faction)),
+                     default=0)
+    return dice, reduction
+
+
+def corruption_roll(state: JadeRoseState, faction: str, rng: Dice) -> None:
+    """Corruption grows by a die chosen by cities held, less the police reduction (JR-2 defaults)."""
+    dice, reduction = _growth_die(state, faction)
     if not dice:
         return
     roll = rng.randint(1, dice)
-    reduction = -min((int(b.effects.get("corruption_growth", 0)) for _, b in owned_buildings(state, faction)),
-                     default=0)
     growth = max(0, roll - reduction)
     note = f", −{reduction} от штаба" if reduction else ""
     ledger.change(state, faction, "corruption", growth, f"Рост коррупции: 1к{dice} = {roll}{note}")
@@ -112,16 +118,27 @@ def corruption_action(state: JadeRoseState, faction: str, order: EconomyOrder, r
     costs = _corruption_costs(rec, spec, kind)
     pay(state, faction, costs, action)
     before = int(rec.get("corruption", 0))
-    after = (before + 1) // 2 if spec.get("halve") else before      # JR-66: the remainder rounded up
-    roll = rng.randint(1, int(spec["dice"])) if spec.get("dice") else 0
-    cut = max(0, roll + int(spec.get("plus", 0)) - int(spec.get("less_per_use", 0)) * uses)
-    after = max(0, after - cut)
-    dice = f"1к{spec['dice']}" + (f"+{spec['plus']}" if spec.get("plus") else "") if spec.get("dice") else ""
-    ledger.change(state, faction, "corruption", after - before,
-                  f"{action}: коррупция {before} → {after}" + (f" (бросок {dice} = {roll})" if dice else ""))
-    rec.setdefault("corruption_actions", {})[kind] = uses + 1
+
+    def after_cut(level: int, roll: int) -> int:
+        kept = (level + 1) // 2 if spec.get("halve") else level      # JR-66: the remainder rounded up
+        return max(0, kept - max(0, roll + int(spec.get("plus", 0)) - int(spec.get("less_per_use", 0)) * uses))
+
+    faces = int(spec.get("dice", 0))
+    dice = f"1к{faces}" + (f"+{spec['plus']}" if spec.get("plus") else "") if faces else ""
     paid = paid_text(costs, " и ")
-    notes = [f"коррупция {before} → {after}" + (f", потрачено {paid}" if paid else "")]
+    if ctx.foresight:       # `check`: the range the die leaves, the highest kept (the worst case)
+        rolls = (faces, 1) if faces else (0, 0)
+        after = after_cut(before, rolls[1])
+        change = _foreseen(ctx, before, after_cut(ctx.corruption_low, rolls[0]), after, dice, action)
+        ledger.change(state, faction, "corruption", after - before, f"{action}: {change}")
+    else:
+        roll = rng.randint(1, faces) if faces else 0
+        after = after_cut(before, roll)
+        change = f"коррупция {before} → {after}"
+        ledger.change(state, faction, "corruption", after - before,
+                      f"{action}: {change}" + (f" (бросок {dice} = {roll})" if dice else ""))
+    rec.setdefault("corruption_actions", {})[kind] = uses + 1
+    notes = [change + (f", потрачено {paid}" if paid else "")]
     if spec.get("blocks_armies"):
         rec["armies_blocked"] = True
         # the Empire's upkeep: none of its units is exempt (it keeps `Faction.upkeep_exempt`)
@@ -132,8 +149,27 @@ def corruption_action(state: JadeRoseState, faction: str, order: EconomyOrder, r
     if spec.get("no_building_income"):
         lost = _cancel_building_income(state, faction, action)
         notes.append(f"строительства нет, постройки не принесли {lost}з")
-    ledger.note(state, faction, f"{action}: коррупция {before} → {after}")
+    ledger.note(state, faction, f"{action}: {change}")
     return "; ".join(notes)
+
+
+def _span(low: int, high: int) -> str:
+    return str(high) if low == high else f"{low}…{high}"
+
+
+def _foreseen(ctx: OrdersTurn, high_before: int, low_after: int, high_after: int, dice: str, source: str) -> str:
+    """`check`'s note of a corruption change a die decides: «коррупция 5…6 → 2…5 (рост в начале хода 1к2,
+    бросок 1к3)», the range before (the dice rolled earlier, ctx) and after; ctx keeps the new lowest, and
+    this die (named by its `source`) for the changes after it."""
+    low_before = min(ctx.corruption_low, high_before)
+    why = list(ctx.corruption_dice) if low_before < high_before else []
+    if dice and low_after < high_after:
+        why.append(f"бросок {dice}")
+    ctx.corruption_low = low_after
+    if dice:
+        ctx.corruption_dice.append(f"{source}: {dice}")
+    return f"коррупция {_span(low_before, high_before)} → {_span(low_after, high_after)}" + (
+        f" ({', '.join(why)})" if why else "")
 
 
 def _cancel_building_income(state: JadeRoseState, faction: str, action: str) -> int:
@@ -186,6 +222,12 @@ class Empire(Faction):
     def plan_orders(self, state: JadeRoseState, faction: str, ordered: list[EconomyOrder], ctx: OrdersTurn) -> None:
         """The first action against corruption (by row) is the turn's one (L87); if it is an affordable purge
         of the officials, construction is impossible this turn, although building runs before faction actions."""
+        if ctx.foresight:   # `check` took the start-of-turn die at its highest face: the lowest it leaves
+            dice, reduction = _growth_die(state, faction)
+            spread = max(0, dice - reduction) - max(0, 1 - reduction) if dice else 0
+            ctx.corruption_low = max(0, int(state["factions"][faction].get("corruption", 0)) - spread)
+            if spread:
+                ctx.corruption_dice = [f"рост в начале хода 1к{dice}" + (f"−{reduction}" if reduction else "")]
         first = next((o for o in ordered if o.get("kind") in CORRUPTION_ACTIONS), None)
         if first is None:
             return
@@ -196,7 +238,8 @@ class Empire(Faction):
         if spec.get("blocks_building") and int(rec.get("honor", 0)) >= costs["honor"]:
             ctx.officials_purge_row = ctx.corruption_row
 
-    def after_build(self, state: JadeRoseState, faction: str, key: str, rng: Dice, notes: list[str]) -> None:
+    def after_build(self, state: JadeRoseState, faction: str, key: str, rng: Dice, notes: list[str],
+                    ctx: OrdersTurn) -> None:
         """Secret police: corruption −(1d4+1); inquisition: corruption to 0 — only after the first construction."""
         b = load_data().buildings[key]
         rec = state["factions"][faction]
@@ -208,6 +251,15 @@ class Empire(Faction):
             return
         done.append(b.key)
         current = int(rec.get("corruption", 0))
+        if ctx.foresight:       # `check`: the range the die leaves, the highest kept (the worst case)
+            faces, plus = (int(drop["dice"]), int(drop["plus"])) if drop and not reset else (0, 0)
+            high = 0 if reset else max(0, current - 1 - plus)
+            low = 0 if reset else max(0, ctx.corruption_low - faces - plus)
+            dice = f"1к{faces}" + (f"+{plus}" if plus else "") if faces else ""
+            notes.append(_foreseen(ctx, current, low, high, dice, f"первая постройка «{b.name}»"))
+            ledger.change(state, faction, "corruption", high - current,
+                          f"Первая постройка «{b.name}»: коррупция снижена")
+            return
         if reset:
             amount = current
         elif drop:                                      # one of the two is set (see above)

@@ -8,6 +8,7 @@ from engine.jade_rose import consequences, income, turn
 from tests.jade_rose import war_kit
 from tests.jade_rose.check_kit import RS, check_orders, tabs, verdicts
 from tests.jade_rose.small_games import (
+    add_cities,
     battle,
     capture,
     codes,
@@ -279,3 +280,79 @@ def test_corruption_grows_each_turn_by_a_die_of_the_city_count():
     for seed in range(20):
         turn.start_of_turn(state, seed)
     assert state["factions"]["empire"]["corruption"] == 0
+
+
+# -- what `check` says of the corruption dice (issue 38 §1) -----------------------------------------------------
+
+def _turned(status) -> tuple[int, int]:
+    """(before, after) of the turn's note «…: коррупция X → Y, …» (the turn rolled its dice: single values)."""
+    before, after = status.text().split("коррупция ")[1].split(",")[0].split(" (")[0].split(" → ")
+    return int(before), int(after)
+
+
+def _span(text: str) -> tuple[int, int]:
+    low, _, high = text.partition("…")
+    return int(low), int(high or low)
+
+
+def test_check_tells_the_corruption_an_action_leaves_as_its_range_not_one_draw():
+    """Issue 38 §1: «Where the outcome is random, `check` shows its range or its chance («коррупция 6 → 3…5, бросок
+    1к3»), never one draw. It cannot know the stage's dice and must not look as if it does.» L90 «Показательная
+    казнь - уменьшает коррупцию на 1к3», and the corruption grows at the start of the turn by a die of the cities
+    held (RULINGS, Empire: 1–3 cities: 1d2).
+    Setup: the Empire (2 cities) at corruption 4 orders a public execution.
+    Expected: `check` says «коррупция 5…6 → 2…5 (рост в начале хода 1к2, бросок 1к3)», whatever dice it might
+    roll; the turn, seed after seed, shows a corruption before and after inside those ranges, and both ends of
+    each range come up (the range is the dice's, not wider)."""
+    state = make_game(gold=1000, turn=2)
+    state["factions"]["empire"].update(corruption=4, honor=100)
+    parsed = check_orders(state, {"empire": tabs(economy=[("Показательная казнь", "", "", "")])})
+    (status,) = parsed["empire"].statuses
+    assert status.text() == ("OK: Показательная казнь: коррупция 5…6 → 2…5 (рост в начале хода 1к2, бросок 1к3), "
+                             "потрачено 10ч")
+    seen = [_turned(RS.resolve(state, "orders", parsed, seed).statuses["empire"][0]) for seed in range(60)]
+    assert {b for b, _ in seen} == {5, 6} and {a for _, a in seen} == {2, 3, 4, 5}
+
+
+def test_every_action_against_corruption_is_foreseen_as_the_range_the_turn_keeps_to():
+    """L88-92 (purges: «уменьшает коррупцию вдвое с округлением вверх и после ещё на 1к3» / «1к4+2»; execution
+    1к3; surveillance 1к3, «с каждым последующим применением - на 1 меньше»; terror 1к4+1), issue 38 §1: `check`
+    names the dice and the range of the corruption they leave; the turn stays inside it and reaches its ends.
+    Setup: 4 cities (1d4 growth) at corruption 11; the surveillance used once before; the police and the
+    inquisition standing where the action needs them (the inquisition's −4 growth: no growth at all)."""
+    cases = [("Чистка генералов", "1к3", ()), ("Чистка чиновников", "1к4+2", ()),
+             ("Показательная казнь", "1к3", ()), ("Слежка", "1к3", ("empire_secret_police",)),
+             ("Террор", "1к4+1", ("empire_inquisition",))]
+    for action, dice, buildings in cases:
+        state = make_game(gold=5000, turn=2)
+        add_cities(state, "empire", 2, level=3)
+        state["cities"]["empire_extra_0"]["buildings"] = list(buildings)
+        state["factions"]["empire"].update(corruption=11, honor=500, corruption_actions={"surveillance": 1})
+        parsed = check_orders(state, {"empire": tabs(economy=[(action, "", "", "")])})
+        (status,) = parsed["empire"].statuses
+        assert status.ok and f"бросок {dice})" in status.text(), status.text()
+        before, after = status.text().split("коррупция ")[1].split(" (")[0].split(" → ")
+        low, high = _span(after)
+        seen = set()
+        for seed in range(80):
+            got = _turned(RS.resolve(state, "orders", parsed, seed).statuses["empire"][0])
+            assert low <= got[1] <= high and _span(before)[0] <= got[0] <= _span(before)[1], (action, got, status)
+            seen.add(got[1])
+        assert {low, high} <= seen, (action, seen, status.text())
+        growth = "рост в начале хода 1к4" in status.text()
+        assert growth == (not buildings or buildings == ("empire_secret_police",)), status.text()
+
+
+def test_check_tells_the_secret_police_s_first_drop_as_a_range():
+    """«-1к4+1 к коррупции сразу после первой постройки» (L83), issue 38 §1: at `check` a range, with its die.
+    Setup: corruption 9, 2 cities (1d2 growth: 10…11), the secret police built in Аурум (level 2).
+    Expected: «коррупция 10…11 → 5…9 (рост в начале хода 1к2, бросок 1к4+1)»; the turn ends at each of 5…9."""
+    state = make_game(gold=2000, turn=2)
+    state["cities"]["aurum"]["level"] = 2
+    state["factions"]["empire"]["corruption"] = 9
+    parsed = check_orders(state, {"empire": tabs(economy=[("Построить", "Аурум", "Штаб тайной полиции", "")])})
+    (status,) = parsed["empire"].statuses
+    assert status.text() == ("OK: Построить: построено за 400з; коррупция 10…11 → 5…9 (рост в начале хода 1к2, "
+                             "бросок 1к4+1)")
+    after = {RS.resolve(state, "orders", parsed, seed).state["factions"]["empire"]["corruption"] for seed in range(80)}
+    assert after == set(range(5, 10))
