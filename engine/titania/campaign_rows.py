@@ -135,6 +135,10 @@ def _whole(line: _Line, strength: int) -> bool:
     return line.strength is None or line.strength == strength
 
 
+HOLD_GIVES_WAY = "«Стоять» ничего не меняет (что они не взяли, стоит на месте)"
+"""The note of a «Стоять» row beside the army's other rows: no order, so the turn keeps check's verdict."""
+
+
 def _army_orders(b: Book, army: str, lines: list[_Line]) -> tuple[dict[str, Any] | None, list[RowStatus]]:
     """One army's rows, in the faction's order «№» (then row order): each row with «Сила» takes that much of
     what is left, the first row without it takes the rest (G16 a: what no row takes stays and holds); a row
@@ -196,7 +200,7 @@ def _army_orders(b: Book, army: str, lines: list[_Line]) -> tuple[dict[str, Any]
         for ln in rest[1:]:
             if ln.type == "hold":
                 statuses.append(_ok(CAMPAIGN, ln.row, f"войско уже получило приказы в строках {', '.join(given)}: "
-                                                      "«Стоять» ничего не меняет (что они не взяли, стоит на месте)"))
+                                                      f"{HOLD_GIVES_WAY}"))
             else:
                 statuses.append(_bad(CAMPAIGN, ln.row, OrderError("T_DUPLICATE_ORDER", {
                     "value": b.pname(army), "row": rest[0].row.number})))

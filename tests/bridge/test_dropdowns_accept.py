@@ -300,9 +300,10 @@ class TitaniaTries:
         form = bo.ABILITY_FORM[b.race]
         for army in armies:
             yield one("might", {"action": bo.MIGHT_ROW, "army": self.name(army), "points": "1"})
-        if form in ("army", "allocation"):
+        if form in ("army", "allocation"):  # only the Dwarfs' allocation reads «Очки»
             for army in armies:
-                yield one("might", {"action": ability, "army": self.name(army), "points": "1"})
+                yield one("might", {"action": ability, "army": self.name(army),
+                                    **({"points": "1"} if form == "allocation" else {})})
         elif form in ("own_province", "province"):
             for p in b.owned() if form == "own_province" else land:
                 yield one("might", {"action": ability, "province1": self.name(p)})

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from engine import find_ruleset
 from engine.errors import OrderError
 from engine.ruleset import ParsedOrders, RowStatus
+from engine.titania.campaign_rows import HOLD_GIVES_WAY
 from engine.titania.reasons import EXTERNAL_CAUSES, FALLEN, REASONS, explain
 from sheets_bridge import stage
 from sheets_bridge.demo import run_demo
@@ -51,6 +52,8 @@ def verdict_problem(checked: RowStatus, final: str) -> str | None:
     if final.startswith("OK: выполнен") or final.startswith("OK: подмога не понадобилась"):
         return None
     if final == OrderError("T_BLIND_MISSED").message():
+        return None
+    if final == checked.text() and final.endswith(HOLD_GIVES_WAY):  # a «Стоять» that gave way is no order
         return None
     codes = [code for code, text in TEXTS if text in final]
     if codes and codes[0] in EXTERNAL_CAUSES:
