@@ -105,6 +105,34 @@ class Summary:
     extras: Mapping[str, Any] = field(default_factory=dict)
 
 
+class BattleRuns(Protocol):
+    """The runs of one battle (`BattleSimulator.runs`), played in parts in a fixed order: the first ones
+    on the plain path, which needs nothing prepared, while the fast one is prepared elsewhere; the rest
+    on the fast path. However they are split, the odds of all the runs are `simulate`'s."""
+
+    @property
+    def runs(self) -> int: ...
+
+    @property
+    def done(self) -> int: ...
+
+    @property
+    def left(self) -> int: ...
+
+    @property
+    def needs_kernel(self) -> bool:
+        """Whether `play_rest` would run on the fast path, the one `warm_up` prepares."""
+
+    def play_plain(self, n: int) -> int:
+        """Play the next `n` runs (at most those left) on the plain path; how many were played."""
+
+    def play_rest(self, workers: int | None = None, progress: Callable[[int], None] | None = None) -> None:
+        """Play every run left; `progress` hears how many more are done as they complete."""
+
+    def odds(self) -> dict[str, Any]:
+        """`simulate`'s figures over the runs played so far (their number in "runs")."""
+
+
 @runtime_checkable
 class BattleSimulator(Protocol):
     """Optional capability: simulate one battle described as JSON, many runs, and report it."""
@@ -117,8 +145,14 @@ class BattleSimulator(Protocol):
     def report(self, spec: Mapping[str, Any], seed: int, bbcode: bool = False) -> str: ...
 
     def warm_up(self) -> None:
-        """Prepare what the first battle needs (a compiled kernel: once per machine it may take a
-        minute), so that a console can say so before it waits."""
+        """Prepare what the fast path needs (a compiled kernel: once per machine it may take a minute;
+        a separate process may do it, the result is kept on disk)."""
+
+    def prepared(self) -> bool:
+        """Whether `warm_up` is quick now (nothing to compile on this machine); it compiles nothing."""
+
+    def runs(self, spec: Mapping[str, Any], runs: int, seed: int) -> BattleRuns:
+        """The runs of a battle to play in parts (raises SpecError as `simulate` does)."""
 
 
 @runtime_checkable

@@ -10,24 +10,22 @@ import secrets
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 from click.core import ParameterSource
 
 from engine import find_ruleset, ruleset_names
 from sheets_bridge.cli_text import (
-    ReadableFile,
     RussianGroup,
     TerminalProgress,
     confirm,
-    decoded,
     game_at,
     progress_bar,
-    runs_bar,
-    warm_battles,
 )
 from sheets_bridge.commands.adjudicate import adjudicate as adjudicate_command
+from sheets_bridge.commands.battle import battle as battle_command
+from sheets_bridge.commands.errors import errors_to_click
 from sheets_bridge.commands.login import login as login_command
 from sheets_bridge.commands.login import logout as logout_command
 from sheets_bridge.commands.map import charts_command, map_command
@@ -41,8 +39,6 @@ if TYPE_CHECKING:
     from sheets_bridge.scenarios import Scenario
     from sheets_bridge.stage import Unplayed
 
-P = ParamSpec("P")
-R = TypeVar("R")
 T = TypeVar("T")
 
 
@@ -72,21 +68,8 @@ def _stage_id(rs: Ruleset, given: str) -> str:
     raise click.BadParameter(f"нет этапа «{given}»; этапы хода: {known}", param_hint="ЭТАП")
 
 
-def _errors_to_click(fn: Callable[P, R]) -> Callable[P, R]:
-    """Turn expected failures into click errors (exit 1) with their message."""
-    import functools
-
-    @functools.wraps(fn)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        from sheets_bridge import gamedir
-        from sheets_bridge.backends.base import BackendError
-        from sheets_bridge.stage_common import StageError
-        expected = (StageError, BackendError, gamedir.GameDirError)
-        try:
-            return fn(*args, **kwargs)
-        except expected as exc:
-            raise click.ClickException(str(exc)) from exc
-    return wrapper
+# expected failures as Russian messages (exit 1), an unfinished progress bar's line ended first
+_errors_to_click = errors_to_click(finish=_progress.finish)
 
 
 @click.group(cls=RussianGroup, name="forumwar")
@@ -177,6 +160,9 @@ def new(game_dir: str, ruleset: str, scenario: str, situation: str | None, backe
     if notes:
         click.echo("Объявите игрокам (чего нет в книге правил, и как это решено в этой игре):")
         click.echo("\n".join(f"  - {line}" for line in notes))
+    from sheets_bridge import battle_warmup
+    if battle_warmup.warm_for_game(gd.config.ruleset):
+        _progress(battle_warmup.BACKGROUND)
 
 
 def _book_key(ruleset: str, scenario: str | Scenario, given: str) -> str:
@@ -204,6 +190,7 @@ def check(game_dir: str) -> None:
     from sheets_bridge.stage import check as run_check
     gd = game_at(game_dir)
     report = run_check(gd, progress=_progress)
+    _progress.finish()
     state = gd.latest_state()
     rs = find_ruleset(state["ruleset"])
     click.echo(f"Ход {state['turn']}, этап «{rs.stage_title(state['stage'])}»: приказы проверены, "
@@ -229,6 +216,7 @@ def turn(game_dir: str, yes: bool) -> None:
     from sheets_bridge.stage import run_turn
     gd = game_at(game_dir)
     report = run_turn(gd, progress=_progress, ask=None if yes else _resolve_unplayed(game_dir))
+    _progress.finish()
     rs = find_ruleset(gd.latest_state()["ruleset"])
     closed, opened = rs.stage_title(report.stage), rs.stage_title(report.next_stage)
     if report.kind == "rollback":
@@ -272,7 +260,9 @@ def _resolve_unplayed(game_dir: str) -> Callable[[Unplayed], bool]:
 def status(game_dir: str, as_json: bool) -> None:
     """Ход, этап, срок и сколько до него осталось; по фракциям — поданы ли приказы, ошибки, казна."""
     from sheets_bridge.status_view import status as status_output
-    out = status_output(game_at(game_dir), as_json)
+    gd = game_at(game_dir)
+    with gd.reading():
+        out = status_output(gd, as_json)
     if as_json:
         _echo_json(out)
     else:
@@ -497,97 +487,9 @@ def ruleset_dump(name: str, as_json: bool) -> None:
         click.echo(f"  {section}: {size}")
 
 
-def _simulator_ruleset(name: str | None) -> Ruleset:
-    """The rule set whose battle simulator to use: the named one, else the only one that has one."""
-    if name:
-        try:
-            rs = find_ruleset(name)
-        except KeyError as exc:
-            raise click.BadParameter(str(ruleset_problem(name)), param_hint="--ruleset") from exc
-        if rs.battle_simulator() is None:
-            raise click.UsageError(f"у правил «{rs.title}» нет симулятора боя.")
-        return rs
-    able = [find_ruleset(n) for n in ruleset_names() if find_ruleset(n).battle_simulator() is not None]
-    if len(able) != 1:
-        raise click.UsageError("укажите правила: --ruleset " + " | ".join(r.name for r in able))
-    return able[0]
-
-
-@main.command()
-@click.argument("file", type=ReadableFile("rb"), required=False)
-@click.option("--ruleset", "ruleset_name", default=None,
-              help="Правила боя (по умолчанию — поле «ruleset» файла или единственные правила с симулятором).")
-@click.option("--runs", default=1000, show_default=True, type=click.IntRange(1, 10_000_000),
-              help="Сколько раз разыграть бой.")
-@click.option("--seed", default=1, show_default=True, type=int,
-              help="Зерно случайности (один и тот же бой — тот же итог).")
-@click.option("--json", "as_json", is_flag=True, help="Шансы в виде JSON.")
-@click.option("--report", is_flag=True, help="Полный отчёт об одном бое (с --runs 1 — только он, без шансов).")
-@click.option("--bbcode", is_flag=True, help="Отчёт в BBCode для форума.")
-@click.option("--example", is_flag=True,
-              help="Вывести пример файла боя, который поставляется с forumwar: сохраните его "
-                   "(forumwar battle --example > бой.json) и впишите свои отряды.")
-def battle(file: IO[bytes] | None, ruleset_name: str | None, runs: int, seed: int, as_json: bool, report: bool,
-           bbcode: bool, example: bool) -> None:
-    """Разыграть бой из JSON-файла ФАЙЛ много раз и показать шансы сторон (или отчёт об одном бое).
-
-    \b
-    Файл боя (полное описание с примером — docs/battle_file.md):
-      ruleset        "jade_rose" (правила «Войны Нефритовой Розы»)
-      skip_planning  true — бой без фазы планирования (манёвры не выполняются)
-      city           {"name": "Мариенталь"} — город, за который бой
-      attacker, defender — стороны: faction (Империя / empire, Вампиры / vampires,
-                     Дворфы / dwarves, Нефритовый двор / jade), grudges и runes (дворфы),
-                     forge_distance и plague (Нефритовый двор), squads — отряды
-      squads         [{"flank": левый | центральный | правый (left | center | right),
-                       "line": авангард | арьергард (vanguard | rearguard),
-                       "units": {"Копейщик": 12},
-                       "manoeuvre": {"type": натиск | обстрел | защита | ..., "flank", "line",
-                                     "free_move": {"flank", "line"}},
-                       "garrison": true — отряд из гарнизона города}]
-
-    Пример файла: forumwar battle --example > бой.json"""
-    if example or file is None:
-        if file is not None or not example:
-            raise click.UsageError("укажите файл боя ФАЙЛ или --example (пример файла), но не то и другое вместе.")
-        from sheets_bridge.layouts import templates_root
-        rs = _simulator_ruleset(ruleset_name)
-        click.echo(templates_root(rs.name).joinpath("battles", "example.json").read_text(encoding="utf-8"), nl=False)
-        return
-    try:
-        spec = json.loads(decoded(file.read()))
-    except json.JSONDecodeError as exc:
-        raise click.ClickException(f"{file.name}: это не JSON ({exc})") from exc
-    named = spec.get("ruleset") if isinstance(spec, dict) and isinstance(spec.get("ruleset"), str) else None
-    rs = _simulator_ruleset(ruleset_name or named)
-    simulator = rs.battle_simulator()
-    assert simulator is not None   # _simulator_ruleset picks only rule sets that have one
-    warm_battles(simulator, lambda text: click.echo(f"  {text}", err=True))
-    from engine.errors import SpecError
-    try:
-        if report or bbcode:
-            click.echo(simulator.report(spec, seed, bbcode=bbcode))
-            if runs == 1:
-                return
-        with runs_bar(runs, "  Разыгрываю бои") as bar:
-            result = simulator.simulate(spec, runs, seed, progress=bar.update if bar is not None else None)
-    except SpecError as exc:
-        for problem in exc.problems:
-            click.echo(f"Ошибка: {problem}", err=True)
-        sys.exit(1)
-    if as_json:
-        _echo_json(result)
-    else:
-        click.echo(f"Разыграно боёв: {result['runs']} (зерно {result['seed']}). Атакующий побеждает в "
-                   f"{result['attacker_win']:.1%} боёв, защитник — в {result['defender_win']:.1%}; "
-                   f"в среднем раундов: {result['mean_rounds']:.1f}")
-        for side, title in (("attacker", "атакующего"), ("defender", "защитника")):
-            surv = ", ".join(f"{k} {v:.1f}" for k, v in result["survivors"][side].items())
-            click.echo(f"  выжило у {title} (в среднем): {surv or '—'}")
-
-
 # Titania: one turn from a situation file (the command lives in commands/adjudicate.py)
 main.add_command(adjudicate_command)
+main.add_command(battle_command)      # a battle's odds over many runs (commands/battle.py)
 main.add_command(login_command)       # the GM signs in to Google (commands/login.py)
 main.add_command(logout_command)
 main.add_command(post_command)        # the turn's forum posts (commands/post.py)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib
 import shutil
 import sys
-import threading
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any, TypeVar
@@ -238,19 +237,21 @@ def decoded(data: bytes) -> str:
         return data.decode("cp1251", errors="replace")
 
 
-BATTLES_WARMING = "готовлю расчёт боёв (один раз на этом компьютере, до минуты)…"
+BATTLES_WARMING = "готовлю расчёт боёв (один раз на этом компьютере, обычно меньше минуты)…"
 
 
-def warm_battles(simulator: Any, say: Callable[[str], None], after: float = 1.0) -> None:
-    """Run the simulator's warm-up; if it takes longer than `after` seconds (the first time on a machine,
-    while the kernel compiles), `say` BATTLES_WARMING first, so nobody stares at a bar stuck at 0 %."""
-    timer = threading.Timer(after, say, args=(BATTLES_WARMING,))
-    timer.daemon = True
-    timer.start()
-    try:
+def warm_battles(simulator: Any, say: Callable[[str], None]) -> None:
+    """Prepare the simulator's fast path before the battles that use it (check's odds). When it is not
+    ready (the first time on a machine), `say` BATTLES_WARMING first, so nobody stares at a bar stuck at
+    0 %; if another process is preparing it (started by `new` or `battle`), wait for that one and load
+    its work rather than compile it twice. Whether to say so is decided by looking, not by a timer."""
+    from sheets_bridge.battle_warmup import preparing
+    if simulator.prepared():
         simulator.warm_up()
-    finally:
-        timer.cancel()
+        return
+    say(BATTLES_WARMING)
+    with preparing():
+        simulator.warm_up()
 
 
 def stderr_is_terminal() -> bool:

@@ -13,13 +13,19 @@ Layout:
                                (post-STAGE-NN-KEY.bbcode; rolled-back-N/: a rolled-back resolution's)
     journal.jsonl              one JSON line per step: openings and pushed books per (snapshot, epoch),
                                rollbacks
-    .lock                      held by the running forumwar command (shared by read-only ones)
+    .lock                      held by the forumwar command that changes the game
 Every JSON/TOML write is atomic (temporary file in the same directory, then os.replace).
+
+Commands that change the game take the lock (`GameDir.lock`); read-only ones (verify, replay, status,
+post, map, charts) never hold it and never write (`GameDir.reading`), so they also run on a copy of the
+game the user cannot write to.
 """
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import errno
+import getpass
 import json
 import os
 import platform
@@ -50,8 +56,9 @@ from sheets_bridge.gameconfig import (
     parse_config_text,
 )
 
-__all__ = ["BACKENDS", "CONFIG_FILE", "SHARED_BOOKS", "FactionConfig", "GameConfig", "GameConfigError", "GameDir",
-           "GameDirError", "GameLocked", "MissingSeed", "SnapshotConflict", "config_problems"]
+__all__ = ["BACKENDS", "CONFIG_FILE", "SHARED_BOOKS", "FactionConfig", "GameBusy", "GameConfig", "GameConfigError",
+           "GameDir", "GameDirError", "GameLocked", "GameNotWritable", "MissingSeed", "SnapshotConflict",
+           "config_problems"]
 
 JOURNAL_FILE = "journal.jsonl"
 LOCK_FILE = ".lock"
@@ -64,6 +71,14 @@ STAGE_RE = re.compile(r"^[a-z0-9_]+$")
 
 class GameLocked(GameDirError):
     """Another forumwar command holds the game's lock."""
+
+
+class GameBusy(GameLocked):
+    """A read-only command found the game being written: the lock held, or the files changed as it read them."""
+
+
+class GameNotWritable(GameDirError):
+    """A command that changes the game cannot write to its folder or open its lock (another user's, read-only)."""
 
 
 class MissingSeed(GameDirError):
@@ -339,19 +354,29 @@ class GameDir:
     def lock(self, shared: bool = False) -> Iterator[None]:
         """Lock the game, never waiting; raises GameLocked if another command holds it.
 
-        One command at a time: those that change the game and the read-only ones (`shared`: replay,
-        verify, map), which must never read a stage half resolved or rolled back. The lock is
+        For the commands that change the game: one at a time. Before anything else it checks that this
+        user can write every folder of the game and the files a command rewrites (GameNotWritable says
+        where and what to do: a read-only copy, files left by `sudo forumwar …`). The lock is
         filelock's: the operating system's (flock on POSIX, msvcrt on Windows), which dies with its
         process, or where neither exists a lock file that filelock breaks once its holder is gone.
         The holder's note (.lock-holder.json) a crashed command leaves behind is how the next one
-        sees that it was interrupted; `self.notice` tells the GM."""
-        self.path.mkdir(parents=True, exist_ok=True)
+        sees that it was interrupted; `self.notice` tells the GM. `shared` (no clean-up of what a
+        killed write left) is for a command that holds the game still while it reads it; the read-only
+        commands use `reading`, which holds nothing."""
+        if not shared:
+            self._require_writable()
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise GameNotWritable(self._unwritable_text(self.path, exc.errno)) from None
         guard = filelock.FileLock(self.path / LOCK_FILE, timeout=0)
         try:
             guard.acquire(timeout=0)
         except filelock.Timeout:
             raise GameLocked(f"с этой игрой уже работает другая команда forumwar ({self._holder_text()}); "
                              "дождитесь её окончания и повторите") from None
+        except OSError as exc:
+            raise GameNotWritable(self._lock_file_text(exc.errno)) from None
         try:
             self._take_over(cleanup=not shared)
             try:
@@ -361,6 +386,114 @@ class GameDir:
                     (self.path / HOLDER_FILE).unlink()
         finally:
             guard.release()
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """Read the game as it stands, writing nothing and holding no lock (verify, replay, status, post,
+        map, charts): so it works on a copy the user cannot write to, and never keeps a `turn` out.
+
+        A half-written game is never read as a whole one: where the lock can be tried (a folder this
+        user can write), a command holding it now refuses the read (GameBusy); and whatever the folder,
+        any file of the game that changes while it is read (a command that starts meanwhile writes its
+        holder's note first) makes the read void, GameBusy at the end: the caller shows its results only
+        after this block. Where the lock cannot be tried (a read-only copy, another user's lock file),
+        a holder's note tells that a command may be writing, or was interrupted; `self.notice` says so."""
+        free = self._try_lock()
+        holder = self._holder()
+        if holder is not None:
+            if free:
+                self.notice(f"прошлая команда forumwar ({_holder_words(holder)}) оборвалась, не закончив "
+                            "работу (сбой, Ctrl+C или выключенный компьютер); показано то, что она успела "
+                            "записать. Если она рассчитывала этап, forumwar turn доделает его.")
+            else:
+                self.notice(f"в папке игры отмечено, что с ней работает команда ({_holder_words(holder)}), а "
+                            "проверить, идёт ли эта команда сейчас, отсюда нельзя (папка только для чтения или "
+                            "блокировка другого пользователя). Если она ещё идёт, дождитесь её окончания и "
+                            "повторите; если её прервали, показано то, что она успела записать.")
+        before = self._fingerprint()
+        yield
+        if self._fingerprint() != before:
+            now = self._holder()
+            who = f" ({_holder_words(now)})" if now is not None else ""
+            raise GameBusy(f"пока эта команда читала игру, её изменила другая команда forumwar{who}: прочитанное "
+                           "могло оказаться половиной этапа, поэтому ничего не показано. Дождитесь, пока та "
+                           "команда закончит, и повторите")
+
+    def _try_lock(self) -> bool:
+        """Whether no command holds the lock now (taken and at once released); GameBusy if one does;
+        False when it cannot be told: a folder this user cannot write, a lock file this user cannot open."""
+        if not os.access(self.path, os.W_OK):
+            return False
+        guard = filelock.FileLock(self.path / LOCK_FILE, timeout=0)
+        try:
+            guard.acquire(timeout=0)
+        except filelock.Timeout:
+            raise GameBusy(f"игру сейчас записывает другая команда forumwar ({self._holder_text()}): пока она "
+                           "не закончит, в папке может быть половина этапа. Дождитесь её окончания и "
+                           "повторите") from None
+        except OSError:
+            return False
+        guard.release()
+        return True
+
+    def _fingerprint(self) -> list[tuple[str, int, int]]:
+        """Every file of the game but the lock (path, size, modification time): a write shows in it."""
+        found = []
+        for root, _dirs, files in os.walk(self.path):
+            for name in files:
+                path = Path(root, name)
+                if path == self.path / LOCK_FILE:
+                    continue
+                with contextlib.suppress(OSError):         # gone as it was listed: a change all the same
+                    info = path.stat()
+                    found.append((path.relative_to(self.path).as_posix(), info.st_size, info.st_mtime_ns))
+        return sorted(found)
+
+    def _require_writable(self) -> None:
+        """GameNotWritable, with where and what to do, if this user cannot write the game: each of its
+        folders, and the files a command appends to or replaces (those of the game's own folder, state/
+        and books/; on Windows a read-only file cannot be replaced)."""
+        if not self.path.is_dir():
+            return
+        if not os.access(self.path, os.W_OK | os.X_OK):
+            raise GameNotWritable(self._unwritable_text(self.path))
+        lock_file = self.path / LOCK_FILE
+        if lock_file.exists() and not os.access(lock_file, os.R_OK | os.W_OK):
+            raise GameNotWritable(self._lock_file_text(errno.EACCES))
+        for root, dirs, files in os.walk(self.path):
+            folder = Path(root)
+            if not os.access(folder, os.W_OK | os.X_OK):
+                raise GameNotWritable(self._unwritable_text(folder))
+            dirs.sort()
+            if folder == self.path or (folder.parent == self.path and folder.name in ("state", "books")):
+                for name in sorted(files):
+                    if not os.access(folder / name, os.W_OK):
+                        raise GameNotWritable(self._unwritable_text(folder / name))
+
+    def _unwritable_text(self, where: Path, error: int | None = None) -> str:
+        """Why a command that changes the game cannot write `where`, and what to do, in the GM's words."""
+        what = "в файл" if where.is_file() else "в папку"
+        why = "диск только для чтения" if error == errno.EROFS else "нет прав" + _whose(where)
+        return (f"эта команда меняет игру, а {what} {where} нельзя записать: {why}. Если это копия игры для "
+                "проверки, ей хватит команд, которые ничего не меняют: verify, replay, status, post, map и "
+                f"charts. Чтобы вести игру, {_give_back(self.path, where)}")
+
+    def _lock_file_text(self, error: int | None) -> str:
+        """Why the lock file cannot be opened (another user's, or made unreadable), and what to do."""
+        lock_file = self.path / LOCK_FILE
+        owner, me = _owner(lock_file), _user()
+        if error == errno.EROFS:
+            whose = "лежит на диске только для чтения"
+        elif owner and me and owner != me:
+            whose = (f"принадлежит пользователю {owner}, а команда запущена от имени {me}: его оставила команда "
+                     f"forumwar, запущенная от имени {owner} (например, через sudo)")
+        elif os.access(lock_file, os.R_OK):
+            whose = "не открывается на запись: нет прав"
+        else:
+            whose = "не открывается: нет прав на чтение"
+        return (f"не удаётся взять блокировку игры: файл {lock_file} {whose}. Если сейчас с этой игрой не работает "
+                f"ни одна команда forumwar, {_give_back(self.path, lock_file)}; дальше запускайте forumwar всегда "
+                "от одного пользователя, без sudo")
 
     def _take_over(self, cleanup: bool) -> None:
         """Under the lock: explain a holder's note a crashed command left, then leave ours; `cleanup`
@@ -537,3 +670,37 @@ def _holder_words(holder: dict[str, Any]) -> str:
     since = str(holder.get("since", ""))[11:16]
     where = f" на компьютере {holder['host']}" if holder.get("host") else ""
     return f"{command}, pid {holder.get('pid', '?')}{where}" + (f", с {since} UTC" if since else "")
+
+
+def _owner(path: Path) -> str | None:
+    """Who owns a file or folder (None where the system does not say: Windows, a user of no name)."""
+    try:
+        return path.owner()
+    except (NotImplementedError, KeyError, OSError):
+        return None
+
+
+def _user() -> str | None:
+    """The user this command runs as (None where the system does not say)."""
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError, ImportError):
+        return None
+
+
+def _whose(path: Path) -> str:
+    """« (владелец — root, а команда запущена от имени ivan)» when another user owns `path`, else ""."""
+    owner, me = _owner(path), _user()
+    return f" (владелец — {owner}, а команда запущена от имени {me})" if owner and me and owner != me else ""
+
+
+def _give_back(game: Path, where: Path) -> str:
+    """What to do so that this user can write the game again, on this system: `where` is what failed."""
+    if sys.platform == "win32":
+        return ("снимите с папки игры и её файлов атрибут «Только чтение» (Свойства папки) и дайте себе право "
+                "«Изменение» (Свойства → Безопасность), или запускайте forumwar от имени владельца папки")
+    owner, me = _owner(where), _user()
+    if owner and me and owner != me:
+        return (f"запускайте forumwar от имени владельца папки или верните игру себе: sudo chown -R {me} "
+                f"\"{game}\"")
+    return f"разрешите себе запись в папку игры: chmod -R u+rwX \"{game}\""

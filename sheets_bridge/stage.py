@@ -247,7 +247,7 @@ def replay_state(gd: GameDir, turn: int, stage: str) -> tuple[str, str]:
 
 def replay(gd: GameDir, turn: int, stage: str) -> tuple[bool, str]:
     """Re-run a resolved stage and compare it with the recorded result; never writes to the game."""
-    with gd.lock(shared=True):
+    with gd.reading():
         got, after = replay_state(gd, turn, stage)
         next_turn, next_stage = opening.parse_stem(after)
         expected = gd.snapshot_path(next_turn, next_stage).read_text(encoding="utf-8")

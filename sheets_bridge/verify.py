@@ -86,7 +86,7 @@ def verify(gd: GameDir, turn: int | None = None, be: Backend | None = None,
     """Check every resolved stage (of one turn if given) against the files and, when `be` reads the
     public book, against the published record; then check each chain head in `heads`."""
     out = Verification()
-    with gd.lock(shared=True):
+    with gd.reading():
         keys = opening.snapshot_keys(gd)
         if not keys:
             from sheets_bridge.stage_common import StageError

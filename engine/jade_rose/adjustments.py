@@ -5,9 +5,11 @@ from engine import cells
 from engine.errors import OrderError, allowed_list, define
 from engine.jade_rose import factions, ledger
 from engine.jade_rose.state_types import Adjustment, JadeRoseState
+from engine.numbers import echo, group_digits
 from engine.ruleset import Row, RowStatus
 
 TAB = "adjustments"
+MAX_AMOUNT = 1_000_000      # no treasury, honor or army of a forum game comes near it
 RESOURCES = {"Золото": "gold", "Честь": "honor", "Коррупция": "corruption", "Рабы": "slaves",
              "Вечные слуги": "eternal_servants", "Руны": "runes", "Нефрит": "jade"}
 
@@ -15,6 +17,7 @@ define({
     "JR_ADJ_FACTION": "Фракции «{value}» нет в игре. Допустимо: {allowed}.",
     "JR_ADJ_RESOURCE": "У фракции «{faction}» нет ресурса «{value}». Допустимо: {allowed}.",
     "JR_ADJ_AMOUNT": "«Изменение» должно быть целым числом, не равным нулю (например, 100 или -50), а не «{value}».",
+    "JR_ADJ_TOO_LARGE": "Слишком большое «Изменение» «{value}»: корректировка бывает от −{max} до {max}.",
     "JR_ADJ_REASON": "Укажите причину корректировки: она попадёт в журнал фракции.",
 })
 
@@ -44,7 +47,10 @@ def parse_adjustments(state: JadeRoseState, rows: list[Row]) -> tuple[list[Adjus
                                                          "value": row.get("resource"), "allowed": allowed_list(names)}))
         amount = cells.signed_integer(row.get("amount")) or 0
         if amount == 0:
-            errors.append(OrderError("JR_ADJ_AMOUNT", {"value": row.get("amount")}))
+            errors.append(OrderError("JR_ADJ_AMOUNT", {"value": echo(row.get("amount"))}))
+        elif abs(amount) > MAX_AMOUNT:
+            errors.append(OrderError("JR_ADJ_TOO_LARGE", {"value": echo(row.get("amount")),
+                                                          "max": group_digits(MAX_AMOUNT)}))
         if not row.get("reason"):
             errors.append(OrderError("JR_ADJ_REASON"))
         if errors:

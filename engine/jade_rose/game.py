@@ -28,6 +28,7 @@ from engine.jade_rose.state_types import jade_rose_state, plain
 from engine.registry import register
 from engine.ruleset import (
     GM_BOOK,
+    BattleRuns,
     BattleSimulator,
     DemoPlayers,
     FactionSummary,
@@ -196,6 +197,13 @@ class JadeRoseBattles:
     def warm_up(self) -> None:
         from engine.jade_rose.battle.fast_compiled import warm_up
         warm_up()
+
+    def prepared(self) -> bool:
+        from engine.jade_rose.battle.fast_compiled import kernel_ready
+        return kernel_ready()
+
+    def runs(self, spec: Mapping[str, Any], runs: int, seed: int) -> BattleRuns:
+        return battle.BattleRuns(battle.parse_spec(spec), runs, seed)
 
 
 def _planning_factions(battle: Mapping[str, Any]) -> set[str]:

@@ -18,7 +18,8 @@ from engine import find_ruleset
 from engine.ruleset import Ruleset
 from sheets_bridge.atomic import atomic_write_bytes
 from sheets_bridge.cli_text import game_at
-from sheets_bridge.gamedir import GameDir, GameDirError
+from sheets_bridge.commands.errors import errors_to_click
+from sheets_bridge.gamedir import GameDir
 
 
 def _snapshot(gd: GameDir, turn: int | None) -> Path:
@@ -33,6 +34,16 @@ def _snapshot(gd: GameDir, turn: int | None) -> Path:
         turns = sorted({int(p.stem.split("-")[1]) for p in snapshots})
         raise click.BadParameter(f"хода {turn} в игре нет; есть ходы {turns[0]}–{turns[-1]}", param_hint="--turn")
     return of_turn[-1]
+
+
+def _save(path: Path, data: bytes, what: str) -> None:
+    """Write the command's file where the user asked; a place they cannot write is told in Russian."""
+    try:
+        atomic_write_bytes(path, data)
+    except OSError as exc:
+        why = "нет прав на запись" if isinstance(exc, PermissionError) else f"ошибка системы: {exc.strerror or exc}"
+        raise click.ClickException(f"не удалось сохранить {what} в {path}: {why}; укажите файл в папке, куда "
+                                   "вы можете писать") from None
 
 
 def _faction(rs: Ruleset, state: Mapping[str, Any], given: str) -> str:
@@ -56,6 +67,7 @@ def _faction(rs: Ruleset, state: Mapping[str, Any], given: str) -> str:
 @click.option("--faction", default=None,
               help="Фракция (название или идентификатор): её карта с её приказами стрелками; без него — общая карта.")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Куда сохранить рисунок PNG.")
+@errors_to_click()
 def map_command(game_dir: str, turn_no: int | None, faction: str | None, output: str) -> None:
     """Нарисовать карту игры в PNG: владельцы городов или провинций цветом, размер и уровень, дороги и
     море, руины, бои этого хода, легенда.
@@ -64,21 +76,18 @@ def map_command(game_dir: str, turn_no: int | None, faction: str | None, output:
     from sheets_bridge.map_drawing import draw_map
     from sheets_bridge.pictures import events_into, faction_orders, map_title
     gd = game_at(game_dir)
-    try:
-        with gd.lock(shared=True):
-            path = _snapshot(gd, turn_no)
-            state = json.loads(path.read_text(encoding="utf-8"))
-            rs = find_ruleset(str(state["ruleset"]))
-            maps = rs.map_data()
-            if maps is None:
-                raise click.ClickException(f"правила «{rs.title}» не рисуют карту")
-            fid = _faction(rs, state, faction) if faction is not None else None
-            orders = faction_orders(gd, rs, state, fid) if fid is not None else None
-            picture = maps.picture(state, fid, orders=orders, events=events_into(gd, path.stem))
-            drawing = draw_map(picture, map_title(rs, state, fid), viewer=fid)
-    except GameDirError as exc:
-        raise click.ClickException(str(exc)) from exc
-    atomic_write_bytes(Path(output), drawing.png)
+    with gd.reading():
+        path = _snapshot(gd, turn_no)
+        state = json.loads(path.read_text(encoding="utf-8"))
+        rs = find_ruleset(str(state["ruleset"]))
+        maps = rs.map_data()
+        if maps is None:
+            raise click.ClickException(f"правила «{rs.title}» не рисуют карту")
+        fid = _faction(rs, state, faction) if faction is not None else None
+        orders = faction_orders(gd, rs, state, fid) if fid is not None else None
+        picture = maps.picture(state, fid, orders=orders, events=events_into(gd, path.stem))
+        drawing = draw_map(picture, map_title(rs, state, fid), viewer=fid)
+    _save(Path(output), drawing.png, "рисунок")
     whose = "общая" if fid is None else f"фракции {picture.factions.get(fid, fid)}"
     click.echo(f"Карта ({whose}) хода {state['turn']}, этапа «{rs.stage_title(str(state['stage']))}» "
                f"сохранена в {output}: мест {len(picture.places)}, отмечено боёв {len(drawing.marks)}, "
@@ -89,21 +98,18 @@ def map_command(game_dir: str, turn_no: int | None, faction: str | None, output:
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
 @click.option("--csv", "csv_file", default=None, type=click.Path(dir_okay=False),
               help="Сохранить таблицу в CSV (UTF-8, открывается в Excel и LibreOffice).")
+@errors_to_click()
 def charts_command(game_dir: str, csv_file: str | None) -> None:
     """Таблица фракций ход за ходом: доход, казна, армия, города или провинции.
 
     Без --csv печатает таблицу; графики каждой фракции (PNG) лежат в архиве хода и в книге мастера."""
     from sheets_bridge.charts import turn_table
     gd = game_at(game_dir)
-    try:
-        with gd.lock(shared=True):
-            table = turn_table(gd)
-    except GameDirError as exc:
-        raise click.ClickException(str(exc)) from exc
+    with gd.reading():
+        table = turn_table(gd)
     if csv_file is None:
         click.echo(table.to_string(index=False))
         return
-    Path(csv_file).parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(Path(csv_file), table.to_csv(index=False).encode("utf-8-sig"))
+    _save(Path(csv_file), table.to_csv(index=False).encode("utf-8-sig"), "таблицу")
     click.echo(f"Таблица сохранена в {csv_file}: строк {len(table)} (ходов {table['Ход'].nunique()}, "
                f"фракций {table['Фракция'].nunique()}).")

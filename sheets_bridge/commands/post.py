@@ -8,6 +8,8 @@ from engine.cells import normalize_name
 from engine.ruleset import Ruleset
 from sheets_bridge import posts
 from sheets_bridge.cli_text import game_at
+from sheets_bridge.commands.errors import errors_to_click
+from sheets_bridge.gamedir import GameDir
 
 
 @click.command("post")
@@ -19,6 +21,7 @@ from sheets_bridge.cli_text import game_at
               help="Движок форума, чьи теги печатать: " + "; ".join(
                   f"{d.name} — {d.description}" for d in posts.DIALECTS.values())
               + f". По умолчанию — [forum] dialect из game.toml, иначе {posts.DEFAULT_DIALECT}.")
+@errors_to_click()
 def post(game_dir: str, turn: int | None, battle: str | None, faction: str | None, forum: str | None) -> None:
     """Напечатать готовые посты для форума (BBCode) по итогам хода, каждый под строкой-заголовком.
 
@@ -27,6 +30,13 @@ def post(game_dir: str, turn: int | None, battle: str | None, faction: str | Non
     копируйте: пост — всё, что под ней. Посты лежат в archive/turn-NNNN/post-*.bbcode.
     """
     gd = game_at(game_dir)
+    with gd.reading():
+        text = _posts_text(gd, turn, battle, faction, forum)
+    click.echo(text)
+
+
+def _posts_text(gd: GameDir, turn: int | None, battle: str | None, faction: str | None, forum: str | None) -> str:
+    """The chosen posts under their headings, read from the archive (ClickException when there are none)."""
     state = gd.latest_state()
     rs = find_ruleset(state["ruleset"])
     dialect = forum or gd.config.forum
@@ -58,8 +68,8 @@ def post(game_dir: str, turn: int | None, battle: str | None, faction: str | Non
         if not chosen:
             raise click.ClickException(f"в ходе {turn} нет боя за «{battle}»")
     several = len(rs.stages) > 1
-    click.echo("\n\n".join(f"{_heading(rs, p, several)}\n{posts.in_dialect(p.bbcode, dialect).rstrip()}"
-                            for p in chosen))
+    return "\n\n".join(f"{_heading(rs, p, several)}\n{posts.in_dialect(p.bbcode, dialect).rstrip()}"
+                       for p in chosen)
 
 
 def _turn_posts(every: list[posts.ArchivedPost]) -> list[posts.ArchivedPost]:

@@ -8,6 +8,8 @@ Public API
 - `parse_spec(spec) -> Battle`: the simulator's JSON (Russian unit names or unit keys); raises
   `BattleSpecError` whose `.problems` lists every problem in Russian.
 - `simulate(spec, runs, seed) -> dict`: odds as JSON (on the compiled kernel; up to 100 runs on the reference).
+- `BattleRuns(battle, runs, seed)`: the same runs played in parts, the first on the reference while the
+  kernel compiles elsewhere (`fast_compiled.kernel_ready()` says whether it must); the same odds.
 - `fight_once(battle, seed) -> BattleResult`: one battle with the reference implementation.
 - `render_report(result, bbcode=False) -> str`: the Russian report (plain text or forum BBCode).
 - `resolve_battle(battle, rng_seed) -> BattleResult`: what the turn resolution calls.
@@ -36,7 +38,7 @@ from engine.jade_rose.battle.model import Battle, Manoeuvre, Position, SideSetup
 from engine.jade_rose.battle.reference import fight_once
 from engine.jade_rose.battle.report import render_report
 from engine.jade_rose.battle.result import BattleResult, FightSummary, RoundSummary, SideOutcome, SquadOutcome
-from engine.jade_rose.battle.simulate import simulate, simulate_battle
+from engine.jade_rose.battle.simulate import BattleRuns, simulate, simulate_battle
 from engine.jade_rose.battle.spec import parse_spec
 from engine.jade_rose.battle.stats import UnitStats
 from engine.jade_rose.data import load_data
@@ -69,7 +71,7 @@ def battle_report(spec: Mapping[str, Any], seed: int, bbcode: bool = False) -> s
     return render_report(fight_once(parse_spec(spec), seed), bbcode=bbcode)
 
 
-__all__ = ["Battle", "BattleConstants", "BattleResult", "BattleSpecError", "FightSummary", "Manoeuvre",
+__all__ = ["Battle", "BattleConstants", "BattleResult", "BattleRuns", "BattleSpecError", "FightSummary", "Manoeuvre",
            "Position", "RoundSummary", "SideOutcome", "SideSetup", "SquadOutcome", "SquadSetup", "UnitStats",
            "battle_constants", "battle_kit", "battle_report", "build_battle", "fight_once", "parse_spec",
            "render_report", "resolve_battle", "simulate", "simulate_battle", "unit_stats"]

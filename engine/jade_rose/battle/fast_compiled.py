@@ -7,7 +7,7 @@ once per machine (about 20 s on 2 cores, then under a second from numba's disk c
 """
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -205,6 +205,27 @@ def _fight_summary(state: BattleState, fight: _TracedFight) -> FightSummary:
     winner = "both_dead" if not a and not d else "defender" if not a else "attacker" if not d else "timeout"
     return FightSummary(phase_name, FLANKS[flank] if flank >= 0 else "", labels, (n0, n1), rounds, winner,
                         (counts(fight["dead"]["attacker"]), counts(fight["dead"]["defender"])))
+
+
+def kernel_ready() -> bool:
+    """Whether the kernel is loaded in this process or waits for this machine in numba's disk cache (then
+    `warm_up` only loads it, in well under a second); False when `warm_up` would compile it (about 20 s of
+    CPU), or when numba's cache cannot be read as this numba keeps it (its private index, read as its own
+    dispatcher does: the signature, this CPU, the function's byte code, the source file's stamp). Nothing is
+    compiled or loaded."""
+    import numba
+    typeof: Any = numba.typeof
+    kernel: Any = k.run_chunk
+    i64, flags = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=bool)
+    sig = tuple(typeof(a) for a in (i64, i64, flags, i64, i64, flags, np.zeros((1, 1), dtype=bool)))
+    if sig in kernel.overloads:
+        return True
+    try:
+        cache = kernel._cache
+        key = cache._index_key(sig, kernel.targetctx.codegen())
+        return key in cache._cache_file._load_index()
+    except Exception:       # numba keeps its cache otherwise now: "not ready" costs a wait, never a wrong odds
+        return False
 
 
 def warm_up() -> None:

@@ -6,6 +6,9 @@ battle, gives the very same odds, only slower. A few runs (up to REFERENCE_RUNS)
 reference unless the kernel is asked for: they take about as long as loading the compiled kernel, and
 on a fresh install, before numba has compiled it once (about 25 s), much less. Chunks of runs go to
 parallel processes; as each run has its own seed, the result does not depend on how the runs are split.
+`BattleRuns` plays the runs in parts: the first ones on the reference while the kernel is being prepared
+elsewhere (its odds so far are an estimate), the rest on the kernel; the odds of all the runs are the same
+as `simulate_battle`'s, whatever the split.
 """
 from __future__ import annotations
 
@@ -57,9 +60,78 @@ def simulate_battle(battle: Battle, runs: int, seed: int, *, fast: bool | None =
         raise ValueError("runs must be at least 1")
     if fast is None:
         fast = runs > REFERENCE_RUNS
-    names = {k: s.name for k, s in battle.units.items()}
     seeds = run_seeds(runs, seed)
     stats = _from_kernel(battle, seeds, workers, progress) if fast else _from_reference(battle, seeds, progress)
+    return _odds(battle, runs, seed, stats)
+
+
+class BattleRuns:
+    """The runs of one battle played in parts, in the order of their seeds: `play_plain` plays the next
+    ones on the reference (nothing to compile), `play_rest` the rest (on the kernel when there are more
+    than REFERENCE_RUNS in all). `odds()` are the odds of the runs played so far (`runs`: how many), and
+    once all are played exactly `simulate_battle(battle, runs, seed)`: each run has its own seed, and the
+    kernel and the reference play it alike."""
+
+    def __init__(self, battle: Battle, runs: int, seed: int):
+        if runs < 1:
+            raise ValueError("runs must be at least 1")
+        self.battle = battle
+        self.runs = runs
+        self.seed = seed
+        self.done = 0
+        self._seeds = run_seeds(runs, seed)
+        self._tally: Tally = (0, 0, 0, 0, {"attacker": {}, "defender": {}}, {"attacker": {}, "defender": {}})
+
+    @property
+    def left(self) -> int:
+        return self.runs - self.done
+
+    @property
+    def needs_kernel(self) -> bool:
+        """Whether `play_rest` would use the compiled kernel (it plays REFERENCE_RUNS or fewer on the
+        reference)."""
+        return self.runs > REFERENCE_RUNS and self.left > 0
+
+    def play_plain(self, n: int) -> int:
+        """Play the next `n` runs (at most those left) on the reference; how many were played."""
+        seeds = self._seeds[self.done:self.done + max(0, n)]
+        if seeds:
+            self._add(len(seeds), _from_reference(self.battle, seeds))
+        return len(seeds)
+
+    def play_rest(self, workers: int | None = None, progress: RunsDone | None = None) -> None:
+        """Play every run left: on the kernel when the battle has more than REFERENCE_RUNS runs in all,
+        else on the reference; `progress` hears them chunk by chunk."""
+        seeds = self._seeds[self.done:]
+        if not seeds:
+            return
+        if self.runs > REFERENCE_RUNS:
+            self._add(len(seeds), _from_kernel(self.battle, seeds, workers, progress))
+        else:
+            self._add(len(seeds), _from_reference(self.battle, seeds, progress))
+
+    def odds(self) -> dict[str, Any]:
+        """The odds over the runs played so far, as `simulate_battle` gives them (`runs`: how many)."""
+        if not self.done:
+            raise ValueError("no run played yet")
+        return _odds(self.battle, self.done, self.seed, self._tally)
+
+    def _add(self, runs: int, tally: Tally) -> None:
+        self.done += runs
+        self._tally = _sum(self._tally, tally)
+
+
+def _sum(a: Tally, b: Tally) -> Tally:
+    """Two tallies of different runs as one."""
+    def merged(x: dict[str, dict[str, int]], y: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+        return {role: {k: x.get(role, {}).get(k, 0) + y.get(role, {}).get(k, 0)
+                       for k in {**x.get(role, {}), **y.get(role, {})}} for role in ("attacker", "defender")}
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], merged(a[4], b[4]), merged(a[5], b[5]))
+
+
+def _odds(battle: Battle, runs: int, seed: int, stats: Tally) -> dict[str, Any]:
+    """The simulator's JSON from the tally of `runs` runs."""
+    names = {k: s.name for k, s in battle.units.items()}
     wins, rounds, every, timeouts, survivors, recovered = stats
     out: dict[str, Any] = {
         "runs": runs,

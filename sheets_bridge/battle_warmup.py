@@ -1,0 +1,123 @@
+"""A rule set's fast battles prepared in a process of their own, so that nobody waits for a compiler.
+
+Jade Rose's fast path is a numba kernel: compiled once per machine (about 20 s of CPU, a minute on a busy
+machine), then kept in numba's disk cache and loaded in under a second. `battle` starts the preparation
+here and plays its first runs on the plain path meanwhile (commands/battle.py); `new` starts it for the
+game's later `check`, which then finds the kernel ready. The process is detached: it finishes its work
+even when the command that started it has ended or was interrupted, and it prints nothing.
+
+One preparation at a time per user and machine (a file lock in the temporary folder): a second one waits
+for the first, then only loads what the first left in the cache. Where the lock cannot be taken (a
+temporary folder that refuses it), the preparation goes on without it: at worst two compile at once.
+
+Run as `python -m sheets_bridge.battle_warmup RULESET` (what `start` does, from any folder).
+"""
+from __future__ import annotations
+
+import contextlib
+import getpass
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from engine import find_ruleset
+
+
+def lock_path() -> Path:
+    """The lock one preparation holds, per user (another user's lock file would refuse this one)."""
+    try:
+        user = getpass.getuser()
+    except Exception:       # no user name to be had (no environment, no password entry)
+        user = "forumwar"
+    safe = "".join(c if c.isalnum() else "_" for c in user)
+    return Path(tempfile.gettempdir()) / f"forumwar-battles-{safe}.lock"
+
+
+@contextlib.contextmanager
+def preparing() -> Iterator[None]:
+    """Hold the preparation lock (waiting for another preparation to end); nothing if it cannot be had."""
+    import filelock
+    try:
+        guard = filelock.FileLock(lock_path())
+        guard.acquire()
+    except OSError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        guard.release()
+
+
+def prepare(ruleset_name: str) -> None:
+    """Prepare the rule set's fast battles here, one preparation at a time (what the process runs)."""
+    simulator = find_ruleset(ruleset_name).battle_simulator()
+    if simulator is not None:
+        with preparing():
+            simulator.warm_up()
+
+
+BACKGROUND = ("в фоне готовлю расчёт боёв для вкладки «Шансы» (один раз на этом компьютере, обычно меньше "
+              "минуты); ждать не нужно")
+
+
+def warm_for_game(ruleset_name: str) -> bool:
+    """At `new`: start preparing the fast battles when the rule set's odds tab will use them and they are
+    not ready on this machine (so the game's first `check` does not wait); whether it was started."""
+    rs = find_ruleset(ruleset_name)
+    simulator = rs.battle_simulator()
+    if simulator is None or rs.odds_calculator() is None or simulator.prepared():
+        return False
+    start(rs.name)
+    return True
+
+
+class Warming:
+    """A preparation under way in its own process (none: it could not be started)."""
+
+    def __init__(self, process: subprocess.Popen[bytes] | None):
+        self.process = process
+
+    def done(self) -> bool:
+        """Whether the preparation has ended (well or not: the fast path then prepares what is missing)."""
+        return self.process is None or self.process.poll() is not None
+
+
+def start(ruleset_name: str) -> Warming:
+    """Start preparing the rule set's fast battles in a detached process; it returns at once."""
+    root = str(Path(__file__).resolve().parents[1])     # where `sheets_bridge` and `engine` are, if not installed
+    command = [sys.executable, "-P", "-c", _RUN, root, ruleset_name]
+    quiet = subprocess.DEVNULL
+    try:        # detached: it outlives the command and ignores its Ctrl+C (on Windows, with no window)
+        if sys.platform == "win32":
+            process = subprocess.Popen(command, stdin=quiet, stdout=quiet, stderr=quiet,
+                                       creationflags=subprocess.CREATE_NEW_PROCESS_GROUP | subprocess.CREATE_NO_WINDOW)
+        else:
+            process = subprocess.Popen(command, stdin=quiet, stdout=quiet, stderr=quiet, start_new_session=True)
+    except OSError:
+        return Warming(None)
+    _started.append(process)
+    return Warming(process)
+
+
+# The process's program: -P keeps the current folder off sys.path (a stray numba.py there is not imported);
+# the source tree goes last, for a forumwar run from it without being installed.
+_RUN = ("import sys; sys.path.append(sys.argv[1]); from sheets_bridge.battle_warmup import main; "
+        "sys.exit(main(sys.argv[2:]))")
+
+# The processes started: kept so that none is collected (and warned about) while it still runs
+_started: list[subprocess.Popen[bytes]] = []
+
+
+def main(argv: Sequence[str]) -> int:
+    if len(argv) != 1:
+        print("usage: python -m sheets_bridge.battle_warmup RULESET", file=sys.stderr)
+        return 2
+    prepare(argv[0])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
