@@ -5,6 +5,7 @@ published, so GM tools and tests can rely on it.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -58,6 +59,16 @@ define({
 })
 
 
+_HIDDEN = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f"
+                     r"\ufeff\ufff9-\ufffb]")
+
+
+def visible(text: str) -> str:
+    """Text quoted in a message with each invisible, control or bidi character shown as «⟨U+200B⟩»: what a
+    player typed can neither hide nor reorder the message around it (line breaks stay)."""
+    return _HIDDEN.sub(lambda m: f"⟨U+{ord(m.group(0)):04X}⟩", text)
+
+
 @dataclass(frozen=True)
 class OrderError:
     """One problem with one order row: a catalogue code and its parameters."""
@@ -68,7 +79,7 @@ class OrderError:
     def message(self) -> str:
         template = CATALOGUE[self.code]
         try:
-            return template.format(**self.params)
+            return template.format(**{k: visible(v) if isinstance(v, str) else v for k, v in self.params.items()})
         except (KeyError, IndexError):
             return template
 
