@@ -255,9 +255,13 @@ class MapLink:
 
 @dataclass(frozen=True)
 class MapMarker:
+    """Something that happened at a place (a battle, a capture); `turn`: the turn it happened in (None:
+    not known), so that a map of a later turn never calls it «этого хода»."""
+
     place: str
     kind: str                      # "battle"
     text: str = ""
+    turn: int | None = None
 
 
 @dataclass(frozen=True)
@@ -272,20 +276,24 @@ class MapArrow:
 
 @dataclass(frozen=True)
 class MapPicture:
-    """Everything a map drawing needs, already filtered to what the viewer may see."""
+    """Everything a map drawing needs, already filtered to what the viewer may see; `turn`: the turn of
+    the state drawn (its markers of that turn are «этого хода», older ones are told by their turn)."""
 
     places: tuple[MapPlace, ...]
     links: tuple[MapLink, ...]
     factions: Mapping[str, str]                  # faction id -> display name
     markers: tuple[MapMarker, ...] = ()
     arrows: tuple[MapArrow, ...] = ()
+    turn: int | None = None
 
 
 @runtime_checkable
 class MapData(Protocol):
     """Optional capability: the map of a state as the public (faction None) or one faction may see it,
     with that faction's own orders as arrows (`orders`: its parsed orders of the open stage, if any) and
-    the last resolution's `events` (StageResult.events) as markers."""
+    the `events` (StageResult.events) of the stages that resolved in the turn of the markers (an event may
+    say its "turn"; else it is the turn of the stage that resolved into `state`) as markers, each with
+    its turn."""
 
     def picture(self, state: Mapping[str, Any], faction: str | None, orders: Mapping[str, Any] | None = None,
                 events: Sequence[Mapping[str, Any]] = ()) -> MapPicture: ...

@@ -1,6 +1,6 @@
 """The Jade Rose map for drawing (the `map_data` capability): cities by owner, size and level, roads,
-ruins, this turn's battles and captures (one marker per city, naming all that happened there), and the
-viewer's own attacks as arrows.
+ruins, the battles and captures of the events given (one marker per city and turn, naming all that
+happened there, with the turn it happened in), and the viewer's own attacks as arrows.
 
 Everything here is public in Jade Rose (cities' owners, sizes and levels, roads, the chronicle's battles);
 only the arrows are the viewer's own: its attacks of the pending battles (an army marches from the
@@ -36,6 +36,16 @@ def _origin(state: Mapping[str, Any], faction: str, target: str) -> str | None:
     return near[0][1] if near else None
 
 
+def _turn_of(state: Mapping[str, Any], event: Mapping[str, Any]) -> int:
+    """The turn an event happened in: its own "turn" if it says, else the turn of the stage that resolved
+    into `state` (a turn's end opens the next turn's orders, or the finished game, with the turn counted on)."""
+    given = event.get("turn")
+    if isinstance(given, int) and not isinstance(given, bool):
+        return given
+    turn = int(state["turn"])
+    return turn - 1 if state.get("stage") in ("orders", "finished") else turn
+
+
 class JadeRoseMap:
     """`picture(state, faction)`: the public map (faction None) or one faction's, with its attacks."""
 
@@ -47,13 +57,13 @@ class JadeRoseMap:
             for cid, c in sorted(state["cities"].items()))
         roads = sorted(tuple(sorted(road)) for road in state.get("roads", []))
         links = tuple(MapLink(str(a), str(b), "road") for a, b in roads)
-        marked: dict[str, list[str]] = {}
+        marked: dict[tuple[str, int], list[str]] = {}
         for e in events:
             if e.get("kind") in MARKED_EVENTS and e.get("city") in state["cities"]:
-                texts = marked.setdefault(str(e["city"]), [])
+                texts = marked.setdefault((str(e["city"]), _turn_of(state, e)), [])
                 if MARKED_EVENTS[e["kind"]] not in texts:
                     texts.append(MARKED_EVENTS[e["kind"]])
-        markers = tuple(MapMarker(city, "battle", ", ".join(texts)) for city, texts in marked.items())
+        markers = tuple(MapMarker(city, "battle", ", ".join(texts), turn) for (city, turn), texts in marked.items())
         arrows: list[MapArrow] = []
         if faction is not None:
             for battle in state.get("battles") or []:
@@ -62,4 +72,4 @@ class JadeRoseMap:
                     if origin is not None:
                         arrows.append(MapArrow(origin, str(battle["city"]), "attack", faction))
         names = {fid: str(f["name"]) for fid, f in state["factions"].items()}
-        return MapPicture(places, links, names, markers, tuple(dict.fromkeys(arrows)))
+        return MapPicture(places, links, names, markers, tuple(dict.fromkeys(arrows)), int(state["turn"]))

@@ -6,7 +6,8 @@ the victory provinces (unless the GM hides them: T4-7, engine.titania.victory) a
 troops appear only on a faction's own map and only where its «Войска» tab shows them (`views.sight`). Keepers
 are not factions of the game: their provinces are drawn unowned with the Keepers' name as the label. Battles
 are public (the chronicle): the ones of the turn that just resolved are the markers, one per province (two
-battles there make one marker naming both outcomes). Scenario coordinates are grid cells ×100 with y growing
+battles there make one marker naming both outcomes), each with that turn (the state's turn is the next one:
+its map tells them as «бой хода N», never as this turn's). Scenario coordinates are grid cells ×100 with y growing
 southwards; the picture's y grows northwards, so it is negated.
 """
 from __future__ import annotations
@@ -77,7 +78,7 @@ def _markers(state: TitaniaState) -> tuple[MapMarker, ...]:
             texts = marked.setdefault(str(b["province"]), [])
             if text and text not in texts:
                 texts.append(text)
-    return tuple(MapMarker(p, "battle", "бой: " + ", ".join(texts) if texts else "бой")
+    return tuple(MapMarker(p, "battle", "бой: " + ", ".join(texts) if texts else "бой", last)
                  for p, texts in marked.items())
 
 
@@ -141,4 +142,4 @@ class TitaniaMap:
                     shown = "support" if kind == "support" else "attack" if _hostile(game, viewer, target) else "move"
                     arrows.append(MapArrow(army, target, shown, viewer))
         names = {fid: str(f["name"]) for fid, f in game["factions"].items()}
-        return MapPicture(tuple(places), links, names, _markers(game), tuple(dict.fromkeys(arrows)))
+        return MapPicture(tuple(places), links, names, _markers(game), tuple(dict.fromkeys(arrows)), int(game["turn"]))
