@@ -3,7 +3,7 @@ import importlib
 import sys
 
 BENCHES = ("benchmarks.bench_battle", "benchmarks.bench_first_odds", "benchmarks.bench_sheets",
-           "benchmarks.bench_stray_cell",
+           "benchmarks.bench_stray_cell", "benchmarks.bench_russian",
            "benchmarks.bench_titania", "benchmarks.bench_titania_validation", "benchmarks.bench_pictures")
 
 
