@@ -2,12 +2,19 @@
 
 Rule sets add their own codes with `define`; a code never changes meaning once
 published, so GM tools and tests can rely on it.
+
+A number followed by its noun is written with an agreement mark, so the message reads as Russian for any
+number (engine/russian.py): `{count:юнит}` gives «1 юнит», «3 юнита», «5 юнитов»; `{limit:юнит|gent}` puts
+the pair in a case («не больше 21 юнита»); `{side:@gent}` inflects a value after a preposition. A test walks
+every template with the numbers 1, 2, 5, 11, 21 and 22 (tests/test_russian_grammar.py).
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+from engine.russian import render
 
 CATALOGUE: dict[str, str] = {}
 
@@ -79,8 +86,8 @@ class OrderError:
     def message(self) -> str:
         template = CATALOGUE[self.code]
         try:
-            return template.format(**{k: visible(v) if isinstance(v, str) else v for k, v in self.params.items()})
-        except (KeyError, IndexError):
+            return render(template, {k: visible(v) if isinstance(v, str) else v for k, v in self.params.items()})
+        except (KeyError, IndexError, ValueError):
             return template
 
     def __hash__(self) -> int:  # params is a dict; hash on the code and sorted items
@@ -91,7 +98,7 @@ def allowed_list(values: Iterable[object], limit: int = 12) -> str:
     """Russian enumeration of allowed values for a message, shortened when long."""
     texts = [str(v) for v in values]
     if not texts:
-        return "ничего (сейчас нет подходящих вариантов)"
+        return "нет ни одного"      # after «Ваши города:», «Допустимо:»: a word that agrees with any of them
     if len(texts) > limit:
         return ", ".join(texts[:limit]) + f" и ещё {len(texts) - limit}"
     return ", ".join(texts)
