@@ -22,6 +22,7 @@ from typing import Any
 
 from engine.cells import normalize_name
 from engine.errors import OrderError, allowed_list, define
+from engine.free_text import Taken, looks_like, name_problem
 from engine.rng import stream
 from engine.ruleset import FactionSummary, ParsedOrders, Row, RowStatus, StageResult, Summary, Table
 from engine.titania import ledger
@@ -53,8 +54,6 @@ define({
                            "морем (кроме островов)»). Подходят: {allowed}.",
     "T_START_NOT_FREE": "В провинции «{value}» столицу не основать: эту провинцию мастер отвёл Хранителям, Боссу или "
                         "другой фракции. Подходят: {allowed}.",
-    "T_START_NAME": "Название столицы «{value}» не подходит: {why}. Оставьте поле пустым (столица сохранит "
-                    "название провинции) или впишите другое.",
     "T_START_ONCE": "Выбор делается одной строкой: считается строка {row}, эту удалите.",
     "T_START_LOT": "Не всё вышло по вашей строке: {lost}. Основано: {result}.",
 })
@@ -165,16 +164,13 @@ def _read_name(state: TitaniaState, faction: str, cell: str, capital: str | None
         return None
     if not cell:
         return None
-    limit = int(settings["capital_name_length"])
-    if len(cell) > limit:
-        errors.append(OrderError("T_START_NAME", {"value": cell, "why": f"длиннее {limit} знаков"}))
-        return None
     own = capital or state["factions"][faction]["capital"]
-    for p, info in state["map"]["provinces"].items():
-        if p != own and normalize_name(info["name"]) == normalize_name(cell):
-            errors.append(OrderError("T_START_NAME", {"value": cell, "why": f"так называется провинция карты "
-                                                                            f"«{info['name']}»"}))
-            return None
+    taken = [*(Taken("провинции", info["name"]) for p, info in state["map"]["provinces"].items() if p != own),
+             *(Taken("фракции", f["name"]) for f in state["factions"].values())]
+    problem = name_problem(cell, limit=int(settings["capital_name_length"]), taken=taken)
+    if problem is not None:
+        errors.append(problem)
+        return None
     return cell
 
 
@@ -253,11 +249,12 @@ def _settle(new: TitaniaState, picks: Mapping[str, Mapping[str, Any]], seed: int
                     who = f"по жребию — фракции «{factions[winners[0]]['name']}»" if winners else "уже занят"
                     lost.setdefault(fid, []).append(f"{WHAT_IS[key].lower()} «{_show(new, key, value)}» {who}")
     names = dict(parts.get("names") or {})
-    by_name: dict[str, list[str]] = {}
+    by_name: dict[str, list[str]] = {}   # names that read alike are one name: the lot gives it to one faction
     for fid in sorted(picks):
         name = picks[fid].get("capital_name")
         if isinstance(name, str) and fid not in names:
-            by_name.setdefault(normalize_name(name), []).append(fid)
+            alike = next((k for k in by_name if looks_like(k, name)), normalize_name(name))
+            by_name.setdefault(alike, []).append(fid)
     for norm in sorted(by_name):
         fids = by_name[norm]
         winner = fids[0] if len(fids) == 1 else stream(seed, "titania", "start", "contest", "name", norm).choice(fids)

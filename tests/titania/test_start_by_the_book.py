@@ -86,11 +86,11 @@ def test_check_reads_each_cell_and_says_in_russian_what_is_wrong_and_what_is_fre
     got = RS.validate(state, "north", "setup", rows(
         {"colour": "в крапинку", "race": "эльфы ночи", "capital": "Остров Чаек", "capital_name": "Серые топи"},
         {"colour": "синий"}))
-    assert codes(got) == [["T_START_UNKNOWN", "T_START_UNKNOWN", "T_START_NOT_COASTAL", "T_START_NAME"],
+    assert codes(got) == [["T_START_UNKNOWN", "T_START_UNKNOWN", "T_START_NOT_COASTAL", "E_NAME_LOOKALIKE"],
                           ["T_START_ONCE"]]
     text = got.statuses[0].text()
     assert "«в крапинку» нет среди вариантов поля «Цвет»" in text and "это остров" in text
-    assert "кроме островов" in text and "так называется провинция карты «Серые Топи»" in text
+    assert "кроме островов" in text and "не отличить от названия провинции «Серые Топи»" in text
     assert got.orders == ()
     inland = RS.validate(state, "north", "setup", rows({"colour": "Синий", "race": "Гномы", "capital": "Серые Топи"}))
     assert codes(inland) == [["T_START_NOT_COASTAL"]] and "не граничит с морем" in inland.statuses[0].text()
@@ -102,8 +102,8 @@ def test_check_reads_each_cell_and_says_in_russian_what_is_wrong_and_what_is_fre
     assert ok.orders == ({"kind": "start", "rows": [2], "colour": "синий", "race": "humans", "capital": "albion",
                           "capital_name": "Новый Альбион"},)
     blank = RS.validate(state, "north", "setup", rows({"capital_name": "Х" * 41}))
-    assert codes(blank) == [["T_START_NEED", "T_START_NEED", "T_START_NEED", "T_START_NAME"]]
-    assert "длиннее 40 знаков" in blank.statuses[0].text()
+    assert codes(blank) == [["T_START_NEED", "T_START_NEED", "T_START_NEED", "E_NAME_TOO_LONG"]]
+    assert "знаков в нём 41, а можно не больше 40" in blank.statuses[0].text()
 
 
 def test_what_the_scenario_fixed_stands_and_what_others_hold_is_taken() -> None:

@@ -13,9 +13,10 @@ Plan shape:
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from engine.errors import OrderError, allowed_list
+from engine.free_text import Taken, name_problem
 from engine.jade_rose.data import load_data, normalize_name
 from engine.jade_rose.economy_orders import find_city
 from engine.jade_rose.holdings import city_names, own_cities
@@ -163,6 +164,18 @@ class _SquadBuilder:
         return key
 
 
+ARMY_NAME_LENGTH = 30
+
+
+def army_name_problem(state: JadeRoseState, name: str, armies: Iterable[str]) -> OrderError | None:
+    """Why `name` cannot name a new army (None: it can): others read it in battle posts and scouting, so it is
+    plain text and reads like no city, faction or other army of the faction (engine.free_text)."""
+    taken = [*(Taken("армии", a) for a in armies),
+             *(Taken("города", str(c["name"])) for c in state["cities"].values()),
+             *(Taken("фракции", str(f["name"])) for f in state["factions"].values())]
+    return name_problem(name, limit=ARMY_NAME_LENGTH, taken=taken)
+
+
 def _squad_row(state: JadeRoseState, faction: str, tab: str, row: Row, names: dict[str, str],
                builder: _SquadBuilder) -> str:
     cols = COLUMNS[tab]
@@ -170,8 +183,11 @@ def _squad_row(state: JadeRoseState, faction: str, tab: str, row: Row, names: di
     owner = label = None
     if tab == "armies":
         raw = row.get("army")
+        problem = None if not raw or normalize_name(raw) in names else army_name_problem(state, raw, names.values())
         if not raw:
             errors.append(err("JR_WAR_ARMY_REQUIRED"))
+        elif problem is not None:
+            errors.append(problem)
         else:
             owner = names.setdefault(normalize_name(raw), raw)
             label = f"армия «{owner}»"
