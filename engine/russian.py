@@ -165,6 +165,13 @@ def _table() -> dict[str, dict[str, list[str]]]:
     return {str(k): {"sing": list(v["sing"]), "plur": list(v["plur"])} for k, v in words.items()}
 
 
+@functools.cache
+def mass_nouns() -> frozenset[str]:
+    """Nouns counted as an amount (engine/russian.toml `mass`): «5 золота», not «5 золот»."""
+    text = importlib.resources.files("engine").joinpath("russian.toml").read_text(encoding="utf-8")
+    return frozenset(str(w) for w in tomllib.loads(text).get("mass", ()))
+
+
 def _table_form(word: str, number: str, case: Case) -> str | None:
     forms = _table().get(word.lower())
     return None if forms is None else forms[number][CASES.index(case)]
@@ -178,8 +185,9 @@ def _base_parse(word: str) -> Any:
     if not morph.word_is_known(lower):
         return None
     parses = [p for p in morph.parse(lower) if p.tag.POS in _INFLECTED_POS]
-    nominative = [p for p in parses if p.tag.case == "nomn"]
-    return (nominative or parses or [None])[0]
+    # the nominative first, then the word's own dictionary form (руна, not the plural of руно), then the singular
+    parses.sort(key=lambda p: (p.tag.case != "nomn", p.normal_form != lower, p.tag.number != "sing"))
+    return parses[0] if parses else None
 
 
 def _restore_case_of_letters(original: str, form: str) -> str:
@@ -203,6 +211,9 @@ def _word_agreed(word: str, form: int, case: Case) -> str:
     parse = _base_parse(word)
     if parse is None:
         return word
+    if form != 0 and parse.normal_form in mass_nouns():
+        amount = parse.inflect({"sing", "gent" if case in ("nomn", "accs") else case})
+        return word if amount is None else _restore_case_of_letters(word, str(amount.word))
     if case != "nomn":
         parse = parse.inflect({case}) or parse
     agreed = parse.make_agree_with_number(_FORM_NUMBER[form])
