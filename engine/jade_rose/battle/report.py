@@ -9,9 +9,8 @@ from engine.jade_rose.battle.texts import (
     ROLE_GEN,
     ROLE_NOM,
     ROLE_PL,
-    plural_rounds,
-    plural_units,
 )
+from engine.russian import agree
 
 ROLES = ("attacker", "defender")
 
@@ -49,7 +48,7 @@ def render_report(result: BattleResult, bbcode: bool = False) -> str:
         side = result.side(role)
         n = side.total("deployed")
         line = f"{st.under(ROLE_NOM[role].capitalize())} — {FACTION_NOM.get(side.faction, side.faction)}: "
-        line += f"{n} {plural_units(n)}" + (f" ({_counts(side.deployed, names)})" if n else "")
+        line += agree(n, "юнит") + (f" ({_counts(side.deployed, names)})" if n else "")
         if side.idle:
             line += f"; не участвуют (далеко от Кузни): {_counts(side.idle, names)}"
         out.append(line + ".")
@@ -118,7 +117,7 @@ def _fight(st: _Style, f: FightSummary, names: dict[str, str]) -> list[str]:
     if f.phase == "finale":
         d = f"все выжившие {ROLE_PL['defender']}"
     head = f"{a.capitalize()} ({f.start[0]}) — {d} ({f.start[1]}): "   # a dash, not «против»: no case to decline
-    head += f"{f.round_count} {plural_rounds(f.round_count)}, "
+    head += f"{agree(f.round_count, 'раунд')}, "
     head += {"attacker": f"победа {ROLE_GEN['attacker']}", "defender": f"победа {ROLE_GEN['defender']}",
              "both_dead": "оба отряда уничтожены",
              "timeout": "предел раундов: обороняющийся отряд удержался"}[f.winner]
