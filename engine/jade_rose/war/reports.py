@@ -7,10 +7,11 @@ from typing import NotRequired, TypedDict
 from engine.jade_rose import battle as battle_pkg
 from engine.jade_rose.battle import battle_kit
 from engine.jade_rose.battle.result import BattleResult, SquadOutcome
-from engine.jade_rose.battle.texts import FLANK_ADJ, PHASE_NOM, ROLE_NOM, plural_rounds
+from engine.jade_rose.battle.texts import FLANK_ADJ, PHASE_NOM, ROLE_NOM
 from engine.jade_rose.data import load_data
 from engine.jade_rose.state_types import JadeRoseState, SideModifiers, Squad, Units
 from engine.jade_rose.war.words import pos_key, position_text
+from engine.russian import after, agree
 
 FIGHT_END = {"attacker": "верх взял атакующий", "defender": "верх взял защитник", "both_dead": "оба отряда погибли",
              "timeout": "лимит раундов — защитник держится"}
@@ -56,7 +57,7 @@ def modifiers_text(mods: SideModifiers, runes: int) -> str:
     if runes:
         parts.append(f"потрачено рун: {runes}")
     if mods.get("forge_distance") is not None:
-        parts.append(f"до Великой Кузни {mods['forge_distance']} дорог(и)")
+        parts.append(f"до Великой Кузни {agree(mods['forge_distance'], 'дорога')}")
     if mods.get("plague"):
         parts.append("храм нефритовой чумы")
     return "; ".join(parts)
@@ -77,8 +78,8 @@ def body(result: BattleResult) -> str:
     for f in result.fights:
         flank = f", {FLANK_ADJ.get(f.flank, f.flank)} фланг" if f.flank in FLANK_ADJ else ""
         won = FIGHT_END.get(f.winner, f.winner)
-        lines.append(f"{PHASE_NOM.get(f.phase, f.phase)}{flank}: {f.squads[0]} ({f.start[0]}) против {f.squads[1]} "
-                     f"({f.start[1]}) — {f.round_count} {plural_rounds(f.round_count)}, {won}; потери: "
+        lines.append(f"{PHASE_NOM.get(f.phase, f.phase)}{flank}: {f.squads[0]} ({f.start[0]}) "
+                     f"{after('против', f.squads[1])} ({f.start[1]}) — {agree(f.round_count, 'раунд')}, {won}; потери: "
                      f"{units_text(f.losses[0])} / {units_text(f.losses[1])}")
     lines.append(f"Всего раундов: {result.rounds}" + (" (часть схваток остановлена по лимиту раундов)"
                                                       if result.timeout else ""))
@@ -110,7 +111,7 @@ def fight_report(state: JadeRoseState, city: str, fight: str, sides: Mapping[str
         if side["recovered"]:
             text += f"; вернулись в строй: {units_text(side['recovered'])}"
         if side.get("converted"):
-            text += f"; храм нефритовой чумы: +{side['converted']} нефритовых воинов"
+            text += f"; храм нефритовой чумы: +{agree(side['converted'], 'нефритовый воин')}"
         lines.append(text)
         lines += squad_loss_lines(side.get("squad_losses", ()))
     return "\n".join(lines)
