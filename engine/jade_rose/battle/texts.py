@@ -27,19 +27,3 @@ def squad_ru(role: str, pos: Position) -> str:
     """«атакующий, правый авангард»."""
     return f"{ROLE_NOM[role]}, {position_ru(pos)}"
 
-
-def plural_units(n: int) -> str:
-    """Russian plural of «юнит» for a count."""
-    if n % 10 == 1 and n % 100 != 11:
-        return "юнит"
-    if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14):
-        return "юнита"
-    return "юнитов"
-
-
-def plural_rounds(n: int) -> str:
-    if n % 10 == 1 and n % 100 != 11:
-        return "раунд"
-    if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14):
-        return "раунда"
-    return "раундов"
