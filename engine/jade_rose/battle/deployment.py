@@ -29,6 +29,7 @@ from engine.jade_rose.battle.texts import (
     position_ru,
     squad_ru,
 )
+from engine.russian import agree
 
 
 class BattleSpecError(SpecError):
@@ -82,7 +83,8 @@ def _side_problems(role: str, side: SideSetup, units: Mapping[str, UnitStats],
     if not side.squads:
         out.append(f"{who}: нет ни одного отряда. Укажите хотя бы один отряд с юнитами.")
     if not 0 <= side.runes <= constants.max_runes:
-        out.append(f"{who}: потратить можно от 0 до {constants.max_runes} рун, а указано {side.runes}.")
+        out.append(f"{who}: потратить можно от 0 до {agree(constants.max_runes, 'руна', 'gent')}, "
+                   f"а указано {side.runes}.")
     if side.runes and side.faction != "dwarves":
         out.append(f"{who}: руны тратят только дворфы, а фракция — {FACTION_NOM[side.faction]}.")
     if side.grudges < 0:
@@ -150,7 +152,7 @@ def _remove_switched_off(role: str, side: SideSetup, units: Mapping[str, UnitSta
                                   garrison_units=tuple((k, n) for k, n in squad.garrison_units if k not in idle)))
     if idle:
         names = ", ".join(f"{units[k].name} ×{n}" for k, n in idle.items())
-        warnings.append(f"{ROLE_NOM[role].capitalize()}: до Великой Кузни {side.forge_distance} дорог(и) — "
+        warnings.append(f"{ROLE_NOM[role].capitalize()}: до Великой Кузни {agree(side.forge_distance, 'дорога')} — "
                         f"нефритовые создания не участвуют в бою и остаются целы ({names}).")
     return replace(side, squads=tuple(squads)), tuple(idle.items())
 
