@@ -20,6 +20,7 @@ from typing import Any
 from engine.jade_rose import ledger
 from engine.jade_rose.data import load_data
 from engine.jade_rose.state_types import FactionRecord, HireBatch, JadeRoseState
+from engine.russian import agree
 
 
 def blood_of(key: str) -> int:
@@ -170,7 +171,8 @@ def hibernate(state: JadeRoseState, faction: str) -> None:
             if choice:
                 text += f" (назначенные к спячке — {_units_text(choice)} — не уснули)"
         else:
-            text = (f"В спячке {sum(asleep.values())} юнитов: крови рабов хватает на {cap} юнитов, а нужно на "
+            text = (f"В спячке {agree(sum(asleep.values()), 'юнит')}: крови рабов хватает на "
+                    f"{agree(cap, 'юнит', 'accs')}, а нужно на "
                     f"{need} (костяная пушка — за троих). Спят: {_units_text(asleep)}")
         ledger.note(state, faction, text)
     if choice and asleep and sum(blood_of(k) * n for k, n in named.items()) < need - cap:
@@ -178,7 +180,8 @@ def hibernate(state: JadeRoseState, faction: str) -> None:
         owned = _owned(rec)
         ledger.note(state, faction, (
             f"Спячка: названных вами к спячке ({_units_text(choice)}) не хватило — крови недоставало на "
-            f"{need - cap} юнитов, а уснуть из названных смогли {_units_text(named)}. Поэтому уснули и другие, "
+            f"{agree(need - cap, 'юнит', 'accs')}, а уснуть из названных смогли {_units_text(named)}. "
+            "Поэтому уснули и другие, "
             f"по правилу «сначала самые новые»: {_units_text(others)}. Назначить к спячке можно любых своих "
             f"вампиров (действие «Отправить в спячку» во вкладке «Экономика»): {_units_text(owned)}."))
     rec["hibernating"] = asleep
