@@ -20,6 +20,7 @@ from engine.jade_rose.state_types import (
     LedgerLine,
     WarEvent,
 )
+from engine.russian import plural
 
 HANDLED = ("battle", "capture", "failed_attack", "eliminated")    # the kinds of event with consequences
 TAKEN = ("colonise", "plunder", "raze")          # a city changes hands or is destroyed; "ruins" is no city (JR-51)
@@ -52,12 +53,6 @@ def _handle(state: JadeRoseState, event: WarEvent) -> None:
         _eliminated(state, event)
 
 
-def _plural(n: int, one: str, few: str, many: str) -> str:
-    if n % 10 == 1 and n % 100 != 11:
-        return one
-    return few if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else many
-
-
 def _log_consequences(state: JadeRoseState, event: WarEvent, lines: list[LedgerLine]) -> None:
     place = city_name(state, event.get("city"))
     if event["kind"] == "battle":
@@ -72,8 +67,7 @@ def _log_consequences(state: JadeRoseState, event: WarEvent, lines: list[LedgerL
     for line in lines:
         amount = int(line["amount"])
         if line["resource"] == "grudges":
-            word = _plural(abs(amount), "обида", "обиды", "обид")
-            text = f"{amount:+d} {word} на «{faction_name(state, line['against'])}»"
+            text = f"{amount:+d} {plural(amount, 'обида')} на «{faction_name(state, line['against'])}»"
         else:
             text = f"{amount:+d}{_UNITS_OF.get(line['resource'], ' ' + line['resource'])}"
         parts.setdefault(line["faction"], []).append(text)
