@@ -34,6 +34,7 @@ from engine.jade_rose.state_types import (
     SideModifiers,
     WarPlan,
 )
+from engine.russian import agree
 
 
 def _consts(faction: str) -> Mapping[str, Any]:
@@ -164,7 +165,8 @@ def crusade(state: JadeRoseState, faction: str, order: EconomyOrder, rng: Dice, 
     ctx.crusade, ctx.crusade_pct = target, pct
     rec["crusade"] = {"turn": int(state["turn"]), "against": target, "discount_pct": pct, "units": {}}
     ledger.note(state, faction, f"Объявлен мстительный поход против «{faction_name(state, target)}»: скидка {pct} %")
-    return (f"поход против «{faction_name(state, target)}»: {grudges} обид, скидка {pct} % на найм этого хода; "
+    return (f"поход против «{faction_name(state, target)}»: {agree(grudges, 'обида')}, "
+            f"скидка {pct} % на найм этого хода; "
             "всех нанятых юнитов поставьте в армию, атакующую её город")
 
 
@@ -208,7 +210,7 @@ def grudge_target(state: JadeRoseState, faction: str, order: EconomyOrder, rng: 
     rooms[cid] = target
     ledger.note(state, faction, f"Комната записи обид в городе {city['name']} записывает обиды на "
                                 f"«{faction_name(state, target)}»")
-    return f"с начала следующего хода +{per} обида в ход на «{faction_name(state, target)}»"
+    return f"с начала следующего хода +{agree(per, 'обида')} в ход на «{faction_name(state, target)}»"
 
 
 def go_underground(state: JadeRoseState, faction: str, name: str, how: str) -> str:
@@ -292,7 +294,8 @@ class Dwarves(Faction):
         num, den = consts.get("half_army_fraction", (1, 2))
         if size > 0 and lost * int(den) >= size * int(num):
             change_grudges(state, faction, attacker, int(consts.get("grudges_half_army", 1)),
-                           f"Обида: «{faction_name(state, attacker)}» уничтожила {lost} из {size} юнитов армии "
+                           f"Обида: «{faction_name(state, attacker)}» уничтожила {lost} "
+                           f"из {agree(size, 'юнит', 'gent')} армии "
                            f"при нападении на {place}")
 
     def on_city_lost(self, state: JadeRoseState, faction: str, event: CaptureEvent) -> None:
