@@ -28,6 +28,7 @@ from engine.jade_rose.state_types import (
     JadeRoseState,
     LedgerLine,
 )
+from engine.russian import agree
 
 
 def _consts(faction: str) -> Mapping[str, Any]:
@@ -279,7 +280,8 @@ class Empire(Faction):
         units = load_data().units
         upkeep = sum(units[k].upkeep * n for k, n in fallen.items())
         gain_honor(state, faction, upkeep // divisor,
-                   f"Честь за павших в бою за {place}: {sum(fallen.values())} юнитов, содержание {upkeep}з ÷ {divisor}",
+                   f"Честь за павших в бою за {place}: {agree(sum(fallen.values()), 'юнит')}, "
+                   f"содержание {upkeep}з ÷ {divisor}",
                    event.get("city"))
 
     def on_city_lost(self, state: JadeRoseState, faction: str, event: CaptureEvent) -> None:
