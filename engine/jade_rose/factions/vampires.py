@@ -25,6 +25,7 @@ from engine.jade_rose.holdings import (
     round_half_up,
 )
 from engine.jade_rose.state_types import CaptureEvent, EconomyOrder, FactionRecord, JadeRoseState, LedgerLine
+from engine.russian import agree
 
 SLAVES_PCT_KEY = {"colonise": "slaves_capture_pct", "plunder": "slaves_plunder_pct", "raze": "slaves_raze_pct"}
 
@@ -142,9 +143,9 @@ def ritual(state: JadeRoseState, faction: str, order: EconomyOrder, rng: Dice, c
     ledger.change(state, faction, "slaves", -converted, "Ритуал вечных слуг: рабы обращены")
     ledger.change(state, faction, "eternal_servants", converted, "Ритуал вечных слуг: обращены рабы")
     rec["ritual_done"] = True
-    ledger.note(state, faction, f"Ритуал вечных слуг: {converted} рабов стали вечными слугами")
-    return (f"принесено в жертву {spec.get('slaves')} рабов и {spec.get('gold')}з, {converted} рабов стали вечными "
-            "слугами; новые рабы сразу становятся вечными слугами")
+    ledger.note(state, faction, f"Ритуал вечных слуг: в вечных слуг обращены рабы ({converted})")
+    return (f"в жертву: {agree(int(spec.get('slaves') or 0), 'раб')} и {spec.get('gold')}з; в вечных слуг обращены "
+            f"рабы ({converted}); новые рабы сразу становятся вечными слугами")
 
 
 def enslave(state: JadeRoseState, faction: str, order: EconomyOrder, rng: Dice, ctx: OrdersTurn) -> str:
@@ -161,7 +162,7 @@ def enslave(state: JadeRoseState, faction: str, order: EconomyOrder, rng: Dice, 
     city.update({"ruins": True, "buildings": [], "no_income_turns": 0})
     got = gain_slaves(state, faction, gain, f"Жители города {city['name']} обращены в рабство", cid)
     ledger.note(state, faction, f"Жители города {city['name']} обращены в рабство: +{got}, город лежит в руинах")
-    return f"получено {got} рабов, город {city['name']} лежит в руинах"
+    return f"новые рабы: {got}, город {city['name']} лежит в руинах"
 
 
 def sleep(state: JadeRoseState, faction: str, order: EconomyOrder, rng: Dice, ctx: OrdersTurn) -> str:
@@ -181,8 +182,9 @@ def sleep(state: JadeRoseState, faction: str, order: EconomyOrder, rng: Dice, ct
     hibernation.name_sleepers(rec, unit.key, count)
     after: FactionRecord = {**rec, "slaves": int(rec.get("slaves", 0)) - slave_deaths(state, faction)}
     cap, need = hibernation.blood_capacity(after), hibernation.blood_needed(rec)
-    outlook = (f"сейчас крови после гибели рабов в конце хода хватит на {cap} из {need} юнитов" if cap < need else
-               f"сейчас крови хватает на всех ({cap} юнитов на {need})")
+    outlook = (f"сейчас крови после гибели рабов в конце хода хватит на {cap} из {agree(need, 'юнит', 'gent')}"
+               if cap < need else
+               f"сейчас крови хватает на всех (хватило бы на {agree(cap, 'юнит', 'accs')}, нужно на {need})")
     return (f"{unit.name} ×{count} уснут первыми, если в конце хода не хватит крови рабов "
             f"({outlook}; бои этого хода могут это изменить)")
 
