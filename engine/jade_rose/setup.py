@@ -19,6 +19,7 @@ from engine.jade_rose.data import load_data
 from engine.jade_rose.data_schema import FACTIONS, LEVELS
 from engine.jade_rose.names import faction_id, find_building, find_unit
 from engine.jade_rose.state_types import City, FactionRecord, JadeRoseState
+from engine.russian import agree
 from engine.state import SCHEMA_VERSION
 
 RESOURCE_KEYS = {"empire": ("honor", "corruption"), "vampires": ("slaves", "eternal_servants"),
@@ -87,7 +88,7 @@ def _faction_record(fid: str, spec: Mapping[str, Any], present: list[str], probl
         blood = sum(data.units[k].blood * n for k, n in rec["units"].items())
         per = int(consts.get("slaves_per_unit", 15))
         if blood * per > rec["slaves"] + rec["eternal_servants"]:
-            problems.append(f"{where}: стартовым вампирам нужно {blood * per} рабов на кровь, "
+            problems.append(f"{where}: стартовым вампирам нужно рабов на кровь: {blood * per}, "
                             f"а рабов {rec['slaves'] + rec['eternal_servants']}.")
     return cast(FactionRecord, dict(sorted(rec.items())))     # every key of its faction, checked above
 
@@ -204,7 +205,8 @@ def new_game(scenario: Mapping[str, Any]) -> JadeRoseState:
     for cid, city in cities.items():
         slots = int(data.economy["slots"]["large" if city["large"] else "small"])
         if len(city["buildings"]) > slots:
-            problems.append(f"Город «{cid}»: {len(city['buildings'])} построек при {slots} слотах "
+            problems.append(f"Город «{cid}»: {agree(len(city['buildings']), 'постройка')} "
+                            f"при {agree(slots, 'слот', 'loct')} "
                             "(у столицы Нефритового двора одно место занимает Великая Кузня).")
         if city["ruins"] and city["buildings"]:
             problems.append(f"Город «{cid}»: в руинах не бывает построек.")
