@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.russian import agree
 from engine.titania.data import content_of
 from engine.titania.params import default_params, override
 from engine.titania.setup import start_settings
@@ -18,11 +19,7 @@ from engine.titania.victory import Victory, rules
 
 def turns(n: int) -> str:
     """«1 ход», «3 хода», «5 ходов»."""
-    if n % 10 == 1 and n % 100 != 11:
-        return f"{n} ход"
-    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-        return f"{n} хода"
-    return f"{n} ходов"
+    return agree(n, "ход")
 
 
 def announcements(state: TitaniaState) -> tuple[str, ...]:
@@ -63,7 +60,8 @@ def announcements(state: TitaniaState) -> tuple[str, ...]:
 
 def _victory(state: TitaniaState, v: Victory) -> str:
     """How the game ends (T4-7): the GM's victory provinces, or the defaults the book lacks."""
-    shrines = f" или сразу, когда фракция держит {v.shrines_to_win} Святилищ Древних" if v.shrines_to_win else ""
+    shrines = (f" или сразу, когда фракция держит {agree(v.shrines_to_win, 'Святилище')} Древних"
+               if v.shrines_to_win else "")
     if not v.provinces:
         return (f"Конец игры (G7): после хода {v.last_turn}{shrines}; затем побеждает лучшая по Святилищам, "
                 "провинциям и силе войск. Это значения по умолчанию — в книге правил их нет: мастер может назвать "
