@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.datafiles import read_toml
+from engine.russian import agree
 from engine.titania import ledger
 from engine.titania.state_types import TitaniaState
 
@@ -116,12 +117,12 @@ def end_text(state: TitaniaState) -> tuple[str, str]:
     v = rules(state)
     if not v.provinces:
         when = f"после хода {v.last_turn}" if v.last_turn else "без последнего хода"
-        return when, f"или при {v.shrines_to_win} Святилищах" if v.shrines_to_win else ""
+        return when, f"или при {agree(v.shrines_to_win, 'Святилище', 'loct')}" if v.shrines_to_win else ""
     which = "какие — знает мастер" if v.hidden else _province_names(state, v.provinces)
     when = f"после хода {v.last_turn}" if v.last_turn else "без последнего хода"
     how = f"или когда фракция держит в конце хода провинций победы: {v.to_win} из {len(v.provinces)} ({which})"
     if v.shrines_to_win:
-        how += f", или {v.shrines_to_win} Святилищ"
+        how += f", или {agree(v.shrines_to_win, 'Святилище')}"
     return when, how
 
 
@@ -221,7 +222,7 @@ def check_victory(state: TitaniaState, turn: int) -> None:
             winners, why = _best(state, qualified, v, False), _why_held(state, v, qualified)
         elif v.last_turn is not None and turn >= v.last_turn:
             winners = _best(state, alive, v, True)
-            why = f"лучшая по итогам {turn} ходов: " + _figures(state, winners, alive, v)
+            why = f"лучшая по итогам {agree(turn, 'ход', 'gent')}: " + _figures(state, winners, alive, v)
     if not winners and len(alive) > 1:
         return
     for f in winners:
