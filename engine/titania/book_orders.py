@@ -21,6 +21,7 @@ import engine.titania.codes  # noqa: F401  (defines the T_* codes)
 from engine.errors import OrderError, allowed_list
 from engine.numbers import echo, read_count
 from engine.ruleset import ParsedOrders, Row, RowStatus
+from engine.russian import agree
 from engine.titania import caravan_rows, diplomacy, forecast
 from engine.titania.book import Book, Index, bad_status, data, ok_status, open_events, words
 from engine.titania.campaign_rows import (
@@ -170,7 +171,7 @@ def _planning_row(b: Book, row: Row, builds: set[tuple[str, str]], free_hire: bo
                 return None, _bad(PLANNING, row, OrderError("T_UNKNOWN_PAYMENT", {
                     "value": echo(pay_text), "allowed": allowed_list((PAY_GOLD, PAY_INFLUENCE))}))
             pay = "influence"
-        cost = f"{n} золота и {n} дерева" if pay == "gold_wood" else f"{10 * n} влияния"
+        cost = f"{agree(n, 'золото')} и {agree(n, 'дерево')}" if pay == "gold_wood" else agree(10 * n, "влияние")
         return ({"kind": "hire", "faction": b.faction, "province": where, "strength": n, "pay": pay},
                 _ok(PLANNING, row, f"нанять силу {n} в провинции «{b.pname(where)}» за {cost}"))
     return caravan_rows.caravan(b, row, where)
