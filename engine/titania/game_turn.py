@@ -15,6 +15,7 @@ from typing import Any, cast
 from engine.errors import OrderError
 from engine.rng import derive_seed, stream
 from engine.ruleset import GM_BOOK, ParsedOrders, RowStatus, StageResult
+from engine.russian import agree
 from engine.titania import corrections, diplomacy, ledger, opening
 from engine.titania.adjudicate import adjudicate, open_turn
 from engine.titania.data import catalog_input, content_of
@@ -387,7 +388,7 @@ def _chronicle(new: TitaniaState, out: Mapping[str, Any], turn: int, fallen: fro
             ledger.chronicle(new, "Хранители", f"{who(ev['keeper'])} усиливают войско в провинции "
                                                f"«{provinces[ev['province']]['name']}» на {ev['amount']}.", turn=turn)
     for rw in out["rewards"]:
-        got = f"{rw.get('gold', 0)} золота и {rw.get('wood', 0)} дерева"
+        got = f"{agree(rw.get('gold', 0), 'золото')} и {agree(rw.get('wood', 0), 'дерево')}"
         if rw.get("kind") == "quest":
             ledger.chronicle(new, "Награда", f"{faction(rw['faction'])} получила за задание "
                                              f"{who_of(new, rw['keeper'])} {got}.", turn=turn)
