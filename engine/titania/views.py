@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.ruleset import Table
+from engine.russian import agree
 from engine.titania.book_orders import HOLD, MIGHT_ROW, PLAYER_BUILDINGS
 from engine.titania.catalog import Catalog
 from engine.titania.data import content_of, default_data
@@ -254,7 +255,7 @@ def techs(state: TitaniaState, fid: str) -> Table:
         rows.append(("Лимиты", "сила отряда / найм / пополнение",
                      f"{limits.get('max_strength')} / {limits.get('hire')} / {limits.get('replenish')}", ""))
     rows.append(("Постройки", "на вкладке «Постройки»", "", "стоимость, что нужно в провинции и что даёт"))
-    rows.append(("Найм", "1 сила", f"1 золото + 1 дерево или {params.influence_per_strength} влияния", ""))
+    rows.append(("Найм", "1 сила", f"1 золото + 1 дерево или {agree(params.influence_per_strength, 'влияние')}", ""))
     return Table(("Что", "Название", "Стоимость или состояние", "Действие"), tuple(rows))
 
 
