@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.errors import OrderError, allowed_list
+from engine.russian import agree
 from engine.titania import campaign, diplomacy, quests
 from engine.titania.adjudicate import start_of_campaign, start_of_turn
 from engine.titania.board import Task
@@ -500,7 +501,7 @@ def rejections(fs: Foresight, campaign_items: Sequence[Mapping[str, Any]],
             reason = str(got.get("reason"))
             hint = ""
             if reason == "no_influence":
-                hint = f" К Походу у вас {w.resources[fs.faction]['influence']} влияния, а нужно 1."
+                hint = f" К Походу у вас {agree(w.resources[fs.faction]['influence'], 'влияние')}, а нужно 1."
             elif reason == "bad_target" and got.get("already_warded") is not None:  # T4-2: one ward a province
                 by = got["already_warded"]
                 where = _name(w, item.get("cast", {}).get("province"))
