@@ -102,7 +102,7 @@ def _order(n: _Names, o: Mapping[str, Any], fallen: frozenset[tuple[int, int | N
     text = (f"№{o['index'] + 1} {n.f(o.get('faction'))}, войско из провинции {n.p(o.get('army'))}: {kind}{target} — "
             f"{_verdict(o, (o['index'], None) in fallen)}")
     if o.get("trimmed"):
-        text += f"; потеряно {o['trimmed']} силы сверх лимита ({see('A7.1, A8.1')})"
+        text += f"; сверх лимита потеряна сила {o['trimmed']} ({see('A7.1, A8.1')})"
     if o.get("trap_damage"):
         text += f"; гоблинские ловушки: урон {o['trap_damage']}"
     if "followup" in o:
