@@ -29,6 +29,7 @@ from typing import Any, Final, Literal, cast
 
 from engine.datafiles import read_toml
 from engine.rng import Random, stream
+from engine.russian import agree
 from engine.state import SCHEMA_VERSION
 from engine.titania import natives, victory
 from engine.titania.data import default_data
@@ -338,8 +339,8 @@ def _random_keepers(state: TitaniaState, settings: Mapping[str, Any], taken: set
                 break
             realm = []
         if not realm:
-            notes.append(f"на карте не нашлось места ещё для {wanted - i} фракций Хранителей "
-                         f"(по {size} свободные соседние провинции вдали от столиц)")
+            notes.append(f"на карте не нашлось места ещё для {agree(wanted - i, 'фракция', 'gent')} Хранителей "
+                         f"(каждой нужны свободные соседние провинции вдали от столиц: {size})")
             break
         kid = next(f"keeper{n}" for n in range(1, 10 ** 6) if f"keeper{n}" not in state["keepers"]
                    and f"keeper{n}" not in out)
