@@ -25,6 +25,7 @@ from engine.errors import OrderError, allowed_list, define
 from engine.free_text import Taken, looks_like, name_problem
 from engine.rng import stream
 from engine.ruleset import FactionSummary, ParsedOrders, Row, RowStatus, StageResult, Summary, Table
+from engine.russian import agree
 from engine.titania import ledger
 from engine.titania.names import race_name
 from engine.titania.races import RACES
@@ -355,10 +356,10 @@ def summary_table(state: TitaniaState, fid: str) -> Table:
         ("Цвет и раса", "уникальны" if settings["unique_races"] else "цвет уникален, расы могут повторяться",
          "выбор тайный; если то же выбрали двое, решит жребий, а не доставшееся — тоже жребий из свободного"),
         ("Не выбрали к дедлайну", "жребий", "мастер запускает ход, и открытое разыгрывается из свободного"),
-        ("Хранители", f"{settings['keepers']} фракции, по {settings['keeper_provinces']} провинции",
+        ("Хранители", f"{agree(settings['keepers'], 'фракция')}, у каждой провинций: {settings['keeper_provinces']}",
          "места Хранителей и Боссов мастер задал заранее; там столицу не основать"),
         ("Конец игры", f"после хода {conf['last_turn']}",
-         f"или при {conf['shrines_to_win']} Святилищах" if conf["shrines_to_win"] else ""),
+         f"или при {agree(conf['shrines_to_win'], 'Святилище', 'loct')}" if conf["shrines_to_win"] else ""),
     ]
     return Table(("Показатель", "Значение", "Пояснение"), tuple(rows))
 
