@@ -278,7 +278,7 @@ def _check_head(gd: GameDir, rs: Ruleset, out: Verification, text: str,
                            "этот этап пересчитан или переписан")
     else:
         since = _of(rs, order[last + 1])
-        out.problem(short, f"история игры расходится с цепочкой из поста на одном из этапов с {since} по "
+        out.problem(short, f"история игры расходится с цепочкой из поста на одном из этапов с {since} до "
                            f"{_of(rs, at)} включительно; добавьте --head с хешами постов этих этапов, чтобы назвать "
                            "первый")
 
