@@ -195,7 +195,7 @@ def test_a_consistent_rewrite_of_files_and_public_book_is_caught_by_a_head_from_
     code, out = _verify(gd, "--head", posted[3])
     assert code == 1                 # ...a single head from the forum shows the rewrite, within a range
     assert "история игры расходится с цепочкой из поста на одном из этапов с хода 1, этапа «приказы» " \
-           "по хода 3, этапа «приказы» включительно" in out
+           "до хода 3, этапа «приказы» включительно" in out
     code, out = _verify(gd, *[a for t in (1, 2, 3) for a in ("--head", posted[t])])
     assert code == 1
     assert "совпадает с цепочкой после хода 1, этапа «приказы»" in out
