@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import click
 
 from engine.cells import parse_yes_no
+from engine.russian import number_form
 from sheets_bridge.stage_common import Step, os_error_text
 
 CATALOG: dict[str, str] = {
@@ -131,10 +132,8 @@ def gettext(message: str) -> str:
 
 
 def russian_form(n: int) -> int:
-    """0 for 1, 21, 31…; 1 for 2–4, 22–24…; 2 for the rest (5–20, 25–30…)."""
-    if n % 10 == 1 and n % 100 != 11:
-        return 0
-    return 1 if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else 2
+    """0 for 1, 21, 31…; 1 for 2–4, 22–24…; 2 for the rest (5–20, 25–30…): engine.russian's rule."""
+    return number_form(n)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
