@@ -10,6 +10,7 @@ import zoneinfo
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
+from engine.russian import agree
 from sheets_bridge.schedule import ScheduleError, parse_rule
 
 BACKENDS = ("xlsx", "gsheets")
@@ -161,7 +162,8 @@ def book_key_problems(books: Any) -> list[str]:
     for key, book_id in books.items():
         if isinstance(book_id, str) and book_id.strip():
             owners.setdefault(_same_book(book_id), []).append(str(key))
-    return [f"books.{' и books.'.join(keys)} = {books[keys[0]]!r}: одна книга у {len(keys)} владельцев; у каждой "
+    return [f"books.{' и books.'.join(keys)} = {books[keys[0]]!r}: одна книга "
+            f"у {agree(len(keys), 'владелец', 'gent')}; у каждой "
             "фракции, у общей книги и у книги мастера должна быть своя книга (иначе игроки увидят чужие "
             "вкладки). Верните каждой её файл или таблицу" for keys in owners.values() if len(keys) > 1]
 
