@@ -94,8 +94,17 @@ class JadeRose(Ruleset):
         return adjustments.vocabulary(jade_rose_state(state))
 
     def validate_gm(self, state: Mapping[str, Any], stage: str, tabs: Mapping[str, list[Row]]) -> ParsedOrders:
-        orders, statuses = adjustments.parse_adjustments(jade_rose_state(state), list(tabs.get("adjustments", ())))
+        orders, statuses = adjustments.parse_adjustments(jade_rose_state(state), list(tabs.get("adjustments", ())),
+                                                         stage_title=self.stage_titles["orders"])
         return ParsedOrders(GM_BOOK, stage, cast(tuple[dict[str, Any], ...], tuple(orders)), tuple(statuses))
+
+    def corrected(self, state: Mapping[str, Any], stage: str, gm: ParsedOrders) -> Mapping[str, Any]:
+        """The GM's adjustments apply at the very start of the orders stage, before its start-of-turn events,
+        income and orders (turn.resolve_orders_stage): the factions' rows are read against the state they make.
+        The planning stage reads no adjustments."""
+        if stage != "orders" or not gm.orders:
+            return state
+        return plain(turn.corrected(jade_rose_state(state), turn.gm_adjustments({GM_BOOK: gm})))
 
     def resolve(self, state: Mapping[str, Any], stage: str, orders: Mapping[str, ParsedOrders],
                 seed: int) -> StageResult:

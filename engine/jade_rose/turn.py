@@ -1,8 +1,9 @@
 """The Jade Rose turn (RULINGS JR-56), its one orchestrator: stage `orders`, then stage `planning` when a
 battle needs it.
 
-Stage orders: start of turn (era, era gift, each faction's own steps, summons revived), income and
-upkeep, economy and faction actions, GM adjustments, armies formed and battles set up. If a battle needs
+Stage orders: the GM's adjustments typed before its deadline (first, so the rows are read against the state
+they make), start of turn (era, era gift, each faction's own steps, summons revived), income and upkeep,
+economy and faction actions, armies formed and battles set up. If a battle needs
 planning the stage ends there (deployments revealed); otherwise the rest of the turn runs at once. Stage
 planning: battles, captures and their faction consequences, the factions' end of turn, victory and Midnight.
 """
@@ -31,7 +32,7 @@ from engine.jade_rose.state_types import (
     plain,
 )
 from engine.rng import stream
-from engine.ruleset import ParsedOrders, Row, RowStatus, StageResult
+from engine.ruleset import GM_BOOK, ParsedOrders, Row, RowStatus, StageResult
 from engine.state import clone
 
 WAR_PLAN = "war_plan"
@@ -200,8 +201,27 @@ def run_checked_economy(state: JadeRoseState, new: JadeRoseState, faction: str, 
     return sorted(refused + ran, key=lambda s: s.number)
 
 
+def gm_adjustments(orders: Mapping[str, ParsedOrders]) -> list[Adjustment]:
+    """The GM's accepted adjustments of a stage's orders (none when the GM book brought none)."""
+    return [cast(Adjustment, o) for o in orders[GM_BOOK].orders] if GM_BOOK in orders else []
+
+
+def corrected(state: JadeRoseState, fixes: list[Adjustment]) -> JadeRoseState:
+    """The state the factions' rows of the orders stage are read against (Ruleset.corrected): a copy of
+    `state` with the GM's adjustments applied, as the stage applies them at its very start, before the
+    start-of-turn events, the income and the orders (`resolve_orders_stage`). `state` is not changed."""
+    if not fixes:
+        return state
+    fixed = jade_rose_state(clone(dict(state)))
+    adjustments.apply_adjustments(fixed, fixes)
+    return fixed
+
+
 def resolve_orders_stage(state: JadeRoseState, orders: Mapping[str, ParsedOrders], seed: int) -> StageResult:
+    fixes = gm_adjustments(orders)
+    base = corrected(state, fixes)      # what `check` read the rows against
     new = fresh_turn(state)
+    adjustments.apply_adjustments(new, fixes)   # logged in this turn's ledger, before everything else
     begin_turn(new, seed)
     statuses: dict[str, list[RowStatus]] = {}
     plans: dict[str, WarPlan] = {}
@@ -210,9 +230,7 @@ def resolve_orders_stage(state: JadeRoseState, orders: Mapping[str, ParsedOrders
         if plan is not None:
             plans[fid] = plan
         if econ or plan is not None:
-            statuses[fid] = run_checked_economy(state, new, fid, econ, plan, seed)
-    if "gm" in orders:
-        adjustments.apply_adjustments(new, [cast(Adjustment, o) for o in orders["gm"].orders])
+            statuses[fid] = run_checked_economy(base, new, fid, econ, plan, seed)
     for fid, extra in war.form_battles(new, plans, seed).items():
         statuses.setdefault(fid, []).extend(extra)
     events: list[WarEvent] = []
