@@ -41,6 +41,11 @@ define({
                     "раскладке.",
     "E_NAME_LOOKALIKE": "Название «{value}» не принято: его не отличить от названия {what} «{other}» (регистр, "
                         "пробелы, ё и похожие буквы других алфавитов не в счёт). Выберите другое название.",
+    "E_TEXT_MARKUP": "В поле «{column}» разметка ({found}): теги форума и HTML здесь не принимаются, текст попадёт "
+                     "в журналы и посты как есть. Напишите его без тегов.",
+    "E_TEXT_INVISIBLE": "В поле «{column}» невидимый или управляющий знак ({found}): он прячет или переставляет "
+                        "текст на экране. Наберите текст заново, без него.",
+    "E_TEXT_TOO_LONG": "Текст в поле «{column}» слишком длинный: знаков в нём {length}, а можно не больше {limit}.",
     "E_NAME_TOO_LONG": "Название «{value}» слишком длинное: знаков в нём {length}, а можно не больше {limit}. "
                        "Сократите его.",
 })
@@ -138,15 +143,36 @@ def looks_like(a: str, b: str) -> bool:
     return bool(is_confusable(fa, fb))
 
 
+def _invisible_found(text: str) -> str | None:
+    bad = [ch for ch in text if _invisible(ch) and ch not in "\n"]
+    return ", ".join(dict.fromkeys(f"U+{ord(ch):04X}, {_what_invisible(ch)}" for ch in bad)) if bad else None
+
+
+def text_problem(text: str, *, column: str, limit: int) -> OrderError | None:
+    """Why free text others read (the GM's «Причина»: journals, the ledger, posts) cannot stand (None: it can):
+    markup, invisible or control characters, or more than `limit` characters. Links and any letters may."""
+    text = unicodedata.normalize("NFC", text)
+    found = _invisible_found(text)
+    if found:
+        return OrderError("E_TEXT_INVISIBLE", {"column": column, "found": found})
+    markup = _MARKUP.search(text)
+    if markup:
+        return OrderError("E_TEXT_MARKUP", {"column": column, "found": f"«{shown(markup.group(0), 20)}»"})
+    if len(text) > limit:
+        return OrderError("E_TEXT_TOO_LONG", {"column": column, "length": len(text), "limit": limit})
+    return None
+
+
 def name_problem(text: str, *, limit: int, taken: Iterable[Taken] = ()) -> OrderError | None:
     """Why `text` cannot be a name others will read (None: it can). `taken`: the names it must not look like."""
     value = shown(text)
     allowed = ALLOWED_TEXT
     text = unicodedata.normalize("NFC", text)   # «й» typed as «и» and a combining breve is «й»
-    bad = [ch for ch in text if _invisible(ch)]
-    if bad:
-        return OrderError("E_NAME_INVISIBLE", {"value": value, "found": ", ".join(
-            dict.fromkeys(f"U+{ord(ch):04X}, {_what_invisible(ch)}" for ch in bad))})
+    found = _invisible_found(text) or ("U+000A, перевод строки" if "\n" in text else None)
+    if found:
+        return OrderError("E_NAME_INVISIBLE", {"value": value, "found": found})
+    if text[:1] in _FORMULA_START:
+        return OrderError("E_NAME_FORMULA", {"value": value, "found": text[0]})
     markup = _MARKUP.search(text)
     if markup:
         return OrderError("E_NAME_MARKUP", {"value": value, "found": f"«{shown(markup.group(0), 20)}»",
@@ -154,8 +180,6 @@ def name_problem(text: str, *, limit: int, taken: Iterable[Taken] = ()) -> Order
     link = _LINK.search(text)
     if link:
         return OrderError("E_NAME_LINK", {"value": value, "found": f"«{link.group(0)}»"})
-    if text[:1] in _FORMULA_START:
-        return OrderError("E_NAME_FORMULA", {"value": value, "found": text[0]})
     for ch in text:
         if not (ch.isalnum() or ch == " " or ch in PUNCTUATION):
             return OrderError("E_NAME_SYMBOL", {"value": value, "found": ch, "allowed": allowed})

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
+from engine.free_text import plain
 from engine.jade_rose import holdings, income, views
 from engine.jade_rose.data import load_data
 from engine.jade_rose.state_types import BattleEvent, CaptureEvent, JadeRoseState, WarEvent, jade_rose_state
@@ -27,7 +28,7 @@ def strength_words(n: int) -> str:
 
 
 def _name(state: JadeRoseState, fid: str | None) -> str:
-    return str(state["factions"][fid]["name"]) if fid in state["factions"] else "никто"
+    return plain(state["factions"][fid]["name"]) if fid in state["factions"] else "никто"
 
 
 def _new_entries(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -35,13 +36,13 @@ def _new_entries(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[st
 
 
 def _battle_line(state: JadeRoseState, event: BattleEvent, captured: CaptureEvent | None) -> str:
-    city = state["cities"][event["city"]]["name"]
+    city = plain(state["cities"][event["city"]]["name"])
     a, d = event["attacker"], event["defender"]
     size, deaths = event.get("army_size", {}), event.get("deaths", {})
     forces = f"атака — {_name(state, a)} ({strength_words(int(size.get(a, 0)))}), оборона — {_name(state, d)} " \
              f"({strength_words(int(size.get(d, 0)))})"
     lost = f"потери: у атаки {sum(deaths.get(a, {}).values())}, у обороны {sum(deaths.get(d, {}).values())}"
-    fate = f"; {fate_text(captured, state)}" if captured is not None else ""
+    fate = f"; {plain(fate_text(captured, state))}" if captured is not None else ""
     return f"[b]{city}[/b]: {forces} — {ROLE_WIN[event['winner']]}, {lost}{fate}."
 
 
@@ -65,13 +66,14 @@ def chronicle_post(before: Mapping[str, Any], result: StageResult) -> ForumPost:
     entries = [e for e in _new_entries(before.get("chronicle", []), state.get("chronicle", []))
                if e.get("kind") not in ("Бой",)]
     if entries:
-        lines += ["[u]Хроника[/u]", "[list]"] + [f"[*]{e['kind']}: {e['text']}" for e in entries] + ["[/list]", ""]
+        lines += ["[u]Хроника[/u]", "[list]", *(f"[*]{plain(e['kind'])}: {plain(e['text'])}" for e in entries),
+                  "[/list]", ""]
     pending = state.get("battles") or []
     if pending:
         lines += ["[u]Назначены бои[/u]", "[list]"]
         for b in pending:
             attackers = ", ".join(dict.fromkeys(_name(state, a["faction"]) for a in b["attackers"]))
-            lines.append(f"[*]{state['cities'][b['city']]['name']}: атака — {attackers}, "
+            lines.append(f"[*]{plain(state['cities'][b['city']]['name'])}: атака — {attackers}, "
                          f"оборона — {_name(state, b.get('defender'))}.")
         lines += ["[/list]", ""]
     if not (battles or entries or pending):
@@ -92,7 +94,7 @@ def cities_post(state: JadeRoseState, faction: str) -> ForumPost:
         size = "[u](Большой)[/u]" if city.get("large") else "(Малый)"
         level = "руины" if city.get("ruins") else f"{city.get('level', 1)} ур."
         built = [data.buildings[b].name if b in data.buildings else b for b in city.get("buildings", [])]
-        lines += [f"[b]{city['name']}[/b] ({level}) {size}", f"Доход: {by_city.get(cid, 0)}з",
+        lines += [f"[b]{plain(city['name'])}[/b] ({level}) {size}", f"Доход: {by_city.get(cid, 0)}з",
                   ("Постройки: " if len(built) != 1 else "Постройка: ") + (", ".join(built) or "нет")]
     lines += ["---------------", f"СУММАРНЫЙ ДОХОД В ХОД: {income.faction_income(state, faction)}з",
               f"СОДЕРЖАНИЕ АРМИИ: {income.upkeep_total(state, faction)}з"]

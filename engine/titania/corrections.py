@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.cells import normalize_name, signed_integer
 from engine.errors import OrderError, allowed_list, define
+from engine.free_text import text_problem
 from engine.ruleset import Row, RowStatus
 from engine.titania import ledger
 from engine.titania.names import BUILDING_NAMES, RESOURCE_NAMES, who_of
@@ -23,6 +24,7 @@ from engine.titania.setup import RESOURCE_KEYS
 from engine.titania.state_types import Relation, TitaniaState, balance
 
 TAB = "corrections"
+REASON_LENGTH = 300
 RESOURCE, STRENGTH, OWNER, BUILD, RAZE = "Ресурс", "Сила войска", "Владелец", "Постройка: добавить", "Постройка: убрать"
 ALLY, UNALLY, WAR, PEACE = "Союз: заключить", "Союз: разорвать", "Война: объявить", "Война: закончить"
 ACTIONS = {RESOURCE: "resource", STRENGTH: "strength", OWNER: "owner", BUILD: "build", RAZE: "raze",
@@ -141,6 +143,8 @@ class _Reader:
             errors.append(OrderError("T_GM_ACTION", {"value": row.get("action"), "allowed": allowed_list(ACTIONS)}))
         if not row.get("reason"):
             errors.append(OrderError("T_GM_REASON"))
+        elif (bad := text_problem(row.get("reason"), column="Причина", limit=REASON_LENGTH)) is not None:
+            errors.append(bad)
         if action is None:
             return None, errors
         order: dict[str, Any] = {"row": row.number, "action": action, "reason": row.get("reason")}

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.free_text import plain
 from engine.ruleset import ForumPost, StageResult
 from engine.titania import names, views
 from engine.titania.losses import attacker_loss, defender_losses, races_of
@@ -35,13 +36,7 @@ from engine.titania.views import RESULT_RU
 
 BOSS_REASON = {"attacker": "boss_killed", "defender": "boss_survived"}
 MODIFIER_SOURCES = "Могущество, технологии, расовые свойства"
-NO_TAG = "\u200b"   # after «[»: no forum reads «[\u200bb]» as a tag, and it looks like «[b]»
-
-
-def literal(s: object) -> str:
-    """A name or text from the game as BBCode shows it literally: a zero-width space after each «[», so a tag
-    typed into it («[b]», «[url=…]») is shown, never applied."""
-    return str(s).replace("[", "[" + NO_TAG)
+literal = plain   # a name or text from the game as BBCode shows it literally (engine.free_text)
 
 
 def pname(state: TitaniaState, pid: str) -> str:

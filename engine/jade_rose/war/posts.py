@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from engine.free_text import plain
 from engine.jade_rose.battle.model import Battle, Position, SideSetup
 from engine.jade_rose.battle.report import render_report
 from engine.jade_rose.battle.result import BattleResult
@@ -60,11 +61,11 @@ def fight_post(state: JadeRoseState, city: str, fight: str, battle: Battle, resu
     """{"id", "city", "title", "bbcode"} of one fight (kept in the state for the turn's forum posts)."""
     name = str(state["cities"][city]["name"])
     title = f"Бой за город {name} (ход {state['turn']})"
-    lines = [f"[b][u]{title}[/u][/b]", ""]
+    lines = [f"[b][u]{plain(title)}[/u][/b]", ""]
     for role, side in (("attacker", battle.attacker), ("defender", battle.defender)):
         fid = factions[role]
         who = state["factions"][fid]["name"] if fid in state["factions"] else "никто"
-        lines.append(f"[b]{ROLE_NOM[role].capitalize()}: {who}[/b] ({labels[role]})")
+        lines.append(f"[b]{ROLE_NOM[role].capitalize()}: {plain(who)}[/b] ({plain(labels[role])})")
         lines += deployment(side)
         lines.append("")
     lines += ["[spoiler=Ход боя]", render_report(result, bbcode=True).rstrip(), "[/spoiler]"]
@@ -72,6 +73,6 @@ def fight_post(state: JadeRoseState, city: str, fight: str, battle: Battle, resu
     losses = "; ".join(f"{ROLE_NOM[r]} — {units_text(result.side(r).losses) if result.side(r).losses else 'нет'}"
                        for r in ("attacker", "defender"))
     lines += ["", f"[b]Итог:[/b] победил {ROLE_NOM[result.winner]} "
-                  f"({state['factions'][winner]['name'] if winner in state['factions'] else 'никто'}). "
+                  f"({plain(state['factions'][winner]['name']) if winner in state['factions'] else 'никто'}). "
                   f"Потери: {losses}."]
     return {"id": fight, "city": city, "title": title, "bbcode": "\n".join(lines) + "\n"}
