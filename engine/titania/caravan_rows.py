@@ -95,6 +95,9 @@ def _recipient(b: Book, row: Row) -> str | OrderError:
     if fid is None:
         others = [b.fname(f) for f in b.state["factions"] if f != b.faction]
         markets = [k["name"] for k in b.state.get("keepers", {}).values()]
+        if not row.get("to"):
+            return OrderError("E_REQUIRED", {"column": "Кому", "hint": "Кому отправить караван: "
+                                             f"{allowed_list([*others, *markets])}."})
         return OrderError("T_UNKNOWN_FACTION", {"column": "Кому", "value": echo(row.get("to")),
                                                 "allowed": allowed_list([*others, *markets])})
     return fid
@@ -168,6 +171,17 @@ def _quest_note(b: Book, keeper: str, resources: Mapping[str, int], items: list[
     return ""
 
 
+def _raid_note(b: Book, between: list[str], resources: Mapping[str, int]) -> str:
+    """The chance of a raid, which the turn draws: check cannot know the draw, so it tells the odds (issue 38 §1)."""
+    wild = [p for p in between if b.state["owners"].get(p) is None or b.state["map"]["provinces"][p]["sea"]]
+    if not wild or not any(n > 0 for n in resources.values()):
+        return ""
+    chance = b.ix.params.raid_chance
+    return (f"; путь идёт через ничьи провинции или море ({', '.join(f'«{b.pname(p)}»' for p in wild)}): "
+            f"с вероятностью {round(chance * 100)} % разбойники отнимут 1 единицу одного из ресурсов груза "
+            "(какого — решит жребий хода)")
+
+
 def caravan(b: Book, row: Row, start: str) -> tuple[dict[str, Any] | None, RowStatus]:
     """The caravan of a «Отправить караван» row leaving `start`, or the row's error."""
     def bad(err: OrderError) -> tuple[None, RowStatus]:
@@ -212,6 +226,7 @@ def caravan(b: Book, row: Row, start: str) -> tuple[dict[str, Any] | None, RowSt
     whom = f"Хранителей «{b.display(to)}» (Рынок в провинции «{b.pname(route[-1])}»)" if keeper else \
         f"фракции «{b.fname(to)}»"
     note = f"караван: {cargo} для {whom} через {len(route) - 2} пров."
+    note += _raid_note(b, route[1:-1], resources)
     if keeper:
         note += _quest_note(b, to, resources, items)
     return order, RowStatus(PLANNING, row.number, note=note)

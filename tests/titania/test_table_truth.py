@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from engine import find_ruleset
+from engine.ruleset import Row
 from engine.titania import views
 from tests.games import new_game
 from tests.titania.test_book_orders_rules import play, world
@@ -75,3 +76,37 @@ def test_a_number_that_means_nothing_is_refused(start: dict[str, Any], tab: str,
     assert not text.startswith("OK"), text
     assert f"«{column}»" in text, text
     assert final["albion"][(tab, 2)] == text
+
+
+def test_check_tells_a_caravan_s_raid_as_its_chance_and_the_turn_keeps_to_it(start: dict[str, Any]) -> None:
+    """Issue 38 §1: «Where the outcome is random, `check` shows its range or its chance … never one draw.» The book
+    (Planning 3.1): a caravan through neutral provinces or the sea risks a raid, «50 %» to lose 1 random resource.
+    Setup: the demo; Лотерн sends 2 gold to the Saurus by «Южный Брод» (nobody's). Expected: check names the
+    province and the chance; over 120 seeds the turn delivers 2 or 1 gold (both occur), about half the time 1."""
+    row = {"action": "Отправить караван", "province": "Лотерн", "what": "золото", "count": "2",
+           "to": "Жрецы Каменного Моста", "route": "Южный Брод, Каменный Мост"}
+    checked, _ = play(start, {"lothern": {"planning": [row]}})
+    assert checked["lothern"][("planning", 2)] == (
+        "OK: караван: золото 2 для фракции «Жрецы Каменного Моста» через 1 пров.; путь идёт через ничьи провинции "
+        "или море («Южный Брод»): с вероятностью 50 % разбойники отнимут 1 единицу одного из ресурсов груза (какого "
+        "— решит жребий хода)")
+    parsed = {"lothern": RS.validate(start, "lothern", "orders", {"planning": [Row(2, row)]})}
+    delivered = []
+    for seed in range(120):
+        state = RS.resolve(start, "orders", parsed, seed).state
+        (cargo,) = [c for c in state["in_transit"] if c["from"] == "lothern"]
+        delivered.append(cargo["resources"].get("gold", 0))
+    assert set(delivered) == {1, 2}
+    assert 0.36 <= delivered.count(1) / len(delivered) <= 0.64     # 50 %, three standard deviations either way
+
+
+def test_a_caravan_with_no_recipient_is_told_the_field_is_empty_not_that_faction_is_unknown(
+        start: dict[str, Any]) -> None:
+    """A message tells what the row says: an empty «Кому» read «Фракции «» нет в игре», as if a faction named
+    nothing had been typed. Expected: «Не заполнено поле «Кому»» and who may receive it."""
+    row = {"action": "Отправить караван", "province": "Лотерн", "what": "золото", "count": "2",
+           "route": "Южный Брод, Каменный Мост"}
+    checked, final = play(start, {"lothern": {"planning": [row]}})
+    text = checked["lothern"][("planning", 2)]
+    assert text.startswith("Не заполнено поле «Кому». Кому отправить караван: ") and "Жрецы Каменного Моста" in text
+    assert final["lothern"][("planning", 2)] == text
