@@ -21,6 +21,7 @@ import pytest
 from engine import find_ruleset
 from engine.free_text import NO_TAG, Taken, looks_like, name_problem, plain, plain_title, text_problem
 from engine.jade_rose import war
+from engine.jade_rose.adjustments import parse_adjustments
 from engine.jade_rose.battle import fight_once, parse_spec
 from engine.jade_rose.forum_posts import cities_post
 from engine.jade_rose.war.posts import fight_post
@@ -119,11 +120,19 @@ def _jade_rose_order(text: str) -> ParsedOrders:
     return ParsedOrders("empire", "orders", (), tuple(s for s in statuses if s.tab == "army_orders"))
 
 
+def _jade_rose_reason(text: str) -> ParsedOrders:
+    state = make_game({"empire": {"Копейщик": 10}})
+    _orders, statuses = parse_adjustments(state, [Row(2, {"faction": "Империя", "resource": "Золото",
+                                                           "amount": "100", "reason": text})])
+    return ParsedOrders("gm", "orders", (), tuple(statuses))
+
+
 FIELDS: dict[str, Callable[[str], ParsedOrders]] = {
     "Titania «Начало игры» «Название столицы»": _titania_capital,
     "Titania «Корректировки» «Причина»": _titania_reason,
     "Jade Rose «Армии» «Армия»": _jade_rose_army,
     "Jade Rose «Приказы армиям» «Армия»": _jade_rose_order,
+    "Jade Rose «Корректировки» «Причина»": _jade_rose_reason,
 }
 
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from engine import cells
 from engine.errors import OrderError, allowed_list, define
+from engine.free_text import text_problem
 from engine.jade_rose import factions, ledger
 from engine.jade_rose.state_types import Adjustment, JadeRoseState, balance
 from engine.numbers import echo, group_digits
 from engine.ruleset import Row, RowStatus
 
 TAB = "adjustments"
+REASON_LENGTH = 300     # it goes to the faction's journal and the ledger (engine.free_text.text_problem)
 MAX_AMOUNT = 1_000_000      # no treasury, honor or army of a forum game comes near it
 RESOURCES = {"Золото": "gold", "Честь": "honor", "Коррупция": "corruption", "Рабы": "slaves",
              "Вечные слуги": "eternal_servants", "Руны": "runes", "Нефрит": "jade"}
@@ -76,6 +78,8 @@ def parse_adjustments(state: JadeRoseState, rows: list[Row], stage_title: str = 
                                                           "max": group_digits(MAX_AMOUNT)}))
         if not row.get("reason"):
             errors.append(OrderError("JR_ADJ_REASON"))
+        elif (bad := text_problem(row.get("reason"), column="Причина", limit=REASON_LENGTH)) is not None:
+            errors.append(bad)
         key = (fid, resource) if fid is not None and resource in own else None
         have = balances.get(key, int(balance(state["factions"][key[0]], key[1]))) if key is not None else 0
         if key is not None and 0 > amount >= -MAX_AMOUNT and have + amount < 0:
