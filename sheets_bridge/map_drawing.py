@@ -6,7 +6,8 @@ and the charts (charts.py) draw with its strokes, type and PNG writer.
 Places are coloured by owner (one fixed colour per faction, by its place in `MapPicture.factions`, so a
 faction keeps its colour from turn to turn; unowned grey, sea blue, ruins hatched), with the name and
 the size/level note beside them; links are lines (sea links dashed); a place where something happened
-this turn gets one red star (however many markers name it: their notes go under its label); the viewer's
+gets one red star (however many markers name it: their notes go under its label), and the legend says
+which turn the stars are of (`battles_title`: «бой этого хода» only for the map's own turn); the viewer's
 own orders are arrows in the viewer's colour, and the legend shows them in that colour; a legend names
 the factions. Coordinates are the places' x (east) and y (north); places without them are laid out by
 networkx's spring layout with a fixed seed (networkx is imported only then).
@@ -43,7 +44,7 @@ from typing import Literal
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from engine.ruleset import MapPicture, MapPlace
+from engine.ruleset import MapMarker, MapPicture, MapPlace
 
 try:
     from zlib_ng.zlib_ng import compressobj
@@ -653,8 +654,27 @@ def _legend_image(entries: tuple[_Entry, ...]) -> Image.Image:
     return image
 
 
+def shown_markers(picture: MapPicture) -> tuple[MapMarker, ...]:
+    """The picture's markers at places it shows (the ones drawn as stars)."""
+    shown = {p.key for p in picture.places}
+    return tuple(m for m in picture.markers if m.place in shown)
+
+
+def battles_title(picture: MapPicture) -> str | None:
+    """What the map's stars are, as the legend and the book's note say it: «бой этого хода» only for
+    markers of the picture's own turn, «бой хода 2» for those of turn 2 (the map that opens turn 3 shows
+    the battles of turn 2), «бой» when a turn is not known; None without stars."""
+    turns = {m.turn for m in shown_markers(picture)}
+    if not turns:
+        return None
+    if None in turns or picture.turn is None:
+        return "бой"
+    told = ["этого хода" if t == picture.turn else f"хода {t}" for t in sorted(t for t in turns if t is not None)]
+    return "бой " + " или ".join(told)
+
+
 def _legend_entries(picture: MapPicture, colours: Mapping[str, str], arrow_kinds: Sequence[str],
-                    arrow_colour: str, marked: bool) -> tuple[_Entry, ...]:
+                    arrow_colour: str, battles: str | None) -> tuple[_Entry, ...]:
     """The legend's entries: the factions, then the kinds of places and links drawn, the star, the arrows."""
     entries = [_Entry("patch", name, colours[fid]) for fid, name in sorted(picture.factions.items())]
     kinds = {p.kind for p in picture.places}
@@ -671,8 +691,8 @@ def _legend_entries(picture: MapPicture, colours: Mapping[str, str], arrow_kinds
         entries.append(_Entry("line", "граница", LINK_COLOURS["land"]))
     if "sea" in link_kinds:
         entries.append(_Entry("line", "морской путь", SEA, "dashed"))
-    if marked:
-        entries.append(_Entry("star", "бой этого хода", BATTLE))
+    if battles is not None:
+        entries.append(_Entry("star", battles, BATTLE))
     for kind in dict.fromkeys(arrow_kinds):
         entries.append(_Entry("line", f"ваш приказ: {ARROW_TITLES.get(kind, kind)}", arrow_colour,
                               ARROW_STYLES.get(kind, "solid")))
@@ -887,7 +907,8 @@ class MapPainter:
                 self._star = _star_sprite()
             for key in marks:
                 _paste(image, self._star, centres[key][0] + lift, centres[key][1] - lift)
-        entries = _legend_entries(picture, colours, [a.kind for a in arrows], arrow_colour, bool(marks))
+        entries = _legend_entries(picture, colours, [a.kind for a in arrows], arrow_colour,
+                                  battles_title(picture) if marks else None)
         image.paste(self._legend(entries), (round(LEGEND_AT[0] * WIDTH_PX + 0.5 * LEGEND_POINTS * PT),
                                             round((1 - LEGEND_AT[1]) * HEIGHT_PX + 0.5 * LEGEND_POINTS * PT)))
         radius = max(MARKER_SIZE.values()) / 72 * DPI / 2 + 1

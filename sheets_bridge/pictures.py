@@ -1,11 +1,12 @@
 """The pictures of an opened stage: the public map, every faction's own map and every faction's charts.
 
-Drawn from the opened snapshot (and, for the maps, the events of the stage that resolved into it, when
-archived: its battles are the stars), they are archived as PNG beside the stage's exports (`map-STAGE.png`,
-`map-STAGE-FACTION.png`, `charts-STAGE-FACTION.png` in archive/turn-NNNN/; `…-start…` for a new game) and
-put in the books by the backend (`PutsPictures`; xlsx embeds them, Google links a Drive file only the book's
-people may open): the public map in the public book, each faction's map in its own book (tab «Рисунок
-карты»), the charts in the GM book. Where the backend can keep no picture (PicturesNotStored: Google without a
+Drawn from the opened snapshot (and, for the maps, the archived events of the turn of the stage that resolved
+into it: its battles are the stars, told in the legend and the book's note as that turn's, `events_into`),
+they are archived as PNG beside the stage's exports (`map-STAGE.png`, `map-STAGE-FACTION.png`,
+`charts-STAGE-FACTION.png` in archive/turn-NNNN/; `…-start…` for a new game) and put in the books by the
+backend (`PutsPictures`; xlsx embeds them, Google links a Drive file only the book's people may open): the
+public map in the public book, each faction's map in its own book (tab «Рисунок карты»), the charts in the
+GM book. Where the backend can keep no picture (PicturesNotStored: Google without a
 Drive for them), the GM is told why, where the pictures are, and how to paste them. Every step rewrites the
 same bytes, so re-running an interrupted opening is harmless.
 
@@ -48,13 +49,23 @@ if TYPE_CHECKING:
 
 MAP_TAB = "Рисунок карты"
 CHARTS_TAB = "Графики"
-MAP_NOTE = "Карта после этапа: цвет — владелец, звезда — бой этого хода. Таблица — во вкладке рядом."
-FACTION_MAP_NOTE = ("Карта вашей фракции после этапа: цвет — владелец, звезда — бой этого хода, стрелки — ваши "
-                    "приказы; на ней то, что видите вы.")
+MAP_NOTE = "Карта после этапа: цвет — владелец. Таблица — во вкладке рядом."
+FACTION_MAP_NOTE = "Карта вашей фракции после этапа: цвет — владелец, стрелки — ваши приказы; на ней то, что видите вы."
 CHARTS_NOTE = "Графики фракций ход за ходом (доход, казна, армия, владения); таблицу выгружает forumwar charts."
 OFF_NOTE = "Рисунки карт и графики выключены мастером игры ([pictures] draw = false в game.toml)."
 PASTE_HINT = ("в Google-таблице откройте книгу, выберите «Вставка → Изображение → Изображение поверх ячеек» "
               "и загрузите этот файл")
+
+
+def map_note(faction: bool, battles: str | None = None) -> str:
+    """The note above a map in its book: the public one or a faction's, with what its stars are when it has
+    any (`map_drawing.battles_title`: «бой хода 2» on the map that opens turn 3, never «этого хода»)."""
+    if battles is None:
+        return FACTION_MAP_NOTE if faction else MAP_NOTE
+    if faction:
+        return (f"Карта вашей фракции после этапа: цвет — владелец, звезда — {battles}, стрелки — ваши приказы; на "
+                "ней то, что видите вы.")
+    return f"Карта после этапа: цвет — владелец, звезда — {battles}. Таблица — во вкладке рядом."
 
 
 def map_title(rs: Ruleset, state: Mapping[str, Any], faction: str | None = None,
@@ -83,15 +94,24 @@ def closed_stage(gd: GameDir, key: str) -> tuple[int, str] | None:
 
 
 def events_into(gd: GameDir, key: str) -> list[dict[str, Any]]:
-    """The archived events of the stage that resolved into the snapshot `key` (none if not archived)."""
+    """The archived events of the turn of the stage that resolved into the snapshot `key`: of every stage of
+    that turn resolved before `key` (none if not archived), each with its "turn". So the map of a turn's
+    planning stage marks the battles that turn's orders stage fought, and the map that opens the next turn
+    marks every battle of the turn that ended, told as that turn's (MapMarker.turn), not as its own."""
     closed = closed_stage(gd, key)
     if closed is None:
         return []
-    path = gd.archive_path(closed[0]) / f"events-{closed[1]}.json"
-    if not path.is_file():
-        return []
-    events = json.loads(path.read_text(encoding="utf-8"))
-    return [e for e in events if isinstance(e, dict)] if isinstance(events, list) else []
+    turn = closed[0]
+    keys = [p.stem for p in gd.snapshots()]
+    stages = [stage for t, stage in map(_stem, keys[:keys.index(key)]) if t == turn]
+    out: list[dict[str, Any]] = []
+    for stage in stages:
+        path = gd.archive_path(turn) / f"events-{stage}.json"
+        if not path.is_file():
+            continue
+        events = json.loads(path.read_text(encoding="utf-8"))
+        out += [{**e, "turn": turn} for e in (events if isinstance(events, list) else []) if isinstance(e, dict)]
+    return out
 
 
 def faction_orders(gd: GameDir, rs: Ruleset, state: dict[str, Any], faction: str) -> dict[str, Any] | None:
@@ -275,6 +295,15 @@ def _placed(put: Callable[[str, str, list[bytes], str], None], book: str, title:
     return put
 
 
+def _battles_title(rs: Ruleset, state: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> str | None:
+    """What the stars of the stage's maps are (the same on every map of it: battles are public)."""
+    maps = rs.map_data()
+    if maps is None:
+        return None
+    from sheets_bridge.map_drawing import battles_title
+    return battles_title(maps.picture(state, None, events=events))
+
+
 def publish(gd: GameDir, be: Backend, key: str, archive: Path | None, stage: str | None,
             progress: Progress = noop, with_charts: bool = True,
             orders: Mapping[str, ParsedOrders] | None = None) -> None:
@@ -310,6 +339,7 @@ def publish(gd: GameDir, be: Backend, key: str, archive: Path | None, stage: str
         from sheets_bridge.charts import turn_rows
         rows = turn_rows(gd)
     work = _Work(gd, rs, state, events_into(gd, key), before, names, rows, jobs, orders)
+    battles = _battles_title(rs, state, work.events)
     books = gd.config.books
     folder = archive if stage is not None else None        # where the pictures are archived, if anywhere
     public: bytes | None = None
@@ -332,8 +362,7 @@ def publish(gd: GameDir, be: Backend, key: str, archive: Path | None, stage: str
         if put is not None and job.kind == "map":
             book = "public" if job.faction is None else job.faction
             if book in books:
-                put = _placed(put, books[book], MAP_TAB, [png], MAP_NOTE if job.faction is None else FACTION_MAP_NOTE,
-                              progress)
+                put = _placed(put, books[book], MAP_TAB, [png], map_note(job.faction is not None, battles), progress)
     if put is not None and charts and "gm" in books:
         put = _placed(put, books["gm"], CHARTS_TAB, list(charts.values()), CHARTS_NOTE, progress)
     if put is not None:

@@ -33,8 +33,8 @@ from sheets_bridge.demo import DemoBooks
 from sheets_bridge.gameconfig import GameConfig, GameConfigError
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout
-from sheets_bridge.map_drawing import BATTLE, WIDTH_PX, MapPainter, draw_map
-from sheets_bridge.pictures import CHARTS_TAB, FACTION_MAP_NOTE, MAP_TAB, OFF_NOTE
+from sheets_bridge.map_drawing import BATTLE, WIDTH_PX, MapPainter, battles_title, draw_map
+from sheets_bridge.pictures import CHARTS_TAB, MAP_TAB, OFF_NOTE, map_note
 from sheets_bridge.stage import run_turn
 from tests.paths import REPO
 
@@ -92,13 +92,15 @@ def test_every_faction_book_holds_its_own_map_and_the_archive_keeps_it_beside_th
     archive = gd.archive_path(1)
     public = (archive / f"map-{stage}.png").read_bytes()
     seen = {public}
+    key = gd.snapshots()[-1].stem
+    stars = battles_title(rs.map_data().picture(gd.latest_state(), None, events=pictures.events_into(gd, key)))
     for fid in gd.config.factions:
         png = (archive / f"map-{stage}-{fid}.png").read_bytes()
         assert Image.open(io.BytesIO(png)).size == (WIDTH_PX, 1000)
         assert _images(gd, fid) == [png], fid                          # its book shows exactly its map
         seen.add(png)
         book = openpyxl.load_workbook(gd.path / gd.config.books[fid])
-        assert book[MAP_TAB]["A1"].value == FACTION_MAP_NOTE and book[MAP_TAB].protection.sheet
+        assert book[MAP_TAB]["A1"].value == map_note(True, stars) and book[MAP_TAB].protection.sheet
         assert book.sheetnames.index(MAP_TAB) == 1                      # right after the summary
         exported = openpyxl.load_workbook(archive / f"{fid}-{stage}.xlsx")
         assert [i._data() for i in exported[MAP_TAB]._images] == [png]  # the archived book too
