@@ -1,9 +1,10 @@
 """`forumwar map GAME [--turn N] [--faction F] -o map.png` and `forumwar charts GAME [--csv FILE]`.
 
 The map of a turn is drawn from the turn's last snapshot (the latest one without --turn), with the
-markers of the stage that resolved into it (its archived events: one star per place, which the message
-counts) and, for a faction's map, the orders that faction gave in that snapshot's stage when they are
-archived (`pictures.faction_orders`, passed to `MapData.picture`).
+markers of the turn of the stage that resolved into it (`pictures.events_into`: one star per place, which
+the message counts, and the legend says which turn they are of: «бой этого хода» or «бой хода 2») and,
+for a faction's map, the orders that faction gave in that snapshot's stage when they are archived
+(`pictures.faction_orders`, passed to `MapData.picture`).
 """
 from __future__ import annotations
 
@@ -70,7 +71,7 @@ def _faction(rs: Ruleset, state: Mapping[str, Any], given: str) -> str:
 @errors_to_click()
 def map_command(game_dir: str, turn_no: int | None, faction: str | None, output: str) -> None:
     """Нарисовать карту игры в PNG: владельцы городов или провинций цветом, размер и уровень, дороги и
-    море, руины, бои этого хода, легенда.
+    море, руины, бои (в легенде сказано, какого хода), легенда.
 
     Карта фракции показывает только то, что видно в её книге, и её собственные приказы стрелками."""
     from sheets_bridge.map_drawing import draw_map
