@@ -56,8 +56,8 @@ def modifiers_text(mods: SideModifiers, runes: int) -> str:
         parts.append(f"обиды {mods['grudges']} (+{pct} % к урону)")
     if runes:
         parts.append(f"потрачено рун: {runes}")
-    if mods.get("forge_distance") is not None:
-        parts.append(f"до Великой Кузни {agree(mods['forge_distance'], 'дорога')}")
+    if (roads := mods.get("forge_distance")) is not None:
+        parts.append(f"до Великой Кузни {agree(roads, 'дорога')}")
     if mods.get("plague"):
         parts.append("храм нефритовой чумы")
     return "; ".join(parts)
