@@ -16,6 +16,7 @@ from typing import Any
 from engine.errors import OrderError, allowed_list
 from engine.numbers import echo, read_count, whole_number
 from engine.ruleset import Row, RowStatus
+from engine.russian import agree
 from engine.titania.book import Book, data
 from engine.titania.names import RESOURCE_NAMES
 from engine.titania.state_types import TitaniaState
@@ -225,7 +226,8 @@ def caravan(b: Book, row: Row, start: str) -> tuple[dict[str, Any] | None, RowSt
     cargo = ", ".join([f"{RESOURCE_NAMES[r]} {n}" for r, n in resources.items()] + [f"«{held[i]}»" for i in items])
     whom = f"Хранителей «{b.display(to)}» (Рынок в провинции «{b.pname(route[-1])}»)" if keeper else \
         f"фракции «{b.fname(to)}»"
-    note = f"караван: {cargo} для {whom} через {len(route) - 2} пров."
+    way = f"через {agree(len(route) - 2, 'провинция', 'accs')}" if len(route) > 2 else "в соседнюю провинцию"
+    note = f"караван: {cargo} для {whom} {way}"
     note += _raid_note(b, route[1:-1], resources)
     if keeper:
         note += _quest_note(b, to, resources, items)

@@ -213,7 +213,7 @@ def parse_might(b: Book, rows: list[Row], learned: Mapping[str, int | None] | No
                 "value": echo(row.get("action")), "allowed": allowed_list(might_actions(b.race))})))
     total = sum(allocation.values())
     if total > might:  # «An allocation that exceeds Might is void as a whole» (SCHEMA §1.5, G8 a)
-        over = OrderError("T_MIGHT_OVER", {"total": total, "might": might, "extra": f"{total - might} очк."})
+        over = OrderError("T_MIGHT_OVER", {"total": total, "might": might, "extra": total - might})
         statuses = [RowStatus(MIGHT, s.number, (over,)) if s.number in alloc_rows else s for s in statuses]
     elif allocation:
         out.append({"kind": "might", "rows": alloc_rows, "allocation": allocation})

@@ -87,7 +87,7 @@ def test_check_tells_a_caravan_s_raid_as_its_chance_and_the_turn_keeps_to_it(sta
            "to": "Жрецы Каменного Моста", "route": "Южный Брод, Каменный Мост"}
     checked, _ = play(start, {"lothern": {"planning": [row]}})
     assert checked["lothern"][("planning", 2)] == (
-        "OK: караван: золото 2 для фракции «Жрецы Каменного Моста» через 1 пров.; путь идёт через ничьи провинции "
+        "OK: караван: золото 2 для фракции «Жрецы Каменного Моста» через 1 провинцию; путь идёт через ничьи провинции "
         "или море («Южный Брод»): с вероятностью 50 % разбойники отнимут 1 единицу одного из ресурсов груза (какого "
         "— решит жребий хода)")
     parsed = {"lothern": RS.validate(start, "lothern", "orders", {"planning": [Row(2, row)]})}
