@@ -236,14 +236,22 @@ def decoded(data: bytes) -> str:
         return data.decode("cp1251", errors="replace")
 
 
-BATTLES_WARMING = "готовлю расчёт боёв (один раз на этом компьютере, обычно меньше минуты)…"
+BATTLES_WARMING = ("готовлю расчёт шансов для вкладки «Шансы»: это нужно один раз на этом компьютере (и после "
+                   "обновления forumwar), обычно меньше минуты, на загруженном компьютере — дольше…")
 
 
 def warm_battles(simulator: Any, say: Callable[[str], None]) -> None:
-    """Prepare the simulator's fast path before the battles that use it (check's odds). When it is not
-    ready (the first time on a machine), `say` BATTLES_WARMING first, so nobody stares at a bar stuck at
-    0 %; if another process is preparing it (started by `new` or `battle`), wait for that one and load
-    its work rather than compile it twice. Whether to say so is decided by looking, not by a timer."""
+    """Prepare the simulator's fast path before the battles that use it: `check`'s «Шансы» tab (issue 38
+    §6). When it is ready (numba's cache holds the kernel: `new` had it prepared in the background, or a
+    `battle` did), it loads in under a second and nothing is said. When it is not (another machine than
+    `new`'s, forumwar or numba updated since), `say` BATTLES_WARMING before waiting, so the GM knows what
+    the wait is and how long it may be; if another process is preparing it, wait for that one and load its
+    work rather than compile it twice. Whether to say so is decided by looking, never by a timer.
+
+    Why check waits rather than play its runs on the plain path as `battle` does: the tab's figures are
+    the same either way, but one description's 2000 runs take the plain path 8 s to a minute (4 to 30 ms
+    a run), about what the compile takes once (20 to 30 s of CPU), and every description of every later
+    check would pay that again; the usual first check finds the kernel prepared since `new`."""
     from sheets_bridge.battle_warmup import preparing
     if simulator.prepared():
         simulator.warm_up()

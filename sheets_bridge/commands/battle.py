@@ -32,8 +32,8 @@ ESTIMATE_AFTER = 2.0    # seconds of plain runs before the first estimate is tol
 STEP = 5                # plain runs between two looks at the clock and the preparation
 Z95 = 1.96              # the normal quantile of a 95 % two-sided interval
 
-FAST_WARMING = ("готовлю быстрый расчёт боёв (один раз на этом компьютере, обычно меньше минуты, в отдельном "
-                "процессе); пока разыгрываю бои обычным способом, первая оценка — через пару секунд")
+FAST_WARMING = ("готовлю быстрый расчёт боёв в отдельном процессе (один раз на этом компьютере, обычно меньше "
+                "минуты); пока разыгрываю бои обычным способом, первая оценка — через пару секунд")
 FAST_HERE = "быстрый расчёт боёв не подготовился отдельно: готовлю его здесь (до минуты)…"
 
 
@@ -81,8 +81,8 @@ def estimate_line(odds: Mapping[str, Any], runs: int) -> str:
     """The first estimate, from the runs played so far, with its 95 % interval."""
     n, share = int(odds["runs"]), float(odds["attacker_win"])
     low, high = wilson(share, n)
-    return (f"первая оценка (разыграно {n} из {runs}): атакующий побеждает в {share:.0%} боёв, вероятнее всего "
-            f"(95 %) от {low:.0%} до {high:.0%}; уточняю…")
+    return (f"первая оценка (разыграно {n} из {runs}): атакующий побеждает примерно в {share:.0%} боёв "
+            f"(с вероятностью 95% — от {low:.0%} до {high:.0%}); уточняю…")
 
 
 def _simulator_ruleset(name: str | None) -> Ruleset:

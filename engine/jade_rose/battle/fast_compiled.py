@@ -7,6 +7,7 @@ once per machine (about 20 s on 2 cores, then under a second from numba's disk c
 """
 from __future__ import annotations
 
+import os
 from typing import Any, TypedDict
 
 import numpy as np
@@ -208,23 +209,26 @@ def _fight_summary(state: BattleState, fight: _TracedFight) -> FightSummary:
 
 
 def kernel_ready() -> bool:
-    """Whether the kernel is loaded in this process or waits for this machine in numba's disk cache (then
-    `warm_up` only loads it, in well under a second); False when `warm_up` would compile it (about 20 s of
-    CPU), or when numba's cache cannot be read as this numba keeps it (its private index, read as its own
-    dispatcher does: the signature, this CPU, the function's byte code, the source file's stamp). Nothing is
-    compiled or loaded."""
-    import numba
-    typeof: Any = numba.typeof
-    kernel: Any = k.run_chunk
-    i64, flags = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=bool)
-    sig = tuple(typeof(a) for a in (i64, i64, flags, i64, i64, flags, np.zeros((1, 1), dtype=bool)))
-    if sig in kernel.overloads:
-        return True
+    """Whether the kernel is loaded in this process, or waits for this machine in numba's disk cache (then
+    `warm_up` only loads it, in well under a second). False when `warm_up` would compile it (about 20 s of
+    CPU), and whenever the cache cannot be read as this numba keeps it: the index is numba's private one,
+    read as its own dispatcher reads it (the signature, this CPU, the function's byte code, the source
+    file's stamp, then the data file the index names), and any surprise there (another numba, a file
+    that cannot be read, an attribute gone) is "not ready": a wait for a compile, never wrong odds.
+    Nothing is compiled or loaded."""
     try:
+        import numba
+        typeof: Any = numba.typeof
+        kernel: Any = k.run_chunk
+        i64, flags = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=bool)
+        sig = tuple(typeof(a) for a in (i64, i64, flags, i64, i64, flags, np.zeros((1, 1), dtype=bool)))
+        if sig in kernel.overloads:
+            return True
         cache = kernel._cache
-        key = cache._index_key(sig, kernel.targetctx.codegen())
-        return key in cache._cache_file._load_index()
-    except Exception:       # numba keeps its cache otherwise now: "not ready" costs a wait, never a wrong odds
+        files = cache._cache_file
+        name = files._load_index().get(cache._index_key(sig, kernel.targetctx.codegen()))
+        return isinstance(name, str) and os.path.isfile(files._data_path(name))
+    except Exception:
         return False
 
 

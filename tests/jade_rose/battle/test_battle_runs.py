@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -65,3 +66,70 @@ def test_kernel_ready_says_whether_warm_up_would_compile(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd=REPO, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "{}", "0"], out.stderr
+
+
+class Broken:
+    """A stand-in for the kernel's dispatcher and numba's private cache behind it, broken at one step (None:
+    every step answers, and the index names a data file that is not there)."""
+
+    def __init__(self, step: str | None, missing: Path) -> None:
+        self.step, self.missing = step, missing
+        self.overloads: dict[object, object] = {}
+
+    def __getattr__(self, name: str):
+        if name == self.step:
+            raise AttributeError(name)      # numba renamed or dropped it
+        return self
+
+    def __call__(self, *args):
+        if self.step == "call":
+            raise OSError("the index cannot be read")
+        return self
+
+    def get(self, key):
+        return "fast_kernel.run_chunk-794.py311.1.nbc"
+
+    def _data_path(self, name: str) -> str:
+        return str(self.missing / name)
+
+
+@pytest.mark.parametrize("step", ["_cache", "_cache_file", "_load_index", "_index_key", "targetctx", "call", None])
+def test_kernel_ready_is_not_ready_whenever_numba_s_cache_cannot_be_read(monkeypatch, tmp_path, step):
+    """The brief of §6: «`kernel_ready()` … reads numba private cache internals — keep it robust (any failure →
+    "not ready")». An attribute gone, an index that cannot be read, or an index naming a data file that is not
+    there: never an exception, never "ready" (then a wait for the compile, never a kernel that is not there)."""
+    from engine.jade_rose.battle import fast_compiled
+    monkeypatch.setattr(fast_compiled.k, "run_chunk", Broken(step, tmp_path))
+    assert kernel_ready() is False
+
+
+def test_kernel_ready_is_not_ready_when_numba_cannot_be_imported(monkeypatch):
+    monkeypatch.setitem(sys.modules, "numba", None)       # `import numba` raises ImportError
+    assert kernel_ready() is False
+
+
+def test_kernel_ready_reads_the_cache_and_is_not_ready_when_the_kernel_s_compiled_code_is_gone(tmp_path):
+    """In a process of its own whose numba cache (a folder of its own) holds a copy of this one's kernel: ready,
+    though nothing is loaded; once the data file the index names is removed (the index still names the kernel),
+    not ready, since `warm_up` would compile. Nothing is compiled either way (no cold compile in a test)."""
+    from engine.jade_rose.battle import fast_kernel
+    warm_up()
+    here = Path(fast_kernel.run_chunk._cache._cache_path)
+    code = """if True:
+        import shutil, sys
+        from pathlib import Path
+        from engine.jade_rose.battle import fast_kernel
+        from engine.jade_rose.battle.fast_compiled import kernel_ready
+        there = Path(fast_kernel.run_chunk._cache._cache_path)
+        there.mkdir(parents=True, exist_ok=True)
+        for name in Path(sys.argv[1]).glob("fast_kernel.run_chunk-*"):
+            shutil.copy2(name, there / name.name)
+        print(kernel_ready())
+        for data in there.glob("fast_kernel.run_chunk-*.nbc"):
+            data.unlink()
+        print(kernel_ready(), len(fast_kernel.run_chunk.overloads), dict(fast_kernel.run_chunk.stats.cache_misses))
+    """
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code, str(here)], env=env, cwd=REPO, capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.split() == ["True", "False", "0", "{}"], out.stderr
