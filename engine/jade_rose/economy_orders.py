@@ -11,7 +11,7 @@ from engine.jade_rose.data import load_data, normalize_name
 from engine.jade_rose.holdings import city_names, own_cities
 from engine.jade_rose.names import faction_id, find_building, find_unit, find_units
 from engine.jade_rose.state_types import EconomyOrder, JadeRoseState
-from engine.numbers import read_count
+from engine.numbers import echo, read_count
 from engine.ruleset import Row, RowStatus
 
 TAB = "economy"
@@ -47,6 +47,17 @@ TARGET_KINDS = ("crusade", "grudge_target")
 # balance and comes last, so units hired this turn may be named.
 KIND_ORDER = ("sell", "build", "upgrade", "restore", FACTION_ACTIONS, "buy_jade", "hire", "hibernate")
 MAX_COUNT = 100_000
+# What a row of an action done one at a time (its «Количество» empty or 1) does instead of a count
+ONE_AT_A_TIME_HINTS = {
+    "build": " Для нескольких построек заполните по строке на каждую.",
+    "sell": " Чтобы продать несколько построек, заполните по строке на каждую.",
+    "restore": " Одна строка восстанавливает одни руины.",
+    "enslave": " Одна строка обращает в рабство жителей одного города.",
+    "grudge_target": " Одна строка назначает одну комнату записи обид.",
+    "crusade": " За ход объявляется один мстительный поход.",
+    "ritual": " Ритуал проводится один раз.",
+    **{k: " За ход против коррупции выполняется одно действие." for k in CORRUPTION_ACTIONS},
+}
 
 define({
     "JR_UNKNOWN_ACTION": "Неизвестное действие «{value}». Допустимо: {allowed}.",
@@ -63,7 +74,7 @@ define({
     "JR_COUNT_REQUIRED": "Для действия «{action}» укажите в столбце «Количество» целое число больше нуля.",
     "JR_COUNT_TOO_LARGE": "Слишком большое количество «{value}»: укажите не больше {max}.",
     "JR_ONE_AT_A_TIME": "Действие «{action}» выполняется по одному: в столбце «Количество» оставьте пусто "
-                        "или 1, а не «{value}». Для нескольких построек заполните несколько строк.",
+                        "или 1, а не «{value}».{hint}",
     "JR_CITY_RUINS": "Город «{city}» лежит в руинах: сначала восстановите его "
                      "(действие «Восстановить руины», {cost}з).",
     "JR_TIER_ABOVE_LEVEL": "«{building}» — постройка {tier}-го уровня, а город «{city}» только {level}-го уровня. "
@@ -85,6 +96,8 @@ define({
                           "«Купить нефрит» (1з за 1н); покупка выполняется до найма.",
     "JR_LEVEL_CAPPED_BY_ERA": "Город «{city}» уже {level}-го уровня, а в эпоху «{era}» города не бывают выше "
                               "{max}-го уровня.",
+    "JR_UPGRADE_TOO_FAR": "Город «{city}» {level}-го уровня, а {limit}: улучшить его можно не больше чем на "
+                          "{left}, а в столбце «Количество» (на сколько уровней улучшить) стоит {value}.",
     "JR_MAX_LEVEL": "Город «{city}» уже {level}-го уровня — это максимум.",
     "JR_NOT_RUINS": "Город «{city}» не лежит в руинах, восстанавливать нечего.",
     "JR_JADE_LIMIT": "За этот ход можно купить не больше {limit}н (с учётом нефритовых шахт и поместий): "
@@ -219,10 +232,11 @@ def _parse_row(state: JadeRoseState, faction: str, row: Row) -> tuple[EconomyOrd
     one_at_a_time = kind in ("build", "sell", "restore") or (kind in FACTION_ACTIONS and kind != "invest")
     if count_text:
         count = read_count(count_text, COLUMNS["count"], maximum=MAX_COUNT)
-        if isinstance(count, OrderError):
+        if one_at_a_time and count != 1:      # a bad number, or any other count: the row has one thing to do
+            errors.append(OrderError("JR_ONE_AT_A_TIME", {"action": action, "value": echo(count_text),
+                                                          "hint": ONE_AT_A_TIME_HINTS.get(kind, "")}))
+        elif isinstance(count, OrderError):
             errors.append(count)
-        elif one_at_a_time and count != 1:
-            errors.append(OrderError("JR_ONE_AT_A_TIME", {"action": action, "value": count_text}))
         else:
             order["count"] = count
     elif kind in ("buy_jade", "invest", "hibernate"):

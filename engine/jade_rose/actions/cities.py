@@ -19,12 +19,17 @@ def upgrade(state: JadeRoseState, faction: str, order: EconomyOrder, rng: Dice, 
     top = int(data.economy.get("max_city_level", 3))
     cap = min(int(era.max_city_level), top)
     level = int(city["level"])
-    target = level + int(order.get("count", 1))
-    if target > top:
-        raise Reject(err("JR_MAX_LEVEL", city=city["name"], level=level) if level >= top else
-                     err("JR_LEVEL_CAPPED_BY_ERA", city=city["name"], level=level, era=era.name, max=top))
-    if target > cap:
+    count = int(order.get("count", 1))
+    target = level + count
+    if level >= top:
+        raise Reject(err("JR_MAX_LEVEL", city=city["name"], level=level))
+    if level >= cap:
         raise Reject(err("JR_LEVEL_CAPPED_BY_ERA", city=city["name"], level=level, era=era.name, max=cap))
+    if target > cap:        # some levels are left, fewer than the row asks
+        limit = (f"в эпоху «{era.name}» города не бывают выше {cap}-го уровня" if cap < top else
+                 f"выше {top}-го уровня городов не бывает")
+        raise Reject(err("JR_UPGRADE_TOO_FAR", city=city["name"], level=level, limit=limit, left=cap - level,
+                         value=count))
     cost = sum(base_income({**city, "level": lvl}, faction) for lvl in range(level, target))
     pay(state, faction, {"gold": cost}, f"Улучшение города {city['name']} до {ordinal(target)} уровня", cid)
     city["level"] = target

@@ -157,12 +157,13 @@ def _parse_row(state: JadeRoseState, faction: str, row: Row, fights: Fights, pla
     runes = 0
     if row.get("runes"):
         read = read_count(row.get("runes"), COLUMNS["runes"], minimum=0, maximum=MAX_RUNES_CELL)
-        if isinstance(read, OrderError):
+        if not factions.of(faction).uses_runes:
+            if read != 0:       # a number or not: only an empty cell (or 0) is allowed here
+                problems.append(err("JR_WAR_RUNES_NOT_DWARF"))
+        elif isinstance(read, OrderError):
             problems.append(read)
         else:
             runes = read
-            if runes and not factions.of(faction).uses_runes:
-                problems.append(err("JR_WAR_RUNES_NOT_DWARF"))
     if problems:
         return problems
     assert kind is not None     # a None came with a problem

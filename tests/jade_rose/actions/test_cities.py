@@ -35,6 +35,28 @@ def test_city_level_is_capped_by_the_era():
     assert status.errors[0].code == "JR_MAX_LEVEL"
 
 
+def test_an_upgrade_by_more_levels_than_are_left_is_refused_with_what_is_left():
+    """Issue 38 §2: «Nonsense numbers are refused, not ignored … with a message.» «Рассвет (3-4 ход): максимальный
+    уровень поселений - второй». Setup: turn 3, Феррум at level 1. Orders: «Улучшить город · Феррум · 5».
+    Expected: refused, the message names the era's cap and the one level left (it no longer claims a cap of 3);
+    at turn 5 (cap 3) «Количество» 5 is refused with «выше 3-го уровня городов не бывает», 2 levels left; at turn 1
+    (cap 1) nothing is left: the era's cap, 1."""
+    state = make_game(gold=5000, turn=3)
+    (status,) = run_rows(state, "empire", ("Улучшить город", "Феррум", "", 5))
+    assert status.errors[0].code == "JR_UPGRADE_TOO_FAR"
+    assert status.text() == ("Город «Феррум» 1-го уровня, а в эпоху «Рассвет» города не бывают выше 2-го уровня: "
+                             "улучшить его можно не больше чем на 1, а в столбце «Количество» (на сколько уровней "
+                             "улучшить) стоит 5.")
+    assert state["factions"]["empire"]["gold"] == 5000 and state["cities"]["ferrum"]["level"] == 1
+    state = make_game(gold=5000, turn=5)
+    (status,) = run_rows(state, "empire", ("Улучшить город", "Феррум", "", 5))
+    assert status.text() == ("Город «Феррум» 1-го уровня, а выше 3-го уровня городов не бывает: улучшить его можно не "
+                             "больше чем на 2, а в столбце «Количество» (на сколько уровней улучшить) стоит 5.")
+    state = make_game(gold=5000, turn=1)
+    (status,) = run_rows(state, "empire", ("Улучшить город", "Феррум", "", 5))
+    assert status.text() == "Город «Феррум» уже 1-го уровня, а в эпоху «Сумерки» города не бывают выше 1-го уровня."
+
+
 def test_restoring_ruins_costs_300_small_or_900_large():
     """«Чтобы восстановить город до первого уровня без построек, нужно потратить 300 золота для малого или 900
     для большого, … и в тот же ход дохода он не принесёт.»"""
