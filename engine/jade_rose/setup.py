@@ -88,7 +88,7 @@ def _faction_record(fid: str, spec: Mapping[str, Any], present: list[str], probl
         blood = sum(data.units[k].blood * n for k, n in rec["units"].items())
         per = int(consts.get("slaves_per_unit", 15))
         if blood * per > rec["slaves"] + rec["eternal_servants"]:
-            problems.append(f"{where}: стартовым вампирам нужно рабов на кровь: {blood * per}, "
+            problems.append(f"{where}: стартовым вампирам нужно {agree(blood * per, 'раб')} на кровь, "
                             f"а рабов {rec['slaves'] + rec['eternal_servants']}.")
     return cast(FactionRecord, dict(sorted(rec.items())))     # every key of its faction, checked above
 
