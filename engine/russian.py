@@ -28,11 +28,11 @@ from typing import Any, Literal
 
 Case = Literal["nomn", "gent", "datv", "accs", "ablt", "loct"]
 CASES: tuple[Case, ...] = ("nomn", "gent", "datv", "accs", "ablt", "loct")
-# The case a preposition governs in the games' messages (the meaning the messages use)
+# The case a preposition governs in the games' messages (those with one case only; «с», «в», «на» take two)
 GOVERNS: Mapping[str, Case] = {"до": "gent", "из": "gent", "у": "gent", "без": "gent", "для": "gent",
                                "после": "gent", "против": "gent", "от": "gent", "к": "datv", "по": "datv",
-                               "через": "accs", "про": "accs", "с": "ablt", "над": "ablt", "под": "ablt",
-                               "перед": "ablt", "при": "loct", "о": "loct", "об": "loct"}
+                               "через": "accs", "про": "accs", "над": "ablt", "перед": "ablt", "при": "loct",
+                               "о": "loct", "об": "loct"}
 _INFLECTED_POS = frozenset({"NOUN", "ADJF", "PRTF"})
 _WORD = re.compile(r"[А-Яа-яЁё]+(?:-[А-Яа-яЁё]+)*")
 _QUOTED = re.compile(r"«[^«»]*»")

@@ -166,6 +166,40 @@ def test_no_number_field_stands_bare_before_a_noun(code: str) -> None:
     assert not bare, f"{code}: {TEMPLATES[code]}"
 
 
+# Fields of catalogue templates right after a preposition that need no inflecting: (code, field) -> what they hold
+AFTER_PREPOSITION: dict[tuple[str, str], str] = {
+    ("E_LATE_EDIT", "after"): "a genitive phrase the bridge builds: «после закрытия этапа …»",
+    ("E_LATE_ROW", "after"): "a genitive phrase the bridge builds",
+    ("E_NOT_A_WHOLE_NUMBER", "min"): "a number: «от 0»",
+    ("E_NOT_A_WHOLE_NUMBER", "max"): "a number: «до 100»",
+    ("JR_ADJ_TOO_LARGE", "max"): "a number: «от −1000000 до 1000000»",
+    ("JR_NO_FREE_SLOT", "slots"): "a number: «занято 2 из 3»",
+    ("JR_SHORT_AT_WORST", "low"): "a number: «от 40»",
+    ("JR_SHORT_AT_WORST", "high"): "a number: «до 60»",
+    ("T_NEED_POINTS", "max"): "a number: «от 1 до 3»",
+    ("T_SPLIT_FOOD", "squads"): "a number: «при 4 отр.»",
+}
+
+
+@pytest.mark.parametrize("code", sorted(TEMPLATES))
+def test_a_name_after_a_preposition_is_marked_with_its_case(code: str) -> None:
+    """«prepositions govern their case»: a field right after «против», «до», «из»… (not in «») carries the case
+    mark ({x:@gent}), or is listed above as a number or a phrase built in that case already; every @case mark is
+    the case its preposition governs."""
+    wrong = []
+    for before, name, spec, _after in template_fields(TEMPLATES[code]):
+        found = re.search(r"(?:^|\s)([а-яё]+) $", before)
+        if not found or found.group(1).lower() not in russian.GOVERNS:
+            continue
+        mark = russian.parse_mark(spec)
+        if mark is None and (code, name) not in AFTER_PREPOSITION:
+            wrong.append(f"«{found.group(1)} {{{name}}}» has no case mark")
+        elif mark is not None and not mark.phrase and mark.case != russian.GOVERNS[found.group(1).lower()]:
+            wrong.append(f"«{found.group(1)} {{{name}:{spec}}}»: «{found.group(1)}» governs "
+                         f"{russian.GOVERNS[found.group(1).lower()]}")
+    assert not wrong, f"{code}: " + "; ".join(wrong)
+
+
 @pytest.mark.parametrize("code", sorted(TEMPLATES))
 def test_every_template_renders_with_each_number(code: str) -> None:
     """Every template renders with each of 1, 2, 5, 11, 21, 22 in every field, marks included."""
@@ -246,7 +280,7 @@ def test_the_allowlists_name_only_pairs_that_exist() -> None:
     assert set(NOT_NUMBERS_IN_CODE) <= seen_code
     seen_templates = {(code, name) for code, template in TEMPLATES.items()
                       for _b, name, _s, _a in template_fields(template)}
-    assert set(NOT_NUMBERS_IN_TEMPLATES) <= seen_templates
+    assert set(NOT_NUMBERS_IN_TEMPLATES) <= seen_templates and set(AFTER_PREPOSITION) <= seen_templates
 
 
 # -- The six phrases the issue saw -----------------------------------------------------------------------------
