@@ -109,20 +109,34 @@ def predict_economy(state: JadeRoseState, faction: str, orders: list[EconomyOrde
     return copy, results
 
 
+RESOURCE_GENITIVE = {"gold": "золота", "honor": "чести"}
+
+
 def _explain_worst_rolls(state: JadeRoseState, faction: str, worst: Mapping[str, int],
                          results: dict[int, RowStatus]) -> None:
-    """A row refused for gold or honor that a better start-of-turn roll would leave more of says so."""
-    short = {res: code for res, code in SHORT_CODES.items() if res in DICE_RESOURCES}
-    if not any(e.code in short.values() for s in results.values() for e in s.errors):
+    """A row refused for gold or honor that a better start-of-turn roll would leave more of tells the balance
+    as the range the dice leave («а у вас к этой строке будет от 149з до 194з»), never as one draw: the die is
+    rolled only when the stage resolves, and the row is refused at the worst roll."""
+    short = {code: res for res, code in SHORT_CODES.items() if res in DICE_RESOURCES}
+    if not any(e.code in short for s in results.values() for e in s.errors):
         return
     best = fresh_turn(state)
     begin_turn(best, CHECK_SEED, dice=lowest_rolls)
-    gaps = {code: int(balance(best["factions"][faction], res)) - worst[res] for res, code in short.items()}
+    gaps = {res: int(balance(best["factions"][faction], res)) - worst[res] for res in short.values()}
     for number, status in list(results.items()):
-        extra = [OrderError("JR_WORST_ROLL", {"gap": gaps[e.code], "sign": RESOURCE_SIGN[res]})
-                 for res, code in short.items() for e in status.errors if e.code == code and gaps[code] > 0]
-        if extra:
-            results[number] = RowStatus(status.tab, status.number, status.errors + tuple(extra[:1]), status.note)
+        errors = tuple(_at_worst(e, short[e.code], gaps[short[e.code]]) if e.code in short else e
+                       for e in status.errors)
+        if errors != status.errors:
+            results[number] = RowStatus(status.tab, status.number, errors, status.note)
+
+
+def _at_worst(error: OrderError, resource: str, gap: int) -> OrderError:
+    """«Не хватает золота: нужно 150з, а у вас 149з» told as the range the start-of-turn dice leave."""
+    if gap <= 0:
+        return error
+    have = int(str(error.params["have"]))
+    return OrderError("JR_SHORT_AT_WORST", {"what": RESOURCE_GENITIVE[resource], "need": error.params["need"],
+                                            "low": have, "high": have + gap, "sign": RESOURCE_SIGN[resource]})
 
 
 def validate_economy(state: JadeRoseState, faction: str, rows: list[Row],

@@ -63,8 +63,8 @@ def test_check_takes_the_corruption_roll_at_its_worst_and_a_row_it_refuses_never
     leaves it at 4 (no penalty), a roll of 2 makes it 5 (−10 % income: 45з less); it is 256з in debt after last
     turn's upkeep, so after income it has 149з at worst and 194з at best.
     Orders: row 2 «Построить Аурум Барак» (150з), row 3 «Построить Феррум Часовня» (100з).
-    Expected: `check` refuses row 2 (not enough gold at the worst roll; the message says a better roll would
-    leave up to 45з more) and accepts row 3; the turn, whatever it
+    Expected: `check` refuses row 2 (not enough gold at the worst roll; the message tells the gold as the range
+    the die leaves, 149…194з, never as one draw: issue 38 §1) and accepts row 3; the turn, whatever it
     rolls, refuses row 2 with the same message and builds the chapel (a lucky roll no longer lets the barrack
     take the chapel's gold)."""
     state = war_kit.make_game()
@@ -76,10 +76,12 @@ def test_check_takes_the_corruption_roll_at_its_worst_and_a_row_it_refuses_never
     book = {"empire": tabs(economy=[("Построить", "Аурум", "Барак", ""), ("Построить", "Феррум", "Часовня", "")])}
     parsed = check_orders(state, book)
     checked = verdicts(parsed["empire"])
-    assert codes(checked[("economy", 2)]) == ["JR_NOT_ENOUGH_GOLD", "JR_WORST_ROLL"]
-    assert "149з" in checked[("economy", 2)].text() and "до 45з больше" in checked[("economy", 2)].text()
+    assert codes(checked[("economy", 2)]) == ["JR_SHORT_AT_WORST"]
+    assert checked[("economy", 2)].text().startswith(
+        "Не хватает золота: нужно 150з, а у вас к этой строке будет от 149з до 194з — смотря по броску роста "
+        "коррупции в начале хода")
     assert checked[("economy", 3)].ok
-    rolls = set()
+    rolls, haves = set(), set()
     for seed in range(12):
         result = RS.resolve(state, "orders", parsed, seed)
         got = verdicts(parsed["empire"], result.statuses)
@@ -88,7 +90,9 @@ def test_check_takes_the_corruption_roll_at_its_worst_and_a_row_it_refuses_never
         cities = result.state["cities"]
         assert cities["aurum"]["buildings"] == [] and cities["ferrum"]["buildings"] == ["empire_chapel"]
         rolls.add(result.state["factions"]["empire"]["corruption"])
+        haves.add(result.state["factions"]["empire"]["gold"] + 100)     # the gold at row 2: the chapel came after
     assert rolls == {4, 5}, "both faces of the die came up"
+    assert haves == {149, 194}, "the gold row 2 met is within the range check told, and both its ends came up"
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
