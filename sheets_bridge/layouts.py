@@ -381,8 +381,11 @@ def as_number(value: Any) -> Any:
 
 
 def order_tab(tab: TabLayout, vocab: dict[str, list[str]], editors: tuple[str, ...],
-              rows: tuple[tuple[Any, ...], ...] | None = (), locked: bool = False) -> TabWrite:
-    """An order tab: header, dropdowns, open cells for `editors`; `rows=()` clears it, None keeps it."""
+              rows: tuple[tuple[Any, ...], ...] | None = (), locked: bool = False,
+              clear_statuses_below: bool = False) -> TabWrite:
+    """An order tab: header, dropdowns, open cells for `editors`; `rows=()` clears it, None keeps it.
+    `clear_statuses_below`: its status cells below the order rows are cleared but for those the write sets
+    (TabWrite.clear_statuses_below)."""
     dropdowns = {}
     for i, col in enumerate(tab.columns):
         values = tuple(col.values) or tuple(vocab.get(col.list, ())) if (col.values or col.list) else ()
@@ -400,14 +403,18 @@ def order_tab(tab: TabLayout, vocab: dict[str, list[str]], editors: tuple[str, .
                     editors=editors, column_widths=widths, locked=locked, order_rows=tab.rows,
                     notes={i: c.help for i, c in enumerate(tab.columns) if c.help}, numbers=numbers,
                     wrap_columns=tuple(i for i, w in sorted(widths.items()) if w >= WRAP_WIDTH or i == status),
-                    status_column=status, landscape=_print_wide(tab, widths))
+                    status_column=status, landscape=_print_wide(tab, widths),
+                    clear_statuses_below=clear_statuses_below)
 
 
 def status_column_update(tab: TabLayout, statuses: list[RowStatus], header_map: list[str],
                          clear_rows: Iterable[int] = ()) -> TabWrite:
-    """Write only the status cells of an order tab (players' cells untouched)."""
+    """Write only the status cells of an order tab (players' cells untouched): the `statuses`, blank in
+    `clear_rows` (order rows whose status is stale); below the order rows every status cell but those of
+    `statuses` is cleared (TabWrite.clear_statuses_below), so a row typed past the limit and then cleared
+    loses its old «не прочитана» at the next write."""
     col = tab.status_position(header_map)
     cells = {n: "" for n in clear_rows if n > 1}
     cells.update({s.number: s.text() for s in statuses if s.number > 1})   # row 1 is the header
-    return TabWrite(title=tab.title, column_updates={col: cells}, kind="orders",
-                    locked_columns=(col,), header=None, status_column=col)
+    return TabWrite(title=tab.title, column_updates={col: cells}, kind="orders", order_rows=tab.rows,
+                    locked_columns=(col,), header=None, status_column=col, clear_statuses_below=True)

@@ -99,7 +99,10 @@ def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict[str, Any]
                 restored = (restore or {}).get(key, {}).get(t.title)
                 if restored is not None:
                     rows = _body_rows(restored)
-                write = order_tab(t, vocab, editors, rows=rows, locked=not open_now)
+                # an opening's push (standing given) rewrites the status cells below the order rows of a tab it
+                # keeps: only the standing statuses due there stay (TabWrite.clear_statuses_below)
+                write = order_tab(t, vocab, editors, rows=rows, locked=not open_now,
+                                  clear_statuses_below=rows is None and standing is not None)
                 cells = (standing or {}).get(key, {}).get(t.key)
                 if rows is None and cells is not None:
                     write = replace(write, column_updates=cells)

@@ -66,6 +66,10 @@ class TabWrite:
     numbers: dict[int, int | None] = field(default_factory=dict)  # order tabs: whole-number columns -> minimum
     wrap_columns: tuple[int, ...] = ()        # columns whose long text wraps within the column
     status_column: int | None = None          # rows saying OK are green there, any other text red
+    # order tabs: the status column's cells below the order rows (past `order_rows` + 1) that this write leaves
+    # empty or does not set are cleared; they hold the bridge's statuses of rows past the limit, so a row cleared
+    # there loses its old status (and the sheet's used range, its printed pages, end above it again)
+    clear_statuses_below: bool = False
     landscape: bool = False                   # printed across the page (a wide tab)
     link_columns: tuple[int, ...] = ()        # columns of web addresses, written as links (Google's picture tabs)
 

@@ -256,13 +256,13 @@ def test_a_picture_tab_prints_on_a4_as_wide_as_its_pictures_with_the_note_wrappe
     from PIL import Image
 
     from sheets_bridge.backends.xlsx.pictures import COLUMN_WIDTH, SHOWN_WIDTH
-    from sheets_bridge.pictures import FACTION_MAP_NOTE
+    from sheets_bridge.pictures import map_note
     png = io.BytesIO()
     Image.new("RGB", (1400, 1000), "white").save(png, format="PNG")
     be = XlsxBackend(tmp_path, password="p")
     book = be.create_book("albion", "Альбион")
     be.write_book(book, [TabWrite("Сводка", header=("Показатель", "Значение"))])
-    be.put_pictures(book, "Рисунок карты", [png.getvalue()], FACTION_MAP_NOTE)
+    be.put_pictures(book, "Рисунок карты", [png.getvalue()], map_note(True, "бой хода 2"))
     ws = openpyxl.load_workbook(tmp_path / book)["Рисунок карты"]
     assert int(ws.page_setup.paperSize) == int(ws.PAPERSIZE_A4) and ws.page_setup.orientation == "landscape"
     assert (ws.page_setup.fitToWidth, ws.page_setup.fitToHeight) == (1, 1)

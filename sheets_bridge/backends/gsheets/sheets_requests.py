@@ -224,6 +224,7 @@ def plan_write(meta: BookMeta, tabs: Iterable[TabWrite], staff: Iterable[str],
                                    max([r for rows in cells.values() for r in rows] + [1])))
             written = {(int(r) - 1, int(c)) for c, rows in cells.items() for r in rows}
             requests_.extend(unmerge_requests(existing, written))
+            requests_.extend(statuses_below_cleared(tab, existing.sheet_id, existing.row_count))
             requests_.extend(_cell_requests(tab, existing.sheet_id, 0, 0, values_only=True))
             continue
         if existing is None:
@@ -244,6 +245,7 @@ def plan_write(meta: BookMeta, tabs: Iterable[TabWrite], staff: Iterable[str],
             old_rules = existing.conditional_rules
             if tab.rows is None:        # kept cells: the header and status writes below still win
                 requests_.extend(_formulas_as_text(sheet_id, (formulas or {}).get(tab.title, {})))
+                requests_.extend(statuses_below_cleared(tab, sheet_id, existing.row_count))
         requests_.extend(_cell_requests(tab, sheet_id, rows, cols))
         requests_.extend(status_colour_requests(tab, sheet_id, old_rules))
         requests_.extend(protection_requests(tab, sheet_id, width, protections, staff))
@@ -251,6 +253,18 @@ def plan_write(meta: BookMeta, tabs: Iterable[TabWrite], staff: Iterable[str],
     if drop_default_sheet and default is not None and default.title not in {t.title for t in tabs} and tabs:
         requests_.append({"deleteSheet": {"sheetId": default.sheet_id}})
     return requests_
+
+
+def statuses_below_cleared(tab: TabWrite, sheet_id: int, grid_rows: int) -> list[dict[str, Any]]:
+    """An order tab's status cells below its order rows cleared, before the write sets the ones still due
+    (`TabWrite.clear_statuses_below`: the bridge's statuses of rows past the limit); none when the grid (of
+    `grid_rows` rows) ends at the order rows."""
+    first = tab.order_rows + 1              # 0-based: the first row below the order rows
+    if not (tab.kind == "orders" and tab.clear_statuses_below and tab.status_column is not None) or grid_rows <= first:
+        return []
+    return [{"updateCells": {"range": {"sheetId": sheet_id, "startRowIndex": first, "endRowIndex": grid_rows,
+                                       "startColumnIndex": tab.status_column, "endColumnIndex": tab.status_column + 1},
+                             "fields": "userEnteredValue"}}]
 
 
 def unmerge_requests(sheet: SheetMeta, cells: Iterable[tuple[int, int]] | None = None) -> list[dict[str, Any]]:

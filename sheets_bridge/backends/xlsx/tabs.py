@@ -100,14 +100,18 @@ def apply_tab(wb: Workbook, tab: TabWrite) -> None:
     for col, cells in (tab.column_updates or {}).items():
         for row_no, value in cells.items():
             put_value(ws.cell(row=int(row_no), column=int(col) + 1), value)
+    if tab.kind == "orders" and tab.clear_statuses_below and tab.status_column is not None:
+        _clear_statuses_below(ws, tab.status_column, tab.order_rows + 1,
+                              {int(r) for r in (tab.column_updates or {}).get(tab.status_column, {})})
     if tab.header is None and tab.rows is None and not is_new:
         # a values-only update leaves dropdowns, protection and formatting alone, but statuses wrap and
         # their rows' heights follow the text
         if tab.status_column is not None:
             wrap_id = _alignment_id(ws, WRAP_ALIGNMENT)
             for row_no in (tab.column_updates or {}).get(tab.status_column, {}):
-                if int(row_no) > 1:
-                    _style_array(ws.cell(row=int(row_no), column=tab.status_column + 1)).alignmentId = wrap_id
+                cell = ws._cells.get((int(row_no), tab.status_column + 1))   # none: a status cleared below the rows
+                if int(row_no) > 1 and cell is not None:
+                    _style_array(cell).alignmentId = wrap_id
         fit_rows(ws, {int(r) for cells in (tab.column_updates or {}).values() for r in cells if int(r) > 1})
         if tab.kind == "orders":
             _print_as_it_holds(ws)
@@ -133,6 +137,26 @@ def apply_tab(wb: Workbook, tab: TabWrite) -> None:
         _print_filled_rows(ws, last_row)
     else:
         _print_if_filled(ws)
+
+
+def _clear_statuses_below(ws: Worksheet, status_column: int, last_row: int, written: set[int]) -> None:
+    """Drop the status column's empty cells below the order rows (`last_row` and above are order rows) and
+    every one there that this write did not set (the rows `written`; `TabWrite.clear_statuses_below`: they held
+    the bridge's statuses of rows past the limit); a row left with no cell loses its height too. So the
+    sheet's cells, its used range and the rows `_print_filled_rows` prints end where the rows holding
+    something do."""
+    column = status_column + 1
+    cells = ws._cells
+    below = [key for key in cells if key[1] == column and key[0] > last_row]
+    if not below:
+        return
+    for key in below:
+        if cells[key].value in (None, "") or key[0] not in written:
+            del cells[key]
+    rows_left = {row for row, _ in cells}
+    for row, _ in below:
+        if row not in rows_left and row in ws.row_dimensions:
+            ws.row_dimensions[row].height = None
 
 
 def unmerge(ws: Worksheet, tab: TabWrite) -> None:
