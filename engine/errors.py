@@ -76,6 +76,25 @@ def visible(text: str) -> str:
     return _HIDDEN.sub(lambda m: f"⟨U+{ord(m.group(0)):04X}⟩", text)
 
 
+# Codes of rows read and carried out as far as others let them: another faction, a battle or the dice decided
+# the outcome. Such a row is nobody's mistake, so the GM's «Проблемы» leaves it out (its status still tells the
+# player what happened). Rule sets add theirs with `define_outcomes`.
+OUTCOME_CODES: set[str] = set()
+
+
+def define_outcomes(codes: Iterable[str]) -> None:
+    """Mark catalogue codes as outcomes, not mistakes (`OUTCOME_CODES`)."""
+    for code in codes:
+        if code not in CATALOGUE:
+            raise ValueError(f"error code {code} is not in the catalogue")
+        OUTCOME_CODES.add(code)
+
+
+def is_mistake(codes: Iterable[str]) -> bool:
+    """Whether a refused row's codes tell a mistake of its player or of the GM: any code that is no outcome."""
+    return any(code not in OUTCOME_CODES for code in codes)
+
+
 @dataclass(frozen=True)
 class OrderError:
     """One problem with one order row: a catalogue code and its parameters."""

@@ -6,7 +6,7 @@ check accepted and another faction or a battle defeated (engine.titania.reasons.
 """
 from __future__ import annotations
 
-from engine.errors import define
+from engine.errors import define, define_outcomes
 from engine.titania.rulebook import see
 
 define({
@@ -125,6 +125,9 @@ define({
     "T_BLIND_MISSED": "Не выполнено из-за других фракций: войска, в которое вы метили в провинции, которую не видели, "
                       "там не оказалось; ничего не оплачено.",
 })
+
+# Another faction or a battle decided these rows, not their player: the GM's «Проблемы» leaves them out
+define_outcomes(("T_DEFEATED", "T_BLIND_MISSED"))
 
 define({
     "T_TECH_KNOWN": "Технология «{value}» у вас уже изучена: исследовать её снова не нужно.",

@@ -1,7 +1,7 @@
 """Error codes of the war tabs (armies, army orders, garrisons, manoeuvres), with Russian messages."""
 from __future__ import annotations
 
-from engine.errors import OrderError, define
+from engine.errors import OrderError, define, define_outcomes
 
 define({
     "JR_WAR_ARMY_REQUIRED": "Не указана армия в столбце «Армия». Впишите название армии (например, «1» или "
@@ -95,6 +95,7 @@ DEFEAT_CAUSES = frozenset({
     "JR_WAR_NO_FIGHT",
     "JR_WAR_DEPLOYMENT_CHANGED",
 })
+define_outcomes(DEFEAT_CAUSES)      # should one ever reach a row as an error, it is no «Проблемы» line either
 
 
 def err(code: str, **params: object) -> OrderError:
