@@ -161,7 +161,8 @@ def run_turn(gd: GameDir, be: Backend | None = None, progress: Progress = noop,
         new = result.state
         opening.write_archive(archive / f"statuses-{stage}.json", {
             f: [{"tab": s.tab, "row": s.number, "ok": s.ok, "text": s.text(),
-                 "order": _order_text(layout, raw_books.get(f, {}), s)} for s in ss]
+                 "order": _order_text(layout, raw_books.get(f, {}), s),
+                 **({"codes": [e.code for e in s.errors]} if s.errors else {})} for s in ss]   # «Проблемы»: mistakes
             for f, ss in statuses.items()} | {"_problems": problems})
         for name, text in result.reports.items():
             opening.write_archive(archive / f"report-{stage}-{name}.txt", text)
