@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from engine.errors import is_mistake
 from engine.ruleset import Ruleset, Table
 from sheets_bridge import fairness, odds_tab
 from sheets_bridge.backends.base import Backend, TabWrite, WritesManyBooks
@@ -32,30 +33,55 @@ def _fairness(gd: GameDir, rs: Ruleset) -> Table:
                  tuple(rows))
 
 
+def _turn_archive(gd: GameDir, rs: Ruleset, turn: int) -> list[tuple[str, dict[str, Any]]]:
+    """(stage, its archived statuses) of every stage of `turn` resolved so far, in the rule set's order."""
+    out = []
+    for stage in rs.stages:
+        path = gd.archive_path(turn) / f"statuses-{stage}.json"
+        if path.is_file():
+            out.append((stage, json.loads(path.read_text(encoding="utf-8"))))
+    return out
+
+
 def _orders_log(gd: GameDir, rs: Ruleset, saved: dict[str, Any], fid: str, turn: int, layout: Layout) -> Table:
     """The faction's orders of every stage of `turn` resolved so far, stage by stage (the archived
     statuses; `saved` when the archive has none): after the planning stage the turn's economy results
     are still there."""
-    stages = []
-    for stage in rs.stages:
-        path = gd.archive_path(turn) / f"statuses-{stage}.json"
-        if path.is_file():
-            stages.append(json.loads(path.read_text(encoding="utf-8")))
+    stages = [recorded for _, recorded in _turn_archive(gd, rs, turn)]
     titles = {t.key: t.title for t in layout.order_tabs()}
     rows = [(turn, titles.get(s["tab"], s["tab"]), s["row"], s.get("order", ""), s["text"])
             for recorded in (stages or [saved]) for s in recorded.get(fid, [])]
     return Table(("Ход", "Вкладка", "Строка", "Приказ", "Итог"), tuple(rows))
 
 
-def _problems_table(state: dict[str, Any], saved: dict[str, Any], problems: list[str], layout: Layout) -> Table:
+PROBLEMS_COLUMNS = ("Этап", "Фракция", "Вкладка", "Строка", "Сообщение")
+
+
+def _problems_table(gd: GameDir, rs: Ruleset, state: dict[str, Any], saved: dict[str, Any], problems: list[str],
+                    layout: Layout, turn: int) -> Table:
+    """The GM's «Проблемы»: the players' and the GM's mistakes in every stage of `turn` resolved so far, each
+    row labelled with its stage («ход 2, приказы»), the stages in order (the archived statuses; `saved` and
+    `problems`, the closed stage's, when the archive has none). A stage's problem stays listed after the next
+    stage of the turn resolves; the tab starts over when the first stage of the next turn does (the archive
+    keeps each stage's GM book). The mistakes: the notices on whole tabs (a renamed tab, rows past the limit)
+    and each refused row but those whose every code is an outcome (engine.errors.is_mistake: a row another
+    faction, a battle or the dice defeated is carried out, not a mistake; an archive from before the codes
+    were kept lists every refused row)."""
     titles = {t.key: t.title for t in layout.order_tabs()}
-    rows = [("—", "—", "", p) for p in problems]
-    for fid, ss in saved.items():
-        for s in ss:
-            if not s["ok"]:
-                who = book_name(state, fid)
-                rows.append((who, titles.get(s["tab"], s["tab"]), s["row"], s["text"]))
-    return Table(("Фракция", "Вкладка", "Строка", "Сообщение"), tuple(rows))
+    recorded: list[tuple[str | None, dict[str, Any]]] = [*_turn_archive(gd, rs, turn)]
+    if not recorded:
+        recorded = [(None, {**saved, "_problems": problems})]
+    rows: list[tuple[Any, ...]] = []
+    for stage, statuses in recorded:
+        label = f"ход {turn}" + (f", {rs.stage_title(stage)}" if stage is not None else "")
+        rows += [(label, "—", "—", "", p) for p in statuses.get("_problems", [])]
+        for fid, ss in statuses.items():
+            if fid.startswith("_"):
+                continue
+            for s in ss:
+                if not s["ok"] and is_mistake(s.get("codes") or ["?"]):
+                    rows.append((label, book_name(state, fid), titles.get(s["tab"], s["tab"]), s["row"], s["text"]))
+    return Table(PROBLEMS_COLUMNS, tuple(rows))
 
 
 def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict[str, Any], saved: dict[str, Any],
@@ -82,7 +108,8 @@ def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict[str, Any]
                 tables.setdefault(tab_key, table)
             _add_notices(tables, layout.books[kind], book_notices(state, key, list(problems)))
         elif kind == "gm":
-            tables["problems"] = _problems_table(state, saved, list(problems), layout)
+            tables["problems"] = _problems_table(gd, rs, state, saved, list(problems), layout,
+                                                 orders_turn or state["turn"])
             tables["fairness"] = fairness_table
         else:
             tables["fairness"] = fairness_table
