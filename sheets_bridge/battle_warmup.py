@@ -93,6 +93,11 @@ class Warming:
         """Whether the preparation has ended (well or not: the fast path then prepares what is missing)."""
         return self.process is None or self.process.poll() is not None
 
+    def wait(self, seconds: float) -> None:
+        """Return when the preparation has ended, or after `seconds` at most."""
+        if self.reaper is not None:
+            self.reaper.join(seconds)
+
 
 # Windows' process creation flags (subprocess has them only on Windows)
 CREATE_NEW_PROCESS_GROUP = 0x00000200     # Ctrl+C in the console that started it does not reach it

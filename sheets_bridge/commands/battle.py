@@ -5,8 +5,12 @@ The first odds do not wait for a compiler. A rule set's fast path (Jade Rose: a 
 per machine in about 20 s of CPU, then loaded from numba's disk cache in under a second) is used only for
 more runs than the plain path plays as quickly. When it is not ready, `play` has it prepared in a process of
 its own (battle_warmup) and meanwhile plays the runs on the plain path; ESTIMATE_AFTER seconds in, it tells
-a first estimate with its margin; once the fast path is ready, it plays the runs left there. The figures
-printed at the end do not depend on any of that: each run has its own seed, and both paths play it alike.
+a first estimate with its margin. Then it goes on with the plain path only if that is likely to finish
+first (the runs left at the rate seen take at most PLAIN_BUDGET seconds): else it waits for the preparation
+without taking a CPU from it (the fast path plays those runs in a fraction of a second; on a one-core or a
+busy machine the plain runs would only delay the compile). Once the fast path is ready, it plays the runs
+left there. The figures printed at the end do not depend on any of that: each run has its own seed, and
+both paths play it alike.
 
 stdout holds only the result (with --json, only JSON); notices and the estimate go to stderr.
 """
@@ -30,15 +34,24 @@ from sheets_bridge.gameconfig import ruleset_problem
 
 ESTIMATE_AFTER = 2.0    # seconds of plain runs before the first estimate is told
 STEP = 5                # plain runs between two looks at the clock and the preparation
+PLAIN_BUDGET = 15.0     # seconds: the plain path goes on after the estimate if it is done by then (a compile: 20+)
+LOOK = 0.25             # seconds between two looks at the preparation while waiting for it
 Z95 = 1.96              # the normal quantile of a 95 % two-sided interval
 
 FAST_WARMING = ("готовлю быстрый расчёт боёв в отдельном процессе (один раз на этом компьютере, обычно меньше "
                 "минуты); пока разыгрываю бои обычным способом, первая оценка — через пару секунд")
-FAST_HERE = "быстрый расчёт боёв не подготовился отдельно: готовлю его здесь (до минуты)…"
+FAST_WAITING = ("остальные бои быстрее разыграет быстрый расчёт: жду, когда он будет готов (обычно меньше минуты, "
+                "на загруженном компьютере — дольше)…")
+FAST_HERE = ("быстрый расчёт боёв не подготовился отдельно: готовлю его здесь (обычно меньше минуты, на загруженном "
+             "компьютере — дольше)…")
 
 
 class Warming(Protocol):
-    def done(self) -> bool: ...
+    def done(self) -> bool:
+        """Whether the preparation has ended (well or not)."""
+
+    def wait(self, seconds: float) -> None:
+        """Return when the preparation has ended, or after `seconds` at most."""
 
 
 def play(simulator: BattleSimulator, spec: Mapping[str, Any], runs: int, seed: int, *,
@@ -49,8 +62,10 @@ def play(simulator: BattleSimulator, spec: Mapping[str, Any], runs: int, seed: i
 
     The fast path is prepared only when the runs need it; if it is not ready, `warm()` starts preparing it
     elsewhere and the runs are played on the plain path until it is done (or they are all played): the
-    first estimate is `say`d once `estimate_after` seconds (ESTIMATE_AFTER) of `clock` have passed.
-    `progress` hears the runs as they are played. Raises SpecError as `simulate` does."""
+    first estimate is `say`d once `estimate_after` seconds (ESTIMATE_AFTER) of `clock` have passed; from
+    then on the plain path goes on only while the runs left would take it at most PLAIN_BUDGET seconds at
+    the rate seen so far, else `play` waits for the preparation. `progress` hears the runs as they are
+    played. Raises SpecError as `simulate` does."""
     wait = ESTIMATE_AFTER if estimate_after is None else estimate_after
     session = simulator.runs(spec, runs, seed)
     if not session.needs_kernel or simulator.prepared():
@@ -58,12 +73,19 @@ def play(simulator: BattleSimulator, spec: Mapping[str, Any], runs: int, seed: i
         return session.odds()
     warming = warm()
     say(FAST_WARMING)
-    start, told = clock(), False
+    start, told, plain = clock(), False, True
     while session.left and not warming.done():
+        if not plain:
+            warming.wait(LOOK)
+            continue
         progress(session.play_plain(STEP))
-        if not told and session.left and clock() - start >= wait:
+        elapsed = clock() - start
+        if not told and session.left and elapsed >= wait:
             say(estimate_line(session.odds(), session.runs))
             told = True
+            plain = session.left * elapsed / session.done <= PLAIN_BUDGET
+            if not plain:
+                say(FAST_WAITING)
     if session.left and not simulator.prepared():   # the preparation failed or could not keep its work
         say(FAST_HERE)
     session.play_rest(progress=progress)   # what the preparation left in the cache loads in under a second
@@ -147,8 +169,8 @@ def battle(file: IO[bytes] | None, ruleset_name: str | None, runs: int, seed: in
                                      "free_move": {"flank", "line"}},
                        "garrison": true — отряд из гарнизона города}]
 
-    Первый расчёт на компьютере не ждёт подготовки быстрого счёта: пока она идёт в отдельном процессе,
-    бои разыгрываются обычным способом, и через пару секунд печатается первая оценка.
+    Больше 100 боёв разыгрываются быстрым способом; в первый раз на компьютере его готовит отдельный
+    процесс, а пока бои разыгрываются обычным способом, и через пару секунд печатается первая оценка.
 
     Пример файла: forumwar battle --example > бой.json"""
     if example or file is None:

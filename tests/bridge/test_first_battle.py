@@ -60,6 +60,11 @@ class Preparation:
         self.polls -= 1
         return self.polls < 0
 
+    def wait(self, seconds: float) -> None:
+        self.waited += 1
+
+    waited = 0
+
 
 class Clock:
     def __init__(self, step: float) -> None:
@@ -71,17 +76,32 @@ class Clock:
 
 
 def test_a_cold_battle_tells_an_estimate_with_its_margin_then_the_same_odds_as_a_warm_one():
+    """«The first odds appear within a few seconds on a cold machine, e.g. an estimate from the reference path
+    with its margin, refined once the kernel is ready.» Here the plain runs left would take far longer than
+    a compile, so after the estimate `play` waits for the preparation instead of taking a CPU from it."""
     said: list[str] = []
     heard: list[int] = []
     preparation = Preparation(polls=30)
     got = play(Cold(), SPEC, 1000, 7, say=said.append, progress=heard.append, warm=preparation, clock=Clock(0.5))
     assert got == find_ruleset("jade_rose").battle_simulator().simulate(SPEC, 1000, 7)
     assert preparation.started == 1 and sum(heard) == 1000
-    assert said[0] == FAST_WARMING and len(said) == 2, said
+    assert said[0] == FAST_WARMING and said[2] == battle_command.FAST_WAITING and len(said) == 3, said
     estimate = said[1]
     # 2 s of a clock that says 0.5 s a look: the estimate comes after four steps of five runs
     assert estimate.startswith("первая оценка (разыграно 20 из 1000): атакующий побеждает примерно в "), estimate
     assert "(с вероятностью 95% — от " in estimate and estimate.endswith("); уточняю…")
+    # 0.1 s a run, 980 left: 98 s > PLAIN_BUDGET; no plain run after the estimate's, the rest on the kernel
+    assert heard[:4] == [5, 5, 5, 5] and 5 not in heard[4:] and preparation.waited > 0
+
+
+def test_a_battle_the_plain_path_finishes_soon_goes_on_after_the_estimate_without_waiting():
+    said: list[str] = []
+    preparation = Preparation(polls=10**9)
+    got = play(Cold(), SPEC, 300, 3, say=said.append, progress=lambda n: None, warm=preparation, clock=Clock(0.1))
+    assert got == find_ruleset("jade_rose").battle_simulator().simulate(SPEC, 300, 3)
+    # the estimate after 100 runs (2 s at 0.02 s a run); the 200 left take 4 s <= PLAIN_BUDGET: played plain
+    assert len(said) == 2 and said[1].startswith("первая оценка (разыграно 100 из 300)"), said
+    assert preparation.waited == 0 and preparation.polls > 10**9 - 70
 
 
 def test_a_preparation_that_ends_before_the_estimate_is_due_leaves_the_rest_to_the_kernel():
@@ -94,10 +114,12 @@ def test_a_preparation_that_ends_before_the_estimate_is_due_leaves_the_rest_to_t
 
 def test_a_battle_played_out_on_the_reference_before_the_kernel_is_ready_does_not_wait_for_it():
     preparation = Preparation(polls=10**9)
-    got = play(Cold(), SPEC, 150, 4, say=lambda text: None, progress=lambda n: None, warm=preparation,
-               clock=Clock(1.0))
+    said: list[str] = []
+    got = play(Cold(), SPEC, 150, 4, say=said.append, progress=lambda n: None, warm=preparation,
+               clock=Clock(0.05))
     assert got == find_ruleset("jade_rose").battle_simulator().simulate(SPEC, 150, 4)
-    assert preparation.polls > 10**9 - 40        # it was looked at only between steps, never waited for
+    assert said == [FAST_WARMING]                   # done before an estimate was due
+    assert preparation.polls > 10**9 - 40 and preparation.waited == 0   # looked at between steps, never waited for
 
 
 def test_a_failed_preparation_says_the_kernel_is_prepared_here():
@@ -156,6 +178,7 @@ def test_battle_json_on_a_cold_machine_is_only_json_and_the_notices_go_to_stderr
     preparation = Preparation(polls=5)
     monkeypatch.setattr(battle_warmup, "start", lambda name: preparation())
     monkeypatch.setattr(battle_command, "ESTIMATE_AFTER", 0.0)
+    monkeypatch.setattr(battle_command, "PLAIN_BUDGET", float("inf"))     # whatever the machine's speed
     got = CliRunner().invoke(main, ["battle", str(EXAMPLE), "--runs", "500", "--seed", "3", "--json"])
     assert got.exit_code == 0, got.output
     assert json.loads(got.stdout) == cold.real.simulate(SPEC, 500, 3)
