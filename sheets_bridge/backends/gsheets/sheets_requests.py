@@ -262,7 +262,7 @@ def statuses_below_cleared(tab: TabWrite, sheet_id: int, grid_rows: int) -> list
     first = tab.order_rows + 1              # 0-based: the first row below the order rows
     if not (tab.kind == "orders" and tab.clear_statuses_below and tab.status_column is not None) or grid_rows <= first:
         return []
-    return [{"updateCells": {"range": {"sheetId": sheet_id, "startRowIndex": first, "endRowIndex": grid_rows,
+    return [{"updateCells": {"range": {"sheetId": sheet_id, "startRowIndex": first,        # to the grid's end
                                        "startColumnIndex": tab.status_column, "endColumnIndex": tab.status_column + 1},
                              "fields": "userEnteredValue"}}]
 
