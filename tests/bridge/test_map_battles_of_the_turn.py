@@ -99,7 +99,8 @@ def _book_note(gd: GameDir, key: str) -> str:
 
 
 @pytest.mark.parametrize("which", ["jade", "titania"])
-def test_the_map_opening_turn_3_tells_turn_2_s_battles_as_turn_2_s_never_as_this_turn_s(which, request):
+def test_the_map_opening_turn_3_tells_turn_2_s_battles_as_turn_2_s_never_as_this_turn_s(
+        which: str, request: pytest.FixtureRequest) -> None:
     """«a map made at the opening of turn 3 before any battle of turn 3 shows no «бой этого хода»»."""
     gd = request.getfixturevalue(which)
     key = gd.snapshots()[-1].stem
@@ -120,7 +121,8 @@ def test_the_map_opening_turn_3_tells_turn_2_s_battles_as_turn_2_s_never_as_this
         assert _legend(own)["бой хода 2"] == BATTLE and THIS_TURN not in _legend(own), fid
 
 
-def test_a_jade_rose_map_at_the_opening_of_turn_2_tells_turn_1_s_battles_and_no_map_calls_an_old_one_this_turn_s(jade):
+def test_a_jade_rose_map_at_the_opening_of_turn_2_tells_turn_1_s_battles_and_no_map_calls_an_old_one_this_turn_s(
+        jade: GameDir) -> None:
     """Every map the game drew: a star is «бой этого хода» only when its battle was fought in the map's own
     turn. The map opening turn 2 shows the battle of turn 1's planning as «бой хода 1»."""
     picture, drawing = _drawn(jade, "turn-0002-orders")
@@ -133,7 +135,7 @@ def test_a_jade_rose_map_at_the_opening_of_turn_2_tells_turn_1_s_battles_and_no_
             assert m.turn is not None and m.turn <= picture.turn, path.stem
 
 
-def test_within_a_turn_its_own_battles_are_this_turn_s_and_after_it_they_are_that_turn_s():
+def test_within_a_turn_its_own_battles_are_this_turn_s_and_after_it_they_are_that_turn_s() -> None:
     """The Jade Rose rule of a battle's turn: the planning map of turn 1 shows the battles turn 1's orders
     stage fought as this turn's; the same battles on the map opening turn 2 are turn 1's; an event that says
     its turn keeps it."""
@@ -153,8 +155,8 @@ def test_within_a_turn_its_own_battles_are_this_turn_s_and_after_it_they_are_tha
 
 
 @pytest.mark.parametrize("which", ["jade", "titania"])
-def test_forumwar_map_of_an_archived_turn_draws_the_books_picture_with_its_battles_turn(which, request, tmp_path,
-                                                                                       monkeypatch):
+def test_forumwar_map_of_an_archived_turn_draws_the_books_picture_with_its_battles_turn(
+        which: str, request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`forumwar map --turn 2` (the last snapshot of turn 2: the state the books showed while turn 2 was
     played) is the picture the books got; its stars are the battles of turn 1, told as turn 1's."""
     gd = request.getfixturevalue(which)
@@ -173,7 +175,9 @@ def test_forumwar_map_of_an_archived_turn_draws_the_books_picture_with_its_battl
     assert "хода 2" in result.output
     key = "turn-0002-orders"
     assert [p.stem for p in gd.snapshots() if p.stem.startswith("turn-0002-")][-1] == key
-    turn, stage = pictures.closed_stage(gd, key)
+    closed = pictures.closed_stage(gd, key)
+    assert closed is not None
+    turn, stage = closed
     assert out.read_bytes() == (gd.archive_path(turn) / f"map-{stage}.png").read_bytes()
     legend = _legend(drawn[-1])
     picture, _ = _drawn(gd, key)

@@ -97,7 +97,8 @@ def jade(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             "turn_2": _problems(gd)}
 
 
-def test_the_planning_stage_keeps_the_orders_stage_s_problems_each_labelled_with_its_stage(jade):
+def test_the_planning_stage_keeps_the_orders_stage_s_problems_each_labelled_with_its_stage(
+        jade: dict[str, Any]) -> None:
     gd = jade["gd"]
     orders = [p for p in jade["after_planning"] if p["Этап"] == ORDERS]
     planning = [p for p in jade["after_planning"] if p["Этап"] == PLANNING]
@@ -111,7 +112,7 @@ def test_the_planning_stage_keeps_the_orders_stage_s_problems_each_labelled_with
             and "Атлантида" in p["Сообщение"]]
 
 
-def test_a_lost_battle_is_no_problem(jade):
+def test_a_lost_battle_is_no_problem(jade: dict[str, Any]) -> None:
     """«Армия «Волна» атаковала город …, но проиграла бой» is an order carried out and beaten, not a mistake."""
     gd = jade["gd"]
     lost = [s for stage in ("orders", "planning") for fid, ss in _archived(gd, 1, stage).items()
@@ -126,7 +127,7 @@ def test_a_lost_battle_is_no_problem(jade):
     assert not any(set(s["codes"]) <= OUTCOME_CODES for s in refused)
 
 
-def test_the_next_turn_s_first_stage_starts_the_tab_over(jade):
+def test_the_next_turn_s_first_stage_starts_the_tab_over(jade: dict[str, Any]) -> None:
     """Kept per turn: turn 2's orders stage lists turn 2's mistakes only; turn 1's stay in the archived GM
     books."""
     assert {p["Этап"] for p in jade["turn_2"]} == {"ход 2, приказы"}
@@ -135,7 +136,7 @@ def test_the_next_turn_s_first_stage_starts_the_tab_over(jade):
     assert {r[0] for r in archived.iter_rows(min_row=2, values_only=True)} == {ORDERS, PLANNING}
 
 
-def test_a_titania_row_another_faction_made_void_is_no_problem_and_a_players_mistake_is(tmp_path: Path):
+def test_a_titania_row_another_faction_made_void_is_no_problem_and_a_players_mistake_is(tmp_path: Path) -> None:
     """Titania: «не удался» verdicts are OK rows, and T_DEFEATED (an ally attacked from the supporter's own
     province, C11.2) and T_BLIND_MISSED are another faction's doing: only the mistake (a move to a province
     that is not next door) is listed."""

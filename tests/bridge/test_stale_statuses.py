@@ -85,7 +85,7 @@ def game(request: pytest.FixtureRequest, tmp_path: Path) -> Game:
     return new_game(request.param, tmp_path / "game", seed="stale-statuses")
 
 
-def test_a_row_typed_past_the_limit_gets_its_status_and_loses_it_once_cleared(game):
+def test_a_row_typed_past_the_limit_gets_its_status_and_loses_it_once_cleared(game: Game) -> None:
     """«type a row beyond the limit, check (status appears), clear the row, check again (status gone, the
     sheet's used range / print area back to normal)»."""
     before = (_print_area(game), _last_cell_row(game))
@@ -101,7 +101,7 @@ def test_a_row_typed_past_the_limit_gets_its_status_and_loses_it_once_cleared(ga
     assert all(not any(str(c).strip() for c in row) for row in _rows(game)[1:])
 
 
-def test_a_standing_tab_keeps_the_status_of_a_row_still_past_the_limit_and_drops_it_once_cleared(game):
+def test_a_standing_tab_keeps_the_status_of_a_row_still_past_the_limit_and_drops_it_once_cleared(game: Game) -> None:
     """The stage's push rewrites the status cells of «Армии» (a standing tab): a row still filled past the
     limit keeps its «не прочитана» (the turn read it so), one cleared before the turn without a check loses
     it, and the tab prints as an empty one again."""
