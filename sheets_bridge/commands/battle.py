@@ -6,11 +6,12 @@ per machine in about 20 s of CPU, then loaded from numba's disk cache in under a
 more runs than the plain path plays as quickly. When it is not ready, `play` has it prepared in a process of
 its own (battle_warmup) and meanwhile plays the runs on the plain path; ESTIMATE_AFTER seconds in, it tells
 a first estimate with its margin. Then it goes on with the plain path only if that is likely to finish
-first (the runs left at the rate seen take at most PLAIN_BUDGET seconds): else it waits for the preparation
-without taking a CPU from it (the fast path plays those runs in a fraction of a second; on a one-core or a
-busy machine the plain runs would only delay the compile). Once the fast path is ready, it plays the runs
-left there. The figures printed at the end do not depend on any of that: each run has its own seed, and
-both paths play it alike.
+first: the runs left need no more CPU at the rate seen than the compile has left (COMPILE_CPU seconds of
+CPU in all, as much of it done as the plain runs took, since both share the machine alike, however busy
+it is). Else it waits for the preparation without taking a CPU from it: the fast path plays those runs in
+a fraction of a second, and on a one-core or a busy machine the plain runs would only delay the compile.
+Once the fast path is ready, it plays the runs left there. The figures printed at the end do not depend
+on any of that: each run has its own seed, and both paths play it alike.
 
 stdout holds only the result (with --json, only JSON); notices and the estimate go to stderr.
 """
@@ -34,7 +35,7 @@ from sheets_bridge.gameconfig import ruleset_problem
 
 ESTIMATE_AFTER = 2.0    # seconds of plain runs before the first estimate is told
 STEP = 5                # plain runs between two looks at the clock and the preparation
-PLAIN_BUDGET = 15.0     # seconds: the plain path goes on after the estimate if it is done by then (a compile: 20+)
+COMPILE_CPU = 20.0      # seconds of CPU the kernel's compile takes, about (issue 38 §6: 23 CPU-s)
 LOOK = 0.25             # seconds between two looks at the preparation while waiting for it
 Z95 = 1.96              # the normal quantile of a 95 % two-sided interval
 
@@ -57,15 +58,15 @@ class Warming(Protocol):
 def play(simulator: BattleSimulator, spec: Mapping[str, Any], runs: int, seed: int, *,
          say: Callable[[str], None], progress: Callable[[int], None],
          warm: Callable[[], Warming], clock: Callable[[], float] = time.monotonic,
-         estimate_after: float | None = None) -> dict[str, Any]:
+         cpu: Callable[[], float] = time.process_time, estimate_after: float | None = None) -> dict[str, Any]:
     """The battle's odds over `runs` runs (the simulator's `simulate` figures, whatever the timing).
 
     The fast path is prepared only when the runs need it; if it is not ready, `warm()` starts preparing it
     elsewhere and the runs are played on the plain path until it is done (or they are all played): the
     first estimate is `say`d once `estimate_after` seconds (ESTIMATE_AFTER) of `clock` have passed; from
-    then on the plain path goes on only while the runs left would take it at most PLAIN_BUDGET seconds at
-    the rate seen so far, else `play` waits for the preparation. `progress` hears the runs as they are
-    played. Raises SpecError as `simulate` does."""
+    then on the plain path goes on only if the runs left need no more `cpu` time at the rate seen than
+    the compile has left (COMPILE_CPU less the `cpu` time the plain runs took), else `play` waits for the
+    preparation. `progress` hears the runs as they are played. Raises SpecError as `simulate` does."""
     wait = ESTIMATE_AFTER if estimate_after is None else estimate_after
     session = simulator.runs(spec, runs, seed)
     if not session.needs_kernel or simulator.prepared():
@@ -73,7 +74,7 @@ def play(simulator: BattleSimulator, spec: Mapping[str, Any], runs: int, seed: i
         return session.odds()
     warming = warm()
     say(FAST_WARMING)
-    start, told, plain = clock(), False, True
+    start, started, told, plain = clock(), cpu(), False, True
     while session.left and not warming.done():
         if not plain:
             warming.wait(LOOK)
@@ -83,7 +84,8 @@ def play(simulator: BattleSimulator, spec: Mapping[str, Any], runs: int, seed: i
         if not told and session.left and elapsed >= wait:
             say(estimate_line(session.odds(), session.runs))
             told = True
-            plain = session.left * elapsed / session.done <= PLAIN_BUDGET
+            used = cpu() - started
+            plain = session.left * used / session.done <= COMPILE_CPU - used
             if not plain:
                 say(FAST_WAITING)
     if session.left and not simulator.prepared():   # the preparation failed or could not keep its work

@@ -82,7 +82,8 @@ def test_a_cold_battle_tells_an_estimate_with_its_margin_then_the_same_odds_as_a
     said: list[str] = []
     heard: list[int] = []
     preparation = Preparation(polls=30)
-    got = play(Cold(), SPEC, 1000, 7, say=said.append, progress=heard.append, warm=preparation, clock=Clock(0.5))
+    got = play(Cold(), SPEC, 1000, 7, say=said.append, progress=heard.append, warm=preparation, clock=Clock(0.5),
+               cpu=Clock(0.5))
     assert got == find_ruleset("jade_rose").battle_simulator().simulate(SPEC, 1000, 7)
     assert preparation.started == 1 and sum(heard) == 1000
     assert said[0] == FAST_WARMING and said[2] == battle_command.FAST_WAITING and len(said) == 3, said
@@ -90,16 +91,19 @@ def test_a_cold_battle_tells_an_estimate_with_its_margin_then_the_same_odds_as_a
     # 2 s of a clock that says 0.5 s a look: the estimate comes after four steps of five runs
     assert estimate.startswith("первая оценка (разыграно 20 из 1000): атакующий побеждает примерно в "), estimate
     assert "(с вероятностью 95% — от " in estimate and estimate.endswith("); уточняю…")
-    # 0.1 s a run, 980 left: 98 s > PLAIN_BUDGET; no plain run after the estimate's, the rest on the kernel
+    # 0.1 s of CPU a run, 980 left: 98 s > the compile's 20 s less the 2 s played; no plain run after the
+    # estimate's, the rest on the kernel
     assert heard[:4] == [5, 5, 5, 5] and 5 not in heard[4:] and preparation.waited > 0
 
 
 def test_a_battle_the_plain_path_finishes_soon_goes_on_after_the_estimate_without_waiting():
     said: list[str] = []
     preparation = Preparation(polls=10**9)
-    got = play(Cold(), SPEC, 300, 3, say=said.append, progress=lambda n: None, warm=preparation, clock=Clock(0.1))
+    got = play(Cold(), SPEC, 300, 3, say=said.append, progress=lambda n: None, warm=preparation, clock=Clock(0.1),
+               cpu=Clock(0.1))
     assert got == find_ruleset("jade_rose").battle_simulator().simulate(SPEC, 300, 3)
-    # the estimate after 100 runs (2 s at 0.02 s a run); the 200 left take 4 s <= PLAIN_BUDGET: played plain
+    # the estimate after 100 runs (2 s at 0.02 s a run); the 200 left take 4 s of CPU, less than the compile's
+    # 20 s less the 2 s played: played plain
     assert len(said) == 2 and said[1].startswith("первая оценка (разыграно 100 из 300)"), said
     assert preparation.waited == 0 and preparation.polls > 10**9 - 70
 
@@ -178,7 +182,7 @@ def test_battle_json_on_a_cold_machine_is_only_json_and_the_notices_go_to_stderr
     preparation = Preparation(polls=5)
     monkeypatch.setattr(battle_warmup, "start", lambda name: preparation())
     monkeypatch.setattr(battle_command, "ESTIMATE_AFTER", 0.0)
-    monkeypatch.setattr(battle_command, "PLAIN_BUDGET", float("inf"))     # whatever the machine's speed
+    monkeypatch.setattr(battle_command, "COMPILE_CPU", float("inf"))     # whatever the machine's speed
     got = CliRunner().invoke(main, ["battle", str(EXAMPLE), "--runs", "500", "--seed", "3", "--json"])
     assert got.exit_code == 0, got.output
     assert json.loads(got.stdout) == cold.real.simulate(SPEC, 500, 3)
