@@ -70,13 +70,17 @@ BACKGROUND = ("в фоне готовлю расчёт боёв для вкла�
 
 def warm_for_game(ruleset_name: str) -> bool:
     """At `new`: start preparing the fast battles when the rule set's odds tab will use them and they are
-    not ready on this machine (so the game's first `check` does not wait); whether it was started."""
+    not ready on this machine (so the game's first `check` does not wait); whether it was started. A
+    look that fails (numba broken on this machine) starts nothing and is no error of `new`: the game is
+    made, and `check` says what it waits for."""
     rs = find_ruleset(ruleset_name)
     simulator = rs.battle_simulator()
-    if simulator is None or rs.odds_calculator() is None or simulator.prepared():
+    try:
+        if simulator is None or rs.odds_calculator() is None or simulator.prepared():
+            return False
+    except Exception:
         return False
-    start(rs.name)
-    return True
+    return start(rs.name).process is not None
 
 
 class Warming:

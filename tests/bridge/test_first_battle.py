@@ -206,14 +206,25 @@ def test_a_few_runs_or_one_report_load_no_compiler(tmp_path):
 
 
 def test_new_prepares_the_battles_in_the_background_when_they_are_not_ready(monkeypatch):
+    """«… or a kernel warmed in the background at `new`»: only for a rule set whose odds tab uses it, only when
+    it is not ready, and a look that fails never fails `new`."""
     started: list[str] = []
-    monkeypatch.setattr(battle_warmup, "start", lambda name: started.append(name))
+
+    def start(name: str) -> battle_warmup.Warming:
+        started.append(name)
+        return battle_warmup.Warming(FakePopen(lambda kwargs: False))
+    monkeypatch.setattr(battle_warmup, "start", start)
     simulator = type(find_ruleset("jade_rose").battle_simulator())
     monkeypatch.setattr(simulator, "prepared", lambda self: False)
     assert battle_warmup.warm_for_game("jade_rose") and started == ["jade_rose"]
     monkeypatch.setattr(simulator, "prepared", lambda self: True)
     assert not battle_warmup.warm_for_game("jade_rose") and started == ["jade_rose"]
     assert not battle_warmup.warm_for_game("titania") and started == ["jade_rose"]   # it has no such battles
+
+    def broken(self) -> bool:
+        raise ImportError("numba")
+    monkeypatch.setattr(simulator, "prepared", broken)
+    assert not battle_warmup.warm_for_game("jade_rose") and started == ["jade_rose"]  # `new` goes on
 
 
 def test_the_background_preparation_runs_from_any_folder_prints_nothing_and_is_reaped(tmp_path, monkeypatch, capfd):
