@@ -1,12 +1,13 @@
 """Order-row error codes of the Titania books, with Russian templates (engine.errors catalogue).
 
-Each message says what is wrong and what is allowed. `T_DEFEATED` is the adjudicator's verdict on a row that
-check accepted and another faction or a battle defeated (engine.titania.reasons.EXTERNAL_CAUSES);
-`T_REJECTED` any other void verdict (engine.titania.reasons explains the reason code).
+Each message says what is wrong and what is allowed. `T_REJECTED` is the adjudicator's verdict on a void row no
+other faction caused (engine.titania.reasons explains the reason code); a row check accepted that another faction
+or a battle then made void is no error but an outcome, an OK row «не удался из-за других фракций или боя»
+(engine.titania.game_turn, reasons.EXTERNAL_CAUSES).
 """
 from __future__ import annotations
 
-from engine.errors import define, define_outcomes
+from engine.errors import define
 from engine.titania.rulebook import see
 
 define({
@@ -83,7 +84,6 @@ define({
                     f"у вас на {{food}} отр. при {{squads}} отр. к Походу ({see('C2.2, A11.1')}). {{allowed}}",
     "T_MOVE_OVER_LIMIT": "В провинции «{target}» к этому ходу стоит ваше войско силой {resident}, лимит силы отряда "
                          f"{{limit}}: войско силой {{strength}} туда не войдёт ({see('A7.1')}). {{allowed}}",
-    "T_DEFEATED": "Не выполнено из-за других фракций или боя: {cause} — {reason}.",
 })
 
 # Spells and abilities aimed at an army: what the faction sees (engine.titania.fog), a spell learned this turn (G77)
@@ -121,13 +121,6 @@ define({
                      "пути: {allowed}.",
 })
 
-define({
-    "T_BLIND_MISSED": "Не выполнено из-за других фракций: войска, в которое вы метили в провинции, которую не видели, "
-                      "там не оказалось; ничего не оплачено.",
-})
-
-# Another faction or a battle decided these rows, not their player: the GM's «Проблемы» leaves them out
-define_outcomes(("T_DEFEATED", "T_BLIND_MISSED"))
 
 define({
     "T_TECH_KNOWN": "Технология «{value}» у вас уже изучена: исследовать её снова не нужно.",

@@ -204,6 +204,11 @@ def situation(state: TitaniaState, orders: Mapping[str, ParsedOrders], seed: int
     return data, planning_rows, campaign_rows
 
 
+DEFEATED = "не удался из-за других фракций или боя"
+BLIND_MISSED = (f"{DEFEATED}: войска, в которое вы метили в провинции, которую не видели, там не оказалось; "
+                "ничего не оплачено")
+
+
 def _verdict(item: Mapping[str, Any], fallen: bool = False) -> tuple[bool, str]:
     """(is it void, Russian text) of an adjudicated order; `fallen`: its army did not survive its Boss fight."""
     outcome = str(item.get("outcome"))
@@ -218,8 +223,8 @@ def _status(tab: str, row: int, item: Mapping[str, Any], extra: str = "", fallen
     if reason in ("no_battle", "empty_province"):  # a standing support offer nobody needed: not a mistake
         return RowStatus(tab, row, note=f"подмога не понадобилась: {explain(reason)}")
     if void and reason in EXTERNAL_CAUSES and (tab != PLANNING or reason == "no_event"):
-        return RowStatus(tab, row, (OrderError("T_DEFEATED", {"cause": DEFEATED_BY[str(reason)],
-                                                              "reason": explain(reason)}),))
+        # carried out and then beaten by others: an outcome, not a refused order (issue 38 §2)
+        return RowStatus(tab, row, note=f"{DEFEATED}: {DEFEATED_BY[str(reason)]} — {explain(reason)}")
     if void:
         return RowStatus(tab, row, (OrderError("T_REJECTED", {"reason": explain(reason)}),))
     return RowStatus(tab, row, note=text + extra)
@@ -231,7 +236,7 @@ def _blind(tab: str, row: int, item: Mapping[str, Any], order: Mapping[str, Any]
     target = order.get("target") if isinstance(order.get("target"), dict) else None
     if not order.get(BLIND) or target is None or item.get("outcome") != "void" or item.get("reason") != "bad_target":
         return None
-    return RowStatus(tab, row, (OrderError("T_BLIND_MISSED", {}),))
+    return RowStatus(tab, row, note=BLIND_MISSED)
 
 
 def _statuses(out: Mapping[str, Any], orders: Mapping[str, ParsedOrders],

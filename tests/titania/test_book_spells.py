@@ -167,5 +167,5 @@ def test_a_spell_of_any_range_aims_blind_at_an_unseen_province(start: dict[str, 
     assert len(texts) == 1 and next(iter(texts)).startswith("OK: заклинание «Молния» на войско фракции «Орда Гримгора»")
     assert "(эту провинцию вы не видите" in next(iter(texts))
     assert results[0].startswith("OK: выполнен: заклинание применено")
-    assert results[1] == ("Не выполнено из-за других фракций: войска, в которое вы метили в провинции, которую не "
-                          "видели, там не оказалось; ничего не оплачено.")
+    assert results[1] == ("OK: не удался из-за других фракций или боя: войска, в которое вы метили в провинции, "
+                          "которую не видели, там не оказалось; ничего не оплачено")

@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import find_ruleset
-from engine.errors import OrderError
 from engine.ruleset import ParsedOrders, RowStatus
 from engine.titania.campaign_rows import HOLD_GIVES_WAY
+from engine.titania.game_turn import BLIND_MISSED
 from engine.titania.reasons import EXTERNAL_CAUSES, FALLEN, REASONS, explain
 from sheets_bridge import stage
 from sheets_bridge.demo import run_demo
@@ -48,10 +48,10 @@ def played() -> Iterator[Path]:
 
 def verdict_problem(checked: RowStatus, final: str) -> str | None:
     """Why a row that check called OK does not satisfy the property (None: it does). A cast or Intimidation aimed
-    at a province the faction could not see finds no army there: that is another faction's doing (T_BLIND_MISSED)."""
+    at a province the faction could not see finds no army there: that is another faction's doing (BLIND_MISSED)."""
     if final.startswith("OK: выполнен") or final.startswith("OK: подмога не понадобилась"):
         return None
-    if final == OrderError("T_BLIND_MISSED").message():
+    if final == f"OK: {BLIND_MISSED}":
         return None
     if final == checked.text() and final.endswith(HOLD_GIVES_WAY):  # a «Стоять» that gave way is no order
         return None
