@@ -261,8 +261,7 @@ def status(game_dir: str, as_json: bool) -> None:
     """Ход, этап, срок и сколько до него осталось; по фракциям — поданы ли приказы, ошибки, казна."""
     from sheets_bridge.status_view import status as status_output
     gd = game_at(game_dir)
-    with gd.reading():
-        out = status_output(gd, as_json)
+    out = gd.read(lambda: status_output(gd, as_json))
     if as_json:
         _echo_json(out)
     else:

@@ -14,11 +14,12 @@ Layout:
     journal.jsonl              one JSON line per step: openings and pushed books per (snapshot, epoch),
                                rollbacks
     .lock                      held by the forumwar command that changes the game
+    .lock-holder.json          who holds it (written under it, removed before it is released)
 Every JSON/TOML write is atomic (temporary file in the same directory, then os.replace).
 
 Commands that change the game take the lock (`GameDir.lock`); read-only ones (verify, replay, status,
-post, map, charts) never hold it and never write (`GameDir.reading`), so they also run on a copy of the
-game the user cannot write to.
+post, map, charts) never hold it and never write, not even the lock file (`GameDir.read`), so they also
+run on a copy of the game the user cannot write to; while a command writes the game they wait for it.
 """
 from __future__ import annotations
 
@@ -31,10 +32,11 @@ import os
 import platform
 import re
 import sys
+import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 with warnings.catch_warnings():   # without fcntl or msvcrt it says so at import: the lock file is the fallback
     warnings.simplefilter("ignore")
@@ -67,6 +69,11 @@ SEEDS_FILE = "seeds.json"
 CHAIN_FILE = "chain.json"
 SNAPSHOT_RE = re.compile(r"^turn-(\d{4,})-([a-z0-9_]+)\.json$")
 STAGE_RE = re.compile(r"^[a-z0-9_]+$")
+READ_WAIT = 30.0      # seconds in all a read-only command waits for a command that is writing the game
+READ_POLL = 0.25      # how often it looks again
+READ_TRIES = 5        # reads made void by a write (a command that keeps writing) before it gives up
+
+T = TypeVar("T")
 
 
 class GameLocked(GameDirError):
@@ -362,7 +369,7 @@ class GameDir:
         The holder's note (.lock-holder.json) a crashed command leaves behind is how the next one
         sees that it was interrupted; `self.notice` tells the GM. `shared` (no clean-up of what a
         killed write left) is for a command that holds the game still while it reads it; the read-only
-        commands use `reading`, which holds nothing."""
+        commands use `read`, which holds nothing."""
         if not shared:
             self._require_writable()
         try:
@@ -387,57 +394,88 @@ class GameDir:
         finally:
             guard.release()
 
-    @contextlib.contextmanager
-    def reading(self) -> Iterator[None]:
-        """Read the game as it stands, writing nothing and holding no lock (verify, replay, status, post,
-        map, charts): so it works on a copy the user cannot write to, and never keeps a `turn` out.
+    def read(self, read: Callable[[], T]) -> T:
+        """`read()`'s result, read from the game as it stands, writing nothing and holding no lock (verify,
+        replay, status, post, map, charts): so it works on a copy the user cannot write to, creates no file
+        in the game's folder (not even the lock file), and never keeps a `turn` out.
 
-        A half-written game is never read as a whole one: where the lock can be tried (a folder this
-        user can write), a command holding it now refuses the read (GameBusy); and whatever the folder,
-        any file of the game that changes while it is read (a command that starts meanwhile writes its
-        holder's note first) makes the read void, GameBusy at the end: the caller shows its results only
-        after this block. Where the lock cannot be tried (a read-only copy, another user's lock file),
-        a holder's note tells that a command may be writing, or was interrupted; `self.notice` says so."""
-        free = self._try_lock()
-        holder = self._holder()
-        if holder is not None:
-            if free:
-                self.notice(f"прошлая команда forumwar ({_holder_words(holder)}) оборвалась, не закончив "
-                            "работу (сбой, Ctrl+C или выключенный компьютер); показано то, что она успела "
-                            "записать. Если она рассчитывала этап, forumwar turn доделает его.")
+        A half-written game is never returned as a whole one. A command that writes the game leaves its
+        holder's note for as long as it holds the lock, so: with no note, nobody is writing; with one, the
+        lock tells whether its command still runs. While it runs this waits, having said so (`notice`), at
+        most READ_WAIT seconds in all, then gives up (GameBusy): nothing read is shown. A note whose command
+        is gone is a command interrupted, said and read. Where the lock cannot be tried (a read-only copy, a
+        lock file of another user), it is said that a command may be writing. Whatever the case, every file
+        of the game is compared before and after the read: a read during which anything changed (a command
+        that starts meanwhile writes its note first) is void, even when it failed, and is done again once
+        the writer is done. The caller shows its results only after this returns."""
+        waited, voided, told = 0.0, 0, set()
+
+        def say(what: str, text: str) -> None:
+            if what not in told:
+                told.add(what)
+                self.notice(text)
+
+        def pause(why: str) -> None:
+            nonlocal waited
+            if waited >= READ_WAIT or voided >= READ_TRIES:
+                raise GameBusy(why + ": пока она не закончит, в папке может быть половина этапа, поэтому ничего "
+                               "не показано. Дождитесь её окончания и повторите")
+            time.sleep(READ_POLL)
+            waited += READ_POLL
+
+        while True:
+            holder = self._holder()
+            held = self._held() if holder is not None else False
+            if holder is not None and held:
+                say("busy", f"игру сейчас записывает другая команда forumwar ({_holder_words(holder)}): жду, пока "
+                            f"она закончит (не дольше {READ_WAIT:.0f} с), чтобы не показать половину этапа")
+                pause(f"игру всё ещё записывает другая команда forumwar ({_holder_words(holder)})")
+                continue
+            if holder is not None and held is False:
+                say("left", f"прошлая команда forumwar ({_holder_words(holder)}) оборвалась, не закончив работу "
+                            "(сбой, Ctrl+C или выключенный компьютер); показано то, что она успела записать. Если "
+                            "она рассчитывала этап, forumwar turn доделает его.")
+            elif holder is not None:
+                say("unknown", f"в папке игры отмечено, что с ней работает команда ({_holder_words(holder)}), а "
+                               "проверить, идёт ли эта команда сейчас, отсюда нельзя (папка только для чтения или "
+                               "блокировка другого пользователя). Если она ещё идёт, дождитесь её окончания и "
+                               "повторите; если её прервали, показано то, что она успела записать.")
+            before = self._fingerprint()
+            try:
+                result = read()
+            except Exception:
+                if self._fingerprint() == before:
+                    raise
             else:
-                self.notice(f"в папке игры отмечено, что с ней работает команда ({_holder_words(holder)}), а "
-                            "проверить, идёт ли эта команда сейчас, отсюда нельзя (папка только для чтения или "
-                            "блокировка другого пользователя). Если она ещё идёт, дождитесь её окончания и "
-                            "повторите; если её прервали, показано то, что она успела записать.")
-        before = self._fingerprint()
-        yield
-        if self._fingerprint() != before:
+                if self._fingerprint() == before:
+                    return result
+            voided += 1
             now = self._holder()
             who = f" ({_holder_words(now)})" if now is not None else ""
-            raise GameBusy(f"пока эта команда читала игру, её изменила другая команда forumwar{who}: прочитанное "
-                           "могло оказаться половиной этапа, поэтому ничего не показано. Дождитесь, пока та "
-                           "команда закончит, и повторите")
+            say("void", f"пока эта команда читала игру, её изменила другая команда forumwar{who}: прочитанное "
+                        "могло оказаться половиной этапа; читаю заново, когда та закончит")
+            pause(f"игру всё время меняет другая команда forumwar{who}")
 
-    def _try_lock(self) -> bool:
-        """Whether no command holds the lock now (taken and at once released); GameBusy if one does;
-        False when it cannot be told: a folder this user cannot write, a lock file this user cannot open."""
-        if not os.access(self.path, os.W_OK):
-            return False
-        guard = filelock.FileLock(self.path / LOCK_FILE, timeout=0)
+    def _held(self) -> bool | None:
+        """Whether a command holds the game's lock now (taken and at once released: never waits, creates no
+        lock file); None when it cannot be told: a lock file this user cannot open, on a folder or a disk
+        only for reading."""
+        lock_file = self.path / LOCK_FILE
+        if not lock_file.exists():
+            return False                  # a command that holds the lock keeps its file
+        guard = filelock.FileLock(lock_file, timeout=0)
         try:
             guard.acquire(timeout=0)
         except filelock.Timeout:
-            raise GameBusy(f"игру сейчас записывает другая команда forumwar ({self._holder_text()}): пока она "
-                           "не закончит, в папке может быть половина этапа. Дождитесь её окончания и "
-                           "повторите") from None
+            return True
         except OSError:
-            return False
+            return None
         guard.release()
-        return True
+        return False
 
-    def _fingerprint(self) -> list[tuple[str, int, int]]:
-        """Every file of the game but the lock (path, size, modification time): a write shows in it."""
+    def _fingerprint(self) -> list[tuple[str, int, int, int]]:
+        """Every file of the game but the lock (path, size, modification time, file number): any write shows
+        in it, an atomic replace as a new file number even where the clock of the disk is coarse."""
         found = []
         for root, _dirs, files in os.walk(self.path):
             for name in files:
@@ -446,7 +484,8 @@ class GameDir:
                     continue
                 with contextlib.suppress(OSError):         # gone as it was listed: a change all the same
                     info = path.stat()
-                    found.append((path.relative_to(self.path).as_posix(), info.st_size, info.st_mtime_ns))
+                    found.append((path.relative_to(self.path).as_posix(), info.st_size, info.st_mtime_ns,
+                                  info.st_ino))
         return sorted(found)
 
     def _require_writable(self) -> None:
@@ -456,7 +495,8 @@ class GameDir:
         if not self.path.is_dir():
             return
         if not os.access(self.path, os.W_OK | os.X_OK):
-            raise GameNotWritable(self._unwritable_text(self.path))
+            raise GameNotWritable(self._unwritable_text(self.path, errno.EROFS if _read_only_disk(self.path)
+                                                        else None))
         lock_file = self.path / LOCK_FILE
         if lock_file.exists() and not os.access(lock_file, os.R_OK | os.W_OK):
             raise GameNotWritable(self._lock_file_text(errno.EACCES))
@@ -473,10 +513,14 @@ class GameDir:
     def _unwritable_text(self, where: Path, error: int | None = None) -> str:
         """Why a command that changes the game cannot write `where`, and what to do, in the GM's words."""
         what = "в файл" if where.is_file() else "в папку"
-        why = "диск только для чтения" if error == errno.EROFS else "нет прав" + _whose(where)
+        if error == errno.EROFS:
+            why = "диск только для чтения"
+            fix = "скопируйте её папку на диск, куда можно писать, и запускайте forumwar там"
+        else:
+            why, fix = "нет прав" + _whose(where), _give_back(self.path, where)
         return (f"эта команда меняет игру, а {what} {where} нельзя записать: {why}. Если это копия игры для "
                 "проверки, ей хватит команд, которые ничего не меняют: verify, replay, status, post, map и "
-                f"charts. Чтобы вести игру, {_give_back(self.path, where)}")
+                f"charts. Чтобы вести игру, {fix}")
 
     def _lock_file_text(self, error: int | None) -> str:
         """Why the lock file cannot be opened (another user's, or made unreadable), and what to do."""
@@ -670,6 +714,15 @@ def _holder_words(holder: dict[str, Any]) -> str:
     since = str(holder.get("since", ""))[11:16]
     where = f" на компьютере {holder['host']}" if holder.get("host") else ""
     return f"{command}, pid {holder.get('pid', '?')}{where}" + (f", с {since} UTC" if since else "")
+
+
+def _read_only_disk(path: Path) -> bool:
+    """Whether `path` is on a disk mounted only for reading (a CD, a read-only mount of a downloaded copy);
+    False where the system does not say (Windows)."""
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except (AttributeError, OSError):
+        return False
 
 
 def _owner(path: Path) -> str | None:

@@ -248,13 +248,17 @@ def replay_state(gd: GameDir, turn: int, stage: str) -> tuple[str, str]:
 
 def replay(gd: GameDir, turn: int, stage: str) -> tuple[bool, str]:
     """Re-run a resolved stage and compare it with the recorded result; never writes to the game."""
-    with gd.reading():
-        got, after = replay_state(gd, turn, stage)
-        next_turn, next_stage = opening.parse_stem(after)
-        expected = gd.snapshot_path(next_turn, next_stage).read_text(encoding="utf-8")
-        rs = find_ruleset(gd.config.ruleset)
-        what = f"ход {turn}, этап «{rs.stage_title(stage)}»"
-        recorded = f"с записанным итогом (снимок хода {next_turn}, этапа «{rs.stage_title(next_stage)}»)"
-        if got == expected:
-            return True, f"{what}: пересчёт совпал {recorded}"
-        return False, f"{what}: пересчёт ОТЛИЧАЕТСЯ {recorded}"
+    return gd.read(lambda: _replayed(gd, turn, stage))
+
+
+def _replayed(gd: GameDir, turn: int, stage: str) -> tuple[bool, str]:
+    """The replay of a stage compared with its recorded result (inside `GameDir.read`)."""
+    got, after = replay_state(gd, turn, stage)
+    next_turn, next_stage = opening.parse_stem(after)
+    expected = gd.snapshot_path(next_turn, next_stage).read_text(encoding="utf-8")
+    rs = find_ruleset(gd.config.ruleset)
+    what = f"ход {turn}, этап «{rs.stage_title(stage)}»"
+    recorded = f"с записанным итогом (снимок хода {next_turn}, этапа «{rs.stage_title(next_stage)}»)"
+    if got == expected:
+        return True, f"{what}: пересчёт совпал {recorded}"
+    return False, f"{what}: пересчёт ОТЛИЧАЕТСЯ {recorded}"

@@ -84,43 +84,47 @@ def published_rows(gd: GameDir, be: Backend, rs: Ruleset) -> dict[Stage, Publish
 def verify(gd: GameDir, turn: int | None = None, be: Backend | None = None,
            heads: Sequence[str] = ()) -> Verification:
     """Check every resolved stage (of one turn if given) against the files and, when `be` reads the
-    public book, against the published record; then check each chain head in `heads`."""
+    public book, against the published record; then check each chain head in `heads`. Reads the game
+    without its lock and writes nothing (`GameDir.read`: it waits for a command writing the game)."""
+    return gd.read(lambda: _verified(gd, turn, be, heads))
+
+
+def _verified(gd: GameDir, turn: int | None, be: Backend | None, heads: Sequence[str]) -> Verification:
     out = Verification()
-    with gd.reading():
-        keys = opening.snapshot_keys(gd)
-        if not keys:
-            from sheets_bridge.stage_common import StageError
-            raise StageError(f"в {gd.state_dir} нет снимков: проверять нечего")
-        rs = find_ruleset(gd.read_snapshot(*opening.parse_stem(keys[0]))["ruleset"])
-        published: dict[Stage, PublishedRow] = {}
-        if be is not None:
-            try:
-                published = published_rows(gd, be, rs)
-                out.published_read = True
-            except Exception as exc:  # the book is a second witness; the files are checked anyway
-                out.warnings.append(f"не удалось прочитать общую книгу ({exc}); сверяю только файлы игры")
-        recorded = gd.chain()
-        chain: list[tuple[Stage, str]] = []
-        head = fairness.GENESIS
-        for before_key, after_key in itertools.pairwise(keys):
-            t, stage = opening.parse_stem(before_key)
-            head, problems = _check_link(gd, t, stage, after_key, head, recorded)
-            chain.append(((t, stage), head))
-            if turn is not None and t != turn:
-                continue
-            problems = _check_stage(gd, t, stage, after_key) + problems
-            if out.published_read:
-                problems += _published_problems(gd, published.get((t, stage)), t, stage, head)
-            where = _where(rs, (t, stage))
-            for p in problems:
-                out.problem(where, p)
-            out.checked.append(f"{where}: {'ошибки' if problems else 'всё сходится'}")
-            out.stages += 1
+    keys = opening.snapshot_keys(gd)
+    if not keys:
+        from sheets_bridge.stage_common import StageError
+        raise StageError(f"в {gd.state_dir} нет снимков: проверять нечего")
+    rs = find_ruleset(gd.read_snapshot(*opening.parse_stem(keys[0]))["ruleset"])
+    published: dict[Stage, PublishedRow] = {}
+    if be is not None:
+        try:
+            published = published_rows(gd, be, rs)
+            out.published_read = True
+        except Exception as exc:  # the book is a second witness; the files are checked anyway
+            out.warnings.append(f"не удалось прочитать общую книгу ({exc}); сверяю только файлы игры")
+    recorded = gd.chain()
+    chain: list[tuple[Stage, str]] = []
+    head = fairness.GENESIS
+    for before_key, after_key in itertools.pairwise(keys):
+        t, stage = opening.parse_stem(before_key)
+        head, problems = _check_link(gd, t, stage, after_key, head, recorded)
+        chain.append(((t, stage), head))
+        if turn is not None and t != turn:
+            continue
+        problems = _check_stage(gd, t, stage, after_key) + problems
         if out.published_read:
-            _check_open_and_extra(gd, rs, out, published, opening.parse_stem(keys[-1]),
-                                  {s for s, _ in chain}, turn)
-        for text in heads:
-            _check_head(gd, rs, out, text, chain, heads)
+            problems += _published_problems(gd, published.get((t, stage)), t, stage, head)
+        where = _where(rs, (t, stage))
+        for p in problems:
+            out.problem(where, p)
+        out.checked.append(f"{where}: {'ошибки' if problems else 'всё сходится'}")
+        out.stages += 1
+    if out.published_read:
+        _check_open_and_extra(gd, rs, out, published, opening.parse_stem(keys[-1]),
+                              {s for s, _ in chain}, turn)
+    for text in heads:
+        _check_head(gd, rs, out, text, chain, heads)
     return out
 
 

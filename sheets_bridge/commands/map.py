@@ -38,13 +38,15 @@ def _snapshot(gd: GameDir, turn: int | None) -> Path:
 
 
 def _save(path: Path, data: bytes, what: str) -> None:
-    """Write the command's file where the user asked; a place they cannot write is told in Russian."""
+    """Write the command's file where the user asked (its folder made if missing); a place they cannot
+    write is told in Russian."""
+    from sheets_bridge.commands.errors import os_problem
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_bytes(path, data)
     except OSError as exc:
-        why = "нет прав на запись" if isinstance(exc, PermissionError) else f"ошибка системы: {exc.strerror or exc}"
-        raise click.ClickException(f"не удалось сохранить {what} в {path}: {why}; укажите файл в папке, куда "
-                                   "вы можете писать") from None
+        raise click.ClickException(f"не удалось сохранить {what} в {path}: {os_problem(exc)}; укажите файл в "
+                                   "папке, куда вы можете писать") from None
 
 
 def _faction(rs: Ruleset, state: Mapping[str, Any], given: str) -> str:
@@ -74,25 +76,31 @@ def map_command(game_dir: str, turn_no: int | None, faction: str | None, output:
     море, руины, бои (в легенде сказано, какого хода), легенда.
 
     Карта фракции показывает только то, что видно в её книге, и её собственные приказы стрелками."""
-    from sheets_bridge.map_drawing import draw_map
-    from sheets_bridge.pictures import events_into, faction_orders, map_title
     gd = game_at(game_dir)
-    with gd.reading():
-        path = _snapshot(gd, turn_no)
-        state = json.loads(path.read_text(encoding="utf-8"))
-        rs = find_ruleset(str(state["ruleset"]))
-        maps = rs.map_data()
-        if maps is None:
-            raise click.ClickException(f"правила «{rs.title}» не рисуют карту")
-        fid = _faction(rs, state, faction) if faction is not None else None
-        orders = faction_orders(gd, rs, state, fid) if fid is not None else None
-        picture = maps.picture(state, fid, orders=orders, events=events_into(gd, path.stem))
-        drawing = draw_map(picture, map_title(rs, state, fid), viewer=fid)
+    state, rs, fid, picture, drawing = gd.read(lambda: _drawn(gd, turn_no, faction))
     _save(Path(output), drawing.png, "рисунок")
     whose = "общая" if fid is None else f"фракции {picture.factions.get(fid, fid)}"
     click.echo(f"Карта ({whose}) хода {state['turn']}, этапа «{rs.stage_title(str(state['stage']))}» "
                f"сохранена в {output}: мест {len(picture.places)}, отмечено боёв {len(drawing.marks)}, "
                f"стрелок-приказов {len(drawing.arrows)}.")
+
+
+def _drawn(gd: GameDir, turn_no: int | None, faction: str | None) -> tuple[dict[str, Any], Ruleset, str | None,
+                                                                      Any, Any]:
+    """The map asked for, drawn from the game as read (inside `GameDir.read`): the snapshot's state, its
+    rule set, the faction (None: the common map), the picture and its drawing."""
+    from sheets_bridge.map_drawing import draw_map
+    from sheets_bridge.pictures import events_into, faction_orders, map_title
+    path = _snapshot(gd, turn_no)
+    state = json.loads(path.read_text(encoding="utf-8"))
+    rs = find_ruleset(str(state["ruleset"]))
+    maps = rs.map_data()
+    if maps is None:
+        raise click.ClickException(f"правила «{rs.title}» не рисуют карту")
+    fid = _faction(rs, state, faction) if faction is not None else None
+    orders = faction_orders(gd, rs, state, fid) if fid is not None else None
+    picture = maps.picture(state, fid, orders=orders, events=events_into(gd, path.stem))
+    return state, rs, fid, picture, draw_map(picture, map_title(rs, state, fid), viewer=fid)
 
 
 @click.command("charts")
@@ -106,8 +114,7 @@ def charts_command(game_dir: str, csv_file: str | None) -> None:
     Без --csv печатает таблицу; графики каждой фракции (PNG) лежат в архиве хода и в книге мастера."""
     from sheets_bridge.charts import turn_table
     gd = game_at(game_dir)
-    with gd.reading():
-        table = turn_table(gd)
+    table = gd.read(lambda: turn_table(gd))
     if csv_file is None:
         click.echo(table.to_string(index=False))
         return

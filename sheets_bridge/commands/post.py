@@ -30,9 +30,7 @@ def post(game_dir: str, turn: int | None, battle: str | None, faction: str | Non
     копируйте: пост — всё, что под ней. Посты лежат в archive/turn-NNNN/post-*.bbcode.
     """
     gd = game_at(game_dir)
-    with gd.reading():
-        text = _posts_text(gd, turn, battle, faction, forum)
-    click.echo(text)
+    click.echo(gd.read(lambda: _posts_text(gd, turn, battle, faction, forum)))
 
 
 def _posts_text(gd: GameDir, turn: int | None, battle: str | None, faction: str | None, forum: str | None) -> str:

@@ -12,11 +12,20 @@ Every command runs as a person runs it: `python -m sheets_bridge.cli` in a proce
 are real: a folder made read-only with chmod, a lock file of another user. Where the operating system lets
 this user write anyway (root), the command runs as root without the capabilities that pass over
 permissions (setpriv, Linux), and where that cannot be done the test is skipped: each one first tries to
-write where it should not be able to.
+write where it should not be able to. The same refusals are also checked whoever runs the tests, root
+included, with the system's answers simulated in the process (`os.access` saying no, a lock file that does
+not open), and that a read-only command creates nothing in a game's folder needs no permissions at all.
+
+A read-only command that finds the game being written waits for the writer, having said so, and answers
+once it is done (at most `gamedir.READ_WAIT` seconds, then it shows nothing); a read during which the game
+changed is done again.
 """
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
+import json
 import os
 import shutil
 import stat
@@ -27,15 +36,29 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.long       # about a hundred commands, each a process of its own
+
 ROOT = Path(__file__).resolve().parents[2]
-READERS = [["verify", "{game}"], ["verify", "{game}", "--offline"], ["replay", "{game}", "1"], ["status", "{game}"],
-           ["status", "{game}", "--json"], ["post", "{game}"], ["map", "{game}", "-o", "{out}/карта.png"],
-           ["charts", "{game}"], ["charts", "{game}", "--csv", "{out}/таблица.csv"]]
+READERS = [["verify", "{game}"], ["verify", "{game}", "--offline"], ["verify", "{game}", "--head", "{head}"],
+           ["replay", "{game}", "1"], ["status", "{game}"], ["status", "{game}", "--json"], ["post", "{game}"],
+           ["map", "{game}", "-o", "{out}/карта.png"], ["charts", "{game}"],
+           ["charts", "{game}", "--csv", "{out}/таблица.csv"]]
 WRITERS = [["check", "{game}"], ["turn", "{game}", "--yes"], ["rollback", "{game}", "1", "--yes"],
            ["lock", "{game}", "--force"]]
+BLOCK_FCNTL = textwrap.dedent("""
+    import importlib.abc, sys
+    class _NoFcntl(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path=None, target=None):
+            if name == "fcntl":
+                raise ImportError("fcntl is unavailable here (as on Windows)")
+            return None
+    sys.modules.pop("fcntl", None)
+    sys.meta_path.insert(0, _NoFcntl())
+""")
 NO_BYPASS = ["setpriv", "--inh-caps=-dac_override,-dac_read_search,-fowner",
              "--bounding-set=-dac_override,-dac_read_search,-fowner"]
 
@@ -59,6 +82,14 @@ def _env(**extra: str) -> dict[str, str]:
     return env
 
 
+def _no_fcntl_env(site: Path) -> dict[str, str]:
+    """The environment of a command that cannot import fcntl, as on Windows (its sitecustomize in `site`):
+    filelock then locks with a lock file of its own that exists only while it is held (test_portable.py)."""
+    site.mkdir(exist_ok=True)
+    (site / "sitecustomize.py").write_text(BLOCK_FCNTL, encoding="utf-8")
+    return _env(PYTHONPATH=os.pathsep.join([str(site), str(ROOT)]))
+
+
 def _forumwar(*args: str, cwd: Path, prefix: list[str] | None = None, **env: str) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run([*(prefix or []), sys.executable, "-m", "sheets_bridge.cli", *args], cwd=cwd,
                           env=_env(**env), capture_output=True, timeout=600, stdin=subprocess.DEVNULL)
@@ -71,13 +102,29 @@ def _text(done: subprocess.CompletedProcess[bytes], encoding: str = "utf-8") -> 
 
 
 def _args(command: list[str], game: Path, out: Path) -> list[str]:
-    return [a.format(game=game, out=out) for a in command]
+    """A command of READERS or WRITERS for `game`; «{head}» is the chain after the last stage, as a player
+    copies it from the forum (ХОД:ЭТАП:ХЕШ)."""
+    head = ""
+    if "{head}" in command:
+        heads = json.loads((game / "state" / "chain.json").read_text(encoding="utf-8"))["heads"]
+        key, value = max(heads.items())
+        _, turn, stage = key.split("-", 2)
+        head = f"{int(turn)}:{stage}:{value}"
+    return [a.format(game=game, out=out, head=head) for a in command]
 
 
 def _tree(path: Path) -> dict[str, str]:
     """Every file of the game, lock included, by content: a command that changes nothing leaves it equal."""
     return {p.relative_to(path).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
             for p in sorted(path.rglob("*")) if p.is_file() and os.access(p, os.R_OK)}
+
+
+def _listing(path: Path) -> dict[str, tuple[int, int, str]]:
+    """Every file and folder of the game with its size, modification time and content: what a command that
+    creates nothing, rewrites nothing and touches nothing leaves as it was."""
+    return {p.relative_to(path).as_posix(): (p.stat().st_size, p.stat().st_mtime_ns,
+                                              hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "")
+            for p in sorted([path, *path.rglob("*")])}
 
 
 @pytest.fixture(scope="module")
@@ -155,6 +202,20 @@ def test_every_changing_command_refuses_a_read_only_copy_in_russian_and_says_wha
         assert f"Ошибка: эта команда меняет игру, а в папку {copy} нельзя записать: нет прав." in text, text
         assert "ей хватит команд, которые ничего не меняют: verify, replay, status, post, map и charts" in text
         assert f'chmod -R u+rwX "{copy}"' in text
+    assert _tree(copy) == before
+
+
+def test_a_game_made_or_books_exported_into_a_read_only_folder_are_refused_in_russian(copy, tmp_path):
+    _read_only(copy)
+    prefix = _permissions_apply(copy)
+    before = _tree(copy)
+    for command in (["new", "{game}/новая", "--ruleset", "jade_rose"], ["demo", "{game}/демо", "--turns", "1",
+                    "--ruleset", "jade_rose"], ["export", "{game}"], ["export", "{game}", "--to", "{game}/книги"]):
+        done = _forumwar(*_args(command, copy, tmp_path), cwd=tmp_path, prefix=prefix)
+        text = _text(done)
+        assert done.returncode == 1, (command, text)
+        assert f"Ошибка: нет доступа к {copy}/" in text and "нет прав" in text, text
+        assert "Выберите папку, куда вы можете писать, или дайте себе права на эту" in text
     assert _tree(copy) == before
 
 
@@ -271,42 +332,94 @@ HOLDER = textwrap.dedent("""
     sys.argv = ["forumwar", "turn"]                  # its note names it as `forumwar turn`
     game = GameDir(os.environ["GAME"])
     with game.lock():
+        if os.environ.get("WRITE"):
+            game.append_journal({"event": "test"})
         print("locked", flush=True)
         sys.stdin.readline()
 """)
 
 
+@contextlib.contextmanager
+def _holding(game: Path, **env: str) -> Iterator[subprocess.Popen[str]]:
+    """Another process that holds the game's lock as `forumwar turn` does, until the block ends."""
+    process = subprocess.Popen([sys.executable, "-c", HOLDER], env=_env(GAME=str(game), **env),
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None and process.stdout.readline().strip() == "locked"
+        yield process
+    finally:
+        process.communicate("\n", timeout=60)
+
+
 @pytest.fixture
 def holder(copy: Path) -> Iterator[subprocess.Popen[str]]:
-    """Another process that holds the game's lock as `forumwar turn` does, until the test ends."""
-    process = subprocess.Popen([sys.executable, "-c", HOLDER], env=_env(GAME=str(copy)), stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, text=True)
-    assert process.stdout is not None and process.stdout.readline().strip() == "locked"
-    yield process
-    process.communicate("\n", timeout=60)
+    with _holding(copy) as process:
+        yield process
 
 
-def test_readers_say_the_game_is_being_written_and_show_nothing_of_it(copy, tmp_path, holder):
+def _waiting_reader(args: list[str], cwd: Path, env: dict[str, str], encoding: str = "utf-8") -> tuple[
+        subprocess.Popen[bytes], str]:
+    """A read-only command started while the game is held, and the first line it says: that it waits."""
+    reader = subprocess.Popen([sys.executable, "-m", "sheets_bridge.cli", *args], cwd=cwd, env=env,
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert reader.stderr is not None
+    said = reader.stderr.readline().decode(encoding)
+    assert reader.poll() is None, "it waits while the game is held"
+    return reader, said
+
+
+def test_readers_wait_for_a_command_writing_the_game_say_so_and_then_answer(copy, tmp_path):
+    for n, command in enumerate(READERS):
+        out = tmp_path / f"вывод {n}"
+        out.mkdir()
+        with _holding(copy) as holding:
+            reader, said = _waiting_reader(_args(command, copy, out), tmp_path, _env())
+            assert said.startswith(f"предупреждение: игру сейчас записывает другая команда forumwar (forumwar turn, "
+                                   f"pid {holding.pid} на компьютере "), (command, said)
+            assert said.rstrip().endswith("жду, пока она закончит (не дольше 30 с), чтобы не показать половину этапа")
+            assert list(out.iterdir()) == [], "nothing is saved while it waits"
+        stdout, stderr = reader.communicate(timeout=600)
+        text = stdout.decode() + stderr.decode()
+        assert reader.returncode == 0 and "Traceback" not in text, (command, text)
+        assert stdout.strip(), (command, "it answers once the writer is done")
+    assert (tmp_path / "вывод 7" / "карта.png").stat().st_size > 0 and (tmp_path / "вывод 9" / "таблица.csv").is_file()
+
+
+def test_a_reader_waits_at_most_its_time_and_then_shows_nothing(copy, tmp_path, holder, monkeypatch):
+    from click.testing import CliRunner
+
+    from sheets_bridge import gamedir
+    from sheets_bridge.cli import main
+    monkeypatch.setattr(gamedir, "READ_WAIT", 1.0)
     out = tmp_path / "вывод"
     out.mkdir()
     for command in READERS:
-        done = _forumwar(*_args(command, copy, out), cwd=tmp_path)
-        text = _text(done)
-        assert done.returncode == 1, (command, text)
-        assert done.stdout == b"", "nothing read is shown"
-        assert "игру сейчас записывает другая команда forumwar (forumwar turn, pid " in text, text
-        assert f"pid {holder.pid}" in text and "Дождитесь её окончания и повторите" in text
+        started = time.monotonic()
+        done = CliRunner().invoke(main, _args(command, copy, out))
+        assert done.exit_code == 1 and isinstance(done.exception, SystemExit), (command, done.output)
+        assert time.monotonic() - started >= 1.0
+        assert done.stdout == "", "nothing read is shown"
+        assert "жду, пока она закончит (не дольше 1 с)" in done.stderr
+        assert (f"Ошибка: игру всё ещё записывает другая команда forumwar (forumwar turn, pid {holder.pid}"
+                in done.stderr), done.stderr
+        assert "в папке может быть половина этапа, поэтому ничего не показано. Дождитесь её окончания и повторите" \
+            in done.stderr
     assert list(out.iterdir()) == []
 
 
 @pytest.mark.parametrize("encoding", ["cp1251", "cp866", "ascii"])
-def test_the_new_messages_survive_a_legacy_console(copy, tmp_path, holder, encoding):
+def test_the_new_messages_survive_a_legacy_console(copy, tmp_path, encoding):
     """What a reader and a writer say while the game is held, on Windows' Russian code pages (and ASCII)."""
-    for command, words in ((["verify", "{game}"], "записывает"), (["turn", "{game}", "--yes"], "работает")):
-        done = _forumwar(*_args(command, copy, tmp_path), cwd=tmp_path, PYTHONIOENCODING=encoding)
+    with _holding(copy):
+        reader, said = _waiting_reader(["verify", str(copy)], tmp_path, _env(PYTHONIOENCODING=encoding), encoding)
+        done = _forumwar("turn", str(copy), "--yes", cwd=tmp_path, PYTHONIOENCODING=encoding)
         text = _text(done, encoding)
         assert done.returncode == 1 and "UnicodeEncodeError" not in text, text
-        assert (words in text) if encoding != "ascii" else text.startswith("Oshibka:"), text
+        assert ("работает" in text) if encoding != "ascii" else text.startswith("Oshibka:"), text
+    assert ("записывает" in said) if encoding != "ascii" else said.startswith("preduprezhdenie:"), said
+    stdout, stderr = reader.communicate(timeout=600)
+    text = (stdout + stderr).decode(encoding)
+    assert reader.returncode == 0 and "UnicodeEncodeError" not in text and "Traceback" not in text, text
 
 
 def test_a_second_turn_is_refused_in_russian_while_one_runs(copy, tmp_path, holder):
@@ -317,35 +430,84 @@ def test_a_second_turn_is_refused_in_russian_while_one_runs(copy, tmp_path, hold
     assert text.endswith("дождитесь её окончания и повторите\n")
 
 
-def test_a_game_changed_while_it_is_read_is_not_shown(copy, monkeypatch):
-    """A `turn` that starts while `status` reads: what status read may be half a stage, so it shows nothing."""
+def test_a_game_changed_while_it_is_read_is_read_again_once_the_writer_is_done(copy, monkeypatch):
+    """A `turn` starts while `status` reads: what status read may be half a stage, so it reads again when the
+    turn is done, and shows only that."""
     from click.testing import CliRunner
 
     from sheets_bridge import status_view
     from sheets_bridge.cli import main
     real = status_view.status
-    started: list[subprocess.Popen[str]] = []
+    reads: list[Any] = []
+    writers: list[subprocess.Popen[str]] = []
 
-    def read_while_a_turn_starts(gd, as_json):           # type: ignore[no-untyped-def]
+    def read_while_a_turn_starts(gd: Any, as_json: bool) -> Any:
         shown = real(gd, as_json)
-        writer = subprocess.Popen([sys.executable, "-c", HOLDER.replace(
-            'print("locked"', 'game.append_journal({"event": "test"}); print("locked"')],
-            env=_env(GAME=str(copy)), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        started.append(writer)
-        assert writer.stdout is not None and writer.stdout.readline().strip() == "locked"
+        reads.append(shown)
+        if len(reads) == 1:
+            writer = subprocess.Popen([sys.executable, "-c", HOLDER], env=_env(GAME=str(copy), WRITE="1"),
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            writers.append(writer)
+            assert writer.stdout is not None and writer.stdout.readline().strip() == "locked"
+            threading.Timer(2.0, writer.communicate, ["\n"]).start()      # the turn ends in two seconds
         return shown
 
     monkeypatch.setattr(status_view, "status", read_while_a_turn_starts)
     try:
         done = CliRunner().invoke(main, ["status", str(copy)])
     finally:
-        for writer in started:
-            writer.communicate("\n", timeout=60)
-    assert done.exit_code == 1, done.output
-    assert "Ход " not in done.output and "Traceback" not in done.output
-    assert (f"Ошибка: пока эта команда читала игру, её изменила другая команда forumwar (forumwar turn, pid "
-            f"{started[0].pid}") in done.output
-    assert "поэтому ничего не показано" in done.output
+        for writer in writers:
+            writer.wait(timeout=60)
+    assert done.exit_code == 0, done.output
+    assert len(reads) == 2 and done.stdout == reads[1] + "\n"
+    assert (f"предупреждение: пока эта команда читала игру, её изменила другая команда forumwar (forumwar turn, "
+            f"pid {writers[0].pid}") in done.stderr
+    assert "прочитанное могло оказаться половиной этапа; читаю заново, когда та закончит" in done.stderr
+    assert "игру сейчас записывает другая команда forumwar" in done.stderr, "it waited for the turn"
+
+
+def test_a_read_that_failed_on_a_game_being_written_is_read_again(copy, monkeypatch):
+    """A read that fails because a file changed under it is no error of the game: it is read again."""
+    from click.testing import CliRunner
+
+    from sheets_bridge import status_view
+    from sheets_bridge.cli import main
+    from sheets_bridge.gamedir import GameDir, GameDirError
+    real = status_view.status
+    reads: list[int] = []
+
+    def torn(gd: Any, as_json: bool) -> Any:
+        reads.append(1)
+        if len(reads) == 1:
+            GameDir(copy).append_journal({"event": "test"})       # another command writes meanwhile
+            raise GameDirError("снимок повреждён")
+        return real(gd, as_json)
+
+    monkeypatch.setattr(status_view, "status", torn)
+    done = CliRunner().invoke(main, ["status", str(copy)])
+    assert done.exit_code == 0, done.output
+    assert len(reads) == 2 and "повреждён" not in done.output and "ход 2, этап «приказы»" in done.stdout
+
+
+def test_a_game_that_keeps_changing_as_it_is_read_is_not_shown(copy, monkeypatch):
+    from click.testing import CliRunner
+
+    from sheets_bridge import gamedir, status_view
+    from sheets_bridge.cli import main
+    monkeypatch.setattr(gamedir, "READ_POLL", 0.01)
+    reads: list[int] = []
+
+    def keeps_changing(gd: Any, as_json: bool) -> Any:
+        reads.append(1)
+        gamedir.GameDir(copy).append_journal({"event": "test"})
+        return "показано"
+
+    monkeypatch.setattr(status_view, "status", keeps_changing)
+    done = CliRunner().invoke(main, ["status", str(copy)])
+    assert done.exit_code == 1 and done.stdout == "", done.output
+    assert len(reads) == gamedir.READ_TRIES
+    assert ("Ошибка: игру всё время меняет другая команда forumwar: пока она не закончит, в папке может быть "
+            "половина этапа, поэтому ничего не показано") in done.stderr
 
 
 def test_a_command_interrupted_in_a_writable_game_is_named_by_a_reader_which_leaves_its_note(copy, tmp_path):
@@ -357,6 +519,124 @@ def test_a_command_interrupted_in_a_writable_game_is_named_by_a_reader_which_lea
     assert ("предупреждение: прошлая команда forumwar (forumwar turn, pid 4242 на компьютере gm-laptop, с 14:05 "
             "UTC) оборвалась, не закончив работу") in text
     assert (copy / ".lock-holder.json").read_text(encoding="utf-8") == note, "the next turn still sees it"
+
+
+# -- nothing created, whoever runs the tests ----------------------------------------------------------
+
+def test_read_only_commands_create_nothing_in_a_game_folder(copy, tmp_path):
+    """A game with no lock file (a fresh copy; after any command on Windows, whose lock file goes with its
+    command): no lock file, no note, no cache, no folder is made, not a file of the game changed or touched."""
+    (copy / ".lock").unlink()
+    out = tmp_path / "вывод"
+    before = _listing(copy)
+    for command in READERS:
+        done = _forumwar(*_args(command, copy, out), cwd=tmp_path)
+        assert done.returncode == 0, (command, _text(done))
+        assert _listing(copy) == before, command
+    assert (out / "карта.png").is_file(), "the map's own folder is made where the user asked"
+
+
+def test_a_reader_that_tries_the_lock_of_an_interrupted_command_changes_nothing(copy, tmp_path):
+    """The one case where a reader tries the lock: a holder's note lies in the folder. The lock file is
+    opened and let go; nothing is written, and the note stays for the next `turn`."""
+    note = '{"pid": 4242, "host": "gm-laptop", "command": "turn", "since": "2026-05-01T14:05:00+00:00"}'
+    (copy / ".lock-holder.json").write_text(note, encoding="utf-8")
+    before = _listing(copy)
+    for command in (["status", "{game}"], ["verify", "{game}", "--offline"]):
+        done = _forumwar(*_args(command, copy, tmp_path), cwd=tmp_path)
+        assert done.returncode == 0 and "оборвалась, не закончив работу" in _text(done), command
+    assert _listing(copy) == before
+
+
+def test_without_fcntl_readers_wait_for_the_lock_file_and_create_none(copy, tmp_path):
+    """As on Windows: filelock's own lock file exists only while a command holds the game (a holder of
+    this test's kind, and a real `check`), and a reader neither leaves one nor mistakes its absence."""
+    env = _no_fcntl_env(tmp_path / "no-fcntl")
+    (copy / ".lock").unlink()
+    done = subprocess.run([sys.executable, "-m", "sheets_bridge.cli", "check", str(copy)], cwd=tmp_path, env=env,
+                          capture_output=True, timeout=600)
+    assert done.returncode == 0, _text(done)
+    assert not (copy / ".lock").exists(), "the lock file went with its command"
+    with _holding(copy, PYTHONPATH=env["PYTHONPATH"]) as holding:
+        assert (copy / ".lock").exists()
+        reader, said = _waiting_reader(["status", str(copy)], tmp_path, env)
+        assert f"игру сейчас записывает другая команда forumwar (forumwar turn, pid {holding.pid}" in said
+    stdout, stderr = reader.communicate(timeout=600)
+    assert reader.returncode == 0 and "ход 2, этап" in stdout.decode(), stderr.decode()
+    before = _listing(copy)
+    for command in (["status", "{game}"], ["verify", "{game}", "--offline"], ["map", "{game}", "-o", "{out}/к.png"]):
+        done = subprocess.run([sys.executable, "-m", "sheets_bridge.cli", *_args(command, copy, tmp_path / "вывод")],
+                              cwd=tmp_path, env=env, capture_output=True, timeout=600)
+        assert done.returncode == 0, (command, _text(done))
+    assert _listing(copy) == before and not (copy / ".lock").exists()
+
+
+def _invoke(args: list[str]) -> Any:
+    from click.testing import CliRunner
+
+    from sheets_bridge.cli import main
+    done = CliRunner().invoke(main, args)
+    assert done.exception is None or isinstance(done.exception, SystemExit), done.output    # no traceback
+    return done
+
+
+def test_changing_commands_refuse_a_folder_the_system_says_is_not_writable_whoever_runs_the_tests(copy, tmp_path,
+                                                                                                   monkeypatch):
+    """Root passes over chmod: here the system's answer itself says no (os.access), for every user."""
+    real = os.access
+    inside = copy.resolve()
+
+    def access(path: Any, mode: int, *args: Any, **kwargs: Any) -> bool:
+        if mode & os.W_OK and Path(path).resolve().is_relative_to(inside):
+            return False
+        return real(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(os, "access", access)
+    before = _tree(copy)
+    for command in WRITERS:
+        done = _invoke(_args(command, copy, tmp_path))
+        assert done.exit_code == 1, (command, done.output)
+        assert f"Ошибка: эта команда меняет игру, а в папку {copy} нельзя записать: нет прав." in done.stderr
+        assert "ей хватит команд, которые ничего не меняют: verify, replay, status, post, map и charts" in done.stderr
+    out = tmp_path / "вывод"
+    for command in READERS:
+        done = _invoke(_args(command, copy, out))
+        assert done.exit_code == 0, (command, done.output)
+    assert _tree(copy) == before
+
+
+def test_a_lock_file_that_does_not_open_whoever_runs_the_tests(copy, tmp_path, monkeypatch):
+    """A lock file of another user, simulated for every user (root opens any file): the lock library says
+    no. Changing commands refuse in Russian; read-only ones read, and where a command's note lies in the
+    folder, they say that whether it still runs cannot be told."""
+    import filelock
+
+    class Refused:
+        def __init__(self, path: object, *args: object, **kwargs: object) -> None:
+            self.path = str(path)
+
+        def acquire(self, *args: object, **kwargs: object) -> None:
+            raise PermissionError(errno.EACCES, "Permission denied", self.path)
+
+        def release(self) -> None:
+            raise AssertionError("never taken")
+
+    monkeypatch.setattr(filelock, "FileLock", Refused)
+    before = _tree(copy)
+    for command in WRITERS:
+        done = _invoke(_args(command, copy, tmp_path))
+        assert done.exit_code == 1, (command, done.output)
+        assert f"Ошибка: не удаётся взять блокировку игры: файл {copy / '.lock'} не открывается" in done.stderr
+        assert "дальше запускайте forumwar всегда от одного пользователя, без sudo" in done.stderr
+    assert _tree(copy) == before
+    note = '{"pid": 4242, "host": "gm-laptop", "command": "turn", "since": "2026-05-01T14:05:00+00:00"}'
+    (copy / ".lock-holder.json").write_text(note, encoding="utf-8")
+    for command in READERS:
+        done = _invoke(_args(command, copy, tmp_path / "вывод"))
+        assert done.exit_code == 0, (command, done.output)
+        assert ("предупреждение: в папке игры отмечено, что с ней работает команда (forumwar turn, pid 4242 на "
+                "компьютере gm-laptop, с 14:05 UTC), а проверить, идёт ли эта команда сейчас, отсюда нельзя") \
+            in done.stderr
 
 
 # -- two turns at once ----------------------------------------------------------------------------
