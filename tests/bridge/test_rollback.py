@@ -163,8 +163,12 @@ def test_an_interrupted_rollback_is_finished_by_the_next_turn(tmp_path, monkeypa
     assert gd.snapshot_path(again.next_turn, again.next_stage).read_text(encoding="utf-8") == first_snapshot
 
 
-def test_replay_and_verify_take_the_lock_and_never_write(tmp_path):
-    """«`replay` and `verify` take the lock too and never write to the game.»"""
+def test_replay_and_verify_take_the_lock_and_never_write(tmp_path, monkeypatch):
+    """«`replay` and `verify` take the lock too and never write to the game.» Since issue 38 §4 they read without
+    taking it, and while another command holds it they wait (here a second, not the product's half minute) and
+    then refuse rather than read half a stage."""
+    from sheets_bridge import gamedir
+    monkeypatch.setattr(gamedir, "READ_WAIT", 1.0)
     gd = _game(tmp_path)
     run_turn(gd)
     before = _tree(gd.path)
