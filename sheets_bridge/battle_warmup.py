@@ -40,14 +40,23 @@ def lock_path() -> Path:
     return Path(tempfile.gettempdir()) / f"forumwar-battles-{safe}.lock"
 
 
+PREPARE_WAIT = 300.0    # seconds a preparation waits for another one; then it goes on without the lock
+
+
 @contextlib.contextmanager
 def preparing() -> Iterator[None]:
-    """Hold the preparation lock (waiting for another preparation to end); nothing if it cannot be had."""
+    """Hold the preparation lock (waiting for another preparation to end, at most PREPARE_WAIT seconds);
+    nothing if it cannot be had. Only a lock the system holds (flock, msvcrt) will do: where filelock falls
+    back to a lock file alone (no fcntl), the file another preparation left behind would look held forever,
+    so the preparation goes on without a lock (at worst two compile at once)."""
     import filelock
+    if filelock.FileLock is filelock.SoftFileLock:
+        yield
+        return
     try:
-        guard = filelock.FileLock(lock_path())
+        guard = filelock.FileLock(lock_path(), timeout=PREPARE_WAIT)
         guard.acquire()
-    except OSError:
+    except (OSError, filelock.Timeout):
         yield
         return
     try:

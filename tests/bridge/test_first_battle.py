@@ -348,3 +348,39 @@ def test_one_preparation_at_a_time(tmp_path, monkeypatch):
         with pytest.raises(filelock.Timeout):
             filelock.FileLock(tmp_path / "warm.lock", timeout=0).acquire()
     filelock.FileLock(tmp_path / "warm.lock", timeout=0).acquire()
+
+
+def test_a_preparation_without_a_system_lock_never_waits_for_the_lock_file_left_behind(tmp_path, monkeypatch):
+    """Where filelock finds no fcntl it locks by the lock file alone (SoftFileLock), and the file a flock-based
+    preparation leaves behind (POSIX never removes it) looked held forever: a `new` run in such a process
+    started a preparation that polled for hours, and a `battle` waiting for it with it. It goes on without the
+    lock, as the module promises where the lock cannot be had (at worst two compile at once)."""
+    import filelock
+
+    from sheets_bridge import battle_warmup
+    left = tmp_path / "battles.lock"
+    left.write_text("")
+    monkeypatch.setattr(battle_warmup, "lock_path", lambda: left)
+    monkeypatch.setattr(filelock, "FileLock", filelock.SoftFileLock)
+    entered = []
+    with battle_warmup.preparing():
+        entered.append(True)
+    assert entered == [True]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="holds the lock with fcntl.flock, as another process would")
+def test_a_preparation_waits_for_another_one_only_so_long(tmp_path, monkeypatch):
+    """A preparation held by another process (flock) is waited for at most PREPARE_WAIT seconds, then this one
+    goes on without the lock instead of hanging behind a stuck one."""
+    import fcntl
+
+    from sheets_bridge import battle_warmup
+    path = tmp_path / "battles.lock"
+    monkeypatch.setattr(battle_warmup, "lock_path", lambda: path)
+    monkeypatch.setattr(battle_warmup, "PREPARE_WAIT", 0.3)
+    with open(path, "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        entered = []
+        with battle_warmup.preparing():
+            entered.append(True)
+        assert entered == [True]

@@ -244,7 +244,9 @@ def test_logout_and_login_from_the_command_line(google, tmp_path):
 
 # -- whole games in the GM's own Drive ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("ruleset", ["jade_rose", "titania"])
+@pytest.mark.parametrize("ruleset", ["jade_rose", pytest.param("titania", marks=pytest.mark.skipif(
+    os.environ.get("FORUMWAR_FULL_TESTS") != "1",
+    reason="make test-full: a minute of fake Google; the same flow runs on Jade Rose, Titania's books on xlsx"))])
 def test_a_whole_game_as_the_gm_in_their_own_drive(google, tmp_path, ruleset):
     """`new` without a key after `forumwar login` makes the game the GM's: every book created in the GM's
     Drive (no shared drive, no book made by hand), shared with the players, played through both stages;

@@ -72,7 +72,7 @@ def _write(book_path: Path, typed: Rows) -> None:
     wb.save(book_path)
 
 
-@settings(max_examples=8, suppress_health_check=list(HealthCheck), database=None)
+@settings(max_examples=5, suppress_health_check=list(HealthCheck), database=None)
 @given(data=st.data())
 def test_every_row_check_calls_ok_is_executed_at_the_turn_or_defeated_by_a_named_outside_cause(
         played: Path, data: st.DataObject) -> None:
@@ -115,7 +115,7 @@ def _rich(state: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-@settings(max_examples=60, suppress_health_check=list(HealthCheck), database=None)
+@settings(max_examples=40, suppress_health_check=list(HealthCheck), database=None)
 @given(data=st.data(), rich=st.booleans(), seed=st.integers(0, 2 ** 32))
 def test_the_same_on_the_rule_set_for_every_faction(played: Path, data: st.DataObject, rich: bool,
                                                     seed: int) -> None:
