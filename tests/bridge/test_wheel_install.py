@@ -96,6 +96,9 @@ def test_wheel_holds_no_test_code(installed: dict[str, Path]) -> None:
     assert leaked == []
 
 
+@pytest.mark.skipif(os.environ.get("FORUMWAR_FULL_TESTS") != "1",
+                    reason="make test-full: installs the wheel in a fresh environment (the wheel's files are checked "
+                           "in every run)")
 def test_installed_tool_starts_a_gm_scenario_plays_a_stage_and_a_battle_from_an_empty_folder(
         installed: dict[str, Path], tmp_path: Path) -> None:
     """From an empty folder, with the source tree out of reach: a game from the GM's own scenario file

@@ -72,7 +72,7 @@ def _write(book_path: Path, typed: Rows) -> None:
     wb.save(book_path)
 
 
-@settings(max_examples=5, suppress_health_check=list(HealthCheck), database=None)
+@settings(max_examples=3, suppress_health_check=list(HealthCheck), database=None)
 @given(data=st.data())
 def test_every_row_check_calls_ok_is_executed_at_the_turn_or_defeated_by_a_named_outside_cause(
         played: Path, data: st.DataObject) -> None:
