@@ -2,6 +2,9 @@
 
 The bridge (`sheets_bridge`) talks to a rule set only through this interface:
 rows in, orders and per-row statuses out; state in, tables for each book out.
+
+One module, over 400 lines, on purpose: it is the whole contract (the abstract rule set, its optional
+capabilities and the data types they exchange), the one file a rule-set author reads from top to bottom.
 """
 from __future__ import annotations
 

@@ -7,6 +7,9 @@ plays the orders the file gives them for its turn, as the GM's (engine.titania.o
 back from the game after its `check` and `turn` (the state the turn left, with what became of each row,
 engine.titania.verdicts) into the output of `forumwar adjudicate FILE --json`, order by order at the file's own
 indices, and `mismatches` lists the rows whose verdict at `check` differs from the turn's.
+
+One module, over 400 lines, on purpose: each order kind's row form and the way its answer is read back are the two
+halves of one mapping, kept side by side so that a kind added to one is seen missing from the other.
 """
 from __future__ import annotations
 
