@@ -143,6 +143,9 @@ def new(game_dir: str, ruleset: str, scenario: str, situation: str | None, backe
     if book_ids and not backend_kind(backend).adopts_books:
         takers = ", ".join(k.name for k in map(backend_kind, BACKENDS) if k.adopts_books)
         raise click.BadParameter(f"--book бывает только с --backend {takers}", param_hint="--book")
+    if backend == "gsheets":    # the GM's own books or folder: the login asks Google for the whole Drive first
+        from sheets_bridge.backends.gsheets.game import access_for_new
+        access_for_new(credentials, identity, adopts=bool(book_ids), folder_id=folder, echo=click.echo)
     gd = create_game(Path(game_dir), ruleset, made, backend=backend, seed=seed, title=title,
                      book_ids=book_ids or None, progress=_progress, credentials=credentials, folder_id=folder,
                      identity=identity)
@@ -290,7 +293,9 @@ def schedule_cmd(game_dir: str, cron: bool) -> None:
 
 @main.command()
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
-@click.option("--notify", is_flag=True, help="Разослать письма Google о доступе (по умолчанию не рассылаются).")
+@click.option("--notify", is_flag=True,
+              help="Разослать приглашения Google о доступе: письмо со ссылкой на книгу, названием игры и фракции "
+                   "(по умолчанию не рассылаются; ссылки на книги команда печатает всегда).")
 @click.option("--revoke", is_flag=True, help="Заодно закрыть доступ тем, кого нет в game.toml.")
 @click.option("--credentials", default=None, type=click.Path(dir_okay=False),
               help="Файл ключа сервисного аккаунта.")
@@ -315,6 +320,8 @@ def share(game_dir: str, notify: bool, revoke: bool, credentials: str | None) ->
         click.echo(f"предупреждение: {warning}")
     click.echo(f"Доступ к книгам ({len(gd.config.books)}) открыт ровно тем, кто указан в game.toml; игроки могут "
                "писать в своих вкладках приказов" + (f". Предупреждений: {len(warnings)}." if warnings else "."))
+    from sheets_bridge.commands.links import links_text
+    click.echo(links_text(gd, be, notified=notify))
 
 
 @main.command()

@@ -11,7 +11,7 @@ from typing import Any
 from engine.errors import is_mistake
 from engine.ruleset import Ruleset, Table
 from sheets_bridge import fairness, odds_tab
-from sheets_bridge.backends.base import Backend, TabWrite, WritesManyBooks
+from sheets_bridge.backends.base import Backend, LinksBooks, TabWrite, WritesManyBooks
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import BookLayout, Layout, TabLayout, book_kind, order_tab, status_tab
 from sheets_bridge.pull import book_name, book_notices
@@ -108,6 +108,7 @@ def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict[str, Any]
                 tables.setdefault(tab_key, table)
             _add_notices(tables, layout.books[kind], book_notices(state, key, list(problems)))
         elif kind == "gm":
+            _add_links(tables, layout.books[kind], book_links(gd))
             tables["problems"] = _problems_table(gd, rs, state, saved, list(problems), layout,
                                                  orders_turn or state["turn"])
             tables["fairness"] = fairness_table
@@ -156,6 +157,36 @@ def _add_notices(tables: dict[str, Table], book: BookLayout, notices: list[str])
     rows = [("",) * width] if table.rows else []
     rows += [(NOTICE_LABEL, *("",) * (width - 2), text) if width > 1 else (f"{NOTICE_LABEL}: {text}",)
              for text in notices]
+    tables[first] = Table(table.columns, tuple(table.rows) + tuple(rows))
+
+
+LINKS_LABEL = "Ссылки на книги"
+
+
+def book_links(gd: GameDir) -> list[tuple[str, str]]:
+    """(book, its link) of each faction's book and the public book, when the game's backend gives its books
+    links (base.LinksBooks: Google's spreadsheets; xlsx books are files in the game's folder, without one)."""
+    from sheets_bridge.backends import kind as backend_kind
+    kind = backend_kind(gd.config.backend)
+    if not isinstance(kind, LinksBooks):
+        return []
+    books = gd.config.books
+    out = [(f.name, kind.book_link(books[key])) for key, f in gd.config.factions.items() if key in books]
+    return out + ([("Общая книга", kind.book_link(books["public"]))] if "public" in books else [])
+
+
+def _add_links(tables: dict[str, Table], book: BookLayout, links: list[tuple[str, str]]) -> None:
+    """Append the books' links below the GM book's first status tab («Фракции»), whatever rule set made it:
+    the GM finds every player's book there."""
+    first = next((t.key for t in book.tabs if t.kind == "status"), None)
+    if not links or first is None or first not in tables:
+        return
+    table = tables[first]
+    width = len(table.columns)
+    if width < 2:
+        return
+    pad = ("",) * (width - 2)
+    rows = [("",) * width, (LINKS_LABEL, *pad, ""), *((name, *pad, link) for name, link in links)]
     tables[first] = Table(table.columns, tuple(table.rows) + tuple(rows))
 
 

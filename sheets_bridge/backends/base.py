@@ -214,6 +214,15 @@ class SharesGame(Protocol):
     def update_protections(self, book_id: str, tabs: list[TabWrite]) -> None: ...
 
 
+@runtime_checkable
+class LinksBooks(Protocol):
+    """Its books have links people open in a browser (a Google spreadsheet's address): `share` prints each
+    book's, the GM book lists the factions'. A backend or its kind has it (the link follows from the book's id);
+    a backend whose books are files in the game's folder has none."""
+
+    def book_link(self, book_id: str) -> str: ...
+
+
 # -- what the bridge knows of a backend before it opens one -----------------------------
 
 class BackendKind(abc.ABC):

@@ -25,6 +25,11 @@ class GSheetsKind(BackendKind):
         config.google_identity = "gm" if chosen == "gm" else "service_account"
         config.google_account = account
 
+    def book_link(self, book_id: str) -> str:
+        """A spreadsheet's address (base.LinksBooks): the GM book lists the factions' books by it."""
+        from sheets_bridge.backends.gsheets.auth import book_url
+        return book_url(book_id)
+
     def identity_text(self, config: GameConfig) -> str | None:
         if config.google_identity == "gm":
             return f"аккаунт мастера {config.google_account} (вход forumwar login)"

@@ -20,6 +20,7 @@ class Who:
 
     email: str
     identity: GoogleIdentity = "service_account"
+    files_only: bool = False      # the GM's login reaches only the files forumwar made (scope drive.file)
 
     @property
     def is_gm(self) -> bool:

@@ -16,9 +16,20 @@ from typing import Any
 from sheets_bridge.backends.base import BackendError, BookForbidden, BookNotFound
 from sheets_bridge.backends.gsheets.accounts import GoogleAccount, Who
 
-SCOPES = ("https://www.googleapis.com/auth/spreadsheets", "https://www.googleapis.com/auth/drive")
+# Which scope each request needs is in docs/google_access.md (checked against Google's discovery documents).
+SPREADSHEETS_SCOPE = "https://www.googleapis.com/auth/spreadsheets"
+DRIVE_SCOPE = "https://www.googleapis.com/auth/drive"             # every file of the Drive: «restricted»
+DRIVE_FILE_SCOPE = "https://www.googleapis.com/auth/drive.file"   # only the files forumwar made: «non-sensitive»
+# The service account sees only what is shared with it, and opens books a GM made and shared: it keeps both.
+SERVICE_ACCOUNT_SCOPES = (SPREADSHEETS_SCOPE, DRIVE_SCOPE)
+SCOPES = SERVICE_ACCOUNT_SCOPES          # the name earlier code imports
+# The GM signed in: every request forumwar sends takes drive.file on the files it created itself.
+GM_SCOPES = (DRIVE_FILE_SCOPE,)
+# A game on books the GM made by hand (`new --book`) or in the GM's own folder (`--folder`) needs the whole Drive.
+WHOLE_DRIVE_SCOPES = (DRIVE_FILE_SCOPE, DRIVE_SCOPE)
 PLACEHOLDER = "REPLACE_ME"
 SETUP_DOC = "docs/google_sheets.md"
+ACCESS_DOC = "docs/google_access.md"
 _REQUIRED = ("client_email", "private_key", "token_uri")
 
 
@@ -135,7 +146,7 @@ def load_service_account(path: str | Path) -> ServiceAccount:
             f"Замените весь файл ключом, скачанным в Google Cloud Console (см. {SETUP_DOC}, шаг 4).")
     from google.oauth2 import service_account
     try:
-        credentials = service_account.Credentials.from_service_account_info(info, scopes=list(SCOPES))
+        credentials = service_account.Credentials.from_service_account_info(info, scopes=list(SERVICE_ACCOUNT_SCOPES))
     except (ValueError, TypeError, IndexError) as err:
         raise CredentialsError(
             f"Закрытый ключ (private_key) в {path} не читается ({err.__class__.__name__}: {err}). Не правьте "
@@ -149,17 +160,24 @@ LOGIN_AGAIN = ("Выполните `forumwar login` снова и войдите
 
 def explain_refresh(err: Exception, who: Who) -> CredentialsError:
     """A refused token exchange (google.auth RefreshError) as a clear message for that identity."""
-    reason = err.args[0] if err.args and isinstance(err.args[0], str) else str(err)   # Google's words only
+    reason = refresh_code(err)
     if who.is_gm:
         return CredentialsError(
-            f"Google больше не принимает вход {who.genitive} ({reason}). Так бывает, когда доступ forumwar отозвали "
-            "в настройках аккаунта Google («Безопасность → Сторонние приложения и сервисы»), сменили пароль, "
-            "удалили клиент OAuth в Google Cloud Console, или прошли 7 дней, которые Google даёт входу, пока "
-            f"приложение в режиме тестирования. {LOGIN_AGAIN}")
+            f"Google больше не принимает вход {who.genitive} (код Google: {reason}). Так бывает, когда доступ "
+            "forumwar отозвали в настройках аккаунта Google («Безопасность → Сторонние приложения и сервисы»), "
+            "сменили пароль, удалили клиент OAuth в Google Cloud Console, или прошли 7 дней, которые Google даёт "
+            f"входу, пока приложение в режиме тестирования. {LOGIN_AGAIN}")
     return CredentialsError(
-        f"Google не принял ключ {who.genitive} ({reason}). Скорее всего, ключ удалили или "
+        f"Google не принял ключ {who.genitive} (код Google: {reason}). Скорее всего, ключ удалили или "
         "отключили в Google Cloud Console, или удалили сам аккаунт, или на этом компьютере неверно выставлены "
         f"часы. Проверьте часы, создайте новый ключ ({KEYS_STEPS}) и замените им credentials.json.")
+
+
+def refresh_code(err: Exception) -> str:
+    """Google's error code of a refused token exchange ("invalid_grant"), without its English description."""
+    text = err.args[0] if err.args and isinstance(err.args[0], str) else str(err)
+    code = text.split(":", 1)[0].strip()
+    return code if code and " " not in code else "invalid_grant"
 
 
 def _error_body(err: Any) -> dict[str, Any]:
@@ -247,6 +265,14 @@ def explain(err: Any, *, book: str, book_id: str | None, who: Who, action: str) 
             f"{where}: Google не даёт {who.dative} {doing}: у него нет прав редактора "
             f"этой книги. Откройте книгу в браузере, {share}, снимите галочку «Уведомить пользователей» "
             "(Notify people), нажмите «Поделиться» и запустите команду снова.")
+    if code == 404 and who.files_only and action in ("create", "open", "read", "share", "write", "lock and read",
+                                                     "protect", "export"):
+        what = "папку из --folder" if action == "create" else "эту книгу"
+        return BookNotFound(
+            f"{where}: Google не показывает {what} {who.dative}. Вход forumwar открывает только файлы, которые "
+            "forumwar создал сам (доступ «drive.file»), а эту, видимо, создали вручную — или её удалили. Если это "
+            "ваша таблица (папка), дайте forumwar доступ ко всему Google Диску: выполните `forumwar login "
+            f"--all-files` и запустите команду снова. Зачем это и чем это грозит — в {ACCESS_DOC}.")
     if code == 404:
         if action == "create":
             return BookNotFound(

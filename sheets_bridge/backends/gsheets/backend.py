@@ -548,17 +548,24 @@ class GSheetsBackend(Backend):
             raise error
         return results
 
+    def book_link(self, book_id: str) -> str:
+        """The book's address in a browser (base.LinksBooks)."""
+        return book_url(book_id)
+
     def share_game(self, config: GameConfig, *, notify: bool = False, revoke: bool = False) -> list[str]:
-        """`forumwar share`: share every book of game.toml with exactly its people; all warnings."""
+        """`forumwar share`: share every book of game.toml with exactly its people; all warnings. With `notify`
+        Google's invitation carries a Russian note naming the game and the book (`invitation`)."""
         from sheets_bridge.backends.gsheets.pictures import DrivePictures
         warnings: list[str] = []
         for key, (readers, writers) in share_plan(config).items():
-            warnings.extend(self.share(config.books[key], readers, writers, notify=notify, revoke=revoke))
+            message = invitation(config, key) if notify else None
+            warnings.extend(self.share(config.books[key], readers, writers, notify=notify, revoke=revoke,
+                                       message=message))
             DrivePictures(self, self._pictures).reshare(config.books[key])    # the pictures' readers follow
         return warnings
 
     def share(self, book_id: str, readers: list[str], writers: list[str], notify: bool = False,
-              *, revoke: bool = False) -> list[str]:
+              *, revoke: bool = False, message: str | None = None) -> list[str]:
         """Give exactly these people access (writers win over readers); the GMs are always writers
         and the service account is kept.
 
@@ -620,7 +627,8 @@ class GSheetsBackend(Backend):
                                           if isinstance(self.http, ResilientHTTPClient) else {})
                 try:
                     self.http.request("post", url, json={"type": "user", "role": role, "emailAddress": person},
-                                      params={**common, "sendNotificationEmail": "true" if notify else "false"},
+                                      params={**common, "sendNotificationEmail": "true" if notify else "false",
+                                              **({"emailMessage": message} if notify and message else {})},
                                       **lookup)
                 except APIError as err:
                     if err.code != 400:
@@ -688,6 +696,21 @@ class GSheetsBackend(Backend):
         tmp = path.with_name(path.name + ".part")
         tmp.write_bytes(content)
         os.replace(tmp, path)
+
+
+def invitation(config: GameConfig, key: str) -> str:
+    """The note of Google's invitation e-mail (`share --notify`): the game, the book, and where to find it."""
+    game = f"«{config.title}»"
+    factions = getattr(config, "factions", {}) or {}
+    if key in factions:
+        what = (f"книгу фракции «{factions[key].name}» в игре {game}. В ней вы пишете приказы своей фракции во "
+                "вкладках приказов")
+    elif key == "public":
+        what = f"общую книгу игры {game}: карта, хроника и отчёты, которые видят все игроки"
+    else:
+        what = f"книгу мастера игры {game}"
+    return (f"Мастер открыл вам {what}. Откройте её по кнопке в этом письме; позже она найдётся на Google Диске "
+            "в разделе «Доступные мне». Войдите в тот аккаунт Google, на который пришло это письмо.")
 
 
 class _Stale(Exception):

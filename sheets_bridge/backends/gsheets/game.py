@@ -8,7 +8,7 @@ account's key or the GM's `forumwar login`), the books, GMs and metadata file fr
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +39,10 @@ def backend_for_account(account: GoogleAccount, *, gm_emails: Iterable[str] = ()
     """The backend acting as `account` (a service account or the GM signed in)."""
     pacer = RequestPacer(path=quota_file(account.email))      # one budget for every command of the machine
     client = gspread.Client(auth=account.credentials, http_client=http_client_factory(policy, pacer))
-    return GSheetsBackend(client, account.email, identity=account.who.identity, gm_emails=gm_emails,
-                          folder_id=folder_id, books=books, metadata_path=metadata_path, max_workers=max_workers)
+    backend = GSheetsBackend(client, account.email, identity=account.who.identity, gm_emails=gm_emails,
+                             folder_id=folder_id, books=books, metadata_path=metadata_path, max_workers=max_workers)
+    backend.who = account.who         # with what the login reaches (messages name `login --all-files` when due)
+    return backend
 
 
 CREDENTIALS_ENV = "FORUMWAR_CREDENTIALS"
@@ -103,11 +105,24 @@ def identity_for_new(credentials: str | None, identity: str | None) -> tuple[str
         if login is None:
             raise CredentialsError(
                 "Игра от аккаунта мастера (--identity gm) начинается со входа: выполните `forumwar login` "
-                f"(нужен файл клиента OAuth, см. {SETUP_DOC}, «Вход мастера») и затем `forumwar new` снова.")
+                f"(см. {SETUP_DOC}, «Вход мастера») и затем `forumwar new` снова.")
         return "gm", login.account
     return "service_account", ""
 
 
-__all__ = ["open_gsheets_backend", "backend_for_account", "backend_for_game", "identity_for_new",
+def access_for_new(credentials: str | None, identity: str | None, *, adopts: bool, folder_id: str | None,
+                   echo: Callable[[str], None]) -> None:
+    """Before `new`: a game of the GM's login on books the GM made (`--book`) or in the GM's folder (`--folder`,
+    $FORUMWAR_DRIVE_FOLDER) needs the whole Drive, which the least login lacks: Google is asked for it now,
+    saying why (login.widen_access). Nothing for the service account, or for books forumwar makes itself."""
+    if not (adopts or folder_id or os.environ.get(FOLDER_ENV)):
+        return
+    chosen, _ = identity_for_new(credentials, identity)
+    if chosen == "gm":
+        from sheets_bridge.backends.gsheets.login import widen_access
+        widen_access(echo)
+
+
+__all__ = ["open_gsheets_backend", "backend_for_account", "backend_for_game", "identity_for_new", "access_for_new",
            "credentials_path", "book_label",
            "CREDENTIALS_ENV", "FOLDER_ENV", "METADATA_FILE"]
