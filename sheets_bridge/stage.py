@@ -1,6 +1,7 @@
 """Stage commands: check orders, close a stage (pull, validate, resolve, commit, open), roll back, replay.
 
-Every stage touches each book with exactly one read and one write. The new snapshot is the
+Every stage touches each book with exactly one read and one write (`turn`'s question about a stage
+nobody played reads the rows its locked pull read: `unplayed`). The new snapshot is the
 commit: written atomically after the archive of the stage and before any push, it is the only
 record that the stage resolved. Opening it (sheets_bridge.opening) is idempotent and journaled,
 so re-running `turn` after a crash anywhere finishes the same stage and never resolves it twice.
@@ -8,7 +9,8 @@ so re-running `turn` after a crash anywhere finishes the same stage and never re
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping
+import functools
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,11 +18,11 @@ from engine import find_ruleset
 from engine.ruleset import ParsedOrders, RowStatus
 from engine.state import canonical_json
 from sheets_bridge import deadlines, odds_tab, opening, posts, submissions, tab_lock
-from sheets_bridge.backends.base import Backend
+from sheets_bridge.backends.base import Backend, LocksOnRead, SharesGame, TabWrite, WorksOnManyBooks, WritesManyBooks
 from sheets_bridge.cli_text import warm_battles
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout, order_text, status_column_update
-from sheets_bridge.pull import book_name, merge_statuses, order_books, parse_books, pull, stage_tabs
+from sheets_bridge.pull import RawBook, book_name, merge_statuses, order_books, parse_books, pull, stage_tabs
 from sheets_bridge.stage_common import Progress, StageError, Step, noop, open_backend, require_complete_books
 
 
@@ -63,7 +65,8 @@ def check(gd: GameDir, be: Backend | None = None, progress: Progress = noop) -> 
         simulator = rs.battle_simulator()
         if simulator is not None and odds_tab.has_rows(rs, layout, raw_books):
             warm_battles(simulator, progress)
-        for done, (fid, raw) in enumerate(raw_books.items(), 1):
+        books: dict[str, list[TabWrite]] = {}
+        for fid, raw in raw_books.items():
             writes = []
             statuses = list(parsed[fid].statuses)
             for t in stage_tabs(rs, layout, stage, fid):
@@ -78,13 +81,25 @@ def check(gd: GameDir, be: Backend | None = None, progress: Progress = noop) -> 
                 writes.append(status_column_update(t, mine, header, stale))
             if fid in factions:
                 writes += odds_tab.writes(rs, layout, state, fid, raw)
-            be.write_book(gd.config.books[fid], writes)
+            books[fid] = writes
             report.outcomes[fid] = [{"tab": s.tab, "row": s.number, "ok": s.ok, "text": s.text()}
                                     for s in statuses]
+        keys = {gd.config.books[fid]: fid for fid in books}
+
+        def written(book_id: str) -> None:
+            fid = keys[book_id]
             report.pushed.append(fid)
-            progress(Step(f"проверена книга {done} из {len(raw_books)}: {book_name(state, fid)} — строк без ошибок "
-                          f"{sum(s.ok for s in statuses)}, с ошибками {sum(not s.ok for s in statuses)}",
-                          done, len(raw_books)))
+            ok = sum(bool(s["ok"]) for s in report.outcomes[fid])
+            progress(Step(f"проверена книга {len(report.pushed)} из {len(books)}: {book_name(state, fid)} — строк без "
+                          f"ошибок {ok}, с ошибками {len(report.outcomes[fid]) - ok}", len(report.pushed), len(books)))
+
+        if isinstance(be, WritesManyBooks):    # the books' writes together, as the push sends them
+            be.write_books({gd.config.books[fid]: writes for fid, writes in books.items()}, progress=written)
+        else:
+            for fid, writes in books.items():
+                be.write_book(gd.config.books[fid], writes)
+                written(gd.config.books[fid])
+        report.pushed.sort(key=list(books).index)
         counts = submissions.count(rs, layout, state, stage, raw_books, parsed)
         gd.append_journal(submissions.checked_entry(state["turn"], stage, gd.epoch(), deadlines.stamp(), counts))
         return report
@@ -102,9 +117,11 @@ class Unplayed:
     deadline: str | None
 
 
-def unplayed(gd: GameDir, be: Backend, state: dict[str, Any], now: dt.datetime | None = None) -> Unplayed | None:
+def unplayed(gd: GameDir, state: dict[str, Any], raw_books: Mapping[str, RawBook],
+             parsed: Mapping[str, ParsedOrders], now: dt.datetime | None = None) -> Unplayed | None:
     """The open stage when no awaited faction has typed an order row in it and nothing closed it on
-    purpose: not locked, no plain rollback's kept orders, its deadline (if any) not passed. Else None."""
+    purpose: not locked, no plain rollback's kept orders, its deadline (if any) not passed. Else None.
+    `raw_books` and `parsed` are what the stage's pull read (`run_turn`'s locked pull): no book is read here."""
     rs = find_ruleset(state["ruleset"])
     turn, stage = int(state["turn"]), str(state["stage"])
     clock = deadlines.clock(gd, state, tuple(rs.stages))
@@ -113,13 +130,52 @@ def unplayed(gd: GameDir, be: Backend, state: dict[str, Any], now: dt.datetime |
     awaited = [f for f, notes in rs.awaiting(state).items() if notes]
     if not awaited:
         return None
-    layout = Layout.load(rs.name)
-    parsed, raw_books, _ = pull(gd, be, rs, layout, state, stage)
-    counts = submissions.count(rs, layout, state, stage, raw_books, parsed)
+    counts = submissions.count(rs, Layout.load(rs.name), state, stage, raw_books, parsed)
     if any(sub.submitted for sub in counts.values()):
         return None
     return Unplayed(turn, rs.stage_title(stage), tuple(book_name(state, f) for f in awaited if f in counts),
                     None if clock.deadline is None else clock.deadline_text())
+
+
+def _declined(gd: GameDir, be: Backend, state: dict[str, Any], raw_books: Mapping[str, RawBook],
+              parsed: Mapping[str, ParsedOrders], ask: Callable[[Unplayed], bool]) -> Unplayed | None:
+    """The unplayed stage the GM declined to resolve (`ask` said no), its order tabs given back to the players
+    (the locked pull closed them); None when the stage goes on. Whatever ends the question otherwise (Ctrl+C
+    at the prompt) reopens them too."""
+    idle = unplayed(gd, state, raw_books, parsed)
+    if idle is None:
+        return None
+    try:
+        go_on = ask(idle)
+    except BaseException:
+        _reopen(gd, be, state, raw_books)
+        raise
+    if go_on:
+        return None
+    _reopen(gd, be, state, raw_books)
+    return idle
+
+
+def _reopen(gd: GameDir, be: Backend, state: dict[str, Any], read: Iterable[str]) -> None:
+    """Open again the order tabs of the books `read` that the locked pull closed, with the protections the
+    push gave them (no cell changes: one protections-only write per book, all at once where the backend can)."""
+    if not isinstance(be, LocksOnRead) or not isinstance(be, SharesGame):
+        return                      # the read closed nothing (xlsx)
+    from sheets_bridge.render import render_books
+    rs = find_ruleset(state["ruleset"])
+    layout = Layout.load(rs.name)
+    books = render_books(gd, rs, layout, state, saved={}, cleared=set())
+    jobs: dict[str, Callable[[], None]] = {}
+    for key in read:
+        titles = {t.title for t in stage_tabs(rs, layout, str(state["stage"]), key)}
+        tabs = [w for w in books.get(key, []) if w.title in titles]
+        if tabs and key in gd.config.books:
+            jobs[gd.config.books[key]] = functools.partial(be.update_protections, gd.config.books[key], tabs)
+    if isinstance(be, WorksOnManyBooks):
+        be.each_book(jobs)
+    else:
+        for job in jobs.values():
+            job()
 
 
 def run_turn(gd: GameDir, be: Backend | None = None, progress: Progress = noop,
@@ -127,7 +183,10 @@ def run_turn(gd: GameDir, be: Backend | None = None, progress: Progress = noop,
     """Close the open stage: pull, validate, resolve, commit the new snapshot, open it.
 
     An interrupted opening (a crash or an API failure after the commit) is finished instead. With
-    `ask`, a stage nobody has played yet (`unplayed`) is resolved only if `ask` says so; else StageError."""
+    `ask`, a stage nobody has played yet (`unplayed`) is resolved only if `ask` says so; else StageError.
+    Each book is read once: the question is asked about the rows the locked pull read, so a rollback, a
+    replay and verify see exactly what was resolved, and nobody can change a row between the question and
+    the resolution; a declined stage's order tabs are opened again (`_declined`)."""
     with gd.lock():
         require_complete_books(gd)
         be = be or open_backend(gd)
@@ -143,15 +202,14 @@ def run_turn(gd: GameDir, be: Backend | None = None, progress: Progress = noop,
         if stage == "finished":
             raise StageError("игра окончена: рассчитывать больше нечего")
         seed = gd.stage_seed(turn, stage)
-        if ask is not None:
-            idle = unplayed(gd, be, state)
-            if idle is not None and not ask(idle):
-                raise StageError(f"ход {turn}, этап «{idle.stage_title}» не рассчитан: никто не подал приказов; "
-                                 "игра не изменена")
         progress(f"ход {turn}, этап «{rs.stage_title(stage)}»: читаю приказы")
         late: dict[str, list[RowStatus]] = {}
         parsed, raw_books, problems = pull(gd, be, rs, layout, state, stage, lock=True,
                                            kept=tab_lock.kept_orders(gd, state), late_out=late)
+        idle = _declined(gd, be, state, raw_books, parsed, ask) if ask is not None else None
+        if idle is not None:
+            raise StageError(f"ход {turn}, этап «{idle.stage_title}» не рассчитан: никто не подал приказов; "
+                             "игра не изменена")
         archive = gd.archive_dir(turn)
         for fid, raw in raw_books.items():
             opening.write_archive(archive / f"orders-{stage}-{fid}.json", raw)
