@@ -3,8 +3,21 @@
 The documents are kept in the repo, in discovery_documents/ beside this module, with their revision
 (scripts/refresh_discovery.py fetches newer ones from Google). `check(method, url, body)` lists what Google would
 refuse or what is deprecated: an unknown URL or verb, an unknown, repeated, mistyped or missing
-query parameter, a body field that is unknown, of the wrong type or outside its enum, and a field
-mask (the `fields` parameter, or a request's own `fields`) naming a field that does not exist.
+query parameter, a body field that is unknown, of the wrong type or outside its enum, a field
+mask (the `fields` parameter, or a request's own `fields`) naming a field that does not exist, and two
+fields of one oneof (`oneofs`) set together.
+
+Oneofs: the discovery documents carry no mark of a proto `oneof` (none of their descriptions says
+"Union field"; that wording is only on the REST reference pages, e.g. UpdateCellsRequest's "Union field
+area ... can be only one of the following: start, range" at
+https://developers.google.com/sheets/api/reference/rest/v4/spreadsheets/request#UpdateCellsRequest). So
+they are learnt two ways: from the descriptions that do say it ("When writing, only one of range or
+named_range_id or table_id may be set", "Mutually exclusive with visible_foreground_color"), and from
+UNION_FIELDS, the unions of the REST reference that no description mentions (each field checked to exist
+in the documents). Google refuses such a body while parsing it, before any request runs:
+"Invalid value at 'requests[0].update_cells' (oneof), oneof field 'area' is already set. Cannot set
+'range'" (the wording of protobuf's JSON parser, ProtoStreamObjectWriter: "oneof field 'data' is already
+set. Cannot set 'intData'", which Google's 400 answers carry after "Invalid value at '<path>' (oneof), ").
 """
 from __future__ import annotations
 
@@ -26,6 +39,25 @@ CHECKED_HOSTS = ("sheets.googleapis.com", "www.googleapis.com")
 MASK_TARGETS = {"UpdateCellsRequest": "CellData", "RepeatCellRequest": "CellData", "AppendCellsRequest": "CellData",
                 "UpdateDimensionPropertiesRequest": "DimensionProperties"}
 _INT32 = (-2**31, 2**31 - 1)
+# Unions of the REST reference ("Union field <name> ... can be only one of the following") that no description
+# in the discovery documents mentions: schema -> (union name, its fields). "*" is every field of the schema.
+UNION_FIELDS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "Request": (("kind", ("*",)),),
+    "Response": (("kind", ("*",)),),
+    "ExtendedValue": (("value", ("*",)),),
+    "ColorStyle": (("kind", ("*",)),),
+    "UpdateCellsRequest": (("area", ("start", "range")),),
+    "AppendCellsRequest": (("area", ("sheetId", "tableId")),),
+    "ConditionalFormatRule": (("rule", ("booleanRule", "gradientRule")),),
+    "DataFilter": (("filter", ("developerMetadataLookup", "a1Range", "gridRange")),),
+    "PasteDataRequest": (("kind", ("delimiter", "html")),),
+    "DeveloperMetadataLocation": (("location", ("spreadsheet", "sheetId", "dimensionRange")),),
+    "EmbeddedObjectPosition": (("location", ("sheetId", "overlayPosition", "newSheet")),),
+    "SortSpec": (("reference", ("dimensionIndex", "dataSourceColumnReference")),),
+    "FilterSpec": (("reference", ("columnIndex", "dataSourceColumnReference")),),
+    "PivotValue": (("value", ("sourceColumnOffset", "formula", "dataSourceColumnReference")),),
+    "PivotGroup": (("source", ("sourceColumnOffset", "dataSourceColumnReference")),),
+}
 
 
 class DiscoveryUnavailable(RuntimeError):
@@ -47,7 +79,7 @@ class Method:
 
 
 class Api:
-    """One discovery document: its methods, schemas and global parameters."""
+    """One discovery document: its methods, schemas, global parameters and oneofs."""
 
     def __init__(self, doc: Mapping[str, Any]):
         self.name = str(doc["name"])
@@ -55,6 +87,7 @@ class Api:
         self.schemas: Mapping[str, Any] = doc["schemas"]
         self.parameters: Mapping[str, Any] = doc.get("parameters", {})
         self.methods: list[Method] = []
+        self.oneofs: dict[str, list[tuple[str, tuple[str, ...]]]] = learn_oneofs(self.schemas)
         self._collect(doc)
 
     def _collect(self, node: Mapping[str, Any]) -> None:
@@ -87,6 +120,77 @@ def _path_pattern(path: str) -> tuple[re.Pattern[str], int]:
     out += re.escape(path[pos:])
     literal += len(path) - pos
     return re.compile(out + "$"), literal
+
+
+def camel(name: str) -> str:
+    """A proto field name as its JSON name: named_range_id -> namedRangeId."""
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def snake(name: str) -> str:
+    """A JSON field name as its proto name: updateCells -> update_cells."""
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m[1].lower(), name)
+
+
+_ONLY_ONE = re.compile(r"only one of ((?:[a-z_]+(?:,? (?:or )?)?)+) may be set", re.I)
+_EXCLUSIVE = re.compile(r"mutually exclusive with ([a-z_]+)", re.I)
+
+
+def learn_oneofs(schemas: Mapping[str, Any]) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+    """Schema -> its unions as (name, JSON fields): those the descriptions state, then UNION_FIELDS (only the
+    fields the schema has; "*" is all of them). A union learnt from descriptions is named after its fields."""
+    out: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+    for name, spec in schemas.items():
+        properties = spec.get("properties", {})
+        groups: set[tuple[str, ...]] = set()
+        for key, prop in properties.items():
+            text = prop.get("description", "")
+            for match in _ONLY_ONE.finditer(text):
+                fields = tuple(sorted(camel(f) for f in re.split(r",? or |, ", match[1]) if f))
+                if len(fields) > 1 and all(f in properties for f in fields):
+                    groups.add(fields)
+            for match in _EXCLUSIVE.finditer(text):
+                other = camel(match[1])
+                if other in properties:
+                    groups.add(tuple(sorted((key, other))))
+        unions = [("|".join(g), g) for g in sorted(groups)]
+        for union, fields in UNION_FIELDS.get(name, ()):
+            present = tuple(properties) if fields == ("*",) else tuple(f for f in fields if f in properties)
+            if len(present) > 1:
+                unions.append((union, present))
+        if unions:
+            out[name] = unions
+    return out
+
+
+def oneof_conflicts(api: Api, schema: str, value: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    """(union, the field set first, the one set besides) for each union of `schema` that `value` sets twice."""
+    out = []
+    for union, fields in api.oneofs.get(schema, ()):
+        present = [k for k in value if k in fields]
+        if len(present) > 1:
+            out.append((union, present[0], present[1]))
+    return out
+
+
+def request_oneof_error(kind: str, body: Mapping[str, Any], where: str) -> str | None:
+    """Google's refusal of a batchUpdate request `kind` whose body sets two fields of one oneof, or None
+    (also None without the discovery documents)."""
+    if not available():
+        return None
+    sheets = next(api for api in apis() if api.name == "sheets")
+    schema = kind[:1].upper() + kind[1:] + "Request"
+    conflicts = oneof_conflicts(sheets, schema, body)
+    return oneof_message(where, conflicts[0][0], conflicts[0][2]) if conflicts else None
+
+
+def oneof_message(where: str, union: str, second: str) -> str:
+    """Google's refusal of a body setting two fields of one oneof (`where` in JSON names, e.g.
+    "requests[0].updateCells")."""
+    path = ".".join(snake(part) for part in where.split("."))
+    return (f"Invalid value at '{path}' (oneof), oneof field '{snake(union)}' is already set. "
+            f"Cannot set '{second}'")
 
 
 DOCUMENTS_DIR = Path(__file__).with_name("discovery_documents")
@@ -236,7 +340,10 @@ class _Checker:
             return [p for key, item in value.items()
                     for p in self.value(item, spec["additionalProperties"], f"{where}.{key}")]
         properties = spec.get("properties", {})
-        problems = []
+        problems: list[str] = []
+        if name is not None:
+            problems.extend(f"{where}: " + oneof_message(where.removeprefix("body."), union, second)
+                            for union, _, second in oneof_conflicts(self.api, name, value))
         for key, item in value.items():
             prop = properties.get(key)
             if prop is None:

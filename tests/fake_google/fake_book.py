@@ -26,6 +26,7 @@ from tests.fake_google.a1 import (
     split_title,
 )
 from tests.fake_google.fake_errors import PROTECTED_MESSAGE, invalid, sheets_error
+from tests.fake_google.fake_limits import check_size, check_text
 from tests.fake_google.fake_values import effective, render, user_entered
 
 DEFAULT_GRID = {"rowCount": 1000, "columnCount": 26}
@@ -362,6 +363,7 @@ class Book:
             grid = sheet.properties["gridProperties"]
             grid["rowCount"] = max(grid["rowCount"], r0 + height)
             grid["columnCount"] = max(grid["columnCount"], c0 + width)
+            check_size((s.title, s.rows, s.cols) for s in self.sheets)
         if r0 + height > sheet.rows or c0 + width > sheet.cols:
             raise invalid(f"Range ({quote_title(sheet.title)}!{col_letters(c0 + width - 1)}{r0 + height}) "
                           f"exceeds grid limits. Max rows: {sheet.rows}, max columns: {sheet.cols}")
@@ -374,6 +376,7 @@ class Book:
                 uev = user_entered(value, "RAW" if as_text and isinstance(value, str) else option)
                 if uev is None:
                     continue
+                check_text(uev)
                 cells += 1
                 self._set_value(sheet, r0 + i, c0 + j, uev)
         return {"spreadsheetId": self.id,

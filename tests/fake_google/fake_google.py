@@ -418,7 +418,8 @@ class FakeGoogle(DriveFiles, OAuthServer):
         body = body or {}
         work = copy.deepcopy(book)
         if op == "spreadsheets.batchUpdate":
-            replies = work.batch_update(body.get("requests", []), who)
+            no_account = frozenset(e for e, ident in self.identities.items() if not ident.google_account)
+            replies = work.batch_update(body.get("requests", []), who, no_account)
             result: dict[str, Any] = {"spreadsheetId": book.id, "replies": replies}
             if body.get("includeSpreadsheetInResponse"):
                 result["updatedSpreadsheet"] = work.resource(

@@ -8,7 +8,7 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from tests.fake_google import field_mask
+from tests.fake_google import discovery, fake_limits, field_mask
 from tests.fake_google.a1 import col_letters, quote_title
 from tests.fake_google.fake_book import DEFAULT_GRID, Sheet
 from tests.fake_google.fake_errors import PROTECTED_MESSAGE, ApiError, invalid
@@ -18,9 +18,13 @@ from tests.fake_google.fake_merges import MergedBook
 class Spreadsheet(MergedBook):
     """A spreadsheet with Google's values and batchUpdate semantics; `owner` edits everything."""
 
+    no_account: frozenset[str] = frozenset()      # addresses with no Google account (set per batchUpdate)
+
     # -- batchUpdate ----------------------------------------------------------------------------
-    def batch_update(self, requests: list[dict], who: str) -> list[dict]:
-        """Apply the requests in order; the caller runs this on a copy to make it atomic."""
+    def batch_update(self, requests: list[dict], who: str, no_account: frozenset[str] = frozenset()) -> list[dict]:
+        """Apply the requests in order; the caller runs this on a copy to make it atomic. `no_account`: the
+        addresses without a Google account, which no protection may name (fake_limits)."""
+        self.no_account = no_account
         replies = []
         for i, request in enumerate(requests):
             if not isinstance(request, dict) or len(request) != 1:
@@ -30,8 +34,14 @@ class Spreadsheet(MergedBook):
             if handler is None:
                 raise invalid(f"Invalid JSON payload received. Unknown name \"{kind}\" at 'requests[{i}]': "
                               "Cannot find field.")
+            oneof = discovery.request_oneof_error(kind, body, f"requests[{i}].{kind}") \
+                if isinstance(body, dict) else None
+            if oneof is not None:
+                raise invalid(oneof)        # refused while the body is parsed, before any request runs
             try:
+                fake_limits.check_ranges(body)
                 replies.append(handler(body, who))
+                fake_limits.check_size((s.title, s.rows, s.cols) for s in self.sheets)
             except ApiError as err:
                 message = err.body["error"]["message"]
                 raise invalid(f"Invalid requests[{i}].{kind}: {message}") from None
@@ -45,6 +55,7 @@ class Spreadsheet(MergedBook):
         elif any(s.sheet_id == sheet_id for s in self.sheets):
             raise invalid(f"Sheet with id {sheet_id} already exists.")
         title = props.get("title") or f"Sheet{len(self.sheets) + 1}"
+        fake_limits.check_title(title)
         if any(s.title.lower() == title.lower() for s in self.sheets):
             raise invalid(f'A sheet with the name "{title}" already exists. Please enter another name.')
         grid = dict(DEFAULT_GRID)
@@ -94,6 +105,7 @@ class Spreadsheet(MergedBook):
         title = new.get("title")
         if not title:
             raise invalid("The sheet title must not be empty.")
+        fake_limits.check_title(title)
         if any(s is not sheet and s.title.lower() == title.lower() for s in self.sheets):
             raise invalid(f'A sheet with the name "{title}" already exists. Please enter another name.')
         if new.get("hidden") and all(s.properties.get("hidden") for s in self.sheets if s is not sheet):
@@ -170,6 +182,7 @@ class Spreadsheet(MergedBook):
             kinds = set(uev) & {"stringValue", "numberValue", "boolValue", "formulaValue", "errorValue"}
             if len(kinds) != 1 or len(uev) != 1:
                 raise invalid(f"Invalid userEnteredValue: {uev!r}")
+            fake_limits.check_text(uev)
             if "numberValue" in uev and (not isinstance(uev["numberValue"], (int, float))
                                          or isinstance(uev["numberValue"], bool)
                                          or not math.isfinite(uev["numberValue"])):
@@ -206,10 +219,21 @@ class Spreadsheet(MergedBook):
         condition = rule.get("condition", {})
         if condition.get("type") == "ONE_OF_LIST" and not condition.get("values"):
             raise invalid("Data validation rule of type ONE_OF_LIST requires at least one value.")
+        fake_limits.check_condition(condition)
+        if condition.get("type") == "ONE_OF_RANGE":
+            self._check_list_range(condition)
         rule = copy.deepcopy(rule)      # shared by the cells of the range, never changed in place
         keys = [(r, c) for r in range(r0, r1) for c in range(c0, c1)]
         self._map_cells(sheet, keys, lambda cell: {**(cell or {}), "dataValidation": rule})
         return {}
+
+    def _check_list_range(self, condition: dict) -> None:
+        """ONE_OF_RANGE takes one value: a formula naming a range of this spreadsheet ("='Lists'!A1:A9")."""
+        values = condition.get("values") or []
+        text = str((values[0] if len(values) == 1 else {}).get("userEnteredValue", ""))
+        if not text.startswith("="):
+            raise invalid("Data validation rule of type ONE_OF_RANGE requires one value: a range such as =A1:A9.")
+        self.resolve(text[1:])      # Google's "Unable to parse range" for a sheet that does not exist
 
     @staticmethod
     def _map_cells(sheet: Sheet, keys: Iterable[tuple[int, int]], change: Callable[[dict | None], dict]) -> None:
@@ -239,6 +263,7 @@ class Spreadsheet(MergedBook):
         sheet = self.sheet_by_id(rng.get("sheetId", 0))
         rng.setdefault("sheetId", sheet.sheet_id)
         self._check_holes(prot)
+        fake_limits.check_editors(prot, self.no_account)
         pid = prot.get("protectedRangeId")
         if pid is None:
             pid = self._new_id()
@@ -292,6 +317,7 @@ class Spreadsheet(MergedBook):
         updated.setdefault("range", {}).setdefault("sheetId", sheet.sheet_id)
         target = self.sheet_by_id(updated["range"]["sheetId"])
         self._check_holes(updated)
+        fake_limits.check_editors(updated, self.no_account)
         self._keep_requester(updated, who)
         sheet.protected.remove(prot)
         target.protected.append(updated)
