@@ -103,11 +103,12 @@ def test_login_in_the_browser_keeps_a_private_refreshable_token(google):
     assert data["account"] == GM
     assert data["credentials"]["refresh_token"] in google.refresh_tokens
     assert data["credentials"]["client_id"] == google.client.client_id
-    # the consent asked for offline access with PKCE, and for exactly the two scopes forumwar needs
+    # the consent asked for offline access with PKCE, and for the least access: the files forumwar makes
     url = ConsentBrowser.opened[0]
     assert "access_type=offline" in url and "code_challenge_method=S256" in url
     assert set(google.refresh_tokens[data["credentials"]["refresh_token"]].scopes) == {
-        "https://www.googleapis.com/auth/spreadsheets", "https://www.googleapis.com/auth/drive"}
+        "https://www.googleapis.com/auth/drive.file"}
+    assert done.scopes == ("https://www.googleapis.com/auth/drive.file",) and not done.whole_drive
     if os.name == "posix":
         assert stat.S_IMODE(token_file().stat().st_mode) == 0o600
     assert google.count("drive.about.get", identity=GM, status=200) == 1     # whose account it is
@@ -174,10 +175,9 @@ def test_a_deleted_oauth_client_is_named_at_the_token_exchange(google):
 # -- the kept token ---------------------------------------------------------------------------------------
 
 def _book_backend(fake: FakeGoogle):
-    """The GM's backend on a book of their own Drive."""
-    account = load_gm_account(GM)
-    book = fake.create_spreadsheet(GM, "forumwar: empire")
-    return backend_for_account(account, books=[BookRef("empire", book, "Империя")]), book
+    """The GM's backend on a book forumwar made in their own Drive (the login reaches only such books)."""
+    book = backend_for_account(load_gm_account(GM)).create_book("empire", "forumwar: empire")
+    return backend_for_account(load_gm_account(GM), books=[BookRef("empire", book, "Империя")]), book
 
 
 def test_an_expired_access_token_is_refreshed_and_saved(google):
@@ -195,8 +195,8 @@ def test_an_expired_access_token_is_refreshed_and_saved(google):
 
 def test_a_revoked_login_says_which_account_and_to_sign_in_again(google):
     login_in_browser(google)
-    google.revoke_access(GM)          # the GM removed forumwar from their Google Account
     backend, book = _book_backend(google)
+    google.revoke_access(GM)          # the GM removed forumwar from their Google Account
     with pytest.raises(CredentialsError) as excinfo:
         backend.read_tabs(book, ["Сводка"])
     message = str(excinfo.value)
@@ -238,7 +238,8 @@ def test_logout_and_login_from_the_command_line(google, tmp_path):
     assert missing.exit_code == 1 and "Нет файла клиента OAuth" in missing.output
     done = runner.invoke(main, ["login", "--client", str(google.client_file), "--no-browser"],
                          input="not-a-code\n")
-    assert done.exit_code == 1 and "Google не завершил вход (invalid_grant" in done.output
+    assert done.exit_code == 1 and "Код входа устарел или уже использован" in done.output
+    assert "invalid_grant" in done.output and "Malformed" not in done.output     # Google's code, not its words
     assert "--identity" in runner.invoke(main, ["new", "--help"]).output
 
 

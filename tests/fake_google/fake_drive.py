@@ -14,6 +14,7 @@ from urllib.parse import unquote
 
 from tests.fake_google.fake_errors import ApiError, sheets_error
 from tests.fake_google.fake_identity import Identity, IdSource
+from tests.fake_google.fake_oauth import caller_app
 from tests.fake_google.fake_sheets import Spreadsheet
 
 MEDIA_KEY = "__media__"        # an upload's bytes in the request body (fake_google._payload)
@@ -49,6 +50,7 @@ class DriveFile:
     app_properties: dict[str, str] = field(default_factory=dict)
     content: bytes | None = None            # an uploaded file's bytes (a PNG)
     searchable_at: float = float("-inf")   # on the fake's clock: when files.list starts to show it
+    app: str | None = None                 # the OAuth client that created it (a drive.file token sees only its own)
 
 
 class DriveFiles:
@@ -160,10 +162,11 @@ class DriveFiles:
         if op == "drive.files.create":
             body = body or {}
             parents = body.get("parents") or []
+            caller = caller_app()
             for parent in parents:
                 folder = self.files.get(parent)
                 role = self.role_of(folder, who) if folder else None
-                if folder is None or role is None:
+                if folder is None or role is None or (caller.files_only and folder.app != caller.client_id):
                     raise _file_not_found(parent)
                 if RANK[role] < RANK["writer"]:
                     raise drive_error(403, "The user does not have sufficient permissions for this file.",
@@ -173,6 +176,7 @@ class DriveFiles:
                 raise drive_error(403, "The user's Drive storage quota has been exceeded.", "storageQuotaExceeded",
                                   domain="usageLimits")
             file = self._new_file(body.get("name") or "Untitled", body.get("mimeType") or "", who, parents)
+            file.app = caller.client_id
             file.app_properties = {str(k): str(v) for k, v in (body.get("appProperties") or {}).items()}
             file.content = body.get(MEDIA_KEY)
             return self._brief(file, who, query, brief)
@@ -180,8 +184,9 @@ class DriveFiles:
             # Drive's search is eventually consistent: a new file shows only `search_lag` seconds after
             # it was made (a get by its id sees it at once).
             now = self.clock()
+            caller = caller_app()
             files = [self._file_view(f, who) for f in self.files.values()
-                     if self.role_of(f, who) is not None
+                     if self.role_of(f, who) is not None and (not caller.files_only or f.app == caller.client_id)
                      and f.searchable_at <= now and _matches(f, one("q", "") or "")]
             if not one("fields"):
                 files = [{k: f[k] for k in brief.split(",")} for f in files]
@@ -210,6 +215,7 @@ class DriveFiles:
         if op == "drive.files.copy":
             copied = self._new_file((body or {}).get("name") or f"Copy of {file.name}", file.mime_type, who,
                                     (body or {}).get("parents") or [])
+            copied.app = caller_app().client_id
             if file.spreadsheet is not None:
                 copied.spreadsheet = copy.deepcopy(file.spreadsheet)
                 copied.spreadsheet.id = copied.id

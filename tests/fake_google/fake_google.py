@@ -29,6 +29,7 @@ import orjson
 
 from tests.fake_google import discovery as discovery_docs
 from tests.fake_google import field_mask
+from tests.fake_google.fake_batch import answer_batch, is_batch
 from tests.fake_google.fake_drive import (
     FOLDER_MIME,
     MEDIA_KEY,
@@ -40,7 +41,7 @@ from tests.fake_google.fake_drive import (
 )
 from tests.fake_google.fake_errors import ApiError, sheets_error
 from tests.fake_google.fake_identity import Identity, IdSource
-from tests.fake_google.fake_oauth import TOKEN_PREFIX, OAuthServer
+from tests.fake_google.fake_oauth import TOKEN_PREFIX, OAuthServer, caller_app
 from tests.fake_google.fake_sheets import Spreadsheet
 
 SERVICE_ACCOUNT_DOMAIN = ".gserviceaccount.com"
@@ -234,14 +235,15 @@ class FakeGoogle(DriveFiles, OAuthServer):
 
 
     # -- HTTP entry point -----------------------------------------------------------------------
-    def handle(self, method: str, url: str, headers: Mapping[str, str], body: bytes | None) -> tuple[int, dict, bytes]:
-        """Answer one HTTP request: (status, headers, body)."""
+    def handle(self, method: str, url: str, headers: Mapping[str, str], body: bytes | None, *,
+               part: bool = False) -> tuple[int, dict, bytes]:
+        """Answer one HTTP request: (status, headers, body); `part`: a call of a Drive batch (no latency of its own)."""
         parts = urlsplit(url)
         op, file_id = _classify(method, parts.netloc, parts.path)
         gathering = self._gathering(op)
         if gathering is not None:
             gathering.join()
-        if self.latency:
+        if self.latency and not part:
             self.sleep(self.latency)
         query = parse_qs(parts.query, keep_blank_values=True)
         identity = ""
@@ -253,7 +255,12 @@ class FakeGoogle(DriveFiles, OAuthServer):
                 self._log(email, method, op, None, answer[0], url)
                 return answer
             identity, bridge = self._identity(headers)
+            if is_batch(parts.netloc, parts.path) and method == "POST" and not part:      # fake_batch
+                answer = answer_batch(lambda m, u, h, b: self.handle(m, u, h, b, part=True), headers, body)
+                self._log(identity, method, "drive.batch", None, answer[0], url)
+                return answer
             self._check_discovery(method, url, headers, body, identity, bridge)
+            self.check_scopes(method, url, headers, file_id)      # fake_oauth: what the token's scopes allow
             fault = self._take_fault(op, file_id)
             if fault is not None and fault.kind == "reset":
                 self._log(identity, method, op, file_id, 0, url)
@@ -395,6 +402,7 @@ class FakeGoogle(DriveFiles, OAuthServer):
             raise sheets_error(403, "The caller does not have permission")
         title = body.get("properties", {}).get("title", "Untitled spreadsheet")
         file = self._new_file(title, SPREADSHEET_MIME, who, [])
+        file.app = caller_app().client_id
         assert file.spreadsheet is not None
         return file.spreadsheet.resource(who)
 

@@ -2,25 +2,71 @@
 authorization code with PKCE, a refresh token), the consent screen a browser would show, and revocation.
 
 `OAuthServer` is mixed into FakeGoogle (which holds the state and the lock). Access tokens it issues
-read `fake-token:EMAIL#N`: N is the person's token generation, so `expire_access_tokens` makes every
-earlier token answer 401 as an expired one does, and the client must refresh.
+read `fake-token:EMAIL#N.S`: N is the person's token generation, so `expire_access_tokens` makes every
+earlier token answer 401 as an expired one does, and the client must refresh; S tells tokens apart.
+
+Scopes are enforced as Google does (`check_scopes`, before every API request): a token whose scopes share none
+with the method's (the discovery documents list each method's) gets 403 «insufficient authentication scopes»;
+a token whose only file scope is `drive.file` sees only the files its OAuth client created (`DriveFile.app`):
+any other file is «not found», as Google answers (developers.google.com/workspace/drive/api/guides/api-specific-auth,
+developers.google.com/sheets/api/scopes). Tokens made without the OAuth flow (`token_for`, a service account's)
+reach every file their account may.
 """
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, unquote_plus, urlencode, urlsplit
 
+from tests.fake_google import discovery as discovery_docs
+from tests.fake_google.fake_errors import ApiError, sheets_error
 from tests.fake_google.fake_identity import Identity, IdSource
 
 TOKEN_PREFIX = "fake-token:"
 AUTH_URI = "https://accounts.google.com/o/oauth2/auth"
 TOKEN_URI = "https://oauth2.googleapis.com/token"
 _JSON = {"Content-Type": "application/json; charset=UTF-8"}
+SCOPE_ROOT = "https://www.googleapis.com/auth/"
+DRIVE_FILE = SCOPE_ROOT + "drive.file"
+PER_FILE_SCOPES = frozenset({DRIVE_FILE, SCOPE_ROOT + "drive.appdata"})   # reach only the app's own files
+_CALLER = threading.local()      # the OAuth client of the request being answered (this thread), see caller_app
+
+
+@dataclass(frozen=True)
+class CallerApp:
+    """Which OAuth client sent the request (None: a token made outside the OAuth flow), and whether its
+    token reaches only that client's files (drive.file)."""
+
+    client_id: str | None = None
+    files_only: bool = False
+
+
+def caller_app() -> CallerApp:
+    """The OAuth client of the request this thread is answering (set by `check_scopes`)."""
+    return getattr(_CALLER, "app", CallerApp())
+
+
+@functools.lru_cache(maxsize=1)
+def method_scopes() -> dict[str, frozenset[str]]:
+    """Every method's scopes, by method id ("sheets.spreadsheets.get"), from the discovery documents."""
+    out: dict[str, frozenset[str]] = {}
+
+    def walk(node: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
+        yield from node.get("methods", {}).values()
+        for resource in node.get("resources", {}).values():
+            yield from walk(resource)
+
+    for name in discovery_docs.DOCUMENTS:
+        doc = json.loads((discovery_docs.DOCUMENTS_DIR / name).read_text(encoding="utf-8"))
+        for method in walk(doc):
+            out[method["id"]] = frozenset(method.get("scopes", ()))
+    return out
 
 
 class ConsentRefused(Exception):
@@ -68,13 +114,17 @@ class OAuthServer:
 
     identities: dict[str, Identity]
     ids: IdSource
+    files: dict[str, Any]            # fake_drive.DriveFile by id
 
     def _oauth_init(self) -> None:
         self.oauth_clients: dict[str, OAuthClient] = {}
         self.codes: dict[str, Grant] = {}
         self.refresh_tokens: dict[str, Grant] = {}
+        self.access_grants: dict[str, Grant] = {}              # access token -> what it stands for
+        self.granted: dict[tuple[str, str], set[str]] = {}      # (account, client id) -> scopes granted so far
         self.token_generation: dict[str, int] = {}
         self.revocations: list[str] = []
+        self._issued = 0
 
     # -- set-up helpers (no HTTP) -----------------------------------------------------------------
     def add_oauth_client(self, *, testing: bool = True, test_users: tuple[str, ...] = (),
@@ -84,9 +134,11 @@ class OAuthServer:
         self.oauth_clients[client.client_id] = client
         return client
 
-    def consent(self, auth_url: str, email: str, *, allow: bool = True) -> str:
-        """What the browser does at Google's consent screen: `email` signs in and allows (or cancels);
-        returns the address Google redirects the browser to. ConsentRefused for Google's own error pages."""
+    def consent(self, auth_url: str, email: str, *, allow: bool = True, unchecked: tuple[str, ...] = ()) -> str:
+        """What the browser does at Google's consent screen: `email` signs in and allows (or cancels), leaving
+        the `unchecked` scopes out; returns the address Google redirects the browser to. ConsentRefused for
+        Google's own error pages. With include_granted_scopes the grant keeps what the account gave the client
+        before (Google's incremental authorization)."""
         query = {k: v[0] for k, v in parse_qs(urlsplit(auth_url).query).items()}
         client = self.oauth_clients.get(query.get("client_id", ""))
         if client is None:
@@ -109,10 +161,14 @@ class OAuthServer:
         if query.get("code_challenge") and query.get("code_challenge_method") != "S256":
             raise ConsentRefused("invalid_request", "code_challenge_method must be S256")
         code = "4/0A" + self.ids.text(40)
-        self.codes[code] = Grant(email, client.client_id, tuple(query.get("scope", "").split()), redirect,
+        scopes = [s for s in query.get("scope", "").split() if s not in unchecked]
+        given = self.granted.setdefault((email, client.client_id), set())
+        if query.get("include_granted_scopes") == "true":
+            scopes += sorted(given - set(scopes))
+        given.update(scopes)
+        self.codes[code] = Grant(email, client.client_id, tuple(scopes), redirect,
                                  query.get("code_challenge", ""), query.get("access_type") == "offline")
-        scope = query.get("scope", "")
-        return f"{redirect}?{urlencode({**state, 'code': code, 'scope': scope})}"
+        return f"{redirect}?{urlencode({**state, 'code': code, 'scope': ' '.join(scopes)})}"
 
     def expire_access_tokens(self, email: str) -> None:
         """Every access token issued to `email` so far expires (Google answers 401 to it)."""
@@ -130,16 +186,51 @@ class OAuthServer:
         """(email, issued by the token endpoint) of a live access token; None for an unknown or expired one."""
         if not token.startswith(TOKEN_PREFIX):
             return None
-        email, sep, generation = token[len(TOKEN_PREFIX):].partition("#")
+        email, sep, issued = token[len(TOKEN_PREFIX):].partition("#")
+        generation = issued.partition(".")[0]
         if email not in self.identities:
             return None
         if sep and (not generation.isdigit() or int(generation) < self.token_generation.get(email, 0)):
             return None
         return email, bool(sep)
 
-    def _issue(self, email: str, scopes: tuple[str, ...]) -> dict[str, Any]:
-        token = f"{TOKEN_PREFIX}{email}#{self.token_generation.get(email, 0)}"
-        return {"access_token": token, "expires_in": 3599, "scope": " ".join(scopes), "token_type": "Bearer"}
+    def _issue(self, grant: Grant) -> dict[str, Any]:
+        self._issued += 1
+        token = f"{TOKEN_PREFIX}{grant.email}#{self.token_generation.get(grant.email, 0)}.{self._issued}"
+        self.access_grants[token] = grant
+        return {"access_token": token, "expires_in": 3599, "scope": " ".join(grant.scopes), "token_type": "Bearer"}
+
+    def check_scopes(self, verb: str, url: str, headers: Mapping[str, str], file_id: str | None) -> None:
+        """Refuse what the token's scopes do not allow, as Google does (see the module docstring), and note the
+        caller's OAuth client for the Drive answers (`caller_app`)."""
+        auth = headers.get("Authorization", "")
+        grant = self.access_grants.get(auth[len("Bearer "):]) if auth.startswith("Bearer ") else None
+        _CALLER.app = CallerApp()
+        if grant is None or not discovery_docs.available():
+            return
+        file = self.files.get(file_id) if file_id else None
+        file_app = file.app if file is not None else False      # the OAuth client that made it (None: none)
+        found = discovery_docs.find_method(verb, url)
+        needed = method_scopes().get(found[0].id, frozenset()) if found else frozenset()
+        held = set(grant.scopes) & needed
+        drive = urlsplit(url).netloc == "www.googleapis.com"
+        if needed and not held:
+            if drive:
+                message = "Insufficient Permission: Request had insufficient authentication scopes."
+                raise ApiError(403, {"error": {"code": 403, "message": message, "errors": [
+                    {"domain": "global", "reason": "insufficientPermissions", "message": message}]}})
+            raise sheets_error(403, "Request had insufficient authentication scopes.", details=[
+                {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "ACCESS_TOKEN_SCOPE_INSUFFICIENT",
+                 "domain": "googleapis.com"}])
+        files_only = bool(held) and held <= PER_FILE_SCOPES
+        _CALLER.app = CallerApp(grant.client_id, files_only)
+        if files_only and file_id and file_app is not False and file_app != grant.client_id:
+            if drive:
+                message = f"File not found: {file_id}."
+                raise ApiError(404, {"error": {"code": 404, "message": message, "errors": [
+                    {"domain": "global", "reason": "notFound", "message": message, "locationType": "parameter",
+                     "location": "fileId"}]}})
+            raise sheets_error(404, "Requested entity was not found.")
 
     def _token(self, body: bytes | None, headers: Mapping[str, str]) -> tuple[str, tuple[int, dict[str, str], bytes]]:
         """The token endpoint: (who asked, the answer). The client authenticates in the form or with HTTP
@@ -164,7 +255,7 @@ class OAuthServer:
                 return grant.email, _error(400, "redirect_uri_mismatch", "Bad Request")
             if grant.challenge and _challenge(form.get("code_verifier", "")) != grant.challenge:
                 return grant.email, _error(400, "invalid_grant", "Invalid code verifier.")
-            answer = self._issue(grant.email, grant.scopes)
+            answer = self._issue(grant)
             if grant.offline:
                 refresh = "1//0" + self.ids.text(60)
                 self.refresh_tokens[refresh] = grant
@@ -174,7 +265,7 @@ class OAuthServer:
             grant = self.refresh_tokens.get(form.get("refresh_token", ""))
             if grant is None or grant.revoked or grant.client_id != client.client_id:
                 return grant.email if grant else "", _error(400, "invalid_grant", "Token has been expired or revoked.")
-            return grant.email, (200, dict(_JSON), json.dumps(self._issue(grant.email, grant.scopes)).encode())
+            return grant.email, (200, dict(_JSON), json.dumps(self._issue(grant)).encode())
         return "", _error(400, "unsupported_grant_type", f"Invalid grant_type: {grant_type}")
 
     def _jwt_grant(self, form: dict[str, str]) -> tuple[str, tuple[int, dict[str, str], bytes]]:
