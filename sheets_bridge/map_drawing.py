@@ -21,8 +21,9 @@ place, their overlaps with the places and stars, the links they cover) is worked
 
 Drawn with Pillow alone, which the books already need (matplotlib, which drew them before, cost a turn
 0.4 s to import, more than drawing every map of a demo stage now does): shapes are drawn SUPERSAMPLE
-times larger and reduced, so their edges are smooth; text is DejaVu Sans, the font file matplotlib ships
-(read from its folder, never imported). What the maps of a stage share is drawn once per painter: the
+times larger and reduced, so their edges are smooth; text is DejaVu Sans, whose regular and bold files
+ship with forumwar in sheets_bridge/fonts beside their licence (the copies matplotlib shipped, which is no
+longer installed). What the maps of a stage share is drawn once per painter: the
 links and places under everything else, each marker, the star, each line of text, each label, each legend,
 each label's spot over the same links and obstacles. The PNG is written here (`png_bytes`): rows
 unfiltered, no timestamp, so the same picture gives the same bytes; a third of Pillow's own time on these
@@ -32,13 +33,13 @@ zlib's time again, and smaller), else by the standard library's zlib.
 from __future__ import annotations
 
 import functools
-import importlib.util
+import io
 import math
 import struct
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from importlib.resources import files
 from typing import Literal
 
 import numpy as np
@@ -55,7 +56,7 @@ except ImportError:              # a platform zlib-ng has no wheel for: the same
 
 WIDTH_PX, HEIGHT_PX, DPI = 1400, 1000, 100
 PT = DPI / 72                    # pixels per typographic point
-FONT = "DejaVu Sans"             # ships with matplotlib (the font file only); has Cyrillic
+FONT = "DejaVu Sans"             # has Cyrillic; its two files ship in sheets_bridge/fonts (free licence)
 FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 # Faction colours in game order (tab20's strong and light tones without greys and sea blues)
 PALETTE = ("#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#bcbd22", "#17becf",
@@ -136,19 +137,15 @@ def rgb(colour: str) -> RGB:
 
 
 @functools.cache
-def _font_folder() -> Path:
-    spec = importlib.util.find_spec("matplotlib")          # finds the package without importing it
-    folders = list(spec.submodule_search_locations or []) if spec is not None else []
-    if not folders:
-        raise RuntimeError("нет пакета matplotlib: из него берётся шрифт рисунков (DejaVu Sans); "
-                           "переустановите forumwar (make install)")
-    return Path(folders[0]) / "mpl-data" / "fonts" / "ttf"
+def _font_file(bold: bool) -> bytes:
+    """The font file's bytes, from the package's own fonts folder (sheets_bridge/fonts, with its licence)."""
+    return files("sheets_bridge").joinpath("fonts", FONT_FILES[bold]).read_bytes()
 
 
 @functools.cache
 def font(points: float, bold: bool = False) -> ImageFont.FreeTypeFont:
     """DejaVu Sans (bold) at `points` (pixels at DPI)."""
-    return ImageFont.truetype(str(_font_folder() / FONT_FILES[bold]), size=points * PT)
+    return ImageFont.truetype(io.BytesIO(_font_file(bold)), size=points * PT)
 
 
 @functools.cache

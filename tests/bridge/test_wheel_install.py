@@ -79,7 +79,8 @@ def _run(tool: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 def test_wheel_holds_every_data_file_of_the_source_tree(installed: dict[str, Path]) -> None:
     wanted = {p.relative_to(ROOT).as_posix() for pattern in ("engine/**/data/*.toml", "templates/**/*.toml",
-                                                             "templates/**/*.json") for p in ROOT.glob(pattern)}
+                                                             "templates/**/*.json", "sheets_bridge/fonts/*")
+              for p in ROOT.glob(pattern)}
     with zipfile.ZipFile(installed["wheel"]) as whl:
         names = set(whl.namelist())
     assert "templates/jade_rose/scenarios/demo.toml" in wanted
