@@ -95,8 +95,8 @@ def split_title(text: str) -> tuple[str | None, str | None]:
 
 
 def parse_cells(text: str) -> Bounds:
-    """"A1", "A1:B2", "A:B", "2:5", "A2:C" -> bounds."""
-    parts = text.split(":")
+    """"A1", "A1:B2", "A:B", "2:5", "A2:C" -> bounds; "$A$1" (an absolute reference) is A1."""
+    parts = text.replace("$", "").split(":")
     if len(parts) > 2 or not text:
         raise RangeError(text)
     refs = []

@@ -54,6 +54,7 @@ from sheets_bridge.backends.gsheets.auth import (
 from sheets_bridge.backends.gsheets.http import ResilientHTTPClient
 from sheets_bridge.backends.gsheets.sheets_requests import (
     DEFAULT_SHEET_TITLES,
+    LIST_TAB,
     META_FIELDS,
     SHEET_FIELDS,
     BookMeta,
@@ -196,8 +197,10 @@ class GSheetsBackend(Backend):
         return meta
 
     def tab_titles(self, book_id: str) -> list[str]:
-        """Titles of the book's tabs in order, from the cache (no request once the book is known)."""
-        return [s.title for s in sorted(self.metadata(book_id).sheets.values(), key=lambda s: s.index)]
+        """Titles of the book's tabs in order, from the cache (no request once the book is known); the hidden
+        list tab of long dropdowns (LIST_TAB) left out."""
+        return [s.title for s in sorted(self.metadata(book_id).sheets.values(), key=lambda s: s.index)
+                if s.title != LIST_TAB]
 
     def check_tabs(self, book_id: str, expected: Iterable[str]) -> list[str]:
         """Warnings for the GM (Russian): expected tabs that are missing, and tabs nobody expects (renamed?)."""

@@ -11,6 +11,11 @@ titles (`stable_id`), and a tab's conditional formats are deleted (as many as th
 before its own are added, so a repeated write never duplicates anything; grids are sized
 absolutely, so a repeated request is harmless. Sheets has no print settings in its API: a book's
 printing is left to Google's print dialog.
+
+Google's limits (tests/fake_google/fake_limits.py cites them) are kept here: a dropdown list longer than
+MAX_LIST_ITEMS becomes a ONE_OF_RANGE over a column of the book's hidden, protected list tab (LIST_TAB, written
+in the same batchUpdate; `ListTab`), a text longer than MAX_CELL_CHARS is cut with a visible note, and a tab
+title over MAX_TITLE characters or a grid over MAX_COLUMNS columns is refused before anything is sent.
 """
 from __future__ import annotations
 
@@ -20,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sheets_bridge.backends.base import TabWrite
+from sheets_bridge.backends.base import BackendError, TabWrite
 
 PROTECTION_TAG = "forumwar"
 HEADER_FORMAT = {"textFormat": {"bold": True}, "wrapStrategy": "WRAP", "verticalAlignment": "MIDDLE",
@@ -37,6 +42,15 @@ DEFAULT_SHEET_TITLES = ("Sheet1", "Лист1", "Лист 1")
 SHEET_FIELDS = ("properties(sheetId,title,index,gridProperties),protectedRanges(protectedRangeId,description),"
                 "conditionalFormats(ranges(sheetId)),merges")
 META_FIELDS = f"properties.title,sheets({SHEET_FIELDS})"
+# Google's limits (see the module docstring)
+MAX_LIST_ITEMS = 500             # items of a ONE_OF_LIST dropdown
+MAX_CELL_CHARS = 50_000          # characters in one cell
+MAX_TITLE = 100                  # characters of a tab title
+MAX_COLUMNS = 18_278             # columns of a sheet (ZZZ)
+CUT_NOTE = "\n… [текст обрезан: в ячейку Google Таблиц помещается не больше 50 000 знаков]"
+# The hidden tab holding dropdown lists too long for ONE_OF_LIST, one per book: no layout tab starts with
+# "forumwar", and tab_titles leaves it out.
+LIST_TAB = "forumwar: списки"
 Formulas = Mapping[tuple[int, int], str]       # (0-based row, column) -> a formula's text
 Merge = tuple[int, int, int, int]              # a merged range: 0-based start row, end row, start column, end column
 
@@ -137,7 +151,14 @@ def cell_data(value: Any) -> dict[str, Any]:
         return {"userEnteredValue": {"boolValue": value}}
     if isinstance(value, (int, float)) and math.isfinite(value):
         return {"userEnteredValue": {"numberValue": value}}
-    return {"userEnteredValue": {"stringValue": str(value)}}
+    return {"userEnteredValue": {"stringValue": fit_text(str(value))}}
+
+
+def fit_text(text: str) -> str:
+    """`text` cut to Google's MAX_CELL_CHARS, saying so in Russian at its end (a long report stays readable)."""
+    if len(text) <= MAX_CELL_CHARS:
+        return text
+    return text[:MAX_CELL_CHARS - len(CUT_NOTE)] + CUT_NOTE
 
 
 def link_cell(value: Any) -> dict[str, Any]:
@@ -172,14 +193,90 @@ def _open_intervals(width: int, locked: Iterable[int]) -> list[tuple[int, int]]:
     return intervals
 
 
-def _dropdown_rule(values: Iterable[str]) -> dict[str, Any] | None:
-    items = list(dict.fromkeys(str(v) for v in values if str(v).strip()))
+def dropdown_items(values: Iterable[str]) -> list[str]:
+    """A dropdown's items: each once, blanks left out."""
+    return list(dict.fromkeys(str(v) for v in values if str(v).strip()))
+
+
+def _dropdown_rule(values: Iterable[str], source: str | None = None) -> dict[str, Any] | None:
+    """The validation of a dropdown: ONE_OF_LIST, or ONE_OF_RANGE over `source` (a range formula of the list
+    tab, given for a list longer than MAX_LIST_ITEMS)."""
+    items = dropdown_items(values)
+    if source is not None:       # the cells hold every item as text, "=…" ones too
+        return {"condition": {"type": "ONE_OF_RANGE", "values": [{"userEnteredValue": source}]},
+                "strict": True, "showCustomUi": True}
     # Google parses a list item that starts with "=" or "+" as a formula: such items are left out.
     safe = [v for v in items if not v.startswith(("=", "+"))]
     if not safe:
         return None
     return {"condition": {"type": "ONE_OF_LIST", "values": [{"userEnteredValue": v} for v in safe]},
             "strict": len(safe) == len(items), "showCustomUi": True}
+
+
+class ListTab:
+    """The book's hidden list tab (LIST_TAB) in one write: a column per dropdown whose list is too long for
+    ONE_OF_LIST, for staff alone to edit. Each column belongs to one (tab, column) pair, for good: a protected
+    range over the column records it (its id derived from the pair, its description ending in the column's
+    letters), so a later write of that tab finds and rewrites the same column, and a write of other tabs
+    leaves it alone."""
+
+    def __init__(self, meta: BookMeta, taken: set[int]):
+        self.sheet = meta.sheets.get(LIST_TAB)
+        self.sheet_id = self.sheet.sheet_id if self.sheet else stable_sheet_id(LIST_TAB, taken)
+        self.used: dict[int, int] = {}        # protected-range id -> column, from the metadata
+        for pid, description in (self.sheet.protections if self.sheet else {}).items():
+            letters = description.rpartition("→ ")[2]
+            if letters.isalpha() and letters.isupper():
+                self.used[pid] = _column_index(letters)
+        self.lists: dict[int, tuple[int, str, list[str]]] = {}   # pid -> (column, owner, items) written now
+
+    def source(self, title: str, col: int, items: list[str]) -> str:
+        """The range formula a ONE_OF_RANGE of tab `title`, column `col`, uses for `items`."""
+        pid = stable_id("list", title, col)
+        column = self.used.get(pid)
+        if column is None:
+            taken = set(self.used.values())
+            column = next(c for c in range(len(taken) + 1) if c not in taken)
+            self.used[pid] = column
+        self.lists[pid] = (column, f"«{title}», столбец {col + 1}", items)
+        letters = _column_letters(column)
+        return f"={quote_title(LIST_TAB)}!${letters}$1:${letters}${len(items)}"
+
+    def requests(self, staff: list[str]) -> list[dict[str, Any]]:
+        """The list tab's part of the write (before any validation refers to it): made or grown, its columns
+        written (each to the grid's end), protected."""
+        if not self.lists:
+            return []
+        height = max(len(items) for _, _, items in self.lists.values())
+        width = max(self.used.values()) + 1
+        out: list[dict[str, Any]] = []
+        if self.sheet is None:
+            out.append({"addSheet": {"properties": {
+                "sheetId": self.sheet_id, "title": LIST_TAB, "hidden": True,
+                "gridProperties": {"rowCount": height, "columnCount": width}}}})
+        else:
+            out.extend(_grow(self.sheet, width, height))
+        existing = self.sheet.protections if self.sheet else {}
+        note = f"{PROTECTION_TAG}: списки для выпадающих списков, изменять их нельзя"
+        protections: list[dict[str, Any]] = [{"protectedRangeId": stable_id("protect", self.sheet_id),
+                                              "range": {"sheetId": self.sheet_id}, "description": note}]
+        for pid, (column, owner, items) in sorted(self.lists.items(), key=lambda item: item[1][0]):
+            out.append({"updateCells": {
+                "range": {"sheetId": self.sheet_id, "startRowIndex": 0,
+                          "startColumnIndex": column, "endColumnIndex": column + 1},
+                "rows": [{"values": [{"userEnteredValue": {"stringValue": fit_text(item)}}]} for item in items],
+                "fields": "userEnteredValue"}})
+            protections.append({"protectedRangeId": pid, "range": {
+                "sheetId": self.sheet_id, "startColumnIndex": column, "endColumnIndex": column + 1},
+                "description": f"{PROTECTION_TAG}: список для {owner} → {_column_letters(column)}"})
+        for prot in protections:
+            prot.update({"warningOnly": False, "editors": {"users": staff}})
+            if prot["protectedRangeId"] in existing:
+                out.append({"updateProtectedRange": {"protectedRange": prot,
+                                                     "fields": "range,description,warningOnly,editors"}})
+            else:
+                out.append({"addProtectedRange": {"protectedRange": prot}})
+        return out
 
 
 def tab_width(tab: TabWrite) -> int:
@@ -212,8 +309,20 @@ def plan_write(meta: BookMeta, tabs: Iterable[TabWrite], staff: Iterable[str],
     """
     staff = sorted(set(staff))
     tabs = list(tabs)
+    check_limits(tabs)
     requests_: list[dict[str, Any]] = []
     taken = {s.sheet_id for s in meta.sheets.values()}
+    lists = ListTab(meta, taken)
+    taken.add(lists.sheet_id)
+    sources: dict[tuple[str, int], str] = {}      # (tab, column) -> the list tab's range for a long dropdown
+    for tab in tabs:
+        if tab.header is None and tab.rows is None and tab.title in meta.sheets:
+            continue                            # a values-only write sets no validation
+        for col, values in sorted(tab.dropdowns.items()):
+            items = dropdown_items(values)
+            if len(items) > MAX_LIST_ITEMS:
+                sources[(tab.title, col)] = lists.source(tab.title, col, items)
+    requests_.extend(lists.requests(staff))
     for position, tab in enumerate(tabs):
         existing = meta.sheets.get(tab.title)
         width, height = tab_width(tab), _height(tab)
@@ -246,13 +355,29 @@ def plan_write(meta: BookMeta, tabs: Iterable[TabWrite], staff: Iterable[str],
             if tab.rows is None:        # kept cells: the header and status writes below still win
                 requests_.extend(_formulas_as_text(sheet_id, (formulas or {}).get(tab.title, {})))
                 requests_.extend(statuses_below_cleared(tab, sheet_id, existing.row_count))
-        requests_.extend(_cell_requests(tab, sheet_id, rows, cols))
+        requests_.extend(_cell_requests(tab, sheet_id, rows, cols, sources=sources))
         requests_.extend(status_colour_requests(tab, sheet_id, old_rules))
         requests_.extend(protection_requests(tab, sheet_id, width, protections, staff))
     default = meta.sheets.get(next((t for t in DEFAULT_SHEET_TITLES if t in meta.sheets), ""))
     if drop_default_sheet and default is not None and default.title not in {t.title for t in tabs} and tabs:
         requests_.append({"deleteSheet": {"sheetId": default.sheet_id}})
     return requests_
+
+
+def check_limits(tabs: Iterable[TabWrite]) -> None:
+    """Refuse, in Russian and before anything is sent, a write Google would refuse whole: a tab title over
+    MAX_TITLE characters (cutting it would lose the tab the next read looks for), the list tab's own title,
+    or a tab wider than MAX_COLUMNS."""
+    for tab in tabs:
+        if tab.title == LIST_TAB:
+            raise BackendError(f"Название вкладки «{LIST_TAB}» занято: в нём forumwar хранит длинные выпадающие "
+                               "списки. Переименуйте вкладку в раскладке игры.")
+        if len(tab.title) > MAX_TITLE:
+            raise BackendError(f"Название вкладки «{tab.title[:40]}…» длиннее {MAX_TITLE} знаков ({len(tab.title)}): "
+                               "Google Таблицы такое не примут. Сократите его в раскладке игры.")
+        if tab_width(tab) > MAX_COLUMNS:
+            raise BackendError(f"Во вкладке «{tab.title}» {tab_width(tab)} столбцов, а в Google Таблицах их "
+                               f"не больше {MAX_COLUMNS}.")
 
 
 def statuses_below_cleared(tab: TabWrite, sheet_id: int, grid_rows: int) -> list[dict[str, Any]]:
@@ -318,8 +443,8 @@ def _formulas_as_text(sheet_id: int, cells: Formulas) -> list[dict[str, Any]]:
     return out
 
 
-def _cell_requests(tab: TabWrite, sheet_id: int, rows: int, cols: int,
-                   values_only: bool = False) -> list[dict[str, Any]]:
+def _cell_requests(tab: TabWrite, sheet_id: int, rows: int, cols: int, values_only: bool = False,
+                   sources: Mapping[tuple[str, int], str] | None = None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if tab.header is not None:
         header = [{**cell_data(v), "userEnteredFormat": HEADER_FORMAT,
@@ -348,7 +473,7 @@ def _cell_requests(tab: TabWrite, sheet_id: int, rows: int, cols: int,
         out.append({"setDataValidation": {"range": {"sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": rows,
                                                     "startColumnIndex": 0, "endColumnIndex": cols}}})
         for col, values in sorted(tab.dropdowns.items()):
-            rule = _dropdown_rule(values)
+            rule = _dropdown_rule(values, (sources or {}).get((tab.title, col)))
             if rule is not None:
                 out.append({"setDataValidation": {"range": {
                     "sheetId": sheet_id, "startRowIndex": 1, "endRowIndex": end,
@@ -399,6 +524,14 @@ def whole_number_rule(col: int, minimum: int | None) -> dict[str, Any]:
                else f"Целое число не меньше {minimum}, например 12.")
     return {"condition": {"type": "CUSTOM_FORMULA", "values": [{"userEnteredValue": formula}]},
             "inputMessage": message, "strict": True}
+
+
+def _column_index(letters: str) -> int:
+    """A1 letters as a 0-based column index (A -> 0, AA -> 26)."""
+    col = 0
+    for ch in letters:
+        col = col * 26 + ord(ch) - 64
+    return col - 1
 
 
 def _column_letters(col: int) -> str:
@@ -554,4 +687,6 @@ def grid_size(a1: str) -> tuple[int, int] | None:
 __all__ = ["SheetMeta", "BookMeta", "Formulas", "stable_id", "stable_sheet_id", "cell_data", "plan_write",
            "protection_requests", "lock_requests", "tab_width", "user_entered", "text_rows", "quote_title",
            "grid_size", "status_colour_requests", "whole_number_rule", "PROTECTION_TAG", "DEFAULT_SHEET_TITLES",
-           "META_FIELDS", "SHEET_FIELDS", "Merge", "merge_a1", "unmerge_requests", "grid_tabs"]
+           "META_FIELDS", "SHEET_FIELDS", "Merge", "merge_a1", "unmerge_requests", "grid_tabs", "LIST_TAB",
+           "MAX_LIST_ITEMS", "MAX_CELL_CHARS", "MAX_TITLE", "MAX_COLUMNS", "fit_text", "ListTab", "check_limits",
+           "dropdown_items"]
