@@ -270,7 +270,7 @@ def explain(err: Any, *, book: str, book_id: str | None, who: Who, action: str) 
         what = "папку из --folder" if action == "create" else "эту книгу"
         return BookNotFound(
             f"{where}: Google не показывает {what} {who.dative}. Вход forumwar открывает только файлы, которые "
-            "forumwar создал сам (доступ «drive.file»), а эту, видимо, создали вручную — или её удалили. Если это "
+            "forumwar создал сам, а эту, видимо, создали вручную — или её удалили. Если это "
             "ваша таблица (папка), дайте forumwar доступ ко всему Google Диску: выполните `forumwar login "
             f"--all-files` и запустите команду снова. Зачем это и чем это грозит — в {ACCESS_DOC}.")
     if code == 404:
