@@ -23,7 +23,7 @@ from engine.ruleset import ParsedOrders
 from engine.state import canonical_json
 from sheets_bridge import fairness, pictures
 from sheets_bridge.atomic import atomic_write_text
-from sheets_bridge.backends.base import Backend, HoldsPictures, WorksOnManyBooks
+from sheets_bridge.backends.base import Backend, HoldsPictures, PicturesNotStored, SendsPictures, WorksOnManyBooks
 from sheets_bridge.deadlines import stamp
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout
@@ -148,7 +148,7 @@ def open_latest(gd: GameDir, be: Backend, progress: Progress = noop,
             be, lambda: push(gd, be, rs, layout, state, statuses=saved, cleared=cleared, progress=progress,
                              opens=opening.key, problems=problems, orders_turn=turn, standing=standing),
             lambda: pictures.publish(gd, be, opening.key, archive, stage, progress,   # the map and charts
-                                     with_charts=opening.stage == rs.stages[0], orders=orders))
+                                     with_charts=opening.stage == rs.stages[0], orders=orders), progress)
         _export_books(gd, be, state, archive, stage, progress)                 # with the pictures in them
         saved["_problems"] = problems
     elif opening.kind == "rollback":
@@ -162,26 +162,35 @@ def open_latest(gd: GameDir, be: Backend, progress: Progress = noop,
             be, lambda: push(gd, be, rs, layout, state, statuses=view, cleared=others, progress=progress,
                              opens=opening.key, problems=problems, orders_turn=orders_turn, restore=restore,
                              lock_stage=lock_stage),
-            lambda: pictures.publish(gd, be, opening.key, None, None, progress))
+            lambda: pictures.publish(gd, be, opening.key, None, None, progress), progress)
     else:
         pushed = _pushed_with_pictures(
             be, lambda: push(gd, be, rs, layout, state, statuses={}, cleared=set(), progress=progress,
                              opens=opening.key),
-            lambda: pictures.publish(gd, be, opening.key, gd.archive_dir(opening.turn), "start", progress))
+            lambda: pictures.publish(gd, be, opening.key, gd.archive_dir(opening.turn), "start", progress), progress)
     gd.append_journal({"event": "opened", "opens": opening.key, "epoch": gd.epoch(), "at": stamp()})
     return opening, pushed, saved
 
 
-def _pushed_with_pictures(be: Backend, push_books: Callable[[], list[str]], publish: Callable[[], None]) -> list[str]:
+def _pushed_with_pictures(be: Backend, push_books: Callable[[], list[str]], publish: Callable[[], None],
+                          progress: Progress = noop) -> list[str]:
     """Push the books and put the pictures in them: where the backend holds pictures for the books' writes
     (`HoldsPictures`), they are drawn first and go into each book with its push, one save per book (a book
-    pushed before an interruption gets them when the holding ends); elsewhere they are put after the push."""
+    pushed before an interruption gets them when the holding ends); elsewhere they are put after the push,
+    together where the backend can (`SendsPictures`: one goes up while the next is drawn)."""
     if isinstance(be, HoldsPictures):
         with be.holding_pictures():
             publish()
             return push_books()
     pushed = push_books()
-    publish()
+    if not isinstance(be, SendsPictures):
+        publish()
+        return pushed
+    try:
+        with be.sending_pictures():
+            publish()
+    except PicturesNotStored as exc:      # met by the last pictures sent: said as `publish` says it
+        progress(str(exc))
     return pushed
 
 

@@ -199,6 +199,16 @@ class HoldsPictures(Protocol):
 
 
 @runtime_checkable
+class SendsPictures(Protocol):
+    """Sends the pictures given to `put_pictures` while `sending_pictures` is open together, in the background (a
+    put returns before its picture is stored, so one goes up while the next is drawn); all are stored when it
+    closes, which raises the first failure. A PicturesNotStored met by an earlier picture is raised by the next
+    put, else when it closes."""
+
+    def sending_pictures(self) -> AbstractContextManager[None]: ...
+
+
+@runtime_checkable
 class AdoptsBooks(Protocol):
     """Takes an existing book (one the GM made) into a new game: `new --book`."""
 

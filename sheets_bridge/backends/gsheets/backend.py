@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import gspread
 import requests
@@ -70,6 +70,9 @@ from sheets_bridge.backends.gsheets.sheets_requests import (
 )
 from sheets_bridge.gameconfig import GameConfig, GoogleIdentity, share_plan
 
+if TYPE_CHECKING:
+    from sheets_bridge.backends.gsheets.pictures import DrivePictures
+
 CREATE_MARKER = "forumwarCreate"       # Drive appProperties key carrying the create's token
 # Pauses (seconds, a minute in all) between searches for a spreadsheet whose create may have been applied:
 # Drive's search can show a new file only some seconds after it was made.
@@ -111,6 +114,7 @@ class GSheetsBackend(Backend):
         self._formulas: dict[str, dict[str, dict[tuple[int, int], str]]] = {}
         self._denied: dict[str, list[str]] = {}       # book id -> editors the last share could not give access
         self._pictures: dict[str, str] = {}           # picture place (or "folder") -> its Drive file id
+        self._drive: DrivePictures | None = None      # the pictures' sender (its round, while one is open)
         self._lock = threading.RLock()
         if self.metadata_path and self.metadata_path.is_file():
             try:
@@ -422,9 +426,20 @@ class GSheetsBackend(Backend):
 
     def put_pictures(self, book_id: str, title: str, pictures: list[bytes], note: str) -> None:
         """Each PNG as a Drive file readable by exactly the book's people, linked from tab `title`
-        (`pictures.DrivePictures`); no picture: the tab says `note` alone."""
+        (`pictures.DrivePictures`); no picture: the tab says `note` alone. Within `sending_pictures`, in the
+        background."""
+        self._drive_pictures().put(book_id, title, pictures, note)
+
+    def sending_pictures(self) -> contextlib.AbstractContextManager[None]:
+        """The pictures put meanwhile go up together, each while the next is drawn (base.SendsPictures)."""
+        return self._drive_pictures().sending()
+
+    def _drive_pictures(self) -> DrivePictures:
         from sheets_bridge.backends.gsheets.pictures import DrivePictures
-        DrivePictures(self, self._pictures).put(book_id, title, pictures, note)
+        with self._lock:
+            if self._drive is None:
+                self._drive = DrivePictures(self, self._pictures)
+            return self._drive
 
     def update_protections(self, book_id: str, tabs: list[TabWrite]) -> None:
         """Re-apply the protections that a push of `tabs` would set (staff, each order tab's
