@@ -17,7 +17,7 @@ from sheets_bridge.backends.base import BackendError
 @click.option("--all-files", is_flag=True,
               help="Дать forumwar доступ ко всему Google Диску, а не только к файлам, которые он создаст: нужно "
                    "лишь игре на таблицах или в папке, созданных вами вручную (new --book, --folder).")
-@click.option("--timeout", type=click.FloatRange(min=0.1), default=5, show_default=True, metavar="МИНУТЫ",
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=5, show_default=True, metavar="МИНУТЫ",
               help="Сколько минут ждать ответа Google из браузера.")
 def login(client_file: str | None, no_browser: bool, all_files: bool, timeout: float) -> None:
     """Войти в Google своим аккаунтом, чтобы игра создавала книги на вашем Google Диске и вела их от вас.
