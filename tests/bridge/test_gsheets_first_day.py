@@ -129,3 +129,48 @@ def test_after_share_a_player_types_down_to_the_row_limit_and_not_below(game):
         with pytest.raises(APIError) as excinfo:
             _type(fake, ALICE, book, f"'{tab.title}'!{cell}", "Построить")
         assert excinfo.value.code == 400 and excinfo.value.error["message"] == PROTECTED_MESSAGE
+
+
+def test_share_prints_each_books_link_and_the_gm_book_lists_them(game):
+    """Issue 39 §2: the GM gets every book's link from `share`, and finds them in the GM book's «Фракции»."""
+    from sheets_bridge.backends.gsheets.auth import book_url
+    from sheets_bridge.commands.links import links_text
+    from sheets_bridge.render import LINKS_LABEL
+    fake, gd, backend = game
+    be = backend(gd)
+    share_books(gd, be)
+    text = links_text(gd, be, notified=False)
+    for key, faction in gd.config.factions.items():
+        line = next(line for line in text.splitlines() if line.strip().startswith(faction.name))
+        assert line.endswith(book_url(gd.config.books[key])), line
+    assert f"({ALICE})" in text and "«Доступные мне»" in text and "share --notify" in text
+    check(gd, be=be)                   # a push of the books: the GM book's «Фракции» lists the links
+    rows = fake_client(fake, GM).open_by_key(gd.config.books["gm"]).worksheet("Фракции").get_all_values()
+    at = next(i for i, row in enumerate(rows) if row[0] == LINKS_LABEL)
+    listed = {row[0]: row[-1] for row in rows[at + 1:] if row[0]}
+    assert listed == {**{f.name: book_url(gd.config.books[k]) for k, f in gd.config.factions.items()},
+                      "Общая книга": book_url(gd.config.books["public"])}
+
+
+def test_an_xlsx_game_has_no_links_to_print(tmp_path):
+    from sheets_bridge.commands.links import links_text
+    from sheets_bridge.stage_common import open_backend
+    gd = create_game(tmp_path / "game", "jade_rose", "demo", seed="links")
+    assert links_text(gd, open_backend(gd), notified=False) == ""
+
+
+def _steps(heading: str) -> list[str]:
+    """The numbered steps of docs/google_access.md under `<!-- steps: heading -->`."""
+    import re
+
+    from tests.paths import REPO
+    text = (REPO / "docs" / "google_access.md").read_text(encoding="utf-8")
+    block = text.split(f"<!-- steps: {heading} -->", 1)[1].split("<!-- /steps -->", 1)[0]
+    return re.findall(r"^\d+\. ", block, flags=re.M)
+
+
+def test_the_gm_goes_from_zero_to_turn_one_in_the_documented_steps():
+    """Issue 39 §2: at most 6 steps with a shipped client, 12 with the GM's own (14 before); the shipped path's
+    steps are played through in test_gsheets_least_access (login with the shipped client, new, share)."""
+    assert len(_steps("shipped")) == 6
+    assert len(_steps("own client")) == 12

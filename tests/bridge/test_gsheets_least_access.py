@@ -216,3 +216,31 @@ def test_a_login_from_before_the_least_access_keeps_working(google):
     path.write_text(json.dumps(data), encoding="utf-8")
     assert saved_login().whole_drive
     assert not load_gm_account(GM).who.files_only
+
+
+def test_zero_to_turn_one_with_the_shipped_client(google, tmp_path, monkeypatch):
+    """The six steps of docs/google_access.md («Сборка со встроенным клиентом») without the Cloud console: the
+    shipped client's login (drive.file), new, the people in game.toml, share --notify, turn."""
+    from sheets_bridge.stage import run_turn
+    shipped = tmp_path / "package"
+    shipped.mkdir()
+    (shipped / "oauth_client.json").write_text(json.dumps(google.client.secrets()), encoding="utf-8")
+    monkeypatch.setattr(client_file, "SHIPPED_CLIENT", (str(shipped), "oauth_client.json"))
+    monkeypatch.delenv("FORUMWAR_OAUTH_CLIENT", raising=False)
+    monkeypatch.chdir(tmp_path)
+    sign_in(None, browser_name=BROWSER, echo=lambda text: None)                                # step 2
+    gd = create_game(tmp_path / "game", "jade_rose", "demo", backend="gsheets", seed="zero")   # step 3
+    players = {key: [f"{key}.player@gmail.com"] for key in gd.config.factions}                  # step 4
+    for key, emails in players.items():
+        gd.config.factions[key].players = emails
+        google.add_user(emails[0])
+    gd.config.gm_emails = [GM]
+    gd.save_config()
+    gd = GameDir(gd.path)
+    be = open_backend(gd)
+    share_books(gd, be, notify=True)                                                            # step 5
+    assert {email for email, _, _ in google.notifications} >= {e for group in players.values() for e in group}
+    start = gd.latest_state()["turn"], gd.latest_state()["stage"]
+    run_turn(gd, be=be)                                                                         # step 6
+    assert (gd.latest_state()["turn"], gd.latest_state()["stage"]) != start
+    assert [c for c in google.calls if c.status >= 400] == []

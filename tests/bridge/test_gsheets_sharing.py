@@ -127,3 +127,23 @@ def test_persistent_sharing_rate_limit_is_explained_as_a_limit_not_a_missing_rig
     assert "sharingRateLimitExceeded" in message and "лимит приглашений" in message
     assert "forumwar share" in message and "Редактор" in message and "ни при чём" in message
     assert "нет прав редактора" not in message             # not the advice for a missing right
+
+
+def test_notify_sends_googles_invitation_with_a_russian_note_naming_the_game_and_the_book(fake):
+    from types import SimpleNamespace
+
+    books = gm_created_books(fake, GM, BOT, {"empire": [], "public": [], "gm": []})
+    config = SimpleNamespace(gm_emails=[GM], books=books, title="Весна",
+                             factions={"empire": SimpleNamespace(name="Империя", players=[ALICE])})
+    backend = fake_backend(fake, BOT, gm_emails=[GM])
+    assert backend.share_game(config, notify=True) == []
+    notes = {(email, file_id): note for email, file_id, note in fake.notifications}
+    faction_note = notes[(ALICE, books["empire"])]
+    assert "книгу фракции «Империя» в игре «Весна»" in faction_note and "«Доступные мне»" in faction_note
+    assert "общую книгу игры «Весна»" in notes[(ALICE, books["public"])]
+    assert all("Мастер открыл вам" in note for note in notes.values())
+
+
+def test_without_notify_no_note_is_sent(fake, backend, book):
+    backend.share(book, readers=[], writers=[ALICE])
+    assert fake.notifications == [] and not any("emailMessage" in s.url for s in fake.sent)
