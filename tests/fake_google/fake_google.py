@@ -406,6 +406,17 @@ class FakeGoogle(DriveFiles, OAuthServer):
         assert file.spreadsheet is not None
         return file.spreadsheet.resource(who)
 
+    def _strangers(self, file: DriveFile) -> frozenset[str]:
+        """The addresses a protection of `file` may not name: those without a Google account that hold no
+        permission on it (one invited by a notified share holds one). A group's members cannot be told, so a
+        file shared with a group has none."""
+        perms = list(file.permissions.values())
+        if any(p.get("type") == "group" for p in perms):
+            return frozenset()
+        holders = {str(p.get("emailAddress", "")).lower() for p in perms}
+        return frozenset(e for e, ident in self.identities.items()
+                         if not ident.google_account and e.lower() not in holders)
+
     def _sheets(self, op: str, path: str, query: dict, body: Any, who: str, file_id: str) -> Any:
         write = op not in ("spreadsheets.get", "values.get", "values.batchGet")
         file, book = self._book(file_id, who, write)
@@ -426,8 +437,7 @@ class FakeGoogle(DriveFiles, OAuthServer):
         body = body or {}
         work = copy.deepcopy(book)
         if op == "spreadsheets.batchUpdate":
-            no_account = frozenset(e for e, ident in self.identities.items() if not ident.google_account)
-            replies = work.batch_update(body.get("requests", []), who, no_account)
+            replies = work.batch_update(body.get("requests", []), who, self._strangers(file))
             result: dict[str, Any] = {"spreadsheetId": book.id, "replies": replies}
             if body.get("includeSpreadsheetInResponse"):
                 result["updatedSpreadsheet"] = work.resource(

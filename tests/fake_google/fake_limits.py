@@ -19,7 +19,8 @@ Where each limit comes from:
 - ONE_OF_LIST: at most 500 items (the limit of Sheets' "Dropdown" list as issue 39 states it; the discovery
   document only says "an arbitrary number", and no stored public source states the number: see the report
   of issue 39 §3). A longer list is a ONE_OF_RANGE over cells.
-- Protection editors must be Google accounts, as a Drive share must (fake_drive's invalidSharingRequest).
+- Protection editors must be Google accounts, as a Drive share must (fake_drive's invalidSharingRequest); an
+  address invited by a notified share holds a permission and counts as one (fake_google's `_strangers`).
 
 The wording of the messages Google's answers were not found for (the title, columns, list and editor
 limits) follows the shape of the ones quoted above; tests assert the shape and the limit, not the words.
