@@ -80,7 +80,17 @@ def played(tmp_path_factory) -> dict:
 @pytest.mark.parametrize("part", ["snapshots", "statuses", "books", "after_check"])
 def test_both_backends_give_the_same_game(played, part):
     xlsx, google = (played[name].results[part] for name in ("xlsx", "gsheets"))
+    if part == "books":
+        google = _without_links(google)
     assert xlsx and google == xlsx
+
+
+def _without_links(books: dict) -> dict:
+    """The books without the links the Google GM book lists below «Фракции» (xlsx books are files: no links)."""
+    from sheets_bridge.render import LINKS_LABEL
+    rows = books["gm"]["Фракции"]
+    at = next(i for i, row in enumerate(rows) if row and row[0] == LINKS_LABEL)
+    return {**books, "gm": {**books["gm"], "Фракции": rows[:at - 1]}}      # the blank row before it too
 
 
 @pytest.mark.parametrize("backend", ["xlsx", "gsheets"])
