@@ -5,14 +5,16 @@ must leave on the workbook it keeps, and both handle the same private tables of 
 
 Parsing a book with openpyxl costs as much as writing it, and a command reads a book (the orders) and
 then writes it (the statuses, the results), and the next command reads what the last one wrote. So a
-workbook loaded for reading, and one just saved, is kept, keyed by the exact bytes of its file; a later
+workbook loaded for reading, and one just saved, is kept (within KEPT_MEMORY, not a count of books that a
+game could exceed: `_Kept`), keyed by the exact bytes of its file; a later
 load hashes the file and reuses the kept workbook only for the same bytes (a player's edit, another
 program or a restored archive changes them, and the file is parsed again; a copy of the file is the
 same workbook). Reading never changes a kept workbook; an edit takes it out (`load_for_edit`) until it
 is saved. A saved workbook is kept only once it is what a parse of its file gives: openpyxl's writer
 leaves traces on the workbook it saves (the columns' outline level, the comments' drawing part), and
-its reader numbers the style parts afresh and gives comments their default size; `save` evens these
-out, so the next write of a book gives the same bytes whether the process kept it or parsed it
+its reader numbers the style parts afresh and gives comments their default size; these are evened out
+(`_as_parsed`) when the saved workbook is loaded again, not at the save (a `turn` never loads a book it saved),
+so the next write of a book gives the same bytes whether the process kept it or parsed it
 (tests/bridge/test_xlsx_files.py; the whole demos give identical files either way).
 A sheet's pictures are kept as their bytes (`KeptImage`: openpyxl's own image reads its file once and
 closes it), so a book holding the map is kept too and saved any number of times; its pictures are stored
@@ -23,11 +25,14 @@ one typed after the bridge wrote the book too), which openpyxl's reader drops an
 """
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import io
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import NoneType
 from typing import Any
@@ -53,44 +58,98 @@ from openpyxl.writer.excel import ExcelWriter
 
 from sheets_bridge.atomic import atomic_write_bytes
 
-KEPT_BOOKS = 64          # every book of a game of up to 62 factions (a stage reads each, then writes each:
-                         # fewer kept than the game's books, and every load parses again)
+KEPT_MEMORY = 1 << 30    # bytes the kept workbooks may take (about: CELL_BYTES a cell); 64 factions on 600
+                         # provinces keep their 66 books in about 300 MB
+CELL_BYTES = 500         # a parsed cell's memory, its value and style record included (tracemalloc: 480 to 520)
 _PARSED_COMMENT = Comment("", "")    # a parsed comment's size: openpyxl's default
 PARSED_TYPES = ("s", "f", "b", "e", "inlineStr")     # cell types other than numbers that a file holds as they are
 PRINT_AREA = "Print_Area"        # the defined name of a sheet's print area (`_xlnm.Print_Area` in the file)
 
 
+@dataclass
+class _Entry:
+    wb: Workbook
+    size: int                   # estimated bytes (`_size`)
+    written: bytes | None       # the file just saved from `wb`, until the kept workbook is made as parsed
+
+
 class _Kept:
-    """Digest of a file's bytes -> the workbook they parse to, least recently used first."""
+    """Digest of a file's bytes -> the workbook they parse to, least recently used first, within KEPT_MEMORY.
+
+    A workbook just saved goes in as the first to leave: a stage reads every book before it writes any, and the
+    books read wait there for their writes; those written are wanted again only by the next command. So a game
+    whose books take more than the room keeps as many of them from read to write as fit (a cycle through more
+    books than an LRU holds would find none), and a game within it parses each book once per stage."""
 
     def __init__(self) -> None:
-        self._books: OrderedDict[bytes, Workbook] = OrderedDict()
+        self._books: OrderedDict[bytes, _Entry] = OrderedDict()
         self._lock = threading.Lock()
+        self._size = 0
 
-    def get(self, digest: bytes, take: bool) -> Workbook | None:
+    def get(self, digest: bytes, take: bool) -> _Entry | None:
         with self._lock:
             if take:
-                return self._books.pop(digest, None)
-            wb = self._books.get(digest)
-            if wb is not None:
+                entry = self._books.pop(digest, None)
+                if entry is not None:
+                    self._size -= entry.size
+                return entry
+            entry = self._books.get(digest)
+            if entry is not None:
                 self._books.move_to_end(digest)
-            return wb
+            return entry
 
-    def put(self, digest: bytes, wb: Workbook) -> None:
-        if _holds_pictures(wb):
+    def put(self, digest: bytes, entry: _Entry, first_out: bool = False) -> None:
+        if entry.size > KEPT_MEMORY:
             return
         with self._lock:
-            self._books[digest] = wb
-            self._books.move_to_end(digest)
-            while len(self._books) > KEPT_BOOKS:
-                self._books.popitem(last=False)
+            old = self._books.pop(digest, None)
+            self._size += entry.size - (old.size if old is not None else 0)
+            self._books[digest] = entry
+            if first_out:
+                self._books.move_to_end(digest, last=False)
+            while self._size > KEPT_MEMORY and self._books:
+                self._size -= self._books.popitem(last=False)[1].size
 
     def clear(self) -> None:
         with self._lock:
             self._books.clear()
+            self._size = 0
+
+
+def _size(wb: Workbook) -> int:
+    """About the memory a workbook takes: CELL_BYTES a cell."""
+    return CELL_BYTES * max(sum(len(getattr(ws, "_cells", ())) for ws in wb.worksheets), 1)
 
 
 _KEPT = _Kept()
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What the loads and saves of a block did (`tallied`): file path -> how many times it was parsed, saved."""
+
+    parsed: Counter[str] = field(default_factory=Counter)
+    saved: Counter[str] = field(default_factory=Counter)
+
+
+_TALLIES: list[Tally] = []
+
+
+@contextlib.contextmanager
+def tallied() -> Iterator[Tally]:
+    """Count every parse and save of a book within the block, by its file (the tests' and `make bench`'s check
+    that a stage parses each book once and saves it once)."""
+    tally = Tally()
+    _TALLIES.append(tally)
+    try:
+        yield tally
+    finally:
+        _TALLIES.remove(tally)
+
+
+def _count(kind: str, path: Path) -> None:
+    for tally in list(_TALLIES):
+        getattr(tally, kind)[str(Path(path).resolve())] += 1
 
 
 def _digest(data: bytes) -> bytes:
@@ -127,13 +186,20 @@ def _holds_pictures(wb: Workbook) -> bool:
 def _load(path: Path, take: bool) -> Workbook:
     data = Path(path).read_bytes()
     digest = _digest(data)
-    kept = _KEPT.get(digest, take)
-    if kept is not None:
-        return kept
+    entry = _KEPT.get(digest, take)
+    if entry is not None and entry.written is not None:     # saved, not yet made as parsed (`save`)
+        if _as_parsed(entry.wb, entry.written):
+            entry.written = None
+        else:
+            _KEPT.get(digest, take=True)
+            entry = None
+    if entry is not None:
+        return entry.wb
     wb = load_workbook(io.BytesIO(data))
+    _count("parsed", path)
     _kept_images(wb)
     if not take:
-        _KEPT.put(digest, wb)
+        _KEPT.put(digest, _Entry(wb, _size(wb), None))
     return wb
 
 
@@ -216,8 +282,9 @@ def save(wb: Workbook, path: Path) -> None:
     book._cell_styles = IndexedList([StyleArray()])          # the writer adds each style as it first meets it
     data = workbook_bytes(wb)
     atomic_write_bytes(path, data)
-    if _as_parsed(wb, data):
-        _KEPT.put(_digest(data), wb)
+    _count("saved", path)
+    if not _holds_pictures(wb):     # made as parsed when it is loaded again (`_load`): a `turn` never does
+        _KEPT.put(_digest(data), _Entry(wb, _size(wb), data), first_out=True)
 
 
 _VML = "urn:schemas-microsoft-com:vml"
