@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Any
 
 import pytest
 
@@ -15,6 +16,7 @@ from sheets_bridge.create import create_game, share_books
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.stage import run_turn
 from sheets_bridge.stage_common import open_backend
+from tests.bridge.backend_games import GoogleGame
 from tests.bridge.test_gsheets_gm_login import GM, google, login_in_browser  # noqa: F401  (the fixture)
 from tests.fake_google import FakeGoogle, fake_backend, gm_created_books
 
@@ -133,3 +135,48 @@ def test_without_a_drive_to_keep_them_the_pictures_stay_in_the_archive_and_the_g
     assert len(told) == 1 and "forumwar login" in told[0] and "archive/" in told[0]
     assert fake.spreadsheet(books["empire"]).sheet_by_title(MAP_TAB) is None
 
+
+# -- issue 39 §1: a stage's pictures go up together, their readers listed once a stage ------------------------
+
+class _Spy:
+    """Every request the fake answers, with whether it came as a call of a Drive batch."""
+
+    def __init__(self, game: GoogleGame):
+        self.seen: list[tuple[str, str, bool]] = []      # (method, url, in a batch)
+        handle = game.fake.handle
+
+        def spied(method: str, url: str, headers: Any, body: Any, *, part: bool = False) -> Any:
+            self.seen.append((method, url, part))
+            return handle(method, url, headers, body, part=part)
+        game.fake.handle = spied  # type: ignore[method-assign]
+
+
+def test_a_stage_lists_the_pictures_readers_once_in_one_batch_call(tmp_path):
+    game = GoogleGame(tmp_path / "game", seed="turn-costs-pictures")
+    known = dict(game.be._pictures)          # the opening of `new` made every picture file
+    files = {key[3:]: book for key, book in known.items() if key.startswith("of:")}
+    assert len(files) >= 5 and set(files.values()) == set(game.gd.config.books.values())
+    spy = _Spy(game)
+    run_turn(game.gd, be=game.be)
+    listed = [url.split("/files/", 1)[1].split("/", 1)[0] for method, url, _ in spy.seen
+              if method == "GET" and "/permissions" in url.split("?", 1)[0]]
+    assert sorted(listed) == sorted({*files, *files.values()})      # every picture file and book: once
+    alone = [url for method, url, part in spy.seen if method == "GET" and "/permissions" in url and not part]
+    assert alone == []
+    batches = [url for method, url, part in spy.seen if "/batch/drive/v3" in url]
+    assert len(batches) == 1
+    uploads = [url.split("/files/", 1)[1].split("?", 1)[0] for method, url, _ in spy.seen
+               if method == "PATCH" and "/upload/drive/v3/files/" in url]
+    assert len(uploads) == len(set(uploads)) >= len(game.gd.config.factions) + 1 and set(uploads) <= set(files)
+
+
+def test_the_pictures_of_a_book_go_up_together(tmp_path):
+    game = GoogleGame(tmp_path / "game", seed="turn-costs-together")
+    gm = game.gd.config.books["gm"]
+    charts = sorted(key for key, book in game.be._pictures.items() if key.startswith("of:") and book == gm)
+    assert len(charts) >= 3
+    together = game.fake.gather("drive.files.update", len(charts), timeout=30.0)
+    with game.be.sending_pictures():
+        game.be.put_pictures(gm, CHARTS_TAB, [b"png %d" % n for n in range(len(charts))], "графики")
+    assert together.met, "the pictures went up one after another"
+    assert sorted(game.fake.files[key[3:]].content for key in charts) == [b"png %d" % n for n in range(len(charts))]

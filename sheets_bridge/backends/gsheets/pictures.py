@@ -333,8 +333,8 @@ class DrivePictures:
         one batch call (handed to the pool first, so it is on its way while the pictures are drawn)."""
         if current.pool is None or current.batch is not None:
             return
-        ids = {**{book: book for book in self.be._keys},
-               **{key[3:]: book for key, book in self.known.items() if key.startswith("of:")}}
+        files = {key[3:]: book for key, book in self.known.items() if key.startswith("of:")}
+        ids = {**{book: book for book in [*self.be._keys, *files.values()]}, **files}
         if not ids:
             return
         current.batched.update(ids)
