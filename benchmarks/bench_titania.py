@@ -139,8 +139,9 @@ class Stage:
     armies: int
 
 
-def google_stage(folder: Path) -> Stage:
-    """Create the large game on the fake Google, type every faction's rows, run one turn."""
+def google_stage(folder: Path, scale: int = 1) -> Stage:
+    """Create the large game on the fake Google, type every faction's rows, run one turn (`scale`: the world's,
+    titania_world.scenario; 4 is 64 factions on 600 provinces)."""
     from engine.state import Envelope
     from sheets_bridge.create import create_game
     from sheets_bridge.gamedir import GameDir
@@ -149,7 +150,7 @@ def google_stage(folder: Path) -> Stage:
     from tests.fake_google import FakeClock, FakeGoogle, fake_backend, fake_client
 
     scenario = folder / "titania-scale.toml"
-    scenario.write_text(titania_world.scenario_toml(), encoding="utf-8")
+    scenario.write_text(titania_world.scenario_toml(scale=scale), encoding="utf-8")
     clock = FakeClock()          # one clock for the pacer and Google's per-minute quota: pacing without waiting
     fake = FakeGoogle(clock=clock)
     fake.add_user(GM)
@@ -164,7 +165,7 @@ def google_stage(folder: Path) -> Stage:
     gd = create_game(folder / "game", "titania", str(scenario), backend="gsheets", seed=SEED,
                      backend_factory=factory)
     be = backends[-1]
-    world = titania_world.world()
+    world = titania_world.world(scale=scale)
     titles = {t.key: t.title for t in Layout.load("titania").order_tabs()}
     client = fake_client(fake, GM)
     for fid, tabs in world.rows.items():
@@ -173,6 +174,7 @@ def google_stage(folder: Path) -> Stage:
             values = [[int(v) if v.isdigit() else v for v in row] for row in rows]
             book.values_update(f"'{titles[key]}'!A2", params={"valueInputOption": "USER_ENTERED"},
                                body={"values": values})
+        clock.sleep(60.0)          # a player types a book in a minute or more: the GM's quota is not the test
     fake.calls.clear()
     split: list[int] = []
     write_books = be.write_books

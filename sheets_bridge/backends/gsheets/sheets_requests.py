@@ -50,7 +50,7 @@ MAX_COLUMNS = 18_278             # columns of a sheet (ZZZ)
 CUT_NOTE = "\n… [текст обрезан: в ячейку Google Таблиц помещается не больше 50 000 знаков]"
 # The hidden tab holding dropdown lists too long for ONE_OF_LIST, one per book: no layout tab starts with
 # "forumwar", and tab_titles leaves it out.
-LIST_TAB = "forumwar: списки"
+LIST_TAB = "forumwar списки"
 Formulas = Mapping[tuple[int, int], str]       # (0-based row, column) -> a formula's text
 Merge = tuple[int, int, int, int]              # a merged range: 0-based start row, end row, start column, end column
 
