@@ -1,19 +1,21 @@
-"""Benchmark: what the pictures cost a `forumwar turn` (issue 23 item 2).
+"""Benchmark: what the pictures cost a `forumwar turn` (issue 23 item 2; issue 40 item 3 at three scales).
 
 The same `turn` is run with the pictures on (the default: the public map, every faction's map, the charts,
-each in its book) and off (`[pictures] draw = false` in game.toml, and no picture ever drawn in that game),
-each as the GM runs it, `forumwar turn GAME` in a process of its own, on a fresh copy of the same game (the
-same scenario, seed and typed orders), REPEATS times:
+each in its book) and off (`[pictures] draw = false` in game.toml), each as the GM runs it, `forumwar turn
+GAME` in a process of its own, on a fresh copy of the same game (the same scenario, seed and typed orders):
 
 - Jade Rose, the demo: the first turn's orders stage (attacks declared) and its planning stage (battles
-  fought; the turn's charts are drawn), the scripted demo players' orders;
-- Titania, the bench world on xlsx (benchmarks/titania_world: 16 factions, 150 provinces, 300 armies,
-  about a thousand typed rows): its one stage.
+  fought; the turn's charts are drawn), the scripted demo players' orders, REPEATS runs each;
+- Titania, the bench world on xlsx (benchmarks/titania_world) at three scales: 16 factions and 150
+  provinces, 32 and 300, 64 and 600 (every faction book lists every province and every faction's map draws
+  them all, so a turn's output grows as factions × provinces): its one stage, the runs TITANIA_RUNS says.
+  Each world is made once without pictures and copied for both sides.
 
 CPU time is user + system time of the `turn` process and of the workers it forks to draw (all of it: a
 parallel drawing costs the same CPU, only sooner), the median of the runs; beside it the wall time and the
-turn process's own CPU. The ratio on/off is the figure of the issue (goal: at most 1.3). Bytecode caches are
-used as on a GM's machine (PYTHONDONTWRITEBYTECODE is unset for the runs). Not a test: nothing is asserted.
+turn process's own CPU. The ratio on/off is the figure of the issues (goal: at most 1.3 at every scale).
+Bytecode caches are used as on a GM's machine (PYTHONDONTWRITEBYTECODE is unset for the runs). Not a test:
+nothing is asserted.
 """
 from __future__ import annotations
 
@@ -30,6 +32,8 @@ from pathlib import Path
 
 REPEATS = 3
 GOAL = 1.3
+TITANIA_SCALES = (1, 2, 4)              # benchmarks/titania_world's scale: 16/150, 32/300, 64/600
+TITANIA_RUNS = {1: 3, 2: 2, 4: 1}       # runs of each side (the largest world's turn takes minutes)
 SEED = "pictures-bench"
 # Runs one `forumwar turn` in this process and prints its own CPU and its waited-for children's (the drawing
 # workers) as "self children" seconds; the GM's command is the same `main`. Without the POSIX `resource`
@@ -95,14 +99,31 @@ def _make(folder: Path, build: Callable[[Path, bool], None]) -> dict[bool, Path]
     return games
 
 
-def _measure(games: dict[bool, Path], folder: Path, name: str) -> dict[bool, list[Run]]:
+def _made_once(folder: Path, build: Callable[[Path, bool], None]) -> dict[bool, Path]:
+    """The game made once without pictures (a big world takes minutes to make), then copied: the copy that
+    draws is the same game with the switch on (its first turn draws every picture, as any turn does)."""
+    from sheets_bridge import pictures
+    off = folder / "off"
+    real = pictures.publish
+    pictures.publish = lambda *args, **kwargs: None
+    try:
+        build(off, False)
+    finally:
+        pictures.publish = real
+    on = folder / "on"
+    shutil.copytree(off, on)
+    _pictures_off(off)
+    return {True: on, False: off}
+
+
+def _measure(games: dict[bool, Path], folder: Path, name: str, repeats: int = REPEATS) -> dict[bool, list[Run]]:
     runs: dict[bool, list[Run]] = {True: [], False: []}
-    for i in range(REPEATS):
+    for i in range(repeats):
         for draw in (False, True):
             copy = folder / f"{name}-{'on' if draw else 'off'}-{i}"
             shutil.copytree(games[draw], copy)
             runs[draw].append(_turn(copy))
-            if i == REPEATS - 1 and draw:
+            if i == repeats - 1 and draw:
                 games[draw] = copy                  # the last copy goes on to the next stage
             else:
                 shutil.rmtree(copy)
@@ -155,7 +176,7 @@ def jade_rose(folder: Path) -> dict[str, float]:
     return ratios
 
 
-def titania(folder: Path) -> float:
+def titania(folder: Path, scale: int = 1) -> float:
     from benchmarks import titania_world
     from sheets_bridge.create import create_game
     from sheets_bridge.demo import DemoBooks
@@ -163,8 +184,10 @@ def titania(folder: Path) -> float:
 
     folder.mkdir(parents=True, exist_ok=True)
     scenario = folder / "titania-bench.toml"
-    scenario.write_text(titania_world.scenario_toml(), encoding="utf-8")
-    typed = titania_world.world().rows
+    scenario.write_text(titania_world.scenario_toml(scale=scale), encoding="utf-8")
+    world = titania_world.scenario(scale=scale)
+    factions, provinces = len(world["factions"]), len(world["provinces"])
+    typed = titania_world.world(scale=scale).rows
 
     def build(path: Path, _draw: bool) -> None:
         gd = create_game(path, "titania", str(scenario), backend="xlsx", seed=SEED)
@@ -172,8 +195,10 @@ def titania(folder: Path) -> float:
         for fid, tabs in typed.items():
             books.replace(fid, {key: [tuple(row) for row in rows] for key, rows in tabs.items()})
 
-    games = _make(folder, build)
-    return _report("Titania bench world (16 factions, 150 provinces), one turn", _measure(games, folder, "ti"))
+    games = _made_once(folder, build)
+    runs = TITANIA_RUNS.get(scale, 1)
+    return _report(f"Titania bench world, {factions} factions and {provinces} provinces, one turn "
+                   f"({runs} run{'s' if runs > 1 else ''} each)", _measure(games, folder, "ti", runs))
 
 
 def main() -> dict[str, float]:
@@ -181,7 +206,11 @@ def main() -> dict[str, float]:
           f"(the turn and its drawing workers), {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory(prefix="forumwar-pictures-bench-") as tmp:
         ratios = {f"jade_rose {k}": v for k, v in jade_rose(Path(tmp) / "jr").items()}
-        ratios["titania"] = titania(Path(tmp) / "ti")
+        for scale in TITANIA_SCALES:
+            ratios[f"titania x{scale}"] = titania(Path(tmp) / f"ti{scale}", scale)
+        worst = max(ratios.values())
+        print(f"  pictures at every scale: worst ratio {worst:.2f} (goal ≤ {GOAL}) -> "
+              f"{'OK' if worst <= GOAL else 'OVER'}")
     return ratios
 
 

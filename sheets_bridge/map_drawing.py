@@ -170,15 +170,24 @@ def put_text(image: Image.Image, xy: Point, text: str, points: float, colour: st
              bold: bool = False, align: HAlign = "left") -> None:
     """Draw the text with its box's upper left corner at `xy` (whole pixels: the same glyphs wherever it
     goes), each line aligned within the box; each line's glyphs are rendered once (`_line_mask`)."""
+    for stamp in _text_stamps(xy, text, points, colour if isinstance(colour, tuple) else rgb(colour), bold, align):
+        stamp.put(image)
+
+
+def _text_stamps(xy: Point, text: str, points: float, fill: RGB, bold: bool = False,
+                 align: HAlign = "left") -> list[_Stamp]:
+    """Each line of the text as `put_text` draws it: its glyphs' cover in the colour, on whole pixels."""
     width = text_size(text, points, bold)[0]
-    fill = colour if isinstance(colour, tuple) else rgb(colour)
+    out = []
     for i, line in enumerate(text.split("\n")):
         if not line:
             continue
         x = round(xy[0] + (width - _length(line, points, bold)) * _SHIFT_X[align])
         y = round(xy[1] + i * _step(points))
         mask, left, top = _line_mask(line, points, bold)
-        image.paste(fill, (x + left, y + top, x + left + mask.width, y + top + mask.height), mask)
+        out.append(_Stamp(("text", line, points, bold, fill, x, y),
+                          (x + left, y + top, x + left + mask.width, y + top + mask.height), fill, mask))
+    return out
 
 
 @functools.lru_cache(maxsize=8192)
@@ -358,6 +367,26 @@ def _fill(place: MapPlace, colours: Mapping[str, str]) -> str:
     return colours.get(place.owner, UNOWNED) if place.owner is not None else UNOWNED
 
 
+def _notes(picture: MapPicture, shown: set[str]) -> dict[str, list[str]]:
+    """The markers' texts at each place shown that has a marker (its star), each text once."""
+    notes: dict[str, list[str]] = {}
+    for marker in picture.markers:
+        if marker.place in shown:
+            here = notes.setdefault(marker.place, [])
+            if marker.text and marker.text not in here:
+                here.append(marker.text)
+    return notes
+
+
+def _same_ground(a: MapPicture, b: MapPicture) -> bool:
+    """Whether the two pictures lay out the same places at the same spots with the same links."""
+    return a.links == b.links and [(p.key, p.x, p.y) for p in a.places] == [(p.key, p.x, p.y) for p in b.places]
+
+
+def _label_colour(key: str, notes: Mapping[str, list[str]]) -> str:
+    return "#7a0014" if key in notes else "#111111"
+
+
 def _label_text(place: MapPlace, notes: Mapping[str, list[str]]) -> str:
     lines = [place.name] + ([place.label] if place.label else []) + notes.get(place.key, [])
     return "\n".join(lines)
@@ -445,6 +474,12 @@ class _Obstacles:
         link_segments = np.array(links, dtype=float).reshape(-1, 5)
         self.arrow_bounds, self.link_bounds = _bounds(arrow_segments), _bounds(link_segments)
         self.arrows, self.links = _strokes(arrow_segments), _strokes(link_segments)     # m×6 each
+        self._given = (frame, boxes, links, room)
+
+    def without_arrows(self) -> _Obstacles:
+        """The same frame, places, stars and links, with no arrow and no label placed."""
+        frame, boxes, links, room = self._given
+        return _Obstacles(frame, boxes, [], links, room)
 
     def add_box(self, box: Box) -> None:
         self.boxes[self.count] = box
@@ -477,6 +512,8 @@ class _Placements:
 
     chosen: dict[tuple[object, ...], int] = field(default_factory=dict)
     spots: dict[tuple[str, float, float], _Spot] = field(default_factory=dict)
+    # the labels of each base placed (`MapPainter._place`), by its places' texts and colours: each with its box kept
+    bases: dict[tuple[tuple[str, str, str], ...], dict[str, tuple[_Label, Box]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -591,7 +628,84 @@ def _star_sprite(fill: str = BATTLE, edge: RGB = (255, 255, 255), edge_width: fl
 
 def _paste(image: Image.Image, sprite: _Sprite, x: float, y: float) -> None:
     """Put the sprite with its anchor (`left`, `top`) at (x, y), on whole pixels."""
-    image.paste(sprite.image, (round(x - sprite.left), round(y - sprite.top)), sprite.image)
+    _sprite_stamp((), sprite, x, y).put(image)
+
+
+@dataclass(frozen=True, eq=False)
+class _Stamp:
+    """One thing drawn on a map's ground, on whole pixels: an image (with its own alpha as the mask, or
+    opaque) or a colour through a mask, within `box` (x0, y0, x1, y1). Stamps with the same `key` draw the
+    same pixels at the same place; `shared`: one every map of a stage may have (a star, a label)."""
+
+    key: tuple[object, ...]
+    box: tuple[int, int, int, int]
+    source: Image.Image | RGB
+    mask: Image.Image | None = None
+    shared: bool = False
+
+    def put(self, target: Image.Image, ox: int = 0, oy: int = 0) -> None:
+        """Draw it on `target`, whose upper left corner is (ox, oy) of the picture (Pillow clips to it)."""
+        x0, y0, x1, y1 = self.box
+        if isinstance(self.source, Image.Image):
+            target.paste(self.source, (x0 - ox, y0 - oy), self.mask)
+        else:
+            target.paste(self.source, (x0 - ox, y0 - oy, x1 - ox, y1 - oy), self.mask)
+
+
+def _sprite_stamp(key: tuple[object, ...], sprite: _Sprite, x: float, y: float, shared: bool = False) -> _Stamp:
+    """The sprite with its anchor (`left`, `top`) at (x, y), on whole pixels (`key` tells its pixels)."""
+    px, py = round(x - sprite.left), round(y - sprite.top)
+    return _Stamp((*key, px, py), (px, py, px + sprite.image.width, py + sprite.image.height), sprite.image,
+                  sprite.image, shared)
+
+
+@dataclass(frozen=True)
+class _Shared:
+    """The shared layer of a painter's maps (`MapPainter._compose`): its ground, its stamps' keys in their
+    order (and as a set) with their boxes, and the ground with those stamps drawn."""
+
+    ground: object
+    order: tuple[tuple[object, ...], ...]
+    keys: set[tuple[object, ...]]
+    boxes: tuple[tuple[int, int, int, int], ...]
+    image: Image.Image
+
+
+def links_image(lines: _Lines) -> Image.Image:
+    """The white picture with the links drawn (kind, end, end in PNG pixels): roads, then land, then sea."""
+    # the finer canvas reaches as far right and down as the links do (the legend's side stays white)
+    reach = LINK_WIDTH * PT + 4
+    right = max([x + reach for _, a, b in lines for x in (a[0], b[0])], default=1.0)
+    bottom = max([y + reach for _, a, b in lines for y in (a[1], b[1])], default=1.0)
+    pen = Pen((min(WIDTH_PX, math.ceil(right)), min(HEIGHT_PX, math.ceil(bottom))), (255, 255, 255))
+    order = {"road": 0, "land": 1, "sea": 2}
+    for kind, a, b in sorted(lines, key=lambda line: order.get(line[0], 3)):
+        pen.line(a, b, rgb(LINK_COLOURS.get(kind, OTHER_LINK)), LINK_WIDTH * PT,
+                 "dashed" if kind == "sea" else "solid", round_caps=kind in LINK_COLOURS)
+    ground = Image.new("RGB", (WIDTH_PX, HEIGHT_PX), (255, 255, 255))
+    ground.paste(pen.image(), (0, 0))
+    return ground
+
+
+def places_image(links: Image.Image, places: tuple[tuple[str, str, bool, Point], ...],
+                 swatches: dict[tuple[str, str, bool], _Sprite]) -> Image.Image:
+    """The links' picture with each place's marker (kind, fill, ruined, centre) on it; `swatches`: the
+    markers rendered so far, by kind, fill and ruin (each rendered once)."""
+    image = links.copy()
+    for kind, fill, ruined, (x, y) in places:
+        key = (kind, fill, ruined)
+        if key not in swatches:
+            swatches[key] = _swatch(*key)
+        _paste(image, swatches[key], x, y)
+    return image
+
+
+def shared_layer(ground: Image.Image, stamps: Sequence[_Stamp]) -> Image.Image:
+    """The ground with the stamps every map of a stage shares drawn on it (once per stage)."""
+    image = ground.copy()
+    for stamp in stamps:
+        stamp.put(image)
+    return image
 
 
 @dataclass(frozen=True)
@@ -715,6 +829,7 @@ class MapPainter:
         self._star: _Sprite | None = None
         self._spots: dict[str, _Candidates] = {}
         self._placed: tuple[tuple[_Lines, list[Box]], _Placements] | None = None    # the last map's links, places
+        self._shared: _Shared | None = None          # the first map's ground, stars and labels (`_compose`)
 
     # -- labels ------------------------------------------------------------------------------
     def _measure(self, text: str, size: int) -> tuple[float, float, float, float]:
@@ -759,21 +874,57 @@ class MapPainter:
         return found
 
     def _place(self, texts: Mapping[str, str], colours: Mapping[str, str], centres: Mapping[str, tuple[float, float]],
-               obstacles: _Obstacles, placed: _Placements) -> dict[str, _Label]:
-        """Each label, top to bottom and left to right, at its cheapest candidate (`_CANDIDATES`) that
-        touches no placed label, place, star or arrow and stays in the frame; among those the least covered
-        links win, plus the penalty of going further out or smaller (the first of equals). When none is
-        free, the least overlap, then the least penalty. All of a label's candidates are weighed at once
-        (arrays), against what lies within their reach; a label with the text, place and obstacles within
-        its reach of one placed before over the same links (`placed`) goes where that went, and what does
-        not change from map to map (the candidates' boxes, the frame, the links they cover) is worked out
-        once per label and place over the same links."""
+               obstacles: _Obstacles, placed: _Placements,
+               base: Mapping[str, tuple[str, str]] | None = None) -> dict[str, _Label]:
+        """Each label, top to bottom and left to right, at its cheapest candidate (`_greedy`). Over a `base`
+        (the labels' texts and colours of the map under this one, by place: a stage's public map under a
+        faction's), the
+        base's labels are placed first, without arrows (once per painter); each of this map's labels with the
+        base's text and colour, that no arrow of this map covers, stays where the base's went, and the others
+        (a faction's own: what it alone sees, and those its arrows displace) are placed, in the same order,
+        among those and the places, stars and arrows. So a faction's map weighs its own labels only."""
+        order = sorted(texts, key=lambda k: (-centres[k][1], centres[k][0], k))
+        kept: dict[str, _Label] = {}
+        if base is not None and base.keys() == texts.keys():
+            signature = tuple((key, *base[key]) for key in order)
+            under = placed.bases.get(signature)
+            if under is None:
+                labels = self._greedy(order, {key: text for key, (text, _) in base.items()},
+                                      {key: colour for key, (_, colour) in base.items()}, centres,
+                                      obstacles.without_arrows(), placed)
+                pad = LABEL_PAD / 2
+                under = placed.bases[signature] = {
+                    key: (label, (label.extent[0] - pad, label.extent[1] - pad, label.extent[2] + pad,
+                                  label.extent[3] + pad)) for key, label in labels.items()}
+            same = [key for key in order if base[key] == (texts[key], colours[key])]
+            if same:
+                boxes = np.array([under[key][1] for key in same])
+                with np.errstate(over="ignore", invalid="ignore"):       # as in `_greedy`
+                    covered = _covered(boxes, obstacles.arrows)
+                for key, hit in zip(same, covered.tolist(), strict=True):
+                    if hit == 0:
+                        kept[key] = under[key][0]
+                        obstacles.add_box(under[key][1])
+        own = self._greedy([key for key in order if key not in kept], texts, colours, centres, obstacles, placed)
+        return {key: kept[key] if key in kept else own[key] for key in order}
+
+    def _greedy(self, order: Sequence[str], texts: Mapping[str, str], colours: Mapping[str, str],
+                centres: Mapping[str, tuple[float, float]], obstacles: _Obstacles,
+                placed: _Placements) -> dict[str, _Label]:
+        """The labels in this order, each at its cheapest candidate (`_CANDIDATES`) that touches no placed
+        label, place, star or arrow and stays in the frame; among those the least covered links win, plus
+        the penalty of going further out or smaller (the first of equals). When none is free, the least
+        overlap, then the least penalty. All of a label's candidates are weighed at once (arrays), against
+        what lies within their reach; a label with the text, place and obstacles within its reach of one
+        placed before over the same links (`placed`) goes where that went, and what does not change from
+        map to map (the candidates' boxes, the frame, the links they cover) is worked out once per label and
+        place over the same links."""
         pad = LABEL_PAD / 2
         arrow_bounds = obstacles.arrow_bounds.tolist()
         no_arrows = obstacles.arrows[:0]
         out: dict[str, _Label] = {}
         with np.errstate(over="ignore", invalid="ignore"):       # 1/tiny times a distance: infinity (`_strokes`)
-            for key in sorted(texts, key=lambda k: (-centres[k][1], centres[k][0], k)):
+            for key in order:
                 text = texts[key]
                 x, y = centres[key]
                 spot = self._spot(text, x, y, obstacles, placed)
@@ -832,30 +983,56 @@ class MapPainter:
     # -- what maps share -----------------------------------------------------------------------
     def _ground(self, lines: _Lines, places: tuple[tuple[str, str, bool, Point], ...]) -> Image.Image:
         """The white picture with these links (kind, end, end in PNG pixels) and places (kind, fill, ruined,
-        centre) drawn: the last one is kept (every map of a stage has the same links, most the same places)."""
+        centre) drawn: the last one is kept (every map of a stage has the same links, most the same places),
+        and given as it is kept (not to be drawn on)."""
         if self._links is None or self._links[0] != lines:
-            # the finer canvas reaches as far right and down as the links do (the legend's side stays white)
-            reach = LINK_WIDTH * PT + 4
-            right = max([x + reach for _, a, b in lines for x in (a[0], b[0])], default=1.0)
-            bottom = max([y + reach for _, a, b in lines for y in (a[1], b[1])], default=1.0)
-            pen = Pen((min(WIDTH_PX, math.ceil(right)), min(HEIGHT_PX, math.ceil(bottom))), (255, 255, 255))
-            order = {"road": 0, "land": 1, "sea": 2}
-            for kind, a, b in sorted(lines, key=lambda line: order.get(line[0], 3)):
-                pen.line(a, b, rgb(LINK_COLOURS.get(kind, OTHER_LINK)), LINK_WIDTH * PT,
-                         "dashed" if kind == "sea" else "solid", round_caps=kind in LINK_COLOURS)
-            ground = Image.new("RGB", (WIDTH_PX, HEIGHT_PX), (255, 255, 255))
-            ground.paste(pen.image(), (0, 0))
-            self._links = (lines, ground)
+            self._links = (lines, links_image(lines))
             self._ground_kept = None
         if self._ground_kept is None or self._ground_kept[0] != places:
-            image = self._links[1].copy()
-            for kind, fill, ruined, (x, y) in places:
-                key = (kind, fill, ruined)
-                if key not in self._swatches:
-                    self._swatches[key] = _swatch(*key)
-                _paste(image, self._swatches[key], x, y)
-            self._ground_kept = (places, image)
-        return self._ground_kept[1].copy()
+            self._ground_kept = (places, places_image(self._links[1], places, self._swatches))
+        return self._ground_kept[1]
+
+    def _compose(self, ground_key: object, ground: Image.Image, stamps: Sequence[_Stamp]) -> Image.Image:
+        """The map: the ground with the stamps on it in their order. The shared layer (the ground with every
+        `shared` stamp of the first map drawn on this ground: a stage's public map, its stars and labels)
+        is drawn once; each map is a copy of it, redrawn from the ground only within the boxes of the stamps
+        one of the two has and the other has not (a faction's arrows, its labels that differ, the legend,
+        the title). Outside those boxes the same stamps lie in the same order, so every pixel is the one
+        drawing all the stamps on the ground gives."""
+        keys = [stamp.key for stamp in stamps]
+        layer = self._shared
+        if layer is not None and layer.ground == ground_key:
+            mine = set(keys)
+            if [k for k in keys if k in layer.keys] != [k for k in layer.order if k in mine]:
+                layer = None                         # the stamps both have lie in another order
+        else:
+            layer = None
+        if layer is None:
+            shared = [stamp for stamp in stamps if stamp.shared]
+            layer = self._shared = _Shared(ground_key, tuple(s.key for s in shared), {s.key for s in shared},
+                                           tuple(s.box for s in shared), shared_layer(ground, shared))
+            mine = set(keys)
+        redraw = [stamp.box for stamp in stamps if stamp.key not in layer.keys]
+        redraw += [box for key, box in zip(layer.order, layer.boxes, strict=True) if key not in mine]
+        width, height = ground.size
+        rects = np.clip(np.array(redraw, dtype=np.int64).reshape(-1, 4), 0, [width, height, width, height])
+        rects = rects[(rects[:, 0] < rects[:, 2]) & (rects[:, 1] < rects[:, 3])]
+        boxes = np.array([stamp.box for stamp in stamps], dtype=np.int64).reshape(-1, 4)
+        hits = ((boxes[:, None, 0] < rects[:, 2]) & (rects[:, 0] < boxes[:, None, 2])
+                & (boxes[:, None, 1] < rects[:, 3]) & (rects[:, 1] < boxes[:, None, 3]))      # stamp × part
+        if int(hits.sum()) + 2 * len(rects) >= len(stamps):     # redrawing the parts would paste more: all anew
+            image = ground.copy()
+            for stamp in stamps:
+                stamp.put(image)
+            return image
+        image = layer.image.copy()
+        for part_at, hit in zip(rects.tolist(), hits.T, strict=True):
+            x0, y0, x1, y1 = part_at
+            part = ground.crop((x0, y0, x1, y1))
+            for index in np.flatnonzero(hit).tolist():
+                stamps[index].put(part, x0, y0)
+            image.paste(part, (x0, y0))
+        return image
 
     def _legend(self, entries: tuple[_Entry, ...]) -> Image.Image:
         if entries not in self._legends:
@@ -863,8 +1040,11 @@ class MapPainter:
         return self._legends[entries]
 
     # -- a map ---------------------------------------------------------------------------------
-    def draw(self, picture: MapPicture, title: str = "", viewer: str | None = None) -> Drawing:
-        """The picture as a WIDTH_PX × HEIGHT_PX PNG; arrows only of `viewer` (none on the public map)."""
+    def draw(self, picture: MapPicture, title: str = "", viewer: str | None = None,
+             base: MapPicture | None = None) -> Drawing:
+        """The picture as a WIDTH_PX × HEIGHT_PX PNG; arrows only of `viewer` (none on the public map). Over a
+        `base` with the same places and links (a stage's public map under a faction's), the labels the two
+        share stay where the base's go, unless an arrow covers them (`_place`)."""
         colours = faction_colours(picture.factions)
         where = layout(picture)
         xs = [xy[0] for xy in where.values()] or [0.0]
@@ -881,14 +1061,9 @@ class MapPainter:
         links = [link for link in picture.links if link.a in where and link.b in where]
         lines = tuple((link.kind, centres[link.a], centres[link.b]) for link in links)
         markers = tuple((p.kind, _fill(p, colours), p.ruined, centres[p.key]) for p in picture.places)
-        image = self._ground(lines, markers)
+        ground = self._ground(lines, markers)
         shown = {p.key for p in picture.places}
-        notes: dict[str, list[str]] = {}
-        for marker in picture.markers:
-            if marker.place in shown:
-                here = notes.setdefault(marker.place, [])
-                if marker.text and marker.text not in here:
-                    here.append(marker.text)
+        notes = _notes(picture, shown)
         marks = tuple(notes)                                  # one star per place, however many markers
         arrows = [a for a in picture.arrows if viewer is not None and a.faction == viewer
                   and a.source in where and a.target in where and a.source != a.target]
@@ -896,18 +1071,22 @@ class MapPainter:
         drawn_arrows = [_shrunk(centres_display[a.source], centres_display[a.target], ARROW_SHRINK * PT)
                         for a in arrows]
         arrow_ends = tuple((x0, HEIGHT_PX - y0, x1, HEIGHT_PX - y1) for x0, y0, x1, y1 in drawn_arrows)
+        # What is drawn on the ground, in order: the arrows, the stars, the legend, the labels, the title
+        stamps: list[_Stamp] = []
         for arrow, ends in zip(arrows, arrow_ends, strict=True):
-            _arrow(image, (ends[0], ends[1]), (ends[2], ends[3]), arrow_colour, ARROW_STYLES.get(arrow.kind, "solid"))
+            stamps += _arrow(ends[:2], ends[2:], arrow_colour, ARROW_STYLES.get(arrow.kind, "solid"))
         lift = STAR_OFFSET * PT
         if marks:
             if self._star is None:
                 self._star = _star_sprite()
-            for key in marks:
-                _paste(image, self._star, centres[key][0] + lift, centres[key][1] - lift)
+            stamps += [_sprite_stamp(("star",), self._star, centres[key][0] + lift, centres[key][1] - lift, True)
+                       for key in marks]
         entries = _legend_entries(picture, colours, [a.kind for a in arrows], arrow_colour,
                                   battles_title(picture) if marks else None)
-        image.paste(self._legend(entries), (round(LEGEND_AT[0] * WIDTH_PX + 0.5 * LEGEND_POINTS * PT),
-                                            round((1 - LEGEND_AT[1]) * HEIGHT_PX + 0.5 * LEGEND_POINTS * PT)))
+        legend = self._legend(entries)
+        at = (round(LEGEND_AT[0] * WIDTH_PX + 0.5 * LEGEND_POINTS * PT),
+              round((1 - LEGEND_AT[1]) * HEIGHT_PX + 0.5 * LEGEND_POINTS * PT))
+        stamps.append(_Stamp(("legend", entries, *at), (*at, at[0] + legend.width, at[1] + legend.height), legend))
         radius = max(MARKER_SIZE.values()) / 72 * DPI / 2 + 1
         star_radius = STAR_SIZE / 72 * DPI / 2
         kept_off = [(x - radius, y - radius, x + radius, y + radius) for x, y in centres_display.values()]
@@ -919,26 +1098,31 @@ class MapPainter:
                                 for link in links], len(picture.places))
         if self._placed is None or self._placed[0] != (lines, kept_off):
             self._placed = ((lines, kept_off), _Placements())
-        labels = self._place({p.key: _label_text(p, notes) for p in picture.places},
-                             {p.key: "#7a0014" if p.key in notes else "#111111" for p in picture.places},
-                             centres_display, obstacles, self._placed[1])
-        for label in labels.values():
-            _paste(image, self._label(label), label.extent[0], HEIGHT_PX - label.extent[3])
+        texts = {p.key: _label_text(p, notes) for p in picture.places}
+        label_colours = {p.key: _label_colour(p.key, notes) for p in picture.places}
+        under = None
+        if base is not None and _same_ground(base, picture):
+            below = _notes(base, shown)
+            under = {p.key: (_label_text(p, below), _label_colour(p.key, below)) for p in base.places}
+        labels = self._place(texts, label_colours, centres_display, obstacles, self._placed[1], under)
+        stamps += [_sprite_stamp(("label", label.text, label.size, label.colour, label.ha), self._label(label),
+                                 label.extent[0], HEIGHT_PX - label.extent[3], True) for label in labels.values()]
         if title:
-            put_text(image, (TITLE_AT[0] * WIDTH_PX, (1 - TITLE_AT[1]) * HEIGHT_PX), title,
-                     15 if len(title) <= 70 else 12, "#000000", bold=True)
+            stamps += _text_stamps((TITLE_AT[0] * WIDTH_PX, (1 - TITLE_AT[1]) * HEIGHT_PX), title,
+                                   15 if len(title) <= 70 else 12, rgb("#000000"), bold=True)
+        image = self._compose((lines, markers), ground, stamps)
         boxes = {k: (lab.extent[0], HEIGHT_PX - lab.extent[3], lab.extent[2], HEIGHT_PX - lab.extent[1])
                  for k, lab in labels.items()}
         return Drawing(png_bytes(image), centres, boxes, colours, arrow_ends, marks,
                        tuple((e.text, e.colour) for e in entries))
 
 
-def _arrow(image: Image.Image, start: Point, end: Point, colour: str, style: Style) -> None:
+def _arrow(start: Point, end: Point, colour: str, style: Style) -> list[_Stamp]:
     """An order's arrow from `start` to its head's tip at `end` (PNG pixels): the line in its style, the
-    head a filled triangle, both stroked ARROW_WIDTH wide."""
+    head a filled triangle, both stroked ARROW_WIDTH wide (its cover, in its colour; none if it has no length)."""
     length = math.hypot(end[0] - start[0], end[1] - start[1])
     if length == 0:
-        return
+        return []
     ux, uy = (end[0] - start[0]) / length, (end[1] - start[1]) / length
     head_length, half_width = ARROW_HEAD[0] * PT, ARROW_HEAD[1] * PT
     base = (end[0] - ux * min(head_length, length), end[1] - uy * min(head_length, length))
@@ -953,10 +1137,11 @@ def _arrow(image: Image.Image, start: Point, end: Point, colour: str, style: Sty
     pen = Pen((x1 - x0, y1 - y0), (0,), origin=(x0, y0))           # the arrow's cover: one colour
     pen.line(start, base, INK, stroke, style)
     pen.polygon(head, INK, INK, stroke)
-    image.paste(rgb(colour), (x0, y0, x1, y1), pen.image())
+    return [_Stamp(("arrow", start, end, colour, style), (x0, y0, x1, y1), rgb(colour), pen.image())]
 
 
-def draw_map(picture: MapPicture, title: str = "", viewer: str | None = None) -> Drawing:
-    """The picture as a WIDTH_PX × HEIGHT_PX PNG; arrows only of `viewer` (none on the public map). To draw
-    several maps, keep one MapPainter: they share its labels."""
-    return MapPainter().draw(picture, title, viewer)
+def draw_map(picture: MapPicture, title: str = "", viewer: str | None = None,
+             base: MapPicture | None = None) -> Drawing:
+    """The picture as a WIDTH_PX × HEIGHT_PX PNG; arrows only of `viewer` (none on the public map); over `base`
+    (`MapPainter.draw`). To draw several maps, keep one MapPainter: they share its labels and ground."""
+    return MapPainter().draw(picture, title, viewer, base)

@@ -15,8 +15,10 @@ orders as arrows: those it gave in the stage that just resolved (as the turn par
 `turn`; else the archived orders as read, parsed again against the state they were given in) and any the
 new state itself shows as the faction's (Jade Rose's declared attacks waiting for their battle).
 
-The pictures are drawn with Pillow (map_drawing, charts; matplotlib is never imported), by one painter of
-each kind sharing what the maps of a stage share (the links, the labels, the legends). Where the backend
+The pictures are drawn with Pillow (map_drawing, charts), by one painter of each kind sharing what the maps
+of a stage share: every map is drawn over the public one (`MapPainter.draw`'s base), whose ground, stars and
+labels are drawn once per stage; a faction's map weighs and draws only what differs (its arrows, the labels
+of what it alone sees and of what its arrows displace, its legend and title). Where the backend
 sends each picture as it comes (Google), a big stage's are drawn in parallel by forked workers (as the
 battle simulator's runs are) where the system forks, while this process sends those drawn; a small
 stage's, and every stage's where the backend holds the pictures for the books' writes (`HoldsPictures`:
@@ -186,6 +188,14 @@ class _Work:
     orders: Mapping[str, ParsedOrders] | None = None    # the closed stage's orders as the turn parsed them
     maps: MapPainter | None = None           # one painter of each kind per process, kept between jobs
     charts: ChartPainter | None = None
+    public: MapPicture | None = None         # the public map's picture: every faction's map is drawn over it
+
+    def public_picture(self) -> MapPicture:
+        if self.public is None:
+            maps = self.rs.map_data()
+            assert maps is not None
+            self.public = maps.picture(self.state, None, events=self.events)
+        return self.public
 
     def map_painter(self) -> MapPainter:
         if self.maps is None:
@@ -208,7 +218,7 @@ class _Work:
         maps = self.rs.map_data()
         assert maps is not None
         if job.faction is None:
-            picture = maps.picture(self.state, None, events=self.events)
+            picture = self.public_picture()
         else:
             orders = None
             if self.before is not None and job.faction in self.before.get("factions", {}):
@@ -217,7 +227,7 @@ class _Work:
                           if given is not None else faction_orders(self.gd, self.rs, self.before, job.faction))
             picture = faction_picture(maps, self.state, job.faction, self.events, self.before, orders)
         title = map_title(self.rs, self.state, job.faction, self.names)
-        return self.map_painter().draw(picture, title, job.faction).png
+        return self.map_painter().draw(picture, title, job.faction, self.public_picture()).png
 
 
 _WORK: _Work | None = None
@@ -241,8 +251,7 @@ FORK_FROM = 2000        # places on all the maps of a stage from which workers d
 def _worth_workers(work: _Work) -> bool:
     """Whether the stage's maps are big enough for workers to draw them sooner than this process: a demo
     stage's few small maps take less time here than starting the workers does."""
-    maps = work.rs.map_data()
-    places = len(maps.picture(work.state, None).places) if maps is not None else 0
+    places = len(work.public_picture().places) if work.rs.map_data() is not None else 0
     return sum(1 for job in work.jobs if job.kind == "map") * places >= FORK_FROM
 
 

@@ -120,13 +120,16 @@ def test_a_faction_s_map_is_the_rule_set_s_picture_for_it_with_the_orders_it_gav
     turn, stage = pictures.closed_stage(gd, key)
     before = gd.read_snapshot(turn, stage)
     arrows = 0
+    public = maps.picture(state, None, events=pictures.events_into(gd, key))
+    assert draw_map(public, pictures.map_title(rs, state), base=public).png == (
+        gd.archive_path(turn) / f"map-{stage}.png").read_bytes()
     for fid in gd.config.factions:
         orders = pictures.faction_orders(gd, rs, before, fid)
         picture = pictures.faction_picture(maps, state, fid, pictures.events_into(gd, key), before, orders)
         assert {a.faction for a in picture.arrows} <= {fid}
         own = maps.picture(state, fid)
         assert [p.label for p in picture.places] == [p.label for p in own.places]      # its fog of war
-        drawing = draw_map(picture, pictures.map_title(rs, state, fid), viewer=fid)
+        drawing = draw_map(picture, pictures.map_title(rs, state, fid), viewer=fid, base=public)
         assert drawing.png == (gd.archive_path(turn) / f"map-{stage}-{fid}.png").read_bytes()
         arrows += len(drawing.arrows)
     assert arrows > 0                                                  # the demo's orders move and attack
@@ -270,6 +273,55 @@ def test_a_painter_draws_each_map_as_a_fresh_one_would_in_any_order():
     crowded = dataclasses.replace(square, markers=(MapMarker("m", "battle", "бой"),))
     first = [painter.draw(p, "т", v).png for p, v in ((square, "A"), (crowded, None), (square, None))]
     assert first == [draw_map(square, "т", "A").png, draw_map(crowded, "т").png, draw_map(square, "т").png]
+    # over a base (a stage's public map under each faction's), in any order, after anything else
+    public = dataclasses.replace(square, arrows=())
+    seen = dataclasses.replace(square, places=tuple(dataclasses.replace(p, label="сила 3") if p.key == "e" else p
+                                                    for p in square.places))
+    jobs = ((public, None), (square, "A"), (seen, "A"), (seen, None), (square, None))
+    fresh = [draw_map(p, "т", v, base=public).png for p, v in jobs]
+    assert [painter.draw(p, "т", v, base=public).png for p, v in jobs] == fresh
+    assert [painter.draw(p, "т", v, base=public).png for p, v in reversed(jobs)] == fresh[::-1]
+    assert fresh[0] == draw_map(public, "т").png          # the public map over itself is the public map
+
+
+def test_a_stage_draws_the_shared_ground_once_and_a_faction_s_map_weighs_only_its_own_labels(monkeypatch):
+    """Issue 40 item 3: the links, the places and the shared layer (the public map's stars and labels) are
+    drawn once for a stage's maps however many factions there are, and each faction's map weighs the labels
+    of what it alone sees, not the whole map's; each is the very picture a fresh painter draws over the base."""
+    from sheets_bridge import map_drawing
+    calls = {"links_image": 0, "places_image": 0, "shared_layer": 0}
+    for name in calls:
+        real = getattr(map_drawing, name)
+
+        def counted(*args: Any, _real: Any = real, _name: str = name) -> Any:
+            calls[_name] += 1
+            return _real(*args)
+        monkeypatch.setattr(map_drawing, name, counted)
+    weighed: list[int] = []
+    greedy = MapPainter._greedy
+
+    def counting(self: MapPainter, order: Any, *args: Any) -> Any:
+        weighed.append(len(order))
+        return greedy(self, order, *args)
+    monkeypatch.setattr(MapPainter, "_greedy", counting)
+    state = _titania_start()
+    maps = find_ruleset("titania").map_data()
+    public = maps.picture(state, None)
+    painter = MapPainter()
+    painter.draw(public, "общая", None, public)
+    assert weighed == [len(public.places), 0]              # the base once; over it, the public map weighs none
+    factions = sorted(state["factions"])
+    differing, drawn = [], []
+    for fid in factions:
+        weighed.clear()
+        picture = maps.picture(state, fid)
+        drawn.append((picture, painter.draw(picture, fid, fid, public).png))
+        differing.append(sum(a.label != b.label for a, b in zip(picture.places, public.places, strict=True)))
+        assert weighed == [differing[-1]]                  # its own labels only (no arrows here to displace any)
+    assert len(factions) > 2 and 0 < max(differing) < len(public.places)
+    assert calls == {"links_image": 1, "places_image": 1, "shared_layer": 1}
+    for fid, (picture, png) in zip(factions, drawn, strict=True):
+        assert png == draw_map(picture, fid, fid, base=public).png
 
 
 def test_one_chart_figure_redrawn_for_each_faction_gives_each_faction_s_own_chart(jade):
