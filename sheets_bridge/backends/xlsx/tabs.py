@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import functools
 import math
 import re
 import textwrap
@@ -66,6 +67,11 @@ DROPDOWN_ERROR = "Выберите значение из выпадающего 
 NUMBER_ERROR_TITLE = "Нужно целое число"
 
 
+_UNCLEAN = re.compile(ILLEGAL_CHARACTERS_RE.pattern + "|\r")      # what a text loses or changes on its way in
+QUOTE_PREFIX = 7                # StyleArray's fields by place (openpyxl's named ones go through a descriptor)
+FILL, NUMBER_FORMAT, PROTECTION, ALIGNMENT = 1, 3, 4, 5
+
+
 def put_value(cell: Cell | MergedCell, value: Any) -> None:
     """Write one value; a string is always stored as text, never as a formula."""
     if isinstance(value, float) and not math.isfinite(value):
@@ -74,11 +80,18 @@ def put_value(cell: Cell | MergedCell, value: Any) -> None:
         cell.value = value
         cell.quotePrefix = False
         return
-    text = ILLEGAL_CHARACTERS_RE.sub("", str(value)).replace("\r\n", "\n").replace("\r", "\n")
+    text = str(value)
+    if _UNCLEAN.search(text):
+        text = ILLEGAL_CHARACTERS_RE.sub("", text).replace("\r\n", "\n").replace("\r", "\n")
     text = text[:MAX_CELL_TEXT]             # XML would turn a bare CR into LF on reading anyway
-    cell.value = text
-    cell.data_type = "s"        # the setter turns "=..." into a formula and "#N/A" into an error
-    cell.quotePrefix = text.startswith(FORMULA_PREFIXES)
+    box: Any = cell             # set as the value setter would, without its checks (done above) and its guesses:
+    if isinstance(cell, MergedCell):
+        box.value = text                    # openpyxl refuses it: a merged cell holds no value
+    box._value, box.data_type = text, "s"   # it turns "=..." into a formula and "#N/A" into an error
+    if text.startswith(FORMULA_PREFIXES):
+        _style_array(cell)[QUOTE_PREFIX] = 1
+    elif box._style is not None:
+        box._style[QUOTE_PREFIX] = 0
 
 
 def apply_tab(wb: Workbook, tab: TabWrite) -> None:
@@ -92,11 +105,7 @@ def apply_tab(wb: Workbook, tab: TabWrite) -> None:
     if tab.header is not None:
         _write_header(ws, tab.header, tab.notes)
     if tab.rows is not None:
-        if ws.max_row > 1:
-            ws.delete_rows(2, ws.max_row - 1)
-        for r, row in enumerate(tab.rows, start=2):
-            for c, value in enumerate(row, start=1):
-                put_value(ws.cell(row=r, column=c), value)
+        _put_rows(ws, tab.rows)
     for col, cells in (tab.column_updates or {}).items():
         for row_no, value in cells.items():
             put_value(ws.cell(row=int(row_no), column=int(col) + 1), value)
@@ -137,6 +146,22 @@ def apply_tab(wb: Workbook, tab: TabWrite) -> None:
         _print_filled_rows(ws, last_row)
     else:
         _print_if_filled(ws)
+
+
+def _put_rows(ws: Worksheet, rows: Iterable[Iterable[Any]]) -> None:
+    """The sheet's rows under the header replaced by these (as `delete_rows` and `ws.cell` would, in one pass
+    over the sheet's cells: each of those walks them all)."""
+    cells: dict[tuple[int, int], Any] = ws._cells
+    for key in [key for key in cells if key[0] > 1]:
+        del cells[key]
+    last = 1 if cells else 0
+    for r, row in enumerate(rows, start=2):
+        for c, value in enumerate(row, start=1):
+            cell = cells[(r, c)] = Cell(ws, row=r, column=c)
+            put_value(cell, value)
+            last = r
+    sheet: Any = ws             # openpyxl's private count of rows in use, which ws.cell() keeps
+    sheet._current_row = last
 
 
 def _clear_statuses_below(ws: Worksheet, status_column: int, last_row: int, written: set[int]) -> None:
@@ -220,11 +245,10 @@ def _write_header(ws: Worksheet, header: tuple[str, ...], notes: dict[int, str])
         cell.font, cell.fill, cell.alignment = HEADER_FONT, HEADER_FILL, HEADER_ALIGNMENT
         note = notes.get(c - 1)
         cell.comment = _note(note) if note else None
-    for cell in _existing_cells(ws):
-        if cell.row == 1 and cell.column > len(header):
-            cell.value = None
-            cell.font, cell.fill, cell.alignment = Font(), PatternFill(), Alignment()
-            cell.comment = None
+    for cell in [cell for (row, column), cell in _cells(ws).items() if row == 1 and column > len(header)]:
+        cell.value = None
+        cell.font, cell.fill, cell.alignment = Font(), PatternFill(), Alignment()
+        cell.comment = None
 
 
 def _size_notes(wb: Workbook) -> None:
@@ -232,8 +256,8 @@ def _size_notes(wb: Workbook) -> None:
     file's drawing part, which openpyxl does not read, so a book parsed again has default-sized notes
     (a values-only write then shrank them and cut their text)."""
     for ws in wb.worksheets:
-        for cell in _existing_cells(ws):
-            if cell.row == 1 and cell.comment is not None and cell.comment.author == NOTE_AUTHOR:
+        for (row, _), cell in getattr(ws, "_cells", {}).items():
+            if row == 1 and cell.comment is not None and cell.comment.author == NOTE_AUTHOR:
                 cell.comment.height, cell.comment.width = _note_size(cell.comment.text)
 
 
@@ -255,16 +279,21 @@ def column_width(ws: Worksheet, column: int) -> float:
     return float(dim.width) if dim is not None and dim.customWidth and dim.width else DEFAULT_WIDTH
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def text_lines(text: str, width: float, char: float = 1.0) -> int:
-    """How many lines `text` takes wrapped in a column `width` characters wide (letters `char` wide)."""
+    """How many lines `text` takes wrapped in a column `width` characters wide (letters `char` wide); once per
+    text and width (a tab's rows repeat their texts, and each write fits every row again)."""
     per_line = max(1, math.floor((width - 1) / char))
-    return sum(len(textwrap.wrap(part, per_line)) or 1 for part in str(text).split("\n"))
+    text = str(text)
+    if len(text) <= per_line and "\n" not in text and "\t" not in text:
+        return 1                # the wrapping of a text as long as a line (tabs grow to 8 spaces) is that line
+    return sum(len(textwrap.wrap(part, per_line)) or 1 for part in text.split("\n"))
 
 
 def _fit_header(ws: Worksheet) -> None:
     """Row 1 tall enough for its wrapped bold titles (spreadsheets do not grow it on opening a file)."""
     lines = max([text_lines(str(c.value), column_width(ws, c.column), HEADER_CHAR)
-                 for c in _existing_cells(ws) if c.row == 1 and c.value not in (None, "")] + [1])
+                 for (row, _), c in _cells(ws).items() if row == 1 and c.value not in (None, "")] + [1])
     ws.row_dimensions[1].height = LINE_POINTS * min(lines, MAX_ROW_LINES) + 3 if lines > 1 else None
 
 
@@ -276,11 +305,14 @@ def fit_rows(ws: Worksheet, rows: Iterable[int]) -> None:
         return
     lines = dict.fromkeys(wanted, 1)
     widths: dict[int, float] = {}
-    for cell in _existing_cells(ws):
-        if cell.row in wanted and isinstance(cell.value, str) and cell.value and cell.alignment.wrap_text:
-            if cell.column not in widths:
-                widths[cell.column] = column_width(ws, cell.column)
-            lines[cell.row] = max(lines[cell.row], text_lines(cell.value, widths[cell.column]))
+    book: Any = ws.parent
+    wrapping = {n for n, alignment in enumerate(book._alignments) if alignment.wrap_text}
+    for (row, column), cell in _cells(ws).items():
+        value, style = cell._value, cell._style
+        if row in wanted and isinstance(value, str) and value and (style[ALIGNMENT] if style else 0) in wrapping:
+            if column not in widths:
+                widths[column] = column_width(ws, column)
+            lines[row] = max(lines[row], text_lines(value, widths[column]))
     for row, n in lines.items():
         if n > 1:
             ws.row_dimensions[row].height = LINE_POINTS * min(n, MAX_ROW_LINES)
@@ -295,14 +327,15 @@ def _align_cells(ws: Worksheet, wrap_columns: Iterable[int], last_row: int) -> N
     cols = {int(c) + 1 for c in wrap_columns}
     wrap_id, top_id = _alignment_id(ws, WRAP_ALIGNMENT), _alignment_id(ws, TOP_ALIGNMENT)
     widths: dict[int, float] = {}
-    for cell in _existing_cells(ws):
-        if 2 <= cell.row <= last_row:
-            wrap = cell.column in cols
-            if not wrap and isinstance(cell.value, str) and cell.value:
-                if cell.column not in widths:
-                    widths[cell.column] = column_width(ws, cell.column)
-                wrap = "\n" in cell.value or len(cell.value) > widths[cell.column] - 1
-            _style_array(cell).alignmentId = wrap_id if wrap else top_id
+    for (row, column), cell in _cells(ws).items():
+        if 2 <= row <= last_row:
+            wrap = column in cols
+            value = cell._value
+            if not wrap and isinstance(value, str) and value:
+                if column not in widths:
+                    widths[column] = column_width(ws, column)
+                wrap = "\n" in value or len(value) > widths[column] - 1
+            _style_array(cell)[ALIGNMENT] = wrap_id if wrap else top_id
 
 
 def _set_status_colours(ws: Worksheet, column: int | None, last_row: int) -> None:
@@ -417,7 +450,13 @@ def _print_as_it_holds(ws: Worksheet) -> None:
 
 def _filled_rows(ws: Worksheet) -> list[int]:
     """The rows under the header holding anything (a row of several filled cells once for each)."""
-    return [c.row for c in _existing_cells(ws) if c.row > 1 and c.value not in (None, "")]
+    return [row for (row, _), c in _cells(ws).items() if row > 1 and c._value not in (None, "")]
+
+
+def _cells(ws: Worksheet) -> dict[tuple[int, int], Any]:
+    """openpyxl's own store of the sheet's cells (row, column) -> cell, without creating any."""
+    cells: dict[tuple[int, int], Any] = ws._cells
+    return cells
 
 
 def _existing_cells(ws: Worksheet) -> list[Any]:
@@ -468,7 +507,7 @@ def _open_order_cells(ws: Worksheet, tab: TabWrite) -> None:
             style.alignmentId, style.fillId = alignment_id, fill_id
             style.numFmtId = number_format or 0
         new_cell_styles.append(style)
-    cells = ws._cells
+    cells = _cells(ws)
     for column in range(1, ncols + 1):
         _style_array(cells.get((1, column)) or ws.cell(row=1, column=column)).protectionId = locked_id
     for row_no in range(2, last_row + 1):
@@ -479,15 +518,16 @@ def _open_order_cells(ws: Worksheet, tab: TabWrite) -> None:
                 cells[(row_no, column)] = Cell(ws, row=row_no, column=column, style_array=new_style)
                 continue
             style = _style_array(cell)
-            style.protectionId = protection_id
-            if not is_open and cell.value in (None, ""):
-                style.alignmentId = style.fillId = style.numFmtId = 0    # an empty closed cell is not stored
+            style[PROTECTION] = protection_id
+            value = cell._value
+            if not is_open and value in (None, ""):
+                style[ALIGNMENT] = style[FILL] = style[NUMBER_FORMAT] = 0    # an empty closed cell is not stored
                 continue
-            style.alignmentId, style.fillId = alignment_id, fill_id
+            style[ALIGNMENT], style[FILL] = alignment_id, fill_id
             if number_format is not None:
-                style.numFmtId = number_format
-            if is_count and isinstance(cell.value, str):   # a count typed as text ("12", "1 200") becomes the number
-                put_value(cell, as_number(cell.value))
+                style[NUMBER_FORMAT] = number_format
+            if is_count and isinstance(value, str):   # a count typed as text ("12", "1 200") becomes the number
+                put_value(cell, as_number(value))
     sheet: Any = ws             # openpyxl's private count of rows in use, which ws.cell() keeps
     sheet._current_row = max(sheet._current_row, last_row)
     for cell in _existing_cells(ws):
