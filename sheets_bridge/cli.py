@@ -16,6 +16,7 @@ import click
 from click.core import ParameterSource
 
 from engine import find_ruleset, ruleset_names
+from sheets_bridge.backends import all_kinds
 from sheets_bridge.cli_text import (
     RussianGroup,
     TerminalProgress,
@@ -26,8 +27,6 @@ from sheets_bridge.cli_text import (
 from sheets_bridge.commands.adjudicate import adjudicate as adjudicate_command
 from sheets_bridge.commands.battle import battle as battle_command
 from sheets_bridge.commands.errors import errors_to_click
-from sheets_bridge.commands.login import login as login_command
-from sheets_bridge.commands.login import logout as logout_command
 from sheets_bridge.commands.map import charts_command, map_command
 from sheets_bridge.commands.post import post as post_command
 from sheets_bridge.fairness import UNFAIR_NOTICE
@@ -95,7 +94,7 @@ def main() -> None:
               help="Вместо сценария — файл ситуации JSON (как у forumwar adjudicate): игра продолжится с того "
                    "положения, что в нём описано; его приказы не читаются (их впишут игроки). Так переносят в "
                    "forumwar игру, которую вели в своей таблице: docs/situation.md.")
-@click.option("--backend", type=click.Choice(["xlsx", "gsheets"]), default="xlsx", show_default=True,
+@click.option("--backend", type=click.Choice(list(BACKENDS)), default="xlsx", show_default=True,
               help="Где книги: xlsx — файлы Excel в папке игры, gsheets — Google-таблицы.")
 @click.option("--seed", default=None,
               help="Главное зерно, чтобы партию можно было повторить (по умолчанию — новые случайные зёрна; "
@@ -104,20 +103,9 @@ def main() -> None:
 @click.option("--book", "books", multiple=True, metavar="КНИГА=ТАБЛИЦА",
               help="gsheets: взять для книги таблицу, созданную мастером (ключ или ссылка); КНИГА — название "
                    "или идентификатор фракции, «общая» (public) или «мастера» (gm). Повторите для каждой книги.")
-@click.option("--folder", default=None,
-              help="gsheets: идентификатор папки общего диска, где создать недостающие книги.")
-@click.option("--credentials", default=None, type=click.Path(dir_okay=False),
-              help="gsheets: файл ключа сервисного аккаунта (по умолчанию — $FORUMWAR_CREDENTIALS или "
-                   "credentials.json).")
-@click.option("--identity", type=click.Choice(["gm", "service_account"]), default=None,
-              help="gsheets: от чьего имени работать с Google: gm — ваш аккаунт (сначала forumwar login; книги "
-                   "создаются на вашем Google Диске), service_account — сервисный аккаунт (ключ credentials.json). "
-                   "По умолчанию service_account, если указан ключ (--credentials или $FORUMWAR_CREDENTIALS), "
-                   "иначе gm, если на этом компьютере выполнен вход.")
 @_errors_to_click
 def new(game_dir: str, ruleset: str, scenario: str, situation: str | None, backend: str, seed: str | None,
-        title: str | None, books: tuple[str, ...], folder: str | None, credentials: str | None,
-        identity: str | None) -> None:
+        title: str | None, books: tuple[str, ...], **backend_options: str | None) -> None:
     """Создать игру в папке ИГРА и её книги по сценарию: по книге на фракцию, общую книгу и книгу мастера."""
     from sheets_bridge.create import create_game
     try:
@@ -143,12 +131,10 @@ def new(game_dir: str, ruleset: str, scenario: str, situation: str | None, backe
     if book_ids and not backend_kind(backend).adopts_books:
         takers = ", ".join(k.name for k in map(backend_kind, BACKENDS) if k.adopts_books)
         raise click.BadParameter(f"--book бывает только с --backend {takers}", param_hint="--book")
-    if backend == "gsheets":    # the GM's own books or folder: the login asks Google for the whole Drive first
-        from sheets_bridge.backends.gsheets.game import access_for_new
-        access_for_new(credentials, identity, adopts=bool(book_ids), folder_id=folder, echo=click.echo)
+    chosen = backend_kind(backend)   # e.g. the GM's own books or folder: the login asks for the whole Drive first
+    chosen.prepare_access(chosen.settings({}, backend_options), adopts=bool(book_ids), echo=click.echo)
     gd = create_game(Path(game_dir), ruleset, made, backend=backend, seed=seed, title=title,
-                     book_ids=book_ids or None, progress=_progress, credentials=credentials, folder_id=folder,
-                     identity=identity)
+                     book_ids=book_ids or None, progress=_progress, options=backend_options)
     where = backend_kind(backend).books_text
     rules = find_ruleset(gd.config.ruleset).title
     named = f"«{gd.config.title}»" + (f" ({rules})" if gd.config.title != rules else "")
@@ -156,7 +142,7 @@ def new(game_dir: str, ruleset: str, scenario: str, situation: str | None, backe
                f"книг {len(gd.config.books)} ({where}). Дальше: игроки заполняют приказы, мастер — forumwar turn.")
     who = backend_kind(backend).identity_text(gd.config)
     if who:
-        click.echo(f"С Google игра работает от имени: {who} (game.toml, раздел [google]).")
+        click.echo(who)
     for line in made.notes if isinstance(made, Scenario) else ():
         click.echo(line)
     notes = find_ruleset(gd.config.ruleset).announcements(gd.latest_state())
@@ -297,10 +283,8 @@ def schedule_cmd(game_dir: str, cron: bool) -> None:
               help="Разослать приглашения Google о доступе: письмо со ссылкой на книгу, названием игры и фракции "
                    "(по умолчанию не рассылаются; ссылки на книги команда печатает всегда).")
 @click.option("--revoke", is_flag=True, help="Заодно закрыть доступ тем, кого нет в game.toml.")
-@click.option("--credentials", default=None, type=click.Path(dir_okay=False),
-              help="Файл ключа сервисного аккаунта.")
 @_errors_to_click
-def share(game_dir: str, notify: bool, revoke: bool, credentials: str | None) -> None:
+def share(game_dir: str, notify: bool, revoke: bool, **backend_options: str | None) -> None:
     """Открыть каждую книгу ровно тем, кто указан в game.toml, и дать игрокам править их вкладки приказов.
 
     О всех, у кого есть доступ сверх этого, команда предупреждает."""
@@ -312,7 +296,7 @@ def share(game_dir: str, notify: bool, revoke: bool, credentials: str | None) ->
     if backend_kind(gd.config.backend).sharing_note is not None:
         click.echo(backend_kind(gd.config.backend).sharing_note)
         return
-    be = open_backend(gd, credentials)
+    be = open_backend(gd, backend_options)
     if not isinstance(be, SharesGame):
         raise click.ClickException(f"хранилище книг «{gd.config.backend}» не умеет раздавать доступ")
     warnings = share_books(gd, be, notify=notify, revoke=revoke)
@@ -496,11 +480,14 @@ def ruleset_dump(name: str, as_json: bool) -> None:
 # Titania: one turn from a situation file (the command lives in commands/adjudicate.py)
 main.add_command(adjudicate_command)
 main.add_command(battle_command)      # a battle's odds over many runs (commands/battle.py)
-main.add_command(login_command)       # the GM signs in to Google (commands/login.py)
-main.add_command(logout_command)
 main.add_command(post_command)        # the turn's forum posts (commands/post.py)
 main.add_command(map_command)         # the map picture and the charts' table (commands/map.py)
 main.add_command(charts_command)
+for _kind in all_kinds():               # each backend's own commands (gsheets: login, logout) and options
+    for _command in _kind.commands():
+        main.add_command(_command)
+    new.params += _kind.command_options("new")
+    share.params += _kind.command_options("share")
 
 
 def run() -> None:

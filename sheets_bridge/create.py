@@ -8,7 +8,7 @@ from engine import find_ruleset
 from engine.state import Envelope
 from sheets_bridge import opening
 from sheets_bridge.backends import kind as backend_kind
-from sheets_bridge.backends.base import AdoptsBooks, Backend, SharesGame
+from sheets_bridge.backends.base import AdoptsBooks, Backend, BackendOptions, SharesGame
 from sheets_bridge.gamedir import FactionConfig, GameConfig, GameDir
 from sheets_bridge.layouts import Layout, book_kind
 from sheets_bridge.opening import open_latest
@@ -27,11 +27,12 @@ def book_title(layout: Layout, config: GameConfig, key: str) -> str:
 def create_game(path: Path, ruleset: str, scenario: str | Scenario, backend: str = "xlsx", seed: str | None = None,
                 title: str | None = None, book_ids: dict[str, str] | None = None,
                 backend_factory: Callable[[GameDir], Backend] | None = None,
-                progress: Progress = noop, credentials: str | None = None,
-                folder_id: str | None = None, identity: str | None = None, pictures: bool = True) -> GameDir:
+                progress: Progress = noop, options: BackendOptions | None = None,
+                pictures: bool = True) -> GameDir:
     """Create the game directory, its initial state and its books (pushed with the opening views). `scenario`: a
     packaged name or a .toml path (every problem at once), or a scenario already loaded (a situation file's);
-    `pictures`: whether the game draws its maps and charts ([pictures] draw)."""
+    `options`: the command's backend options (e.g. Google's {"identity": "gm"}); `pictures`: whether the game draws
+    its maps and charts ([pictures] draw)."""
     rs = find_ruleset(ruleset)
     loaded = scenario if isinstance(scenario, Scenario) else load_scenario(rs, scenario)
     scen, state = loaded.data, loaded.state
@@ -44,12 +45,13 @@ def create_game(path: Path, ruleset: str, scenario: str | Scenario, backend: str
                         gm_emails=list(scen.get("gm_emails", [])), books={}, deadlines={}, timezone="Europe/Moscow",
                         draw_pictures=pictures)
     if backend_factory is None and not (path / "game.toml").is_file():
-        backend_kind(backend).configure_new(config, credentials, identity)   # e.g. which Google identity
+        chosen = backend_kind(backend)
+        chosen.configure_new(config, chosen.settings({}, options or {}))   # e.g. which Google identity
     gd = GameDir.create(path, config, resume=True)   # a half-made game of a `new` that failed: finish it
     config = gd.config                                  # (its game.toml keeps the books made so far)
     if gd.snapshots() and (opening.latest_opening(gd).kind != "new" or opening.pending(gd) is None):
         raise StageError(f"игра в {path} уже создана и готова; чтобы начать заново, выберите другой каталог")
-    be = backend_factory(gd) if backend_factory else open_backend(gd, credentials, folder_id)
+    be = backend_factory(gd) if backend_factory else open_backend(gd, options)
     layout = Layout.load(rs.name)
     backend_kind(config.backend).prepare_game(gd.path, progress)
     unknown = set(book_ids or {}) - {*env.faction_ids, "public", "gm"}

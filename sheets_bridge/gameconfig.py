@@ -3,23 +3,24 @@ the small TOML writer that saves it."""
 from __future__ import annotations
 
 import datetime as dt
+import importlib
 import posixpath
 import re
 import tomllib
 import zoneinfo
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any
 
 from engine.russian import agree
+from sheets_bridge.backends import registry
+from sheets_bridge.backends.registry import NAMES
 from sheets_bridge.schedule import ScheduleError, parse_rule
 
-BACKENDS = ("xlsx", "gsheets")
+BACKENDS = NAMES          # game.toml's backend names (the registry's)
+
 SHARED_BOOKS = ("public", "gm")
 CONFIG_FILE = "game.toml"
 EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-# [google] identity: who forumwar is on Google (sheets_bridge.backends.gsheets.accounts)
-GoogleIdentity = Literal["service_account", "gm"]
-GOOGLE_IDENTITIES: tuple[GoogleIdentity, ...] = get_args(GoogleIdentity)
 
 
 class GameDirError(Exception):
@@ -56,8 +57,18 @@ class GameConfig:
     schedule: dict[str, str | int] = field(default_factory=dict)   # stage -> rule (sheets_bridge.schedule)
     draw_pictures: bool = True          # [pictures] draw: the maps and charts after every stage
     forum: str = "phpbb"                # [forum] dialect: the BBCode of `forumwar post` (sheets_bridge.posts)
-    google_identity: GoogleIdentity = "service_account"   # [google] identity: the key file, or forumwar login
-    google_account: str = ""            # [google] account: the GM's address a "gm" game was created with
+    # the backends' own tables as game.toml has them (registry.SETTINGS_TABLES), read by their kinds
+    backend_tables: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def backend_settings(self) -> dict[str, Any]:
+        """The game's backend's own table ({} when it has none)."""
+        return self.backend_tables.get(registry.SETTINGS_TABLES.get(self.backend, ""), {})
+
+    def set_backend_settings(self, table: dict[str, Any]) -> None:
+        """Record the game's backend's own table (`new`: its kind's configure_new)."""
+        if self.backend in registry.SETTINGS_TABLES:
+            self.backend_tables[registry.SETTINGS_TABLES[self.backend]] = dict(table)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"ruleset": self.ruleset, "scenario": self.scenario,
@@ -76,9 +87,8 @@ class GameConfig:
             data["forum"] = {"dialect": self.forum}
         if not self.draw_pictures:
             data["pictures"] = {"draw": False}
-        if self.backend == "gsheets":
-            data["google"] = {"identity": self.google_identity,
-                              **({"account": self.google_account} if self.google_account else {})}
+        for name, table in self.backend_tables.items():
+            data[name] = dict(table)
         return data
 
     def to_toml(self) -> str:
@@ -104,8 +114,7 @@ class GameConfig:
             schedule=dict(data.get("schedule", {})),
             forum=str(data.get("forum", {}).get("dialect", "phpbb")),
             draw_pictures=data.get("pictures", {}).get("draw", True),
-            google_identity=data.get("google", {}).get("identity", "service_account"),
-            google_account=str(data.get("google", {}).get("account", "")),
+            backend_tables={name: dict(data[name]) for name in registry.SETTINGS_TABLES.values() if name in data},
         )
 
     @classmethod
@@ -117,7 +126,7 @@ class GameConfig:
 
 
 _KNOWN_KEYS = {"ruleset", "scenario", "backend", "seed", "title", "factions", "gm_emails",
-               "books", "deadlines", "timezone", "schedule", "forum", "pictures", "google"}
+               "books", "deadlines", "timezone", "schedule", "forum", "pictures"}   # and the backends' tables
 FORUMS = ("phpbb", "spoiler", "xenforo")   # the dialects of sheets_bridge.posts.DIALECTS
 
 
@@ -179,9 +188,10 @@ def config_problems(data: Any) -> list[str]:
     if not isinstance(data, dict):
         return ["настройки игры должны быть таблицей TOML (ключ = значение)"]
     problems: list[str] = []
+    known = _KNOWN_KEYS | set(registry.SETTINGS_TABLES.values())
     for key in data:
-        if key not in _KNOWN_KEYS:
-            problems.append(f"неизвестный ключ «{key}» (известны: {', '.join(sorted(_KNOWN_KEYS))})")
+        if key not in known:
+            problems.append(f"неизвестный ключ «{key}» (известны: {', '.join(sorted(known))})")
     for key in ("ruleset", "scenario"):
         if key not in data:
             problems.append(f"не указан ключ «{key}»")
@@ -190,8 +200,8 @@ def config_problems(data: Any) -> list[str]:
         elif key == "ruleset" and (why := ruleset_problem(data[key])) is not None:
             problems.append(f"ruleset = {data[key]!r}: {why}")
     backend = data.get("backend", "xlsx")
-    if backend not in BACKENDS:
-        problems.append(f"«backend» должен быть одним из: {', '.join(BACKENDS)}, а не {backend!r}")
+    if backend not in registry.KINDS:
+        problems.append(f"«backend» должен быть одним из: {', '.join(registry.KINDS)}, а не {backend!r}")
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (str, int))):
         problems.append(f"«seed» должен быть строкой (или целым числом), а не {seed!r}")
@@ -252,24 +262,16 @@ def config_problems(data: Any) -> list[str]:
                                 f"«2025-03-16T20:00» (время в поясе игры) или «2025-03-16T20:00+03:00»")
     problems += schedule_problems(data.get("schedule", {}), data.get("ruleset"))
     problems += pictures_problems(data.get("pictures", {}))
-    problems += google_problems(data.get("google", {}))
+    for name, table in registry.SETTINGS_TABLES.items():
+        if table in data:
+            problems += _backend_kind(name).settings_problems(data[table])
     return problems
 
 
-def google_problems(google: Any) -> list[str]:
-    """The problems of `[google]` (identity, account), in Russian."""
-    choices = ("«gm» (аккаунт мастера, вход forumwar login) или «service_account» (сервисный аккаунт, ключ "
-               "credentials.json)")
-    if not isinstance(google, dict):
-        return [f"[google] должна быть таблицей с ключом identity = {choices}, а не {google!r}"]
-    problems = [f"google: неизвестный ключ «{key}» (известны: identity, account)"
-                for key in google if key not in ("identity", "account")]
-    if google.get("identity", "service_account") not in GOOGLE_IDENTITIES:
-        problems.append(f"google.identity — {choices}, а не {google['identity']!r}")
-    account = google.get("account", "")
-    if not isinstance(account, str) or (account and not EMAIL_RE.match(account)):
-        problems.append(f"google.account — адрес аккаунта Google мастера, например «gm@gmail.com», а не {account!r}")
-    return problems
+def _backend_kind(name: str) -> Any:
+    """A backend's declared kind (its package's KIND, as the registry names it), for its own table's checks;
+    found by name, as sheets_bridge.backends.kind finds it: the kinds read game configurations themselves."""
+    return importlib.import_module(registry.KINDS[name]).KIND
 
 
 PICTURES_KEYS = ("draw",)

@@ -5,7 +5,7 @@ import errno
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from sheets_bridge.backends.base import Backend
+from sheets_bridge.backends.base import Backend, BackendOptions
 from sheets_bridge.gamedir import GameDir
 
 if TYPE_CHECKING:
@@ -45,12 +45,13 @@ def noop(_msg: str) -> None:
     pass
 
 
-def open_backend(gd: GameDir, credentials: str | None = None, folder_id: str | None = None) -> Backend:
-    """The game's backend, as game.toml names it (a StageError for a name the registry lacks)."""
+def open_backend(gd: GameDir, options: BackendOptions | None = None) -> Backend:
+    """The game's backend, as game.toml names it, with a command's backend options (a StageError for a name the
+    registry lacks)."""
     from sheets_bridge.backends import UnknownBackend
     from sheets_bridge.backends import open_backend as open_kind
     try:
-        return open_kind(gd, credentials, folder_id)
+        return open_kind(gd, options)
     except UnknownBackend as exc:
         raise StageError(str(exc)) from None
 

@@ -12,9 +12,11 @@ from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
+    import click
+
     from sheets_bridge.gameconfig import GameConfig
     from sheets_bridge.gamedir import GameDir
 
@@ -235,9 +237,18 @@ class LinksBooks(Protocol):
 
 # -- what the bridge knows of a backend before it opens one -----------------------------
 
-class BackendKind(abc.ABC):
+# A command's options that belong to the backend (each kind declares them, `command_options`), by name: the
+# click parameter's name -> its value, e.g. {"credentials": "key.json", "folder": None}
+BackendOptions = Mapping[str, "str | None"]
+SettingsT = TypeVar("SettingsT")
+OPTIONS_COMMANDS = ("new", "share")     # the commands that take a backend's own options
+
+
+class BackendKind(abc.ABC, Generic[SettingsT]):
     """A backend as game.toml names it: declarative data and the hooks of a game's life that differ
-    between backends. One instance per backend, in the registry `sheets_bridge.backends.KINDS`."""
+    between backends. One instance per backend, found through the registry `sheets_bridge.backends.registry`.
+    `SettingsT` is what its `open` takes: its own game.toml table (registry.SETTINGS_TABLES) with a command's
+    options, as `settings` reads them."""
 
     name: ClassVar[str]                          # game.toml's `backend = "..."`
     books_text: ClassVar[str]                    # how messages name the books: «файлы Excel»
@@ -247,18 +258,61 @@ class BackendKind(abc.ABC):
     sharing_note: ClassVar[str | None] = None    # what `share` says when the books are shared by hand
 
     @abc.abstractmethod
-    def open(self, gd: GameDir, credentials: str | None = None, folder_id: str | None = None) -> Backend:
-        """The backend of a game directory (`credentials` and `folder_id` where the backend has them)."""
+    def backend_class(self) -> type[Backend]:
+        """The class `open` returns (imported only when asked: Google's libraries load with it); its abilities
+        are its declared bases (`undeclared_abilities`)."""
 
-    def configure_new(self, config: GameConfig, credentials: str | None, identity: str | None) -> None:
-        """Called by `new` before game.toml is first written: settle what this backend records there
-        (gsheets: which Google identity the game uses; `identity` is `new --identity`); nothing by default."""
+    @abc.abstractmethod
+    def settings(self, table: Mapping[str, Any], options: BackendOptions) -> SettingsT:
+        """This backend's settings from its game.toml table (checked by `settings_problems`) and a command's
+        options (`command_options`)."""
+
+    @abc.abstractmethod
+    def open(self, gd: GameDir, settings: SettingsT) -> Backend:
+        """The backend of a game directory, with its settings."""
+
+    def settings_problems(self, table: Any) -> list[str]:
+        """The problems of this backend's game.toml table, in Russian (every one at once); none by default."""
+        return []
+
+    def command_options(self, command: str) -> list[click.Option]:
+        """The options this backend adds to a command of OPTIONS_COMMANDS (`new`, `share`); none by default."""
+        return []
+
+    def commands(self) -> list[click.Command]:
+        """Commands of this backend's own (gsheets: `login`, `logout`), added to the CLI; none by default."""
+        return []
+
+    def prepare_access(self, settings: SettingsT, *, adopts: bool, echo: Callable[[str], None]) -> None:
+        """Called by `new` before anything is made: gain the access the new game needs (gsheets: a login
+        widened to the whole Drive for the GM's own books); nothing by default."""
+        return None
+
+    def configure_new(self, config: GameConfig, settings: SettingsT) -> None:
+        """Called by `new` before game.toml is first written: settle what this backend records in its table
+        (`config.set_backend_settings`; gsheets: which Google identity the game uses); nothing by default."""
         return None
 
     def identity_text(self, config: GameConfig) -> str | None:
-        """Whom the books are made and written as, for `new` to say (None: nobody to name)."""
+        """The sentence `new` says of whom the books are made and written as (None: nobody to name)."""
         return None
 
     def prepare_game(self, game_path: Path, progress: Callable[[str], None]) -> None:
         """Called by `new` before the books are made (xlsx: the sheets' password); nothing by default."""
         return None
+
+
+# every optional ability: the Protocols declared above
+ABILITIES: tuple[type, ...] = tuple(value for value in list(globals().values()) if isinstance(value, type)
+                                    and value.__module__ == __name__ and getattr(value, "_is_protocol", False))
+
+
+def undeclared_abilities(cls: type) -> list[str]:
+    """The abilities a backend class has by shape but not among its bases: mypy checks an ability's method
+    against the Protocol only where the class names it as a base, so every ability must be declared."""
+    return [ability.__name__ for ability in ABILITIES
+            if all(callable(getattr(cls, name, None)) for name in _members(ability)) and ability not in cls.__mro__]
+
+
+def _members(ability: type) -> list[str]:
+    return [name for name in vars(ability) if not name.startswith("_")]

@@ -255,7 +255,7 @@ def test_a_whole_game_as_the_gm_in_their_own_drive(google, tmp_path, ruleset):
     login_in_browser(google)
     gd = create_game(tmp_path / "game", ruleset, "demo", backend="gsheets", seed="gm-login")
     config = gd.config
-    assert (config.google_identity, config.google_account) == ("gm", GM)
+    assert config.backend_settings == {"identity": "gm", "account": GM}
     text = (gd.path / "game.toml").read_text(encoding="utf-8")
     assert '[google]\nidentity = "gm"\naccount = "master.forum@gmail.com"' in text
     books = set(config.books.values())
@@ -284,7 +284,7 @@ def test_a_whole_game_as_the_gm_in_their_own_drive(google, tmp_path, ruleset):
 
 def test_new_with_identity_gm_but_no_login_says_to_sign_in_first(google, tmp_path):
     with pytest.raises(CredentialsError) as excinfo:
-        create_game(tmp_path / "game", "jade_rose", "demo", backend="gsheets", identity="gm")
+        create_game(tmp_path / "game", "jade_rose", "demo", backend="gsheets", options={"identity": "gm"})
     assert "начинается со входа" in str(excinfo.value)
     assert not (tmp_path / "game" / "game.toml").exists()
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sheets_bridge.gameconfig import GoogleIdentity
+from sheets_bridge.backends.gsheets.settings import GoogleIdentity
 
 IDENTITY_TEXT = {"service_account": "сервисный аккаунт (ключ credentials.json)",
                  "gm": "аккаунт мастера (вход forumwar login)"}

@@ -19,6 +19,7 @@ from sheets_bridge.backends.gsheets.accounts import GoogleAccount
 from sheets_bridge.backends.gsheets.auth import SETUP_DOC, CredentialsError, load_service_account
 from sheets_bridge.backends.gsheets.backend import MAX_WORKERS, GSheetsBackend
 from sheets_bridge.backends.gsheets.http import RequestPacer, RetryPolicy, http_client_factory, quota_file
+from sheets_bridge.backends.gsheets.settings import GoogleSettings
 
 _DEFAULT_POLICY = RetryPolicy()
 
@@ -71,20 +72,21 @@ def book_label(config: Any, key: str) -> str:
     return {"gm": "книга мастера", "public": "общая книга"}.get(key, key)
 
 
-def backend_for_game(gd: Any, credentials: str | Path | None = None, *,
-                     folder_id: str | None = None) -> GSheetsBackend:
-    """The gsheets backend of a game directory: books and GMs from game.toml, metadata cached in
-    state/gsheets-meta.json, new books created in `folder_id` (or $FORUMWAR_DRIVE_FOLDER)."""
+def backend_for_game(gd: Any, settings: GoogleSettings) -> GSheetsBackend:
+    """The gsheets backend of a game directory: books and GMs from game.toml, who forumwar is from its [google]
+    table (`settings`), metadata cached in state/gsheets-meta.json, new books created in the settings' folder (or
+    $FORUMWAR_DRIVE_FOLDER)."""
     config = gd.config
+    credentials, folder_id = settings.credentials, settings.folder_id
     books = [BookRef(key, book_id, book_label(config, key)) for key, book_id in config.books.items()]
-    if config.google_identity == "gm":
+    if settings.identity == "gm":
         if credentials:
             raise CredentialsError(
                 "Эта игра ведётся от аккаунта мастера (game.toml: [google] identity = \"gm\"), ключ сервисного "
                 "аккаунта (--credentials) ей не нужен. Уберите --credentials или поменяйте identity в game.toml на "
                 "\"service_account\".")
         from sheets_bridge.backends.gsheets.login import load_gm_account
-        account = load_gm_account(config.google_account)
+        account = load_gm_account(settings.account)
     else:
         account = load_service_account(credentials_path(gd.path, credentials)).account
     return backend_for_account(account, gm_emails=config.gm_emails,
