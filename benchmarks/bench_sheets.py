@@ -1,26 +1,31 @@
-"""Benchmark: the real `forumwar turn` of a 16-faction Titania stage on the fake Google, with latency.
+"""Benchmark: `forumwar turn` of a 16-faction Titania stage on the fake Google, as `make turn` runs it, with latency.
 
 The generated game of benchmarks.titania_world (16 factions, 150 provinces, 300 armies, about a thousand
 typed rows) is created once on the fake Google; the fake's state and the game folder are then copied for
-each run, so every run closes the same stage from the same books. A run is `run_turn`, the path `forumwar
-turn` takes (lock and read every order book, resolve, push every book, archive every book's export), through
-a fresh backend as a new command opens it (its metadata from state/gsheets-meta.json, its own pacer on the
-real clock), with Google's quota (60 reads and 60 writes a minute) enforced by the fake. After one warm-up
-run, the stage is run RUNS times with no latency and RUNS times with LATENCY seconds on every request; the
-best of each is kept (other work on the machine only ever adds time). Their difference, in units of LATENCY,
-is what the network adds to a stage: requests sent one after another add a unit each, requests sent
-together one. Goal: at most TARGET_UNITS units.
+each run, so every run closes the same stage from the same books. A run is what `forumwar turn GAME` (no
+--yes: `make turn`) does: `run_turn` with the command's question about a stage nobody played (`cli.
+_resolve_unplayed`; the stage is played, so it is never asked, but the stage is read as for it), lock and read
+every order book, resolve, push every book, draw and send the pictures (the map of every faction and the
+public one, the charts: pictures on, as in a real game), archive every book's export. The backend is a fresh
+one as a new command opens it (its metadata from state/gsheets-meta.json, its own pacer on the real clock),
+with Google's quota (60 reads and 60 writes a minute) enforced by the fake. After one warm-up run, the stage
+is run RUNS times with no latency and RUNS times with LATENCY seconds on every request. Their difference, in
+units of LATENCY, is what the network adds to a stage: requests sent one after another add a unit each,
+requests sent together one. Goal: at most TARGET_UNITS units. The same difference is shown per phase (read,
+resolve, push, pictures, export, the rest), each phase's best run of each kind kept (other work on the machine
+only ever adds time), with the requests each phase sent.
 """
 from __future__ import annotations
 
 import collections
+import contextlib
 import io
 import pickle
 import shutil
 import tempfile
 import threading
-import time
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +47,9 @@ class Game:
     folder: str
 
 
+PHASES = ("read", "resolve", "push", "pictures", "export", "rest")
+
+
 @dataclass
 class Timing:
     wall: float
@@ -49,6 +57,8 @@ class Timing:
     per_minute: int
     too_many: int
     books: int
+    phases: dict[str, float] = field(default_factory=dict)           # phase -> seconds
+    sent: dict[str, collections.Counter[str]] = field(default_factory=dict)   # phase -> requests by op
 
 
 class _Pickler(pickle.Pickler):
@@ -104,10 +114,61 @@ def _copy(game: Game, path: Path) -> Game:
     return Game(pickle.loads(buffer.getvalue()), GameDir(path), game.folder)
 
 
+class _Marks:
+    """When each phase of a turn began, on the fake's clock: the backend's pool calls and the turn's progress
+    messages mark them (a turn's first `write_books` is its push, `sending_pictures` its pictures, the
+    `each_book` after the push its exports)."""
+
+    def __init__(self, clock: Callable[[], float]):
+        self.clock = clock
+        self.at: dict[str, float] = {}
+
+    def mark(self, name: str) -> None:
+        self.at.setdefault(name, self.clock())
+
+    def progress(self, message: str) -> None:
+        if message.startswith("рассчитываю этап"):
+            self.mark("resolve")
+
+    def watch(self, be: Any) -> None:
+        """Wrap the backend's pool calls (instance attributes: the abilities stay as they are)."""
+        write_books, each_book, sending = be.write_books, be.each_book, be.sending_pictures
+
+        def pushed(*args: Any, **kwargs: Any) -> Any:
+            self.mark("push")
+            return write_books(*args, **kwargs)
+
+        def each(*args: Any, **kwargs: Any) -> Any:
+            if "push" not in self.at:
+                return each_book(*args, **kwargs)
+            self.mark("export")
+            done = each_book(*args, **kwargs)
+            self.mark("exported")
+            return done
+
+        @contextlib.contextmanager
+        def pictures() -> Iterator[None]:
+            self.mark("pictures")
+            with sending():
+                yield
+            self.mark("pictures-sent")
+
+        be.write_books, be.each_book, be.sending_pictures = pushed, each, pictures
+
+    def phases(self, started: float, ended: float) -> dict[str, tuple[float, float]]:
+        """Each phase's (start, end): one ends where the next begins (the pictures where the exports begin)."""
+        at = self.at
+        starts = [started, at["resolve"], at["push"], at.get("pictures", at["push"]), at.get("export", ended),
+                  at.get("exported", ended), ended]
+        return {name: (starts[n], max(starts[n], starts[n + 1])) for n, name in enumerate(PHASES)}
+
+
 def _turn(game: Game, latency: float) -> Timing:
-    """One `turn` through a backend opened as `forumwar turn` opens it, `latency` seconds on every request."""
+    """One `forumwar turn` as `make turn` runs it, through a backend opened as the command opens it,
+    `latency` seconds on every request."""
     from sheets_bridge.backends.base import BookRef
     from sheets_bridge.backends.gsheets.game import METADATA_FILE, book_label
+    from sheets_bridge.cli import _resolve_unplayed
     from sheets_bridge.stage import run_turn
     from tests.fake_google import fake_backend
 
@@ -115,14 +176,20 @@ def _turn(game: Game, latency: float) -> Timing:
     books = [BookRef(key, book_id, book_label(gd.config, key)) for key, book_id in gd.config.books.items()]
     be = fake_backend(fake, BOT, gm_emails=gd.config.gm_emails, folder_id=game.folder, books=books,
                       real_time=True, metadata_path=gd.state_dir / METADATA_FILE)
+    marks = _Marks(fake.clock)
+    marks.watch(be)
     fake.quota_per_minute = (60, 60)
     fake.latency = latency
-    started = time.perf_counter()
-    run_turn(gd, be=be)
-    wall = time.perf_counter() - started
+    started = fake.clock()
+    run_turn(gd, be=be, progress=marks.progress, ask=_resolve_unplayed(str(gd.path)))
+    ended = fake.clock()
     fake.latency = 0.0
     ops = collections.Counter(c.op for c in fake.calls if c.identity == BOT)
-    return Timing(wall, ops, _max_per_minute(fake), fake.count(status=429), len(gd.config.books))
+    phases = marks.phases(started, ended)
+    sent = {name: collections.Counter(c.op for c in fake.calls if c.identity == BOT and start < c.at <= end)
+            for name, (start, end) in phases.items()}
+    return Timing(ended - started, ops, _max_per_minute(fake), fake.count(status=429), len(gd.config.books),
+                  {name: end - start for name, (start, end) in phases.items()}, sent)
 
 
 def _max_per_minute(fake: Any) -> int:
@@ -144,13 +211,19 @@ def main() -> dict[str, float]:
     units = (slow.wall - still.wall) / LATENCY
     factions = slow.books - 2
     print(f"sheets: one Titania `turn` of {factions} factions ({slow.books} books) on the fake Google, "
-          f"as `forumwar turn` runs it; best of {RUNS} runs each")
+          f"as `make turn` runs it (pictures on); best of {RUNS} runs each")
     walls = {latency: ", ".join(f"{t.wall:.2f}" for t in timings) for latency, timings in runs.items()}
     print(f"  no latency: {still.wall:.2f} s (runs: {walls[0.0]}); {LATENCY * 1000:.0f} ms per request: "
           f"{slow.wall:.2f} s (runs: {walls[LATENCY]})")
     verdict = "OK" if units <= TARGET_UNITS else "SLOW"
     print(f"  the latency adds {slow.wall - still.wall:.2f} s = {units:.1f} latency units "
           f"(goal at most {TARGET_UNITS:.0f}) -> {verdict}")
+    print("  per phase (best run of each kind): no latency / with latency = latency units; requests sent")
+    for name in PHASES:
+        fast = min(t.phases.get(name, 0.0) for t in runs[0.0])
+        late = min(t.phases.get(name, 0.0) for t in runs[LATENCY])
+        what = ", ".join(f"{op} {n}" for op, n in sorted(slow.sent.get(name, {}).items())) or "none"
+        print(f"    {name:9} {fast:6.2f} s / {late:6.2f} s = {(late - fast) / LATENCY:5.1f}; {what}")
     print(f"  requests of the bridge: {sum(slow.ops.values())} = "
           + ", ".join(f"{op} {n}" for op, n in sorted(slow.ops.items())))
     print(f"  most Sheets requests in any minute: {slow.per_minute} (Google allows 60 reads + 60 writes); "

@@ -189,6 +189,7 @@ class DrivePictures:
             current.told = True
             raise told
         files: list[Future[str]] = []
+        slots = [slot_mark(book_id, title, index) for index in range(len(pictures))]
         if pictures:
             folder = self._folder(book_id)           # once per game: a Drive that keeps no file says so here
             self._look_up_all(current)
@@ -196,8 +197,8 @@ class DrivePictures:
             for index, png in enumerate(pictures):
                 name = f"{title} — {label}" + (f", {index + 1}" if len(pictures) > 1 else "") + ".png"
                 files.append(current.run(functools.partial(
-                    self._send, current, slot_mark(book_id, title, index), name, png, folder, book_id)))
-        current.run(functools.partial(self._tab, book_id, title, note, files))
+                    self._send, current, slots[index], name, png, folder, book_id)))
+        current.run(functools.partial(self._tab, book_id, title, note, files, [self.known.get(s) for s in slots]))
 
     def _send(self, current: _Round, slot: str, name: str, png: bytes, folder: str, book_id: str) -> str:
         """One picture's bytes into its file, its readers made its book's people; the file's id."""
@@ -208,9 +209,16 @@ class DrivePictures:
             self._remember(f"of:{file_id}", book_id)
         return file_id
 
-    def _tab(self, book_id: str, title: str, note: str, files: list[Future[str]]) -> None:
-        """The tab's note and a link per picture, written when they differ from what it was last written with."""
-        ids = [f.result() for f in files]
+    def _tab(self, book_id: str, title: str, note: str, files: list[Future[str]], known: list[str | None]) -> None:
+        """The tab's note and a link per picture. Where every picture's file is known (`known`: their ids before
+        the uploads), the tab is written at once, beside the uploads; it is written again only if an upload had
+        to make another file (one deleted by hand)."""
+        if known and all(known):
+            self._write_tab(book_id, title, note, [str(k) for k in known])
+        self._write_tab(book_id, title, note, [f.result() for f in files])
+
+    def _write_tab(self, book_id: str, title: str, note: str, ids: list[str]) -> None:
+        """Write the tab if its note or links differ from what it was last written with."""
         rows = [("Открыть рисунок" + (f" {n} из {len(ids)}" if len(ids) > 1 else "") + " (откроется на Google Диске)",
                  view_url(file_id)) for n, file_id in enumerate(ids, 1)]
         tab = TabWrite(title, header=(note, ""), rows=tuple(rows), column_widths={0: 45, 1: 60}, link_columns=(1,))
