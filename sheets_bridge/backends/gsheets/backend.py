@@ -41,7 +41,21 @@ from gspread.urls import (
 )
 from gspread.utils import ExportFormat, extract_id_from_url
 
-from sheets_bridge.backends.base import Backend, BackendError, BookRef, TabWrite, with_merges
+from sheets_bridge.backends.base import (
+    AdoptsBooks,
+    Backend,
+    BackendError,
+    BookRef,
+    LinksBooks,
+    LocksOnRead,
+    PutsPictures,
+    SendsPictures,
+    SharesGame,
+    TabWrite,
+    WorksOnManyBooks,
+    WritesManyBooks,
+    with_merges,
+)
 from sheets_bridge.backends.gsheets.accounts import Who
 from sheets_bridge.backends.gsheets.auth import (
     ApiUnavailableError,
@@ -52,6 +66,7 @@ from sheets_bridge.backends.gsheets.auth import (
     explain_refresh,
 )
 from sheets_bridge.backends.gsheets.http import ResilientHTTPClient
+from sheets_bridge.backends.gsheets.settings import GoogleIdentity
 from sheets_bridge.backends.gsheets.sheets_requests import (
     DEFAULT_SHEET_TITLES,
     LIST_TAB,
@@ -68,7 +83,7 @@ from sheets_bridge.backends.gsheets.sheets_requests import (
     text_rows,
     user_entered,
 )
-from sheets_bridge.gameconfig import GameConfig, GoogleIdentity, share_plan
+from sheets_bridge.gameconfig import GameConfig, share_plan
 
 if TYPE_CHECKING:
     from sheets_bridge.backends.gsheets.pictures import DrivePictures
@@ -87,7 +102,8 @@ _ROLE_RU = {"reader": "чтение", "writer": "редактирование", 
             "fileOrganizer": "упорядочивание", "organizer": "управление"}
 
 
-class GSheetsBackend(Backend):
+class GSheetsBackend(Backend, LocksOnRead, WritesManyBooks, WorksOnManyBooks, PutsPictures, SendsPictures,
+                     AdoptsBooks, SharesGame, LinksBooks):
     """Books are Google spreadsheets opened by key; see the module docstring for the guarantees."""
 
     name = "gsheets"

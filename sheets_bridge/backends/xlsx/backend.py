@@ -27,7 +27,17 @@ from openpyxl.utils.exceptions import InvalidFileException
 from openpyxl.worksheet.worksheet import Worksheet
 
 from sheets_bridge.atomic import atomic_write_bytes
-from sheets_bridge.backends.base import Backend, BackendError, BookForbidden, BookNotFound, TabWrite, with_merges
+from sheets_bridge.backends.base import (
+    Backend,
+    BackendError,
+    BookForbidden,
+    BookNotFound,
+    HoldsPictures,
+    PutsPictures,
+    TabWrite,
+    TypesOrders,
+    with_merges,
+)
 from sheets_bridge.backends.xlsx import files as xlsx_files
 from sheets_bridge.backends.xlsx.password import game_password, lock_sheets
 from sheets_bridge.backends.xlsx.pictures import put_pictures
@@ -45,7 +55,7 @@ WINDOWS_RESERVED = frozenset({"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in r
 EXACT_FLOAT_LIMIT = 2 ** 53      # floats at or above it are not whole numbers a person typed digit by digit
 
 
-class XlsxBackend(Backend):
+class XlsxBackend(Backend, TypesOrders, PutsPictures, HoldsPictures):
     """Backend over local .xlsx files under `root`."""
 
     name = "xlsx"
