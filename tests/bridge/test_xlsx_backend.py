@@ -433,3 +433,38 @@ def test_a_book_written_before_an_interruption_gets_its_pictures_as_the_one_save
     with twice.holding_pictures():
         twice.put_pictures(book, "Рисунок карты", [png], "Карта")
     assert _book_parts(twice.book_path(book)) == _book_parts(once.book_path(book))
+
+
+def test_the_protection_hash_is_worked_out_once_per_game_and_kept_with_the_password(tmp_path, monkeypatch):
+    """100 000 rounds of SHA-512 are a seventh of a second: a game's hash is kept on the password file's second line,
+    and a later process (its own hashes forgotten) writes the books without working it out again; a password the
+    GM typed in anew gets its own hash."""
+    from sheets_bridge.backends.xlsx import password as xlsx_password
+
+    (tmp_path / "game.toml").write_text("", encoding="utf-8")
+    first = XlsxBackend(tmp_path)
+    book = first.create_book("b", "Книга")
+    first.write_book(book, [TabWrite("Сводка", header=("Поле",), rows=(("Золото",),))])
+    lines = xlsx_password.password_path(tmp_path).read_text(encoding="utf-8").splitlines()
+    salt, digest = xlsx_password.protection_hash(lines[0])
+    assert lines[1].split()[-2:] == [salt, digest]
+    rounds = []
+    sha512 = xlsx_password.hashlib.sha512
+
+    def counted(data: bytes = b"") -> object:
+        rounds.append(1)
+        return sha512(data)
+
+    monkeypatch.setattr(xlsx_password.hashlib, "sha512", counted)
+    xlsx_password.forget()                              # a new process
+    XlsxBackend(tmp_path).write_book(book, [TabWrite("Сводка", header=("Поле",), rows=(("Нефрит",),))])
+    assert not rounds
+    assert openpyxl.load_workbook(tmp_path / book)["Сводка"].protection.hashValue == digest
+    xlsx_password.password_path(tmp_path).write_text("новый-пароль\n", encoding="utf-8")
+    xlsx_password.forget()
+    XlsxBackend(tmp_path).write_book(book, [TabWrite("Сводка", header=("Поле",), rows=(("Лес",),))])
+    assert len(rounds) > xlsx_password.SPIN_COUNT
+    monkeypatch.undo()
+    assert openpyxl.load_workbook(tmp_path / book)["Сводка"].protection.hashValue == \
+        xlsx_password.protection_hash("новый-пароль")[1]
+    assert xlsx_password.stored_password(tmp_path) == "новый-пароль"

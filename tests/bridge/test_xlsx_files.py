@@ -306,3 +306,50 @@ def test_a_book_a_player_pasted_a_picture_into_is_kept_and_saved_with_it(tmp_pat
         kept = xlsx_files.load_for_edit(path)
     assert [i._data() for i in openpyxl.load_workbook(path)["Моё"]._images] == [png.read_bytes()]
     assert openpyxl.load_workbook(path)["Лист"]["B2"].value == "третье"
+
+
+def _books(folder: Path, n: int) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for i in range(n):
+        wb = openpyxl.Workbook()
+        for r in range(1, 11):
+            wb.active.cell(r, 1, f"книга {i}, строка {r}")
+        paths.append(folder / f"b{i:03d}.xlsx")
+        wb.save(paths[-1])
+    return paths
+
+
+def _stage(paths: list[Path]) -> xlsx_files.Tally:
+    """What a stage does to the books: reads each, then edits and saves each, in the same order."""
+    xlsx_files.forget()
+    with xlsx_files.tallied() as tally:
+        for path in paths:
+            xlsx_files.load_for_reading(path)
+        for path in paths:
+            wb = xlsx_files.load_for_edit(path)
+            wb.active["B1"] = "статус"
+            xlsx_files.save(wb, path)
+    return tally
+
+
+def test_a_stage_parses_each_of_more_books_than_the_old_count_once(tmp_path):
+    """The kept workbooks are bounded by memory, not by a count a game can exceed: 70 books (a 68-faction game;
+    64 were kept, and a stage cycling through 66 parsed every book twice) are each parsed once and saved once."""
+    paths = _books(tmp_path, 70)
+    tally = _stage(paths)
+    assert sorted(tally.parsed.values()) == [1] * 70
+    assert sorted(tally.saved.values()) == [1] * 70
+
+
+def test_books_over_the_room_keep_those_that_fit_from_read_to_write(tmp_path, monkeypatch):
+    """With room for 3 of 6 books, a stage parses the 3 last read once (they wait for their writes; a book just
+    saved is the first to leave) and the others twice: an LRU cycling through them kept none."""
+    paths = _books(tmp_path, 6)
+    size = xlsx_files.CELL_BYTES * 10
+    monkeypatch.setattr(xlsx_files, "KEPT_MEMORY", 3 * size)
+    tally = _stage(paths)
+    parsed = [tally.parsed[str(p.resolve())] for p in paths]
+    assert parsed == [2, 2, 2, 1, 1, 1]
+    assert [tally.saved[str(p.resolve())] for p in paths] == [1] * 6
+    xlsx_files.forget()
