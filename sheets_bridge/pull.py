@@ -12,8 +12,6 @@ import functools
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-from openpyxl.utils.cell import range_boundaries
-
 from engine.errors import OrderError
 from engine.ruleset import GM_BOOK, ParsedOrders, Row, RowStatus, Ruleset
 from engine.state import Envelope
@@ -216,6 +214,8 @@ def merged_rows(tab: TabLayout, rows: list[list[str]], ranges: Iterable[str]) ->
     found, _, _ = column_positions(tab, list(rows[0]) if rows else [])
     status_at = found.get(tab.columns[tab.status_index].key) if tab.status_index is not None else None
     read = {i + 1 for i in found.values() if i != status_at}      # 1-based sheet columns
+    from openpyxl.utils.cell import range_boundaries  # here: `status` of a Google game never imports openpyxl
+
     out: dict[int, list[str]] = {}
     for text in ranges:
         try:
