@@ -138,7 +138,7 @@ def _cells_counted() -> Iterator[list[int]]:
 
 def timed_turn(game: Path, pictures: bool) -> Turn:
     """One `turn` of the game in `game` (its pictures switched on or off first), timed and counted."""
-    from sheets_bridge.backends.xlsx import files
+    from sheets_bridge.backends.xlsx import files, password, tabs
     from sheets_bridge.gamedir import GameDir
     from sheets_bridge.stage import run_turn
 
@@ -147,7 +147,9 @@ def timed_turn(game: Path, pictures: bool) -> Turn:
         gd.save_config(dataclasses.replace(gd.config, draw_pictures=pictures))
         gd = GameDir(game)
     books = len(gd.config.books)
-    files.forget()
+    files.forget()                  # what a new process has not: parsed books, hashes, row heights
+    password.forget()
+    tabs.text_lines.cache_clear()
     with files.tallied() as tally, _cells_counted() as cells:
         cpu, wall = time.process_time(), time.perf_counter()
         run_turn(gd)
@@ -159,6 +161,8 @@ def timed_turn(game: Path, pictures: bool) -> Turn:
 
 def floor(game: Path, scratch: Path) -> Floor:
     """Every book of the game loaded and saved once with plain openpyxl (saved into `scratch`)."""
+    import warnings
+
     import openpyxl
 
     from sheets_bridge.gamedir import GameDir
@@ -170,7 +174,9 @@ def floor(game: Path, scratch: Path) -> Floor:
     wall = time.perf_counter()
     for n, path in enumerate(paths):
         start = time.process_time()
-        wb = openpyxl.load_workbook(path)
+        with warnings.catch_warnings():     # an order tab's print area is a formula, which openpyxl drops
+            warnings.simplefilter("ignore", UserWarning)
+            wb = openpyxl.load_workbook(path)
         loaded = time.process_time()
         wb.save(scratch / f"{n}.xlsx")
         load, save = load + loaded - start, save + time.process_time() - loaded
