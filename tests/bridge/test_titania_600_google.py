@@ -12,6 +12,7 @@ import os
 import pytest
 
 from benchmarks.bench_titania import google_stage
+from sheets_bridge import pictures
 from sheets_bridge.backends.gsheets.sheets_requests import LIST_TAB, MAX_LIST_ITEMS
 
 pytestmark = [pytest.mark.long,
@@ -28,6 +29,7 @@ def test_a_600_province_titania_turn_on_google(tmp_path, monkeypatch):
         init(self, *args, **kwargs)
         fakes.append(self)
     monkeypatch.setattr(fake_google.FakeGoogle, "__init__", keep)
+    monkeypatch.setattr(pictures, "publish", lambda *args, **kwargs: None)   # the map is not this test's
     st = google_stage(tmp_path, scale=4)
     fake, = fakes
     assert fake.discovery == "raise"
@@ -38,14 +40,16 @@ def test_a_600_province_titania_turn_on_google(tmp_path, monkeypatch):
     for key in st.books:
         assert st.writes.get(key) == ["spreadsheets.batchUpdate"], key
     assert all(not sent.problems for sent in fake.sent if sent.bridge)
+    assert not [c for c in fake.calls if c.status >= 400]           # nothing refused, nothing retried
     ranged = 0
-    for key in factions:
+    for key in st.books:
         book = fake.spreadsheet(st.books[key])
         lists = book.sheet_by_title(LIST_TAB)
-        assert lists is not None and lists.properties.get("hidden") is True, key
+        assert lists is None or lists.properties.get("hidden") is True, key
         for sheet in book.sheets:
             for cell in sheet.cells.values():
                 condition = (cell.get("dataValidation") or {}).get("condition", {})
                 assert len(condition.get("values", ())) <= MAX_LIST_ITEMS
                 ranged += condition.get("type") == "ONE_OF_RANGE"
-    assert ranged
+    print(f"ONE_OF_RANGE cells: {ranged}")
+    assert ranged          # some dropdown of the game lists more than 500 places
