@@ -25,7 +25,11 @@ times larger and reduced, so their edges are smooth; text is DejaVu Sans, whose 
 ship with forumwar in sheets_bridge/fonts beside their licence (the copies matplotlib shipped, which is no
 longer installed). What the maps of a stage share is drawn once per painter: the
 links and places under everything else, each marker, the star, each line of text, each label, each legend,
-each label's spot over the same links and obstacles. The PNG is written here (`png_bytes`): rows
+each label's spot over the same links and obstacles. A stage's maps are drawn over its public map (`base`):
+its labels are placed once, a faction's map weighs only the labels that differ or that its arrows cover; and
+the ground with the public stars and labels (the shared layer) is drawn once, each map being a copy of it
+redrawn only where its own arrows, labels, legend and title lie (`MapPainter._compose`), to the same pixels
+as drawing everything on the ground. The PNG is written here (`png_bytes`): rows
 unfiltered, no timestamp, so the same picture gives the same bytes; a third of Pillow's own time on these
 flat pictures, about as small; deflated by zlib-ng where it is installed (as it is with forumwar: a third of
 zlib's time again, and smaller), else by the standard library's zlib.
