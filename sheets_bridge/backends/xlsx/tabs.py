@@ -69,7 +69,7 @@ NUMBER_ERROR_TITLE = "Нужно целое число"
 
 _UNCLEAN = re.compile(ILLEGAL_CHARACTERS_RE.pattern + "|\r")      # what a text loses or changes on its way in
 QUOTE_PREFIX = 7                # StyleArray's fields by place (openpyxl's named ones go through a descriptor)
-FILL, NUMBER_FORMAT, PROTECTION, ALIGNMENT = 1, 3, 4, 5
+FONT, FILL, NUMBER_FORMAT, PROTECTION, ALIGNMENT = 0, 1, 3, 4, 5
 
 
 def put_value(cell: Cell | MergedCell, value: Any) -> None:
@@ -140,7 +140,7 @@ def apply_tab(wb: Workbook, tab: TabWrite) -> None:
         _align_cells(ws, {*tab.wrap_columns, *narrowed}, last_row)
     _set_status_colours(ws, tab.status_column, last_row)
     _fit_header(ws)
-    fit_rows(ws, range(2, ws.max_row + 1))
+    fit_rows(ws, range(2, max(ws.max_row, last_row if tab.kind == "orders" else 0) + 1))   # its empty rows too
     _set_print(ws, tab)
     if tab.kind == "orders":
         _print_filled_rows(ws, last_row)
@@ -239,10 +239,14 @@ def _create_sheet(wb: Workbook, title: str) -> Worksheet:
 
 
 def _write_header(ws: Worksheet, header: tuple[str, ...], notes: dict[int, str]) -> None:
+    book: Any = ws.parent       # the style ids once (openpyxl hashes a font or fill again at every assignment)
+    font_id, fill_id = book._fonts.add(HEADER_FONT), book._fills.add(HEADER_FILL)
+    alignment_id = _alignment_id(ws, HEADER_ALIGNMENT)
     for c, text in enumerate(header, start=1):
         cell = ws.cell(row=1, column=c)
         put_value(cell, text)
-        cell.font, cell.fill, cell.alignment = HEADER_FONT, HEADER_FILL, HEADER_ALIGNMENT
+        style = _style_array(cell)
+        style[FONT], style[FILL], style[ALIGNMENT] = font_id, fill_id, alignment_id
         note = notes.get(c - 1)
         cell.comment = _note(note) if note else None
     for cell in [cell for (row, column), cell in _cells(ws).items() if row == 1 and column > len(header)]:
@@ -313,11 +317,14 @@ def fit_rows(ws: Worksheet, rows: Iterable[int]) -> None:
             if column not in widths:
                 widths[column] = column_width(ws, column)
             lines[row] = max(lines[row], text_lines(value, widths[column]))
+    dims = ws.row_dimensions
     for row, n in lines.items():
+        dim = dims.get(row)         # a row's dimension is made only when its height changes
         if n > 1:
-            ws.row_dimensions[row].height = LINE_POINTS * min(n, MAX_ROW_LINES)
-        elif row in ws.row_dimensions and ws.row_dimensions[row].height is not None:
-            ws.row_dimensions[row].height = None
+            if dim is None or dim.height != LINE_POINTS * min(n, MAX_ROW_LINES):
+                dims[row].height = LINE_POINTS * min(n, MAX_ROW_LINES)
+        elif dim is not None and dim.height is not None:
+            dim.height = None
 
 
 def _align_cells(ws: Worksheet, wrap_columns: Iterable[int], last_row: int) -> None:
@@ -515,7 +522,8 @@ def _open_order_cells(ws: Worksheet, tab: TabWrite) -> None:
                 plan, new_cell_styles, strict=True):
             cell = cells.get((row_no, column))
             if cell is None:
-                cells[(row_no, column)] = Cell(ws, row=row_no, column=column, style_array=new_style)
+                if any(new_style):      # a cell with neither value nor style is not stored (xlsx_files.save)
+                    cells[(row_no, column)] = Cell(ws, row=row_no, column=column, style_array=new_style)
                 continue
             style = _style_array(cell)
             style[PROTECTION] = protection_id
@@ -560,7 +568,7 @@ def _fill_id(ws: Worksheet, fill: PatternFill) -> int:
 
 def _style_array(cell: Any) -> StyleArray:
     """The cell's own style record, made if it has none (openpyxl's private `_style`, not in its stubs)."""
-    if not cell.has_style:
+    if cell._style is None:     # (a record of zeros is no style: `has_style`)
         cell._style = StyleArray()
     style: StyleArray = cell._style
     return style
