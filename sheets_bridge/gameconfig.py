@@ -40,6 +40,7 @@ class GameConfigError(GameDirError):
 class FactionConfig:
     name: str
     players: list[str] = field(default_factory=list)
+    forum_names: list[str] = field(default_factory=list)   # the players' names on the forum (reminders name them)
 
 
 @dataclass
@@ -55,6 +56,8 @@ class GameConfig:
     deadlines: dict[str, str] = field(default_factory=dict)   # stage -> ISO datetime or ""
     timezone: str = "Europe/Moscow"
     schedule: dict[str, str | int] = field(default_factory=dict)   # stage -> rule (sheets_bridge.schedule)
+    early: bool = False                 # [schedule] early: a stage every faction says is ready may close early
+    reminder_hours: int | None = None   # [schedule] reminder: the reminder post this many hours before a deadline
     draw_pictures: bool = True          # [pictures] draw: the maps and charts after every stage
     forum: str = "phpbb"                # [forum] dialect: the BBCode of `forumwar post` (sheets_bridge.posts)
     # the backends' own tables as game.toml has them (registry.SETTINGS_TABLES), read by their kinds
@@ -77,12 +80,14 @@ class GameConfig:
             data["seed"] = self.seed
         data["timezone"] = self.timezone
         data["gm_emails"] = list(self.gm_emails)
-        data["factions"] = {fid: {"name": f.name, "players": list(f.players)}
+        data["factions"] = {fid: {"name": f.name, "players": list(f.players),
+                                  **({"forum_names": list(f.forum_names)} if f.forum_names else {})}
                             for fid, f in self.factions.items()}
         data["books"] = dict(self.books)
         data["deadlines"] = dict(self.deadlines)
-        if self.schedule:
-            data["schedule"] = dict(self.schedule)
+        if self.schedule or self.early or self.reminder_hours is not None:
+            data["schedule"] = {**self.schedule, **({"early": True} if self.early else {}),
+                                **({"reminder": self.reminder_hours} if self.reminder_hours is not None else {})}
         if self.forum != "phpbb":
             data["forum"] = {"dialect": self.forum}
         if not self.draw_pictures:
@@ -105,13 +110,15 @@ class GameConfig:
             backend=data.get("backend", "xlsx"),
             seed=None if seed is None else str(seed),
             title=data.get("title", ""),
-            factions={fid: FactionConfig(f["name"], list(f.get("players", [])))
+            factions={fid: FactionConfig(f["name"], list(f.get("players", [])), list(f.get("forum_names", [])))
                       for fid, f in data.get("factions", {}).items()},
             gm_emails=list(data.get("gm_emails", [])),
             books=dict(data.get("books", {})),
             deadlines=dict(data.get("deadlines", {})),
             timezone=data.get("timezone", "Europe/Moscow"),
-            schedule=dict(data.get("schedule", {})),
+            schedule={k: v for k, v in data.get("schedule", {}).items() if k not in SCHEDULE_OPTIONS},
+            early=bool(data.get("schedule", {}).get("early", False)),
+            reminder_hours=data.get("schedule", {}).get("reminder"),
             forum=str(data.get("forum", {}).get("dialect", "phpbb")),
             draw_pictures=data.get("pictures", {}).get("draw", True),
             backend_tables={name: dict(data[name]) for name in registry.SETTINGS_TABLES.values() if name in data},
@@ -128,6 +135,7 @@ class GameConfig:
 _KNOWN_KEYS = {"ruleset", "scenario", "backend", "seed", "title", "factions", "gm_emails",
                "books", "deadlines", "timezone", "schedule", "forum", "pictures"}   # and the backends' tables
 FORUMS = ("phpbb", "spoiler", "xenforo")   # the dialects of sheets_bridge.posts.DIALECTS
+SCHEDULE_OPTIONS = ("early", "reminder")   # [schedule] keys that are no stage
 
 
 def parse_config_text(text: str, source: str = CONFIG_FILE) -> dict[str, Any]:
@@ -228,12 +236,13 @@ def config_problems(data: Any) -> list[str]:
             problems.append(f"{where} должен быть таблицей с ключами name и players")
             continue
         for key in faction:
-            if key not in ("name", "players"):
-                problems.append(f"{where}: неизвестный ключ «{key}» (известны: name, players)")
+            if key not in ("name", "players", "forum_names"):
+                problems.append(f"{where}: неизвестный ключ «{key}» (известны: name, players, forum_names)")
         name = faction.get("name")
         if not isinstance(name, str) or not name.strip():
             problems.append(f"{where}.name должен быть непустой строкой, а не {name!r}")
         problems += _email_list_problems(f"{where}.players", faction.get("players", []))
+        problems += _forum_name_problems(f"{where}.forum_names", faction.get("forum_names", []))
 
     books = data.get("books", {})
     if not isinstance(books, dict):
@@ -297,7 +306,17 @@ def schedule_problems(schedule: Any, ruleset: Any) -> list[str]:
                 f"и planning = \"+48h\", а не {schedule!r}"]
     stages = _ruleset_stages(ruleset)
     problems = []
+    early = schedule.get("early", False)
+    if not isinstance(early, bool):
+        problems.append(f"schedule.early должен быть true (этап, все фракции которого готовы, можно рассчитать до "
+                        f"срока) или false, а не {early!r}")
+    hours = schedule.get("reminder")
+    if hours is not None and (isinstance(hours, bool) or not isinstance(hours, int) or not 1 <= hours <= 168):
+        problems.append(f"schedule.reminder — за сколько часов до срока готовить напоминание (целое от 1 до 168), "
+                        f"а не {hours!r}")
     for stage, rule in schedule.items():
+        if stage in SCHEDULE_OPTIONS:
+            continue
         if stages and stage not in stages:
             known = ", ".join(f"{s} ({title})" for s, title in stages.items())
             problems.append(f"schedule.{stage}: у этих правил нет этапа «{stage}»; этапы: {known}")
@@ -318,6 +337,20 @@ def _ruleset_stages(name: Any) -> dict[str, str]:
     except KeyError:
         return {}
     return {s: rs.stage_title(s) for s in rs.stages}
+
+
+def _forum_name_problems(where: str, names: Any) -> list[str]:
+    """A faction's forum names: a list of plain names (a reminder post prints them as text)."""
+    from engine.free_text import text_problem
+    if not isinstance(names, list):
+        return [f"{where} должен быть списком имён на форуме, например [\"Ветер\", \"Тень\"], а не {names!r}"]
+    out = []
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            out.append(f"{where}: {name!r} — не имя на форуме (нужна непустая строка)")
+        elif (why := text_problem(name, column="Имя на форуме", limit=64)) is not None:
+            out.append(f"{where}: {why.message()}")
+    return out
 
 
 def _email_list_problems(where: str, emails: Any) -> list[str]:

@@ -36,6 +36,9 @@ BOOK_KINDS = ("faction", "public", "gm")
 ORDER_ROWS = 200
 FORMULA_PREFIXES = ("=", "+", "-", "@")   # what a spreadsheet may take for the start of a formula
 PAST_LIMIT_STATUSES = 50    # rows below the limit that get their own status (the tab notice counts them all)
+# tab kinds: "orders" (a stage's order rows), "status" (written by the bridge), "simulator" (a hypothetical battle,
+# open at every stage), "ready" (the players' «Приказы готовы», read with the orders)
+TAB_KINDS = ("orders", "status", "simulator", "ready")
 COLUMN_KINDS = {"": None, "text": None, "count": 1, "integer": None}   # kind -> the default minimum
 WRAP_WIDTH = 30             # a column at least this wide (characters) wraps its text
 PORTRAIT_WIDTH = 100        # a tab whose columns are wider in all (characters) prints in landscape
@@ -139,8 +142,8 @@ class Layout:
                 for need in ("key", "title", "kind"):
                     if need not in traw:
                         problems.append(f"{where}: missing {need}")
-                if traw.get("kind") not in ("orders", "status", "simulator"):
-                    problems.append(f"{where}: kind must be 'orders', 'status' or 'simulator'")
+                if traw.get("kind") not in TAB_KINDS:
+                    problems.append(f"{where}: kind must be one of {', '.join(map(repr, TAB_KINDS))}")
                 if traw.get("title") in seen_titles:
                     problems.append(f"{where}: duplicate tab title {traw.get('title')!r}")
                 seen_titles.add(traw.get("title"))
@@ -152,7 +155,7 @@ class Layout:
                     cols.append(_column(craw, f"{where}.columns[{j}]", problems))
                 if traw.get("orientation", "") not in ("", "portrait", "landscape"):
                     problems.append(f"{where}: orientation must be 'portrait' or 'landscape'")
-                if traw.get("kind") in ("orders", "simulator"):
+                if traw.get("kind") in ("orders", "simulator", "ready"):
                     if not cols:
                         problems.append(f"{where}: an order tab needs columns")
                     elif sum(c.status for c in cols) != 1:
@@ -173,6 +176,11 @@ class Layout:
         if problems:
             raise LayoutError(problems)
         return cls(ruleset=ruleset, books=books)
+
+    def ready_tab(self, kind: str = "faction") -> TabLayout | None:
+        """The book's "ready" tab: one row where the players say their orders for the stage are ready (read with
+        the orders, cleared when a stage opens; sheets_bridge.readiness); None when the layout has none."""
+        return next((t for t in self.books[kind].tabs if t.kind == "ready"), None)
 
     def simulator_tab(self, key: str, kind: str = "faction") -> TabLayout | None:
         """The book's "simulator" tab `key`: an input tab of every stage (read by `check`, never locked or

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from engine.errors import OrderError
 from engine.ruleset import GM_BOOK, ParsedOrders, Row, RowStatus, Ruleset
 from engine.state import Envelope
+from sheets_bridge import readiness
 from sheets_bridge.backends.base import MERGED_CELLS, Backend, LocksOnRead, WorksOnManyBooks, merged_ranges
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout, TabLayout, book_kind, clip_rows, column_positions, rows_from_sheet
@@ -104,6 +105,8 @@ def pull(gd: GameDir, be: Backend, rs: Ruleset, layout: Layout, state: dict[str,
     for key in order_books(rs, state):
         tabs = stage_tabs(rs, layout, stage, key)
         extra = [t for t in (also_read or {}).get(key, []) if t not in {tab.title for tab in tabs}]
+        if tabs:    # «Приказы готовы» comes in the same read as the orders
+            extra += [t for t in readiness.read_titles(layout, key) if t not in extra]
         if (tabs or extra) and key in gd.config.books:
             wanted[key] = (gd.config.books[key], tabs, extra)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.errors import is_mistake
 from engine.ruleset import Ruleset, Table
-from sheets_bridge import fairness, odds_tab
+from sheets_bridge import fairness, odds_tab, readiness
 from sheets_bridge.backends.base import Backend, LinksBooks, TabWrite, WritesManyBooks
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import BookLayout, Layout, TabLayout, book_kind, order_tab, status_tab
@@ -111,6 +111,7 @@ def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict[str, Any]
             _add_links(tables, layout.books[kind], book_links(gd))
             tables["problems"] = _problems_table(gd, rs, state, saved, list(problems), layout,
                                                  orders_turn or state["turn"])
+            tables["readiness"] = opening_readiness(gd, rs, state)
             tables["fairness"] = fairness_table
         else:
             tables["fairness"] = fairness_table
@@ -137,10 +138,21 @@ def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict[str, Any]
                 writes.append(write)
             elif t.kind == "simulator":    # the players' rows stay; open at every stage
                 writes.append(order_tab(t, vocab, editors, rows=None, locked=False))
+            elif t.kind == "ready":        # «Приказы готовы»: cleared as each stage opens
+                writes.append(order_tab(t, vocab, editors, rows=(), locked=lock_stage))
             elif t.key in tables:
                 writes.append(status_tab(t, tables[t.key]))
         books[key] = writes
     return books
+
+
+def opening_readiness(gd: GameDir, rs: Ruleset, state: dict[str, Any]) -> Table:
+    """The GM book's «Готовность» as a stage opens: nobody has submitted or said ready yet."""
+    awaited = rs.awaiting(state)
+    names = {f: book_name(state, f) for f in rs.factions(state)}
+    players = {f: list(c.players) for f, c in gd.config.factions.items()}
+    states = {f: readiness.submission_state(False, False, bool(awaited.get(f))) for f in names}
+    return readiness.readiness_table(names, players, states, {})
 
 
 NOTICE_LABEL = "Внимание"

@@ -1,5 +1,5 @@
 """`forumwar status`: the GM's console: turn, stage, the rule set's lines, deadline and time left, and
-per faction whether it submitted, how many rows have errors and its balance line.
+per faction whether it submitted or says its orders are ready, how many rows have errors and its balance line.
 
 Who submitted is read from the rows kept when the stage was locked, else from the books themselves
 when they are local files (xlsx: free to read), else from the last `check` of the stage (Google
@@ -15,7 +15,7 @@ from typing import Any
 from engine import find_ruleset
 from engine.ruleset import Ruleset, Summary
 from engine.state import Envelope
-from sheets_bridge import deadlines, schedule, submissions, tab_lock
+from sheets_bridge import deadlines, readiness, schedule, submissions, tab_lock
 from sheets_bridge.backends import kind as backend_kind
 from sheets_bridge.fairness import UNFAIR_NOTICE
 from sheets_bridge.gamedir import GameDir
@@ -107,7 +107,8 @@ def render(gd: GameDir, rs: Ruleset, state: Mapping[str, Any], summary: Summary,
         elif sub is None:
             state_text, count, errors = "неизвестно", "", ""
         else:
-            state_text = "поданы" if sub.submitted else ("не поданы" if awaiting.get(f.id) else "не требуются")
+            state_text = readiness.SUBMISSION_TEXT[readiness.submission_state(sub.submitted, sub.ready,
+                                                                              bool(awaiting.get(f.id)))]
             count, errors = str(sub.rows), str(sub.errors)
         rows.append((f.name, state_text, count, errors, "; ".join(f.lines)))
     lines += table(rows, ("Фракция", "Приказы", "Строк", "С ошибками", "Казна и силы"))
@@ -125,6 +126,18 @@ def render(gd: GameDir, rs: Ruleset, state: Mapping[str, Any], summary: Summary,
                and not (known.get(f.id) and known[f.id].submitted) and awaiting.get(f.id)]
     for f in waiting:
         lines.append(f"Ждём от фракции «{f.name}»: " + "; ".join(awaiting[f.id]))
+    if console.submissions is not None:
+        players = {fid: list(c.players) for fid, c in gd.config.factions.items()}
+        if readiness.all_ready(awaiting, players, {k: s.ready for k, s in known.items()}):
+            lines.append("Все фракции с игроками сказали «Приказы готовы»: этап можно рассчитать до срока "
+                         "(forumwar turn" + (", или cron сам: [schedule] early = true" if gd.config.early else "")
+                         + ").")
+        else:
+            counted = readiness.playing(awaiting, players)
+            unready = [f.name for f in summary.factions
+                       if f.id in counted and not (known.get(f.id) and known[f.id].ready)]
+            if unready and any(s.ready for s in known.values()):
+                lines.append("Ещё не сказали «Приказы готовы»: " + ", ".join(f"«{n}»" for n in unready) + ".")
     return lines
 
 

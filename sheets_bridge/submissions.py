@@ -1,4 +1,5 @@
-"""Who has submitted orders for the open stage, and how many rows have errors, per faction.
+"""Who has submitted orders for the open stage, who says they are ready, and how many rows have errors, per
+faction.
 
 A faction has submitted when one of the stage's fresh order tabs (not the standing ones, «keep»,
 whose rows stay from turn to turn) holds a row the bridge did not put there (a pre-filled row counts
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.ruleset import GM_BOOK, ParsedOrders, Ruleset, Table
+from sheets_bridge import readiness
 from sheets_bridge.layouts import Layout, TabLayout, rows_from_sheet
 from sheets_bridge.pull import stage_tabs
 
@@ -25,13 +27,14 @@ class Submission:
     rows: int
     errors: int
     submitted: bool
+    ready: bool = False     # its players said «Приказы готовы» (sheets_bridge.readiness)
 
     def to_json(self) -> dict[str, Any]:
-        return {"rows": self.rows, "errors": self.errors, "submitted": self.submitted}
+        return {"rows": self.rows, "errors": self.errors, "submitted": self.submitted, "ready": self.ready}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Submission:
-        return cls(int(data["rows"]), int(data["errors"]), bool(data["submitted"]))
+        return cls(int(data["rows"]), int(data["errors"]), bool(data["submitted"]), bool(data.get("ready", False)))
 
 
 def _prefilled(tab: TabLayout, table: Table | None) -> dict[int, dict[str, str]]:
@@ -70,7 +73,8 @@ def count(rs: Ruleset, layout: Layout, state: Mapping[str, Any], stage: str, raw
             continue
         statuses = parsed[key].statuses if key in parsed else ()
         out[key] = Submission(len(statuses), sum(not s.ok for s in statuses),
-                              submitted(rs, layout, state, stage, key, raw, views.get(key, {})))
+                              submitted(rs, layout, state, stage, key, raw, views.get(key, {})),
+                              readiness.is_ready(layout, key, raw))
     return out
 
 

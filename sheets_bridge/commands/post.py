@@ -1,12 +1,16 @@
-"""`forumwar post GAME [--turn N] [--battle ГОРОД] [--faction ФРАКЦИЯ]`: the archived forum posts."""
+"""`forumwar post GAME [--turn N] [--battle ГОРОД] [--faction ФРАКЦИЯ]`: the archived forum posts;
+`--reminder [--before ЧАСЫ] [-o ФАЙЛ]`: the reminder of the open stage (sheets_bridge.reminders)."""
 from __future__ import annotations
+
+from pathlib import Path
 
 import click
 
 from engine import find_ruleset
 from engine.cells import normalize_name
 from engine.ruleset import Ruleset
-from sheets_bridge import posts
+from sheets_bridge import deadlines, posts, reminders
+from sheets_bridge.atomic import atomic_write_text
 from sheets_bridge.cli_text import game_at
 from sheets_bridge.commands.errors import errors_to_click
 from sheets_bridge.gamedir import GameDir
@@ -21,16 +25,52 @@ from sheets_bridge.gamedir import GameDir
               help="Движок форума, чьи теги печатать: " + "; ".join(
                   f"{d.name} — {d.description}" for d in posts.DIALECTS.values())
               + f". По умолчанию — [forum] dialect из game.toml, иначе {posts.DEFAULT_DIALECT}.")
+@click.option("--reminder", is_flag=True,
+              help="Вместо постов хода — напоминание об открытом этапе: срок, сколько осталось и кто ещё не подал "
+                   "приказы или не сказал, что они готовы (имена на форуме — forum_names в game.toml).")
+@click.option("--before", type=click.IntRange(1, 168), default=None, metavar="ЧАСЫ",
+              help="С --reminder: только если до срока этапа осталось не больше стольких часов (для cron).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="ФАЙЛ",
+              help="С --reminder: записать напоминание в файл, а не печатать; напоминание этапа пишется один раз.")
 @errors_to_click()
-def post(game_dir: str, turn: int | None, battle: str | None, faction: str | None, forum: str | None) -> None:
+def post(game_dir: str, turn: int | None, battle: str | None, faction: str | None, forum: str | None,
+         reminder: bool, before: int | None, output: str | None) -> None:
     """Напечатать готовые посты для форума (BBCode) по итогам хода, каждый под строкой-заголовком.
 
     Сначала общая хроника каждого этапа с проверкой честности костей, затем полный отчёт о каждом бое,
     затем по посту каждой фракции с итогами хода (после последнего этапа). Строку-заголовок в форум не
     копируйте: пост — всё, что под ней. Посты лежат в archive/turn-NNNN/post-*.bbcode.
+
+    С --reminder — напоминание игрокам «ждём приказы от…» об открытом этапе.
     """
     gd = game_at(game_dir)
-    click.echo(gd.read(lambda: _posts_text(gd, turn, battle, faction, forum)))
+    if not reminder:
+        if before is not None or output is not None:
+            raise click.UsageError("--before и -o бывают только с --reminder.")
+        click.echo(gd.read(lambda: _posts_text(gd, turn, battle, faction, forum)))
+        return
+    if turn is not None or battle is not None or faction is not None:
+        raise click.UsageError("--reminder — об открытом этапе: без --turn, --battle и --faction.")
+    click.echo(gd.read(lambda: _reminder(gd, forum or gd.config.forum, before, output)), nl=False)
+
+
+def _reminder(gd: GameDir, dialect: str, before: int | None, output: str | None) -> str:
+    """The reminder post, printed or written to `output` (then a line saying so); empty when not due yet."""
+    state = gd.latest_state()
+    rs = find_ruleset(state["ruleset"])
+    now = deadlines.now_utc()
+    found = reminders.reminder(gd, state, rs, now)
+    if found is None:
+        raise click.ClickException("игра окончена: напоминать не о чем")
+    if before is not None and not reminders.due(found, before, now):
+        return ""       # cron calls every few minutes: nothing until the deadline is that close
+    if output is None:
+        return reminders.file_text(found, dialect).split("\n", 1)[1]
+    path = Path(output)
+    if path.is_file() and reminders.already_written(path.read_text(encoding="utf-8"), found):
+        return ""       # this stage's reminder is written already
+    atomic_write_text(path, reminders.file_text(found, dialect))
+    return f"Напоминание (ход {found.turn}, этап «{rs.stage_title(found.stage)}») записано в {path}.\n"
 
 
 def _posts_text(gd: GameDir, turn: int | None, battle: str | None, faction: str | None, forum: str | None) -> str:
