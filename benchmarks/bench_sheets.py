@@ -136,7 +136,9 @@ class _Marks:
 
         def pushed(*args: Any, **kwargs: Any) -> Any:
             self.mark("push")
-            return write_books(*args, **kwargs)
+            done = write_books(*args, **kwargs)
+            self.mark("pushed")
+            return done
 
         def each(*args: Any, **kwargs: Any) -> Any:
             if "push" not in self.at:
@@ -158,7 +160,7 @@ class _Marks:
     def phases(self, started: float, ended: float) -> dict[str, tuple[float, float]]:
         """Each phase's (start, end): one ends where the next begins (the pictures where the exports begin)."""
         at = self.at
-        starts = [started, at["resolve"], at["push"], at.get("pictures", at["push"]), at.get("export", ended),
+        starts = [started, at["resolve"], at["push"], at.get("pictures", at["pushed"]), at.get("export", ended),
                   at.get("exported", ended), ended]
         return {name: (starts[n], max(starts[n], starts[n + 1])) for n, name in enumerate(PHASES)}
 
