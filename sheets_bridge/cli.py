@@ -194,8 +194,12 @@ def check(game_dir: str) -> None:
 @click.argument("game_dir", type=click.Path(exists=True, file_okay=False))
 @click.option("--yes", is_flag=True,
               help="Рассчитать этап, даже если никто ещё не подал приказов, не спрашивая (для скриптов).")
+@click.option("--if-ready", "if_ready", is_flag=True,
+              help="Рассчитать этап до срока, только если все фракции с игроками сказали «Приказы готовы» "
+                   "(вкладка «Готовность»); иначе сказать, кого ждём, и ничего не менять (для cron, "
+                   "[schedule] early = true).")
 @_errors_to_click
-def turn(game_dir: str, yes: bool) -> None:
+def turn(game_dir: str, yes: bool, if_ready: bool) -> None:
     """Закрыть открытый этап: прочитать и проверить приказы, рассчитать этап, обновить книги, сохранить архив.
 
     Если никто ещё не подал приказов, а срок не прошёл (или его нет), turn спрашивает, рассчитывать ли
@@ -203,9 +207,14 @@ def turn(game_dir: str, yes: bool) -> None:
     уже прочитал их), после ответа «нет» они снова открыты. После forumwar lock или по истечении срока
     вопроса нет (расписание cron работает как прежде). Если прошлый запуск прервался (сбой сети, Google),
     turn доделывает тот же этап и не считает его дважды."""
-    from sheets_bridge.stage import run_turn
+    from sheets_bridge.stage import NotReady, run_turn
     gd = game_at(game_dir)
-    report = run_turn(gd, progress=_progress, ask=None if yes else _resolve_unplayed(game_dir))
+    try:
+        report = run_turn(gd, progress=_progress, ask=None if yes else _resolve_unplayed(game_dir), if_ready=if_ready)
+    except NotReady as exc:             # cron asks every few minutes: not being ready yet is no error
+        _progress.finish()
+        click.echo(f"{exc}.")
+        return
     _progress.finish()
     rs = find_ruleset(gd.latest_state()["ruleset"])
     closed, opened = rs.stage_title(report.stage), rs.stage_title(report.next_stage)

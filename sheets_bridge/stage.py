@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import find_ruleset
-from engine.ruleset import ParsedOrders, RowStatus
+from engine.ruleset import GM_BOOK, ParsedOrders, RowStatus, Ruleset
 from engine.state import canonical_json
-from sheets_bridge import deadlines, odds_tab, opening, posts, submissions, tab_lock
+from sheets_bridge import deadlines, odds_tab, opening, posts, readiness, submissions, tab_lock
 from sheets_bridge.backends.base import Backend, LocksOnRead, SharesGame, TabWrite, WorksOnManyBooks, WritesManyBooks
 from sheets_bridge.cli_text import warm_battles
 from sheets_bridge.gamedir import GameDir
-from sheets_bridge.layouts import Layout, order_text, status_column_update
+from sheets_bridge.layouts import Layout, order_text, status_column_update, status_tab
 from sheets_bridge.pull import RawBook, book_name, merge_statuses, order_books, parse_books, pull, stage_tabs
 from sheets_bridge.stage_common import Progress, StageError, Step, noop, open_backend, require_complete_books
 
@@ -81,17 +81,23 @@ def check(gd: GameDir, be: Backend | None = None, progress: Progress = noop) -> 
                 writes.append(status_column_update(t, mine, header, stale))
             if fid in factions:
                 writes += odds_tab.writes(rs, layout, state, fid, raw)
+            writes += _ready_status(layout, fid, raw)
             books[fid] = writes
             report.outcomes[fid] = [{"tab": s.tab, "row": s.number, "ok": s.ok, "text": s.text()}
                                     for s in statuses]
+        counts = submissions.count(rs, layout, state, stage, raw_books, parsed)
+        gm_table = _readiness_write(gd, rs, layout, state, counts)
+        if gm_table is not None:
+            books.setdefault(GM_BOOK, []).append(gm_table)
         keys = {gd.config.books[fid]: fid for fid in books}
 
         def written(book_id: str) -> None:
             fid = keys[book_id]
             report.pushed.append(fid)
-            ok = sum(bool(s["ok"]) for s in report.outcomes[fid])
+            outcomes = report.outcomes.get(fid, [])
+            ok = sum(bool(s["ok"]) for s in outcomes)
             progress(Step(f"проверена книга {len(report.pushed)} из {len(books)}: {book_name(state, fid)} — строк без "
-                          f"ошибок {ok}, с ошибками {len(report.outcomes[fid]) - ok}", len(report.pushed), len(books)))
+                          f"ошибок {ok}, с ошибками {len(outcomes) - ok}", len(report.pushed), len(books)))
 
         if isinstance(be, WritesManyBooks):    # the books' writes together, as the push sends them
             be.write_books({gd.config.books[fid]: writes for fid, writes in books.items()}, progress=written)
@@ -100,9 +106,34 @@ def check(gd: GameDir, be: Backend | None = None, progress: Progress = noop) -> 
                 be.write_book(gd.config.books[fid], writes)
                 written(gd.config.books[fid])
         report.pushed.sort(key=list(books).index)
-        counts = submissions.count(rs, layout, state, stage, raw_books, parsed)
         gd.append_journal(submissions.checked_entry(state["turn"], stage, gd.epoch(), deadlines.stamp(), counts))
         return report
+
+
+def _ready_status(layout: Layout, key: str, raw: RawBook) -> list[TabWrite]:
+    """The status beside a book's «Приказы готовы» cell (empty when the cell is): whether `check` understood it."""
+    tab = readiness.ready_tab(layout, key)
+    if tab is None or tab.title not in raw or tab.status_index is None:
+        return []
+    header = [str(c).strip() for c in (raw[tab.title][0] if raw[tab.title] else [])]
+    col = tab.status_position(header)
+    return [TabWrite(title=tab.title, column_updates={col: {2: readiness.status_text(layout, key, raw) or ""}},
+                     kind="orders", order_rows=tab.rows, locked_columns=(col,), header=None, status_column=col)]
+
+
+def _readiness_write(gd: GameDir, rs: Ruleset, layout: Layout, state: dict[str, Any],
+                     counts: Mapping[str, submissions.Submission]) -> TabWrite | None:
+    """The GM book's «Готовность» as `check` found the books (None when the layout has no such tab)."""
+    tab = layout.tab("readiness", "gm")
+    if tab is None or GM_BOOK not in gd.config.books:
+        return None
+    awaited = rs.awaiting(state)
+    names = {f: book_name(state, f) for f in rs.factions(state)}
+    players = {f: list(c.players) for f, c in gd.config.factions.items()}
+    states = {f: readiness.submission_state(counts[f].submitted, counts[f].ready, bool(awaited.get(f)))
+              if f in counts else readiness.submission_state(False, False, bool(awaited.get(f))) for f in names}
+    rows = {f: (c.rows, c.errors) for f, c in counts.items()}
+    return status_tab(tab, readiness.readiness_table(names, players, states, rows))
 
 
 # -- turn ----------------------------------------------------------------------------
@@ -131,7 +162,7 @@ def unplayed(gd: GameDir, state: dict[str, Any], raw_books: Mapping[str, RawBook
     if not awaited:
         return None
     counts = submissions.count(rs, Layout.load(rs.name), state, stage, raw_books, parsed)
-    if any(sub.submitted for sub in counts.values()):
+    if any(sub.submitted or sub.ready for sub in counts.values()):
         return None
     return Unplayed(turn, rs.stage_title(stage), tuple(book_name(state, f) for f in awaited if f in counts),
                     None if clock.deadline is None else clock.deadline_text())
@@ -168,6 +199,7 @@ def _reopen(gd: GameDir, be: Backend, state: dict[str, Any], read: Iterable[str]
     jobs: dict[str, Callable[[], None]] = {}
     for key in read:
         titles = {t.title for t in stage_tabs(rs, layout, str(state["stage"]), key)}
+        titles |= set(readiness.read_titles(layout, key))         # the locked pull closed «Готовность» too
         tabs = [w for w in books.get(key, []) if w.title in titles]
         if tabs and key in gd.config.books:
             jobs[gd.config.books[key]] = functools.partial(be.update_protections, gd.config.books[key], tabs)
@@ -178,15 +210,41 @@ def _reopen(gd: GameDir, be: Backend, state: dict[str, Any], read: Iterable[str]
             job()
 
 
+class NotReady(StageError):
+    """`turn --if-ready`: not every faction whose readiness counts has said «Приказы готовы»; nothing changed."""
+
+    def __init__(self, stage_title: str, waiting: list[str]):
+        self.waiting = waiting
+        who = ", ".join(f"«{name}»" for name in waiting) if waiting else "этап не ждёт приказов ни от одной фракции"
+        super().__init__(f"этап «{stage_title}» не рассчитан досрочно: «Приказы готовы» сказали не все; ждём: {who}. "
+                         "Игра не изменена")
+
+
+def not_ready(gd: GameDir, be: Backend, state: dict[str, Any]) -> list[str]:
+    """The names of the factions whose readiness counts (readiness.playing) and whose books do not say «да» now:
+    each one's «Готовность» tab read alone (all at once where the backend can). Empty: all are ready."""
+    rs = find_ruleset(state["ruleset"])
+    layout = Layout.load(rs.name)
+    players = {f: list(c.players) for f, c in gd.config.factions.items()}
+    counted = [f for f in readiness.playing(rs.awaiting(state), players) if f in gd.config.books]
+    jobs = {gd.config.books[f]: functools.partial(be.read_tabs, gd.config.books[f], readiness.read_titles(layout, f))
+            for f in counted}
+    read = be.each_book(jobs) if isinstance(be, WorksOnManyBooks) else {b: job() for b, job in jobs.items()}
+    waiting = [book_name(state, f) for f in counted if not readiness.is_ready(layout, f, read[gd.config.books[f]])]
+    return waiting if counted else []
+
+
 def run_turn(gd: GameDir, be: Backend | None = None, progress: Progress = noop,
-             ask: Callable[[Unplayed], bool] | None = None) -> StageReport:
+             ask: Callable[[Unplayed], bool] | None = None, if_ready: bool = False) -> StageReport:
     """Close the open stage: pull, validate, resolve, commit the new snapshot, open it.
 
     An interrupted opening (a crash or an API failure after the commit) is finished instead. With
     `ask`, a stage nobody has played yet (`unplayed`) is resolved only if `ask` says so; else StageError.
     Each book is read once: the question is asked about the rows the locked pull read, so a rollback, a
     replay and verify see exactly what was resolved, and nobody can change a row between the question and
-    the resolution; a declined stage's order tabs are opened again (`_declined`)."""
+    the resolution; a declined stage's order tabs are opened again (`_declined`). With `if_ready` the stage is
+    resolved, without asking, only if every faction whose readiness counts says «Приказы готовы» (their
+    «Готовность» read first, alone); else NotReady and nothing changes."""
     with gd.lock():
         require_complete_books(gd)
         be = be or open_backend(gd)
@@ -201,6 +259,12 @@ def run_turn(gd: GameDir, be: Backend | None = None, progress: Progress = noop,
         turn, stage = state["turn"], state["stage"]
         if stage == "finished":
             raise StageError("игра окончена: рассчитывать больше нечего")
+        if if_ready:
+            players = {f: list(c.players) for f, c in gd.config.factions.items()}
+            waiting = not_ready(gd, be, state)
+            if waiting or not readiness.playing(rs.awaiting(state), players):
+                raise NotReady(rs.stage_title(stage), waiting)
+            ask = None                      # every faction said its orders are ready: no question
         seed = gd.stage_seed(turn, stage)
         progress(f"ход {turn}, этап «{rs.stage_title(stage)}»: читаю приказы")
         late: dict[str, list[RowStatus]] = {}

@@ -233,3 +233,79 @@ def test_readiness_is_read_in_the_same_read_as_the_orders(tmp_path, monkeypatch)
     assert faction_books <= set(read)
     assert all("Готовность" in titles for name, titles in calls if name in faction_books)
     assert reads_tabs == []
+
+
+@pytest.mark.parametrize("ruleset", ["jade_rose", "titania"])
+def test_check_says_beside_the_cell_what_it_understood_and_fills_the_gm_books_readiness(tmp_path, ruleset):
+    gd = new_game(tmp_path / "g", ruleset, seed=SEED)
+    rs = find_ruleset(ruleset)
+    state = gd.latest_state()
+    first, second, third = rs.factions(state)[:3]
+    _type_order(gd, first)
+    _say_ready(gd, second)
+    _say_ready(gd, third, "почти")
+    check(gd, XlsxBackend(gd.path))
+    be = XlsxBackend(gd.path)
+    said = be.read_tabs(gd.config.books[second], ["Готовность"])["Готовность"]
+    assert said[1][0] == "да" and said[1][1].startswith("OK: мастер видит, что приказы готовы")
+    odd = be.read_tabs(gd.config.books[third], ["Готовность"])["Готовность"]
+    assert "«почти»" in odd[1][1]
+    table = be.read_tabs(gd.config.books["gm"], ["Готовность"])["Готовность"]
+    assert table[0][:3] == ["Фракция", "Игроков", "Приказы"]
+    by_name = {row[0]: row[2] for row in table[1:]}
+    assert by_name[state["factions"][first]["name"]] == "поданы"
+    assert by_name[state["factions"][second]["name"]] == "готовы"
+    assert by_name[state["factions"][third]["name"]] == "не поданы"
+
+
+@pytest.mark.parametrize("ruleset", ["jade_rose", "titania"])
+def test_turn_if_ready_waits_for_every_faction_then_resolves_without_asking(tmp_path, ruleset):
+    """Done when: «resolves a stage early when all are ready, and prints a reminder that names exactly those not
+    ready» — each rule set, through its books."""
+    gd = new_game(tmp_path / "g", ruleset, seed=SEED)
+    gd = _with_config(gd, early=True, deadlines={rs_stage: "2099-01-01T20:00"
+                                                 for rs_stage in find_ruleset(ruleset).stages})
+    rs = find_ruleset(ruleset)
+    state = gd.latest_state()
+    awaited = [f for f, notes in rs.awaiting(state).items() if notes]
+    last = awaited[-1]
+    for fid in awaited[:-1]:
+        _say_ready(gd, fid)
+    reminder = CliRunner().invoke(main, ["post", str(gd.path), "--reminder"])
+    assert re.findall(r"\[\*\]\[b\](.+?)\[/b\]", reminder.output) == [state["factions"][last]["name"]]
+    snapshots = sorted(p.name for p in (gd.path / "state").iterdir())
+    early = CliRunner().invoke(main, ["turn", str(gd.path), "--if-ready"])
+    assert early.exit_code == 0, early.output
+    assert "не рассчитан досрочно" in early.output and f"«{state['factions'][last]['name']}»" in early.output
+    assert sorted(p.name for p in (gd.path / "state").iterdir()) == snapshots, "nothing changed"
+    _say_ready(gd, last)
+    done = CliRunner().invoke(main, ["turn", str(gd.path), "--if-ready"], input="")   # no question to answer
+    assert done.exit_code == 0, done.output
+    assert "рассчитан; теперь" in done.output
+    assert (gd.latest_state()["turn"], gd.latest_state()["stage"]) != (state["turn"], state["stage"])
+
+
+def test_on_google_readiness_comes_in_the_same_read_as_the_orders_and_early_needs_no_question(tmp_path, monkeypatch):
+    """«Readiness is read with the orders, in the same request. It costs no extra Google requests.»"""
+    from sheets_bridge import stage as stage_module
+    from tests.bridge.backend_games import GoogleGame
+    from tests.bridge.test_turn_costs import _count_reads, _order_books
+    game = GoogleGame(tmp_path / "game", seed="ready-google")
+    gd = _with_config(game.gd, early=True)
+    rs = find_ruleset(gd.config.ruleset)
+    state = gd.latest_state()
+    awaited = [f for f, notes in rs.awaiting(state).items() if notes]
+    for fid in awaited[:-1]:
+        game.type_rows(fid, "Готовность", [("да",)])
+    reads = _count_reads(game.be)
+    check(gd, game.be)
+    assert dict(reads) == dict.fromkeys(_order_books(game), 1), "one read a book, «Готовность» in it"
+    last = submissions.last_check(gd.journal(), state["turn"], state["stage"], gd.epoch())
+    assert last is not None
+    assert [f for f, sub in last[1].items() if sub.ready] == awaited[:-1]
+    monkeypatch.setattr(stage_module, "open_backend", lambda gd, *args: game.be)
+    waiting = CliRunner().invoke(main, ["turn", str(gd.path), "--if-ready"])
+    assert waiting.exit_code == 0 and "не рассчитан досрочно" in waiting.output, waiting.output
+    game.type_rows(awaited[-1], "Готовность", [("да",)])
+    done = CliRunner().invoke(main, ["turn", str(gd.path), "--if-ready"])
+    assert done.exit_code == 0 and "рассчитан; теперь" in done.output, done.output

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from sheets_bridge import cli_text, pictures
+from sheets_bridge import cli_text, pictures, readiness
 from sheets_bridge import stage as stage_module
 from sheets_bridge.backends.base import Backend
 from sheets_bridge.cli import main
@@ -110,6 +110,8 @@ def test_a_declined_unplayed_stage_was_read_once_and_its_order_tabs_are_open_aga
     rs = stage_module.find_ruleset(state["ruleset"])
     layout = Layout.load(rs.name)
     titles = {key: {t.title for t in stage_tabs(rs, layout, state["stage"], key)} for key in game.gd.config.books}
+    for key, read in titles.items():                # «Готовность» is read (and closed) with the order tabs
+        read |= set(readiness.read_titles(layout, key)) if read else set()
     opened = ({key: _protections(game, game.gd.config.books[key], titles[key]) for key in titles if titles[key]}
               if isinstance(game, GoogleGame) else {})
     readers = _order_books(game)
