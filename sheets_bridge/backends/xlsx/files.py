@@ -29,6 +29,7 @@ import contextlib
 import datetime as dt
 import hashlib
 import io
+import math
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Iterator
@@ -42,6 +43,7 @@ from zipfile import ZIP_DEFLATED, ZIP_STORED, ZipFile
 from openpyxl import Workbook
 from openpyxl.cell.cell import MergedCell
 from openpyxl.comments import Comment
+from openpyxl.comments.comment_sheet import CommentRecord
 from openpyxl.compat.strings import safe_string
 from openpyxl.drawing.image import Image
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing
@@ -49,6 +51,7 @@ from openpyxl.reader.drawings import find_images
 from openpyxl.reader.excel import ExcelReader
 from openpyxl.styles import Alignment, Protection
 from openpyxl.styles.cell_style import StyleArray
+from openpyxl.utils import get_column_letter
 from openpyxl.utils.indexed_list import IndexedList
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet._writer import WorksheetWriter
@@ -343,10 +346,13 @@ class _InMemoryWriter(ExcelWriter):
         ws._drawing.charts = ws._charts
         ws._drawing.images = ws._images
         out = io.BytesIO()
-        writer: Any = WorksheetWriter(ws, out=out)
+        writer: Any = _RowsWriter(ws, out=out)
         writer.write()
         ws._rels = writer._rels
-        self.zip.writestr(ws.path[1:], out.getvalue())
+        data = out.getvalue()
+        if writer.rows_xml is not None:
+            data = data.replace(_ROWS_MARK, writer.rows_xml, 1)
+        self.zip.writestr(ws.path[1:], data)
         self.manifest.append(ws)
 
     def _write_comment(self, ws: Any) -> None:
@@ -362,6 +368,82 @@ class _InMemoryWriter(ExcelWriter):
         for image in self._images:  # type: ignore[attr-defined]  # openpyxl's writer's own list (no stub)
             # stored: a PNG deflates by a few bytes, at the cost of a save
             self.zip.writestr(image.path[1:], image._data(), compress_type=ZIP_STORED)
+
+
+_ROWS_MARK = b"forumwar:rows:3f9c1e"     # where `_RowsWriter` puts the rows it wrote itself (in sheetData)
+_PLAIN_TYPES = {"s": "inlineStr", "n": "n", "b": "b", "inlineStr": "inlineStr"}   # data type -> `t` in the file
+
+
+def _escaped(text: str) -> str:
+    """Text as lxml writes it in an element or an attribute value."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace("\r", "&#13;") if "\r" in text else text
+
+
+class _RowsWriter(WorksheetWriter):
+    """openpyxl's worksheet writer, whose rows of plain cells (a text, a number, a truth value, nothing) are
+    written as text in one go, the very bytes its writer gives them (lxml, element by element: the larger part
+    of a save). A sheet holding any other cell (a formula, a date, rich text, a link) is written by openpyxl."""
+
+    rows_xml: bytes | None = None
+
+    def write_rows(self) -> None:
+        parts = self._plain_rows()
+        if parts is None or not parts:
+            super().write_rows()
+            return
+        stream: Any = self.xf
+        xf = stream.send(True)
+        with xf.element("sheetData"):
+            xf.write(_ROWS_MARK.decode())
+        stream.send(None)
+        self.rows_xml = "".join(parts).encode("ascii", "xmlcharrefreplace")   # as lxml's stream: &#1043;
+
+    def _plain_rows(self) -> list[str] | None:
+        ws: Any = self.ws
+        if ws.merged_cells.ranges:
+            return None
+        cell: Any
+        for cell in ws._cells.values():
+            value = cell._value
+            if (cell.data_type not in _PLAIN_TYPES or cell._hyperlink is not None
+                    or not (value is None or type(value) in (str, int, float, bool))
+                    or (cell.data_type == "inlineStr" and value is not None)):   # (an empty text parsed)
+                return None
+        cell_styles = ws.parent._cell_styles
+        style_ids: dict[tuple[int, ...], int] = {}      # openpyxl's StyleArray hashes in Python, cell by cell
+        dims = ws.row_dimensions
+        parts: list[str] = []
+        for row_idx, row in self.rows():    # sorted, with the rows of a height
+            dim = dims.get(row_idx)
+            attrs = f' r="{row_idx}"' + ("".join(f' {k}="{_escaped(v)}"' for k, v in dim) if dim is not None else "")
+            cells = []
+            for cell in row:
+                if cell._comment is not None:
+                    ws._comments.append(CommentRecord.from_cell(cell))
+                style = cell._style
+                styled = style is not None and any(style)
+                value = cell._value
+                if value is None and not styled and not cell._comment:
+                    continue
+                head = f'<c r="{get_column_letter(cell.column)}{cell.row}"'
+                if styled:
+                    key = tuple(style)
+                    style_id = style_ids.get(key)
+                    if style_id is None:
+                        style_id = style_ids[key] = cell_styles.add(style)
+                    head += f' s="{style_id}"'
+                head += f' t="{_PLAIN_TYPES[cell.data_type]}"'
+                if value is None or value == "":
+                    cells.append(head + "></c>")        # lxml's stream closes an element apart
+                elif cell.data_type == "s":
+                    space = ' xml:space="preserve"' if value != value.strip() else ""
+                    cells.append(f"{head}><is><t{space}>{_escaped(value)}</t></is></c>")
+                else:
+                    number = "" if isinstance(value, float) and not math.isfinite(value) else f"{value:.16g}"
+                    cells.append(f"{head}><v>{number}</v></c>")
+            parts.append(f"<row{attrs}>{''.join(cells)}</row>")
+        return parts
 
 
 def workbook_bytes(wb: Workbook) -> bytes:
