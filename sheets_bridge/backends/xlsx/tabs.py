@@ -631,10 +631,12 @@ def _lists_sheet(wb: Workbook) -> Worksheet:
 def _list_columns(ws: Worksheet) -> dict[int, tuple[str, ...]]:
     """Column number -> its list (values down to the first empty cell)."""
     columns: dict[int, tuple[str, ...]] = {}
+    cells = _cells(ws)              # read without making a cell (ws.cell made each one it looked at)
     for c in range(1, ws.max_column + 1):
         values = []
         for r in range(1, ws.max_row + 1):
-            value = ws.cell(row=r, column=c).value
+            cell = cells.get((r, c))
+            value = cell.value if cell is not None else None
             if value is None or value == "":
                 break
             values.append(str(value))
@@ -654,10 +656,9 @@ def collect_unused_lists(wb: Workbook) -> None:
             match = reference.match((dv.formula1 or "").strip())
             if match:   # LibreOffice saves the sheet name unquoted
                 used.add(column_index_from_string(match[1]))
-    for c in range(1, lists.max_column + 1):
+    for (_, c), cell in _cells(lists).items():
         if c not in used:
-            for r in range(1, lists.max_row + 1):
-                lists.cell(row=r, column=c).value = None
+            cell.value = None
 
 
 def tidy_sheets(wb: Workbook, written: Iterable[str]) -> None:
