@@ -73,10 +73,16 @@ NO_VIEWER_ARROW = "#333333"
 EDGE = "#202020"                 # the outline of places and of the legend's swatches
 LINK_COLOURS = {"road": "#8c7b63", "land": "#8c7b63", "sea": SEA}
 OTHER_LINK = "#8c7b63"
-Style = Literal["solid", "dashed", "dotted"]
-ARROW_STYLES: dict[str, Style] = {"attack": "solid", "move": "dashed", "support": "dotted"}
-ARROW_TITLES = {"attack": "атака", "move": "движение", "support": "поддержка"}
-DASHES: dict[Style, tuple[float, float] | None] = {"solid": None, "dashed": (3.7, 1.6), "dotted": (1.0, 1.65)}
+Style = Literal["solid", "dashed", "dotted", "dashdot"]
+# Each rule set's kinds of arrows in their own styles (Titania: attack, move, support, spell; Jade Rose: what
+# an attack does to the city it takes)
+ARROW_STYLES: dict[str, Style] = {"attack": "solid", "move": "dashed", "support": "dotted", "spell": "dashdot",
+                                  "colonise": "solid", "plunder": "dashed", "raze": "dotted", "raze_leave": "dashdot"}
+ARROW_TITLES = {"attack": "атака", "move": "движение", "support": "поддержка", "spell": "заклинание",
+                "colonise": "атака, при захвате колонизировать", "plunder": "атака, при захвате разграбить",
+                "raze": "атака, при захвате разрушить", "raze_leave": "атака, при захвате разрушить и уйти"}
+DASHES: dict[Style, tuple[float, ...] | None] = {"solid": None, "dashed": (3.7, 1.6), "dotted": (1.0, 1.65),
+                                                 "dashdot": (4.5, 1.5, 1.0, 1.5)}
 ARROW_WIDTH = 2.6                # points
 ARROW_SHRINK = 12.0              # points kept free at each end of an arrow
 ARROW_HEAD = (8.8, 4.4)          # points: the head's length and half width
@@ -205,21 +211,25 @@ def _line_mask(line: str, points: float, bold: bool) -> tuple[Image.Image, int, 
     return Image.Image()._new(rendered), left, top
 
 
-def dashes(a: Point, b: Point, pattern: tuple[float, float] | None) -> list[tuple[Point, Point]]:
-    """The pieces of the segment a→b drawn in a dash pattern (on, off lengths; None: the whole)."""
+def dashes(a: Point, b: Point, pattern: tuple[float, ...] | None) -> list[tuple[Point, Point]]:
+    """The pieces of the segment a→b drawn in a dash pattern (on, off lengths, repeated: (on, off, on, off) is a
+    dash and a dot; None: the whole)."""
     if pattern is None:
         return [(a, b)]
     length = math.hypot(b[0] - a[0], b[1] - a[1])
     if length == 0:
         return []
-    on, off = pattern
+    pairs = list(zip(pattern[0::2], pattern[1::2], strict=True))
     ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
     out: list[tuple[Point, Point]] = []
     at = 0.0
+    n = 0
     while at < length:
+        on, off = pairs[n % len(pairs)]
         end = min(at + on, length)
         out.append(((a[0] + ux * at, a[1] + uy * at), (a[0] + ux * end, a[1] + uy * end)))
         at = end + off
+        n += 1
     return out
 
 
@@ -241,7 +251,7 @@ class Pen:
              round_caps: bool = False) -> None:
         """A stroke `width` pixels wide, solid, dashed or dotted (dashes in widths, as matplotlib's)."""
         pattern = DASHES[style]
-        scaled = None if pattern is None else (pattern[0] * width, pattern[1] * width)
+        scaled = None if pattern is None else tuple(length * width for length in pattern)
         w = max(1, round(width * self.scale))
         for p, q in dashes(a, b, scaled):
             self.draw.line([self._xy(p), self._xy(q)], fill=colour, width=w)
@@ -759,6 +769,8 @@ def _legend_image(entries: tuple[_Entry, ...]) -> Image.Image:
             pen.polygon(corners, None, rgb(EDGE), 1.0 * PT)
         elif entry.kind == "star":
             pen.polygon(star(((x0 + x1) / 2, mid), STAR_SIZE * PT / 2), rgb(entry.colour), rgb(entry.colour), PT)
+        elif entry.kind == "note":          # a line of text alone (what the map leaves out)
+            pass
         else:
             line_w = ARROW_WIDTH * PT if entry.text.startswith("ваш приказ") else LINK_WIDTH * PT
             pen.line((x0, mid), (x1, mid), rgb(entry.colour), line_w, entry.style)
@@ -789,8 +801,9 @@ def battles_title(picture: MapPicture) -> str | None:
 
 
 def _legend_entries(picture: MapPicture, colours: Mapping[str, str], arrow_kinds: Sequence[str],
-                    arrow_colour: str, battles: str | None) -> tuple[_Entry, ...]:
-    """The legend's entries: the factions, then the kinds of places and links drawn, the star, the arrows."""
+                    arrow_colour: str, battles: str | None, notes: Sequence[str] = ()) -> tuple[_Entry, ...]:
+    """The legend's entries: the factions, then the kinds of places and links drawn, the star, the arrows, the
+    `notes` (lines of text alone)."""
     entries = [_Entry("patch", name, colours[fid]) for fid, name in sorted(picture.factions.items())]
     kinds = {p.kind for p in picture.places}
     if any(p.owner is None and not p.ruined and p.kind != "sea" for p in picture.places):
@@ -811,6 +824,7 @@ def _legend_entries(picture: MapPicture, colours: Mapping[str, str], arrow_kinds
     for kind in dict.fromkeys(arrow_kinds):
         entries.append(_Entry("line", f"ваш приказ: {ARROW_TITLES.get(kind, kind)}", arrow_colour,
                               ARROW_STYLES.get(kind, "solid")))
+    entries += [_Entry("note", text, "#000000") for text in notes]
     return tuple(entries)
 
 
@@ -1045,10 +1059,11 @@ class MapPainter:
 
     # -- a map ---------------------------------------------------------------------------------
     def draw(self, picture: MapPicture, title: str = "", viewer: str | None = None,
-             base: MapPicture | None = None) -> Drawing:
+             base: MapPicture | None = None, legend_notes: Sequence[str] = ()) -> Drawing:
         """The picture as a WIDTH_PX × HEIGHT_PX PNG; arrows only of `viewer` (none on the public map). Over a
         `base` with the same places and links (a stage's public map under a faction's), the labels the two
-        share stay where the base's go, unless an arrow covers them (`_place`)."""
+        share stay where the base's go, unless an arrow covers them (`_place`). `legend_notes`: lines the legend ends
+        with (what the map leaves out)."""
         colours = faction_colours(picture.factions)
         where = layout(picture)
         xs = [xy[0] for xy in where.values()] or [0.0]
@@ -1086,7 +1101,8 @@ class MapPainter:
             stamps += [_sprite_stamp(("star",), self._star, centres[key][0] + lift, centres[key][1] - lift, True)
                        for key in marks]
         entries = _legend_entries(picture, colours, [a.kind for a in arrows], arrow_colour,
-                                  battles_title(picture) if marks else None)
+                                  battles_title(picture) if marks else None,
+                                  legend_notes)
         legend = self._legend(entries)
         at = (round(LEGEND_AT[0] * WIDTH_PX + 0.5 * LEGEND_POINTS * PT),
               round((1 - LEGEND_AT[1]) * HEIGHT_PX + 0.5 * LEGEND_POINTS * PT))

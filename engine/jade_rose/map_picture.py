@@ -3,17 +3,23 @@ ruins, the battles and captures of the events given (one marker per city and tur
 happened there, with the turn it happened in), and the viewer's own attacks as arrows.
 
 Everything here is public in Jade Rose (cities' owners, sizes and levels, roads, the chronicle's battles);
-only the arrows are the viewer's own: its attacks of the pending battles (an army marches from the
-viewer's city nearest by road, the rule book giving armies no place of their own).
+only the arrows are the viewer's own: the attacks its `orders` declare (the «Приказы армиям» rows of its war
+plan, but those the orders' "refused" rows name: rows with an error) and its attacks of the pending battles.
+An army marches from the viewer's city nearest by road (the rule book gives armies no place of their own);
+what the attack does to the city it takes is the arrow's kind (CAPTURE_KINDS). «Оборонять» has no arrow: the
+army stands in the city it defends.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.jade_rose.turn import WAR_PLAN
 from engine.ruleset import MapArrow, MapLink, MapMarker, MapPicture, MapPlace
 
 MARKED_EVENTS = {"battle": "бой", "capture": "захват", "failed_attack": "атака отбита"}
+# «При захвате»: the arrow's kind of an attack (the drawing's legend tells each one)
+CAPTURE_KINDS = {"colonise": "colonise", "plunder": "plunder", "raze": "raze", "raze_leave": "raze_leave"}
 
 
 def _label(city: Mapping[str, Any]) -> str:
@@ -46,6 +52,29 @@ def _turn_of(state: Mapping[str, Any], event: Mapping[str, Any]) -> int:
     return turn - 1 if state.get("stage") in ("orders", "finished") else turn
 
 
+def refused_rows(orders: Mapping[str, Any] | None) -> set[tuple[str, int]]:
+    """The (tab, row) of the rows the orders' "refused" names: rows with an error, drawn nowhere."""
+    refused = orders.get("refused", ()) if isinstance(orders, Mapping) else ()
+    return {(str(tab), int(row)) for tab, row in refused}
+
+
+def declared_attacks(orders: Mapping[str, Any] | None) -> list[tuple[str, str]]:
+    """(target city, capture) of each attack the orders' war plan declares, in the plan's order, but the
+    rows with an error (`refused_rows`)."""
+    items = orders.get("orders", ()) if isinstance(orders, Mapping) else ()
+    refused = refused_rows(orders)
+    out: list[tuple[str, str]] = []
+    for item in items:
+        plan = item.get("plan") if isinstance(item, Mapping) and item.get("kind") == WAR_PLAN else None
+        armies = plan.get("armies") if isinstance(plan, Mapping) else None
+        for army in (armies.values() if isinstance(armies, Mapping) else ()):
+            row = army.get("row")
+            if army.get("order") != "attack" or not army.get("city") or ("army_orders", row) in refused:
+                continue
+            out.append((str(army["city"]), str(army.get("capture") or "colonise")))
+    return out
+
+
 class JadeRoseMap:
     """`picture(state, faction)`: the public map (faction None) or one faction's, with its attacks."""
 
@@ -64,12 +93,18 @@ class JadeRoseMap:
                 if MARKED_EVENTS[e["kind"]] not in texts:
                     texts.append(MARKED_EVENTS[e["kind"]])
         markers = tuple(MapMarker(city, "battle", ", ".join(texts), turn) for (city, turn), texts in marked.items())
+        attacks: list[tuple[str, str]] = []
+        if faction is not None and faction in state["factions"]:
+            given = orders.get("faction") if isinstance(orders, Mapping) else None
+            if given in (None, faction):
+                attacks += declared_attacks(orders)
+            attacks += [(str(battle["city"]), str(att.get("capture") or "colonise"))
+                        for battle in state.get("battles") or [] for att in battle["attackers"]
+                        if att["faction"] == faction]
         arrows: list[MapArrow] = []
-        if faction is not None:
-            for battle in state.get("battles") or []:
-                for att in battle["attackers"]:
-                    origin = _origin(state, faction, battle["city"]) if att["faction"] == faction else None
-                    if origin is not None:
-                        arrows.append(MapArrow(origin, str(battle["city"]), "attack", faction))
+        for city, capture in attacks:
+            origin = _origin(state, str(faction), city) if city in state["cities"] else None
+            if origin is not None:
+                arrows.append(MapArrow(origin, city, CAPTURE_KINDS.get(capture, "colonise"), str(faction)))
         names = {fid: str(f["name"]) for fid, f in state["factions"].items()}
         return MapPicture(places, links, names, markers, tuple(dict.fromkeys(arrows)), int(state["turn"]))

@@ -1,5 +1,7 @@
 """The Titania map for drawing (the `map_data` capability): provinces by owner, land and sea, adjacency,
-this turn's battles, and the viewer's own Campaign orders as arrows.
+this turn's battles, and the viewer's own orders as arrows: the Campaign's moves, attacks, supports and
+splits, and the spells of «Мощь и магия» (`spell_targets`: from the capital, or from the faction's province
+next to the target, to the province it aims at). The orders' "refused" rows (rows with an error) are not drawn.
 
 Fog of war as in the books (engine.titania.views): owners, capitals, Shrines, Bosses' lairs, Keepers' lands and
 the victory provinces (unless the GM hides them: T4-7, engine.titania.victory) are public (the «Карта» tab);
@@ -17,6 +19,7 @@ from typing import Any
 
 from engine.ruleset import MapArrow, MapLink, MapMarker, MapPicture, MapPlace
 from engine.titania.state_types import TitaniaState, titania_state
+from engine.titania.tabs import MIGHT
 from engine.titania.victory import marked
 from engine.titania.views import VICTORY_MARK, sight
 
@@ -111,6 +114,40 @@ def campaign_steps(orders: Mapping[str, Any] | Sequence[Any] | None) -> list[tup
     return steps
 
 
+def spell_targets(orders: Mapping[str, Any] | Sequence[Any] | None) -> list[tuple[str, str]]:
+    """(target kind, province) of each spell cast (the «Мощь и магия» rows of the ParsedOrders' orders, or a
+    mapping holding them under "orders", but the rows its "refused" names): "own" for a spell on an own army or
+    province, "enemy" for one on another's army."""
+    items = orders.get("orders", ()) if isinstance(orders, Mapping) else orders or ()
+    refused = {int(row) for tab, row in (orders.get("refused", ()) if isinstance(orders, Mapping) else ())
+               if tab == MIGHT}
+    out: list[tuple[str, str]] = []
+    for item in items:
+        cast = item.get("cast") if isinstance(item, Mapping) and item.get("kind") == "spell" else None
+        if not isinstance(cast, Mapping) or refused & {int(r) for r in item.get("rows", ())}:
+            continue
+        target = cast.get("target")
+        if isinstance(target, Mapping) and target.get("army"):
+            out.append(("enemy", str(target["army"])))
+        elif cast.get("army") or cast.get("province"):
+            out.append(("own", str(cast.get("army") or cast.get("province"))))
+    return out
+
+
+def _spell_source(game: TitaniaState, faction: str, aim: str, target: str) -> str | None:
+    """Where a spell's arrow starts: for a spell on the faction's own army or province, its capital; for one on
+    another's army (or on its capital), the faction's province next to the target (the first by name), else the
+    capital. None when that is the target itself (no arrow)."""
+    provinces = game["map"]["provinces"]
+    home = game["factions"][faction].get("capital")
+    capital = str(home) if home in provinces and home != target else None
+    if aim == "own" and capital is not None:
+        return capital
+    near = sorted((str(p) for pair in game["map"]["adjacency"] for p, q in (pair, pair[::-1])
+                   if q == target and game["owners"].get(p) == faction), key=lambda p: str(provinces[p]["name"]))
+    return near[0] if near else capital
+
+
 class TitaniaMap:
     """`picture(state, faction)`: the public map (faction None) or one faction's, with its orders."""
 
@@ -141,5 +178,9 @@ class TitaniaMap:
                 if army in provinces and target in provinces and army != target:
                     shown = "support" if kind == "support" else "attack" if _hostile(game, viewer, target) else "move"
                     arrows.append(MapArrow(army, target, shown, viewer))
+            for aim, target in spell_targets(orders):
+                source = _spell_source(game, viewer, aim, target) if target in provinces else None
+                if source is not None:
+                    arrows.append(MapArrow(source, target, "spell", viewer))
         names = {fid: str(f["name"]) for fid, f in game["factions"].items()}
         return MapPicture(tuple(places), links, names, _markers(game), tuple(dict.fromkeys(arrows)), int(game["turn"]))
