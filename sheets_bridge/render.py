@@ -43,11 +43,12 @@ def _turn_archive(gd: GameDir, rs: Ruleset, turn: int) -> list[tuple[str, dict[s
     return out
 
 
-def _orders_log(gd: GameDir, rs: Ruleset, saved: dict[str, Any], fid: str, turn: int, layout: Layout) -> Table:
+def _orders_log(gd: GameDir, rs: Ruleset, saved: dict[str, Any], fid: str, turn: int, layout: Layout,
+                archive: list[tuple[str, dict[str, Any]]] | None = None) -> Table:
     """The faction's orders of every stage of `turn` resolved so far, stage by stage (the archived
     statuses; `saved` when the archive has none): after the planning stage the turn's economy results
     are still there."""
-    stages = [recorded for _, recorded in _turn_archive(gd, rs, turn)]
+    stages = [recorded for _, recorded in (_turn_archive(gd, rs, turn) if archive is None else archive)]
     titles = {t.key: t.title for t in layout.order_tabs()}
     rows = [(turn, titles.get(s["tab"], s["tab"]), s["row"], s.get("order", ""), s["text"])
             for recorded in (stages or [saved]) for s in recorded.get(fid, [])]
@@ -58,7 +59,7 @@ PROBLEMS_COLUMNS = ("Этап", "Фракция", "Вкладка", "Строк�
 
 
 def _problems_table(gd: GameDir, rs: Ruleset, state: dict[str, Any], saved: dict[str, Any], problems: list[str],
-                    layout: Layout, turn: int) -> Table:
+                    layout: Layout, turn: int, archive: list[tuple[str, dict[str, Any]]] | None = None) -> Table:
     """The GM's «Проблемы»: the players' and the GM's mistakes in every stage of `turn` resolved so far, each
     row labelled with its stage («ход 2, приказы»), the stages in order (the archived statuses; `saved` and
     `problems`, the closed stage's, when the archive has none). A stage's problem stays listed after the next
@@ -68,7 +69,7 @@ def _problems_table(gd: GameDir, rs: Ruleset, state: dict[str, Any], saved: dict
     faction, a battle or the dice defeated is carried out, not a mistake; an archive from before the codes
     were kept lists every refused row)."""
     titles = {t.key: t.title for t in layout.order_tabs()}
-    recorded: list[tuple[str | None, dict[str, Any]]] = [*_turn_archive(gd, rs, turn)]
+    recorded: list[tuple[str | None, dict[str, Any]]] = [*(_turn_archive(gd, rs, turn) if archive is None else archive)]
     if not recorded:
         recorded = [(None, {**saved, "_problems": problems})]
     rows: list[tuple[Any, ...]] = []
@@ -98,19 +99,20 @@ def render_books(gd: GameDir, rs: Ruleset, layout: Layout, state: dict[str, Any]
     standing order tabs whose rows stay (sheets_bridge.standing)."""
     views = rs.views(state)
     fairness_table = _fairness(gd, rs)
+    archive = _turn_archive(gd, rs, orders_turn or state["turn"])   # read once, not once per book (all factions')
     books: dict[str, list[TabWrite]] = {}
     for key in gd.config.books:
         kind = book_kind(key)
         tables = dict(views.get(key, {}))
         if kind == "faction":
-            tables["orders_log"] = _orders_log(gd, rs, saved, key, orders_turn or state["turn"], layout)
+            tables["orders_log"] = _orders_log(gd, rs, saved, key, orders_turn or state["turn"], layout, archive)
             for tab_key, table in odds_tab.initial(rs, layout, state, key).items():
                 tables.setdefault(tab_key, table)
             _add_notices(tables, layout.books[kind], book_notices(state, key, list(problems)))
         elif kind == "gm":
             _add_links(tables, layout.books[kind], book_links(gd))
             tables["problems"] = _problems_table(gd, rs, state, saved, list(problems), layout,
-                                                 orders_turn or state["turn"])
+                                                 orders_turn or state["turn"], archive)
             tables["readiness"] = opening_readiness(gd, rs, state)
             tables["fairness"] = fairness_table
         else:
