@@ -18,10 +18,11 @@ parsed once and saved once. The pictures' ratio (with/without, goal PICTURES_GOA
 from __future__ import annotations
 
 import dataclasses
+import functools
 import shutil
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -183,7 +184,11 @@ def floor(game: Path, scratch: Path) -> Floor:
     return Floor(load, save, time.perf_counter() - wall, sum(p.stat().st_size for p in paths) / 2 ** 20)
 
 
-def measure(name: str, make: Any, tmp: Path) -> Row:
+def _titania(folder: Path, scale: int) -> Any:
+    return titania_game(folder, scale)
+
+
+def measure(name: str, make: Callable[[Path], Any], tmp: Path) -> Row:
     """The game made in `tmp/base`, its floor, its turn with the pictures off and on (each on a copy)."""
     base = make(tmp / "base")
     for copy in ("off", "on"):
@@ -215,12 +220,14 @@ def main(scales: tuple[int, ...] = SCALES) -> dict[str, Row]:
         print(_line(rows["jade_rose"]))
         for scale in scales:
             name = f"titania {titania_world.FACTIONS * scale}/{WIDTH_HEIGHT * scale}"
-            rows[f"titania-{scale}"] = measure(name, lambda folder, s=scale: titania_game(folder, s),
+            rows[f"titania-{scale}"] = measure(name, functools.partial(_titania, scale=scale),
                                                Path(tmp) / f"titania-{scale}")
             print(_line(rows[f"titania-{scale}"]))
             shutil.rmtree(Path(tmp) / f"titania-{scale}", ignore_errors=True)
     titania = [rows[f"titania-{s}"] for s in scales]
-    for label, pick in (("pictures off", lambda r: r.off), ("pictures on", lambda r: r.on)):
+    picks: tuple[tuple[str, Callable[[Row], Turn]], ...] = (("pictures off", lambda r: r.off),
+                                                            ("pictures on", lambda r: r.on))
+    for label, pick in picks:
         per_cell = [pick(r).cpu / pick(r).cells for r in titania]
         spread = max(abs(p / per_cell[0] - 1) for p in per_cell)
         print(f"  CPU per cell, {label}: " + ", ".join(f"{p * 1e6:.0f} us" for p in per_cell)
