@@ -77,10 +77,10 @@ Style = Literal["solid", "dashed", "dotted", "dashdot"]
 # Each rule set's kinds of arrows in their own styles (Titania: attack, move, support, spell; Jade Rose: what
 # an attack does to the city it takes)
 ARROW_STYLES: dict[str, Style] = {"attack": "solid", "move": "dashed", "support": "dotted", "spell": "dashdot",
-                                  "colonise": "solid", "plunder": "dashed", "raze": "dotted", "raze_leave": "dashdot"}
+                                  "colonise": "solid", "plunder": "dashed", "raze": "dotted", "defend": "dashdot"}
 ARROW_TITLES = {"attack": "атака", "move": "движение", "support": "поддержка", "spell": "заклинание",
-                "colonise": "атака, при захвате колонизировать", "plunder": "атака, при захвате разграбить",
-                "raze": "атака, при захвате разрушить", "raze_leave": "атака, при захвате разрушить и уйти"}
+                "colonise": "атака — колонизация", "plunder": "атака — разграбление", "raze": "атака — разрушение",
+                "defend": "оборона города"}
 DASHES: dict[Style, tuple[float, ...] | None] = {"solid": None, "dashed": (3.7, 1.6), "dotted": (1.0, 1.65),
                                                  "dashdot": (4.5, 1.5, 1.0, 1.5)}
 ARROW_WIDTH = 2.6                # points

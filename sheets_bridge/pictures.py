@@ -116,9 +116,16 @@ def events_into(gd: GameDir, key: str) -> list[dict[str, Any]]:
     return out
 
 
+def map_orders(parsed: ParsedOrders) -> dict[str, Any]:
+    """What MapData.picture takes of a faction's parsed orders: {"faction", "stage", "orders", "refused"}, the
+    last the (tab, row) of its rows with an error (a rule set draws no order of theirs)."""
+    return {"faction": parsed.faction, "stage": parsed.stage, "orders": list(parsed.orders),
+            "refused": [(s.tab, s.number) for s in parsed.statuses if not s.ok]}
+
+
 def faction_orders(gd: GameDir, rs: Ruleset, state: dict[str, Any], faction: str) -> dict[str, Any] | None:
     """The faction's orders given in the stage of the snapshot `state`, if that stage resolved and its
-    orders are archived: {"faction", "stage", "orders": ParsedOrders.orders} (what MapData.picture takes)."""
+    orders are archived (`map_orders`: what MapData.picture takes)."""
     from sheets_bridge.layouts import Layout
     from sheets_bridge.pull import parse_books
     turn, stage = int(state["turn"]), str(state["stage"])
@@ -127,7 +134,7 @@ def faction_orders(gd: GameDir, rs: Ruleset, state: dict[str, Any], faction: str
         return None
     raw = json.loads(path.read_text(encoding="utf-8"))
     parsed, _ = parse_books(rs, Layout.load(rs.name), state, stage, {faction: raw})
-    return {"faction": faction, "stage": stage, "orders": list(parsed[faction].orders)}
+    return map_orders(parsed[faction])
 
 
 def faction_picture(maps: MapData, state: Mapping[str, Any], faction: str, events: Sequence[Mapping[str, Any]],
@@ -223,8 +230,8 @@ class _Work:
             orders = None
             if self.before is not None and job.faction in self.before.get("factions", {}):
                 given = self.orders.get(job.faction) if self.orders is not None else None
-                orders = ({"faction": job.faction, "stage": str(self.before["stage"]), "orders": list(given.orders)}
-                          if given is not None else faction_orders(self.gd, self.rs, self.before, job.faction))
+                orders = (map_orders(given) if given is not None
+                          else faction_orders(self.gd, self.rs, self.before, job.faction))
             picture = faction_picture(maps, self.state, job.faction, self.events, self.before, orders)
         title = map_title(self.rs, self.state, job.faction, self.names)
         return self.map_painter().draw(picture, title, job.faction, self.public_picture()).png

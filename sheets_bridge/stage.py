@@ -17,7 +17,7 @@ from typing import Any
 from engine import find_ruleset
 from engine.ruleset import GM_BOOK, ParsedOrders, RowStatus, Ruleset
 from engine.state import canonical_json
-from sheets_bridge import deadlines, odds_tab, opening, posts, readiness, submissions, tab_lock
+from sheets_bridge import check_maps, deadlines, odds_tab, opening, posts, readiness, submissions, tab_lock
 from sheets_bridge.backends.base import Backend, LocksOnRead, SharesGame, TabWrite, WorksOnManyBooks, WritesManyBooks
 from sheets_bridge.cli_text import warm_battles
 from sheets_bridge.gamedir import GameDir
@@ -47,7 +47,8 @@ class StageReport:
 # -- check ---------------------------------------------------------------------------
 
 def check(gd: GameDir, be: Backend | None = None, progress: Progress = noop) -> StageReport:
-    """Validate every faction's open-stage orders and write each row's status; resolve nothing."""
+    """Validate every faction's open-stage orders and write each row's status, with each faction's map of its
+    orders (check_maps); resolve nothing."""
     with gd.lock():
         require_complete_books(gd)
         be = be or open_backend(gd)
@@ -99,12 +100,14 @@ def check(gd: GameDir, be: Backend | None = None, progress: Progress = noop) -> 
             progress(Step(f"проверена книга {len(report.pushed)} из {len(books)}: {book_name(state, fid)} — строк без "
                           f"ошибок {ok}, с ошибками {len(outcomes) - ok}", len(report.pushed), len(books)))
 
-        if isinstance(be, WritesManyBooks):    # the books' writes together, as the push sends them
-            be.write_books({gd.config.books[fid]: writes for fid, writes in books.items()}, progress=written)
-        else:
-            for fid, writes in books.items():
-                be.write_book(gd.config.books[fid], writes)
-                written(gd.config.books[fid])
+        # each faction's map with its orders as they stand goes into its book with that write (issue 41 §1)
+        with check_maps.with_writes(gd, be, rs, state, parsed, factions, progress):
+            if isinstance(be, WritesManyBooks):    # the books' writes together, as the push sends them
+                be.write_books({gd.config.books[fid]: writes for fid, writes in books.items()}, progress=written)
+            else:
+                for fid, writes in books.items():
+                    be.write_book(gd.config.books[fid], writes)
+                    written(gd.config.books[fid])
         report.pushed.sort(key=list(books).index)
         gd.append_journal(submissions.checked_entry(state["turn"], stage, gd.epoch(), deadlines.stamp(), counts))
         return report

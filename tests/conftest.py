@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-from sheets_bridge import pictures
+from sheets_bridge import check_maps, pictures
 from sheets_bridge.demo import run_demo
 from sheets_bridge.gamedir import GameDir
 from tests.paths import REPO, SHARED
@@ -72,8 +72,9 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
 
 FULL = os.environ.get("FORUMWAR_FULL_TESTS") == "1"
-PICTURE_TESTS = {"test_map_drawing.py", "test_charts.py", "test_gsheets_pictures.py"}
+PICTURE_TESTS = {"test_map_drawing.py", "test_charts.py", "test_gsheets_pictures.py", "test_check_maps.py"}
 DRAW = pictures.publish
+DRAW_CHECK = check_maps.publish          # `check`'s order maps (issue 41 §1), off where the pictures are
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -83,6 +84,7 @@ def _no_pictures() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         if not FULL:
             patch.setattr(pictures, "publish", lambda *args, **kwargs: None)
+            patch.setattr(check_maps, "publish", lambda *args, **kwargs: [])
         yield
 
 
@@ -92,6 +94,7 @@ def _pictures_where_tested(request: pytest.FixtureRequest) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         if request.path.name in PICTURE_TESTS:
             patch.setattr(pictures, "publish", DRAW)
+            patch.setattr(check_maps, "publish", DRAW_CHECK)
         yield
 
 

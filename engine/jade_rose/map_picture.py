@@ -1,13 +1,13 @@
 """The Jade Rose map for drawing (the `map_data` capability): cities by owner, size and level, roads,
 ruins, the battles and captures of the events given (one marker per city and turn, naming all that
-happened there, with the turn it happened in), and the viewer's own attacks as arrows.
+happened there, with the turn it happened in), and the viewer's own armies' targets as arrows.
 
 Everything here is public in Jade Rose (cities' owners, sizes and levels, roads, the chronicle's battles);
-only the arrows are the viewer's own: the attacks its `orders` declare (the «Приказы армиям» rows of its war
-plan, but those the orders' "refused" rows name: rows with an error) and its attacks of the pending battles.
-An army marches from the viewer's city nearest by road (the rule book gives armies no place of their own);
-what the attack does to the city it takes is the arrow's kind (CAPTURE_KINDS). «Оборонять» has no arrow: the
-army stands in the city it defends.
+only the arrows are the viewer's own: the armies' targets its `orders` give (the «Приказы армиям» rows of its
+war plan, but those the orders' "refused" rows name: rows with an error) and its attacks of the pending battles.
+An army marches from the viewer's city nearest by road (the rule book gives armies no place of their own; an
+army defending a city comes from its neighbour, none when no own city borders it); what an attack does to the
+city it takes is the arrow's kind (CAPTURE_KINDS), a defence's is "defend".
 """
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from engine.jade_rose.turn import WAR_PLAN
 from engine.ruleset import MapArrow, MapLink, MapMarker, MapPicture, MapPlace
 
 MARKED_EVENTS = {"battle": "бой", "capture": "захват", "failed_attack": "атака отбита"}
-# «При захвате»: the arrow's kind of an attack (the drawing's legend tells each one)
-CAPTURE_KINDS = {"colonise": "colonise", "plunder": "plunder", "raze": "raze", "raze_leave": "raze_leave"}
+# «При захвате»: the arrow's kind of an attack (the drawing's legend tells each one; «Разрушить и уйти» razes too)
+CAPTURE_KINDS = {"colonise": "colonise", "plunder": "plunder", "raze": "raze", "raze_leave": "raze"}
 
 
 def _label(city: Mapping[str, Any]) -> str:
@@ -35,7 +35,7 @@ def _coordinate(city: Mapping[str, Any], axis: str) -> float | None:
 
 
 def _origin(state: Mapping[str, Any], faction: str, target: str) -> str | None:
-    """The viewer's city next to `target` by road (the first by name), where its attack comes from."""
+    """The viewer's city next to `target` by road (the first by name), where its army comes from."""
     own = {cid for cid, c in state["cities"].items() if c.get("owner") == faction and not c.get("ruins")}
     near = sorted((state["cities"][a]["name"], a) for road in state.get("roads", []) for a, b in (road, road[::-1])
                   if b == target and a in own)
@@ -58,9 +58,9 @@ def refused_rows(orders: Mapping[str, Any] | None) -> set[tuple[str, int]]:
     return {(str(tab), int(row)) for tab, row in refused}
 
 
-def declared_attacks(orders: Mapping[str, Any] | None) -> list[tuple[str, str]]:
-    """(target city, capture) of each attack the orders' war plan declares, in the plan's order, but the
-    rows with an error (`refused_rows`)."""
+def army_targets(orders: Mapping[str, Any] | None) -> list[tuple[str, str]]:
+    """(target city, arrow kind) of each army the orders' war plan sends to attack or defend a city, in the plan's
+    order, but the rows with an error (`refused_rows`): an attack's kind is what it does on capture."""
     items = orders.get("orders", ()) if isinstance(orders, Mapping) else ()
     refused = refused_rows(orders)
     out: list[tuple[str, str]] = []
@@ -69,14 +69,15 @@ def declared_attacks(orders: Mapping[str, Any] | None) -> list[tuple[str, str]]:
         armies = plan.get("armies") if isinstance(plan, Mapping) else None
         for army in (armies.values() if isinstance(armies, Mapping) else ()):
             row = army.get("row")
-            if army.get("order") != "attack" or not army.get("city") or ("army_orders", row) in refused:
+            if army.get("order") not in ("attack", "defend") or not army.get("city") or ("army_orders", row) in refused:
                 continue
-            out.append((str(army["city"]), str(army.get("capture") or "colonise")))
+            kind = CAPTURE_KINDS.get(str(army.get("capture")), "colonise") if army["order"] == "attack" else "defend"
+            out.append((str(army["city"]), kind))
     return out
 
 
 class JadeRoseMap:
-    """`picture(state, faction)`: the public map (faction None) or one faction's, with its attacks."""
+    """`picture(state, faction)`: the public map (faction None) or one faction's, with its armies' targets."""
 
     def picture(self, state: Mapping[str, Any], faction: str | None, orders: Mapping[str, Any] | None = None,
                 events: Sequence[Mapping[str, Any]] = ()) -> MapPicture:
@@ -93,18 +94,18 @@ class JadeRoseMap:
                 if MARKED_EVENTS[e["kind"]] not in texts:
                     texts.append(MARKED_EVENTS[e["kind"]])
         markers = tuple(MapMarker(city, "battle", ", ".join(texts), turn) for (city, turn), texts in marked.items())
-        attacks: list[tuple[str, str]] = []
+        targets: list[tuple[str, str]] = []
         if faction is not None and faction in state["factions"]:
             given = orders.get("faction") if isinstance(orders, Mapping) else None
             if given in (None, faction):
-                attacks += declared_attacks(orders)
-            attacks += [(str(battle["city"]), str(att.get("capture") or "colonise"))
+                targets += army_targets(orders)
+            targets += [(str(battle["city"]), CAPTURE_KINDS.get(str(att.get("capture")), "colonise"))
                         for battle in state.get("battles") or [] for att in battle["attackers"]
                         if att["faction"] == faction]
         arrows: list[MapArrow] = []
-        for city, capture in attacks:
+        for city, kind in targets:
             origin = _origin(state, str(faction), city) if city in state["cities"] else None
             if origin is not None:
-                arrows.append(MapArrow(origin, city, CAPTURE_KINDS.get(capture, "colonise"), str(faction)))
+                arrows.append(MapArrow(origin, city, kind, str(faction)))
         names = {fid: str(f["name"]) for fid, f in state["factions"].items()}
         return MapPicture(places, links, names, markers, tuple(dict.fromkeys(arrows)), int(state["turn"]))
