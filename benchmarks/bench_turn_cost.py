@@ -11,9 +11,12 @@ game: with the pictures off and with them on. The cells written are those of the
 The floor, in the same run on the same books: every book of the game as the turn found it loaded with plain
 openpyxl (`load_workbook`) and saved (`Workbook.save`) once, nothing else.
 
-Goals: the CPU per cell written flat across the three Titania scales (each scale within FLAT of the smallest
-scale's figure), the turn with the pictures off at most FLOOR_GOAL times its floor for every game, each book
-parsed once and saved once. The pictures' ratio (with/without, goal PICTURES_GOAL) is printed, not judged here.
+Goals: the CPU per cell written flat across the three Titania scales (no larger scale's figure more than FLAT over
+the smallest scale's: the cliff is a cost per cell that grows; one that falls is printed, not judged), the turn
+with the pictures off at most FLOOR_GOAL times its floor for every game, each book parsed once and saved once.
+The pictures' ratio (with/without, goal PICTURES_GOAL) is printed, not judged here.
+
+It takes minutes (about 6 CPU minutes, most of them the 64-faction game's creation, its floor and its two turns).
 """
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 SCALES = (1, 2, 4)          # titania_world: 16 factions on 150 provinces, 32 on 300, 64 on 600
-FLAT = 0.25                 # "flat": every scale's CPU per cell within ±25 % of the smallest scale's
+FLAT = 0.25                 # "flat": no larger scale's CPU per cell over the smallest scale's by more than 25 %
 FLOOR_GOAL = 1.5            # the turn (pictures off) at most 1.5 x its floor
 PICTURES_GOAL = 1.3         # the turn with pictures at most 1.3 x without (printed only)
 SEED = "turn-cost"
@@ -229,10 +232,10 @@ def main(scales: tuple[int, ...] = SCALES) -> dict[str, Row]:
                                                             ("pictures on", lambda r: r.on))
     for label, pick in picks:
         per_cell = [pick(r).cpu / pick(r).cells for r in titania]
-        spread = max(abs(p / per_cell[0] - 1) for p in per_cell)
+        rise = max(p / per_cell[0] - 1 for p in per_cell)
         print(f"  CPU per cell, {label}: " + ", ".join(f"{p * 1e6:.0f} us" for p in per_cell)
-              + f" -> within {spread:.0%} of the smallest scale (goal ±{FLAT:.0%}): "
-              + ("FLAT" if spread <= FLAT else "NOT FLAT"))
+              + f" -> at most {rise:+.0%} over the smallest scale's (goal at most +{FLAT:.0%}): "
+              + ("FLAT" if rise <= FLAT else "NOT FLAT"))
     worst = max(rows.values(), key=lambda r: r.ratio)
     print(f"  turn (pictures off) vs floor: worst {worst.ratio:.2f} x ({worst.name}; goal <= {FLOOR_GOAL} x) -> "
           + ("OK" if worst.ratio <= FLOOR_GOAL else "SLOW"))
