@@ -5,7 +5,7 @@ import sys
 BENCHES = ("benchmarks.bench_battle", "benchmarks.bench_first_odds", "benchmarks.bench_sheets",
            "benchmarks.bench_stray_cell", "benchmarks.bench_russian",
            "benchmarks.bench_titania", "benchmarks.bench_titania_validation", "benchmarks.bench_pictures",
-           "benchmarks.bench_turn_cost")
+           "benchmarks.bench_check_maps", "benchmarks.bench_turn_cost")
 
 
 def main() -> int:
