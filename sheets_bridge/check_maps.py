@@ -18,15 +18,19 @@ over the public one (the shared ground and labels drawn once). `[pictures] draw 
 from __future__ import annotations
 
 import contextlib
+import gc
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.ruleset import ParsedOrders, Ruleset
+from engine.ruleset import MapData, MapPicture, ParsedOrders, Ruleset
 from sheets_bridge import pictures
 from sheets_bridge.backends.base import Backend, HoldsPictures, PicturesNotStored, PutsPictures, SendsPictures
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.stage_common import Progress, Step, noop
+
+if TYPE_CHECKING:
+    from sheets_bridge.map_drawing import MapPainter
 
 ERRORS_NOTE = ("строк с ошибками не нарисовано: {count}", "почему — в столбце «Статус»")   # two lines of the legend
 
@@ -71,6 +75,19 @@ def publish(gd: GameDir, be: Backend, rs: Ruleset, state: Mapping[str, Any], par
     public = maps.picture(state, None, events=events)
     note = pictures.map_note(True, battles_title(public))      # the stage's own: Google's tab stays as it is
     painter = MapPainter()
+    gc.freeze()       # what is alive now (the books read: millions of objects) is not looked through while drawing
+    try:
+        return _draw_and_put(gd, be, rs, maps, state, parsed, mine, painter, public, events, note, names, progress)
+    finally:
+        gc.unfreeze()
+
+
+def _draw_and_put(gd: GameDir, be: PutsPictures, rs: Ruleset, maps: MapData, state: Mapping[str, Any],
+                  parsed: Mapping[str, ParsedOrders], mine: Sequence[str], painter: MapPainter, public: MapPicture,
+                  events: Sequence[Mapping[str, Any]], note: str, names: Mapping[str, str],
+                  progress: Progress) -> list[CheckMap]:
+    """Each faction's map of `mine` drawn and put in its book (`publish`)."""
+    books = gd.config.books
     drawn: list[CheckMap] = []
     for n, fid in enumerate(mine, 1):
         given = parsed.get(fid)
