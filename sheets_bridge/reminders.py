@@ -34,7 +34,7 @@ class Reminder:
 
     @property
     def key(self) -> str:
-        return f"{MARK} ход {self.turn}, этап {self.stage}"
+        return f"{MARK}: ход {self.turn}, этап {self.stage}"
 
 
 def reminder(gd: GameDir, state: Mapping[str, Any], rs: Ruleset, now: dt.datetime) -> Reminder | None:

@@ -41,7 +41,7 @@ def cron_text(gd: GameDir, command: str | None = None) -> str:
     lines += schedule.cron_lines(rules, rs.stages, titles, gd.config.timezone, run("check"), run("lock"))
     if gd.config.early:
         lines += [f"# Рассчитать этап до срока, когда все фракции с игроками скажут «Приказы готовы» "
-                  f"([schedule] early = true): проверка каждые {EARLY_EVERY} минут.",
+                  f"([schedule] early = true): проверка каждые {agree(EARLY_EVERY, 'минута')}.",
                   f"*/{EARLY_EVERY} * * * * {run('turn --if-ready')}"]
     if gd.config.reminder_hours is not None:
         reminder = game / REMINDER_FILE
@@ -70,7 +70,7 @@ def schedule_text(gd: GameDir, cron: bool) -> str:
         lines.append(f"  {rs.stage_title(stage)}: {rule.describe() if rule else 'без срока'}")
     if gd.config.early:
         lines.append("Досрочно: этап, где все фракции с игроками сказали «Приказы готовы», можно рассчитать до "
-                     f"срока (forumwar turn --if-ready; в cron — каждые {EARLY_EVERY} минут).")
+                     f"срока (forumwar turn --if-ready; в cron — каждые {agree(EARLY_EVERY, 'минута')}).")
     if gd.config.reminder_hours is not None:
         lines.append(f"Напоминание игрокам: за {agree(gd.config.reminder_hours, 'час')} до срока "
                      "(forumwar post ИГРА --reminder; в cron — в файл, раз за этап).")

@@ -205,9 +205,10 @@ def test_status_shows_per_faction_submitted_and_error_rows_after_players_fill_or
         text = CliRunner().invoke(main, ["status", str(gd.path)]).output
     subs = {f: v["submission"] for f, v in after["factions"].items()}
     ok, bad = report.counts()["empire"]
-    assert subs["empire"] == {"rows": ok + bad, "errors": bad, "submitted": True} and bad >= 1
+    assert subs["empire"] == {"rows": ok + bad, "errors": bad, "submitted": True, "ready": False} and bad >= 1
     assert subs["vampires"]["submitted"] and subs["vampires"]["rows"] == sum(report.counts()["vampires"])
-    assert subs["dwarves"] == {"rows": 0, "errors": 0, "submitted": False} and not subs["jade"]["submitted"]
+    assert subs["dwarves"] == {"rows": 0, "errors": 0, "submitted": False, "ready": False}
+    assert not subs["jade"]["submitted"]
     # the keys scripts already read are all still there
     assert {"ruleset", "title", "turn", "stage", "stage_title", "lines", "era", "factions", "awaiting", "books",
             "fair_dice"} <= set(after)

@@ -121,7 +121,8 @@ def test_new_on_the_gms_own_books_asks_for_the_whole_drive_then_and_says_why(goo
     assert len(ConsentBrowser.opened) == 2
     books = {key: google.create_spreadsheet(GM, f"Весна: {key}")
              for key in ("empire", "vampires", "dwarves", "jade", "public", "gm")}
-    gd = create_game(tmp_path / "game", "jade_rose", "demo", backend="gsheets", book_ids=books, options={"identity": "gm"})
+    gd = create_game(tmp_path / "game", "jade_rose", "demo", backend="gsheets", book_ids=books,
+                     options={"identity": "gm"})
     assert gd.config.books == books
 
 

@@ -180,7 +180,7 @@ def test_the_reminder_file_is_written_once_per_stage(tmp_path):
     first = CliRunner().invoke(main, ["post", str(gd.path), "--reminder", "-o", str(out), "--forum", "spoiler"])
     assert first.exit_code == 0 and "записано" in first.output, first.output
     text = out.read_text(encoding="utf-8")
-    assert text.startswith("# forumwar-напоминание ход 1") and "[b]Напоминание" in text
+    assert text.startswith("# forumwar-напоминание: ход 1") and "[b]Напоминание" in text
     again = CliRunner().invoke(main, ["post", str(gd.path), "--reminder", "-o", str(out)])
     assert again.exit_code == 0 and again.output == "" and out.read_text(encoding="utf-8") == text
 

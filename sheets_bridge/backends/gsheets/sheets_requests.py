@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.russian import agree
 from sheets_bridge.backends.base import BackendError, TabWrite
 
 PROTECTION_TAG = "forumwar"
@@ -373,10 +374,11 @@ def check_limits(tabs: Iterable[TabWrite]) -> None:
             raise BackendError(f"Название вкладки «{LIST_TAB}» занято: в нём forumwar хранит длинные выпадающие "
                                "списки. Переименуйте вкладку в раскладке игры.")
         if len(tab.title) > MAX_TITLE:
-            raise BackendError(f"Название вкладки «{tab.title[:40]}…» длиннее {MAX_TITLE} знаков ({len(tab.title)}): "
+            longer = agree(MAX_TITLE, "знак", "gent")
+            raise BackendError(f"Название вкладки «{tab.title[:40]}…» длиннее {longer} ({len(tab.title)}): "
                                "Google Таблицы такое не примут. Сократите его в раскладке игры.")
         if tab_width(tab) > MAX_COLUMNS:
-            raise BackendError(f"Во вкладке «{tab.title}» {tab_width(tab)} столбцов, а в Google Таблицах их "
+            raise BackendError(f"Во вкладке «{tab.title}» {agree(tab_width(tab), 'столбец')}, а в Google Таблицах их "
                                f"не больше {MAX_COLUMNS}.")
 
 
