@@ -33,7 +33,7 @@ from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
 from sheets_bridge.backends.base import BackendError, TabWrite
-from sheets_bridge.backends.xlsx.files import PRINT_AREA, set_print_cells, set_print_formula
+from sheets_bridge.backends.xlsx.files import PRINT_AREA, collector_paused, set_print_cells, set_print_formula
 from sheets_bridge.layouts import HEADER_CHAR, as_number
 
 LISTS_SHEET = "Списки"          # hidden sheet holding dropdown lists too long to inline
@@ -96,7 +96,12 @@ def put_value(cell: Cell | MergedCell, value: Any) -> None:
 
 def apply_tab(wb: Workbook, tab: TabWrite) -> None:
     """Write `tab` into `wb`, creating its sheet if needed; a values-only write of an existing
-    tab leaves dropdowns, protection and formatting alone."""
+    tab leaves dropdowns, protection and formatting alone (the cycle collector paused: `collector_paused`)."""
+    with collector_paused():
+        _apply_tab(wb, tab)
+
+
+def _apply_tab(wb: Workbook, tab: TabWrite) -> None:
     if tab.title == LISTS_SHEET:
         raise BackendError(f"tab title {LISTS_SHEET!r} is reserved for dropdown lists")
     is_new = tab.title not in wb.sheetnames
