@@ -28,12 +28,13 @@ install: $(STAMP)
 test: $(STAMP)
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest
 
-# The crash sweep before every single write and request, with the map and charts drawn (the default
-# suite crashes once per distinct step and draws pictures only in their own tests), the discovery
-# check over a re-run of the whole Google suite, and every repository Titania case through the books
+# Everything: the whole suite with FORUMWAR_FULL_TESTS=1, i.e. also the tests marked `full` (the slower
+# siblings of what every run checks: other code pages, the other rule set or backend, subprocess runs), the
+# crash sweep before every single write and request with the map and charts drawn, the discovery check over
+# a re-run of the whole Google suite, every repository Titania case through the books and the 64-faction
+# games on both backends (an hour or more on two cores)
 test-full: $(STAMP)
-	FORUMWAR_FULL_TESTS=1 $(BIN)/python -m pytest -o addopts="-q -n auto --dist loadfile" -s \
-		tests/bridge/test_crash_sweep.py tests/bridge/test_google_discovery.py tests/titania/test_through_books_cases.py
+	FORUMWAR_FULL_TESTS=1 env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -s
 
 lint: $(STAMP)
 	$(BIN)/ruff check . && $(BIN)/mypy

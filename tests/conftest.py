@@ -35,10 +35,17 @@ settings.load_profile("forumwar")
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "long: takes tens of seconds or more; scheduled first")
+    config.addinivalue_line("markers", "full: a slower sibling of what every run checks (another code page, rule set "
+                                       "or backend, a subprocess): run by make test-full (FORUMWAR_FULL_TESTS=1) only")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("long") is None)
+    if os.environ.get("FORUMWAR_FULL_TESTS") != "1":
+        later = pytest.mark.skip(reason="make test-full (FORUMWAR_FULL_TESTS=1): every run has a faster sibling")
+        for item in items:
+            if item.get_closest_marker("full") is not None:
+                item.add_marker(later)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

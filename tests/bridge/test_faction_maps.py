@@ -441,6 +441,7 @@ def _imported_by_a_turn(tmp_path: Path, draw: bool) -> dict[str, bool]:
     return eval(done.stdout.strip().splitlines()[-1])        # noqa: S307  # our own script's dict
 
 
+@pytest.mark.full
 def test_a_turn_never_imports_matplotlib_networkx_or_pandas_even_to_draw(tmp_path):
     """The pictures are drawn with Pillow (matplotlib's import alone cost a turn 0.4 s); its font file is read."""
     assert _imported_by_a_turn(tmp_path, draw=False) == {"matplotlib": False, "networkx": False, "pandas": False}

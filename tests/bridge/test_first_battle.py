@@ -314,6 +314,7 @@ def test_a_preparation_that_cannot_start_is_no_error_and_the_battle_prepares_her
     assert got == find_ruleset("jade_rose").battle_simulator().simulate(SPEC, 200, 6)
 
 
+@pytest.mark.full
 def test_titania_commands_and_a_jade_rose_turn_import_no_compiler(tmp_path):
     """«No command compiles what it does not use»: `new`, `check`, `turn` and `status` of a Titania game, and
     `check` (no battle described in «Симулятор»), `turn` and `status` of a Jade Rose game, run in a process of

@@ -98,7 +98,7 @@ def _book_note(gd: GameDir, key: str) -> str:
     return str(openpyxl.load_workbook(gd.path / gd.config.books[key])[MAP_TAB]["A1"].value)
 
 
-@pytest.mark.parametrize("which", ["jade", "titania"])
+@pytest.mark.parametrize("which", ["jade", pytest.param("titania", marks=pytest.mark.full)])
 def test_the_map_opening_turn_3_tells_turn_2_s_battles_as_turn_2_s_never_as_this_turn_s(
         which: str, request: pytest.FixtureRequest) -> None:
     """«a map made at the opening of turn 3 before any battle of turn 3 shows no «бой этого хода»»."""

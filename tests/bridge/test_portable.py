@@ -154,8 +154,8 @@ COMMANDS = [["--help"], ["turn", "--help"], ["status", "{game}"], ["check", "{ga
             ["battle", "{battle}", "--runs", "200"], ["replay", "{game}", "1"]]
 
 
-@pytest.mark.parametrize("encoding", ["cp1251", "cp866", pytest.param("ascii", marks=pytest.mark.skipif(
-    os.environ.get("FORUMWAR_FULL_TESTS") != "1", reason="make test-full: the Russian consoles run in every run"))])
+@pytest.mark.parametrize("encoding", ["cp1251", pytest.param("cp866", marks=pytest.mark.full),
+                                      pytest.param("ascii", marks=pytest.mark.full)])
 def test_every_command_works_on_a_legacy_console(played, tmp_path, encoding):
     game, env, _ = played
     battle = ROOT / "templates" / "jade_rose" / "battles" / "example.json"

@@ -269,6 +269,7 @@ def _can_open(prefix: list[str], path: Path, mode: str) -> bool:
                            str(path), mode], capture_output=True, timeout=60).returncode == 0
 
 
+@pytest.mark.full
 def test_a_lock_file_of_another_user_refuses_changing_commands_and_lets_readers_read(copy, tmp_path):
     prefix = _as_user()
     if prefix is None:
@@ -297,6 +298,7 @@ def test_a_lock_file_of_another_user_refuses_changing_commands_and_lets_readers_
     assert _tree(copy) == before
 
 
+@pytest.mark.full
 def test_an_unreadable_lock_file_refuses_changing_commands_and_lets_readers_read(copy, tmp_path):
     (copy / ".lock").chmod(0)
     prefix = _as_user()
@@ -414,7 +416,8 @@ def test_a_reader_waits_at_most_its_time_and_then_shows_nothing(copy, tmp_path, 
     assert list(out.iterdir()) == []
 
 
-@pytest.mark.parametrize("encoding", ["cp1251", "cp866", "ascii"])
+@pytest.mark.parametrize("encoding", ["cp1251", pytest.param("cp866", marks=pytest.mark.full),
+                                      pytest.param("ascii", marks=pytest.mark.full)])
 def test_the_new_messages_survive_a_legacy_console(copy, tmp_path, encoding):
     """What a reader and a writer say while the game is held, on Windows' Russian code pages (and ASCII)."""
     with _holding(copy):
@@ -555,6 +558,7 @@ def test_a_reader_that_tries_the_lock_of_an_interrupted_command_changes_nothing(
     assert _listing(copy) == before
 
 
+@pytest.mark.full
 def test_without_fcntl_readers_wait_for_the_lock_file_and_create_none(copy, tmp_path):
     """As on Windows: filelock's own lock file exists only while a command holds the game (a holder of
     this test's kind, and a real `check`), and a reader neither leaves one nor mistakes its absence."""
@@ -677,6 +681,7 @@ def _wait_for(path: Path, process: subprocess.Popen[bytes]) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.full
 def test_two_turns_at_once_write_a_log_line_by_line(copy, tmp_path):
     """Two `turn`s started together, both writing to one log: the second's refusal is a line of its own."""
     log = tmp_path / "журнал.txt"
@@ -732,6 +737,7 @@ def _screen(data: bytes) -> list[str]:
     return lines
 
 
+@pytest.mark.full
 @pytest.mark.skipif(sys.platform == "win32", reason="the pseudo-terminal of this test is POSIX's")
 def test_two_turns_at_once_in_one_terminal_end_on_separate_lines(copy, tmp_path):
     """The first `turn` is drawing its progress bar (a line not ended yet) when the second is refused in

@@ -59,7 +59,7 @@ def _edit(path: Path, tab: str, cell: tuple[int, int], value: object) -> None:
 
 
 @pytest.mark.parametrize("ruleset", sorted(GAMES))
-@pytest.mark.parametrize("seed", ["rollback-gamed", None], ids=["seeded", "fair"])
+@pytest.mark.parametrize("seed", ["rollback-gamed", pytest.param(None, marks=pytest.mark.full)], ids=["seeded", "fair"])
 def test_a_plain_rollback_resolves_the_orders_as_archived_and_an_edit_is_not_read(tmp_path, ruleset, seed):
     make, faction = GAMES[ruleset]
     gd, tab, cell, cheat = make(tmp_path, seed)

@@ -10,6 +10,7 @@ import pytest
 from benchmarks.bench_titania import google_stage
 
 
+@pytest.mark.full
 @pytest.mark.long
 def test_large_titania_turn_uses_one_read_and_one_write_per_book(tmp_path):
     st = google_stage(tmp_path)
