@@ -1,5 +1,9 @@
 """game.toml: the game's configuration (GameConfig), its validation (every problem at once), and
-the small TOML writer that saves it."""
+the small TOML writer that saves it.
+
+One file, over 400 lines: the dataclass, the checks of each of its tables and the writer are one format, read and
+written together (a key added in one place must be checked and written in the others); the backends' own tables
+are not here but in their packages (sheets_bridge.backends.registry)."""
 from __future__ import annotations
 
 import datetime as dt

@@ -19,6 +19,9 @@ the round ends when every one is stored. The readers are checked without a reque
 permissions of every book and every known picture file are listed once per round, in one call of Drive's
 batch endpoint (`drive_batch`), and a file's permissions change only where they differ from its book's
 people (those changes, when several, in one batch too). Outside a round a `put` does its work at once.
+
+One file, a little over 400 lines: the uploads, the lookup of a stage's permissions in one batch call and the
+background round of `sending_pictures` share the files' marks and their lock.
 """
 from __future__ import annotations
 
