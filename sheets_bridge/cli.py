@@ -213,7 +213,8 @@ def turn(game_dir: str, yes: bool, if_ready: bool) -> None:
         report = run_turn(gd, progress=_progress, ask=None if yes else _resolve_unplayed(game_dir), if_ready=if_ready)
     except NotReady as exc:             # cron asks every few minutes: not being ready yet is no error
         _progress.finish()
-        click.echo(f"{exc}.")
+        said = str(exc)
+        click.echo(f"{said[:1].upper()}{said[1:]}.")
         return
     _progress.finish()
     rs = find_ruleset(gd.latest_state()["ruleset"])
