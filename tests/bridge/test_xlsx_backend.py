@@ -468,3 +468,28 @@ def test_the_protection_hash_is_worked_out_once_per_game_and_kept_with_the_passw
     assert openpyxl.load_workbook(tmp_path / book)["Сводка"].protection.hashValue == \
         xlsx_password.protection_hash("новый-пароль")[1]
     assert xlsx_password.stored_password(tmp_path) == "новый-пароль"
+
+
+def test_a_text_longer_than_an_excel_cell_is_cut_where_it_shows_and_says_so(tmp_path):
+    """Excel keeps at most 32,767 characters in a cell: a longer text (a long battle report) is cut with a Russian
+    note at its end, as on Google (50,000), never silently."""
+    from sheets_bridge.backends.xlsx.tabs import CUT_NOTE, MAX_CELL_TEXT
+    be = XlsxBackend(tmp_path)
+    book = be.create_book("public", "Общая")
+    long_text = "бой " * 10_000
+    be.write_book(book, [TabWrite("Хроника", header=("Текст",), rows=((long_text,),))])
+    cell = be.read_tabs(book, ["Хроника"])["Хроника"][1][0]
+    assert len(cell) == MAX_CELL_TEXT and cell.endswith(CUT_NOTE.strip("\n")) and "обрезан" in cell
+    assert cell.startswith(long_text[:1000])
+
+
+@pytest.mark.parametrize(("title", "said"), [("В" * 32, "32 знака, а Excel принимает от 1 до 31"),
+                                              ("Армии/флоты", "не бывает знаков"),
+                                              ("", "нет названия")])
+def test_a_tab_title_excel_refuses_is_a_russian_message(tmp_path, title, said):
+    from sheets_bridge.backends.base import BackendError
+    be = XlsxBackend(tmp_path)
+    book = be.create_book("public", "Общая")
+    with pytest.raises(BackendError) as caught:
+        be.write_book(book, [TabWrite(title, header=("А",), rows=())])
+    assert said in str(caught.value) and "раскладке игры" in str(caught.value)

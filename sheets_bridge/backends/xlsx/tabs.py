@@ -32,6 +32,7 @@ from openpyxl.worksheet.page import PageMargins
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
+from engine.russian import agree
 from sheets_bridge.backends.base import BackendError, TabWrite
 from sheets_bridge.backends.xlsx.files import PRINT_AREA, collector_paused, set_print_cells, set_print_formula
 from sheets_bridge.layouts import HEADER_CHAR, as_number
@@ -41,6 +42,8 @@ PLACEHOLDER_SHEET = "Лист1"     # the only sheet of a freshly created book
 
 MAX_INLINE_LIST = 255            # Excel's limit on an inline list formula
 MAX_CELL_TEXT = 32767            # Excel's limit on the text of one cell
+CUT_NOTE = "\n… [текст обрезан: в ячейку Excel помещается не больше 32 767 знаков]"
+MAX_TITLE = 31                   # Excel's limit on a sheet title
 FORMULA_PREFIXES = ("=", "+", "-", "@")
 
 HEADER_FONT = Font(bold=True)
@@ -83,7 +86,8 @@ def put_value(cell: Cell | MergedCell, value: Any) -> None:
     text = str(value)
     if _UNCLEAN.search(text):
         text = ILLEGAL_CHARACTERS_RE.sub("", text).replace("\r\n", "\n").replace("\r", "\n")
-    text = text[:MAX_CELL_TEXT]             # XML would turn a bare CR into LF on reading anyway
+    if len(text) > MAX_CELL_TEXT:           # cut where it shows, and say so (as on Google)
+        text = text[:MAX_CELL_TEXT - len(CUT_NOTE)] + CUT_NOTE
     box: Any = cell             # set as the value setter would, without its checks (done above) and its guesses:
     if isinstance(cell, MergedCell):
         box.value = text                    # openpyxl refuses it: a merged cell holds no value
@@ -103,7 +107,8 @@ def apply_tab(wb: Workbook, tab: TabWrite) -> None:
 
 def _apply_tab(wb: Workbook, tab: TabWrite) -> None:
     if tab.title == LISTS_SHEET:
-        raise BackendError(f"tab title {LISTS_SHEET!r} is reserved for dropdown lists")
+        raise BackendError(f"Название вкладки «{LISTS_SHEET}» занято: в нём forumwar хранит длинные выпадающие "
+                           "списки. Переименуйте вкладку в раскладке игры.")
     is_new = tab.title not in wb.sheetnames
     ws = _create_sheet(wb, tab.title) if is_new else wb[tab.title]
     unmerge(ws, tab)
@@ -231,15 +236,20 @@ def _nearest(styles: dict[int, StyleArray], rows: list[int], row: int) -> StyleA
 
 
 def _create_sheet(wb: Workbook, title: str) -> Worksheet:
-    if not title or len(title) > 31:
-        raise BackendError(f"invalid tab title {title!r}: 1 to 31 characters allowed")
+    if not title:
+        raise BackendError("У вкладки нет названия, а Excel требует от 1 до 31 знака. Назовите её в раскладке игры.")
+    if len(title) > MAX_TITLE:
+        raise BackendError(f"Название вкладки «{title[:40]}» — {agree(len(title), 'знак')}, а Excel принимает "
+                           f"от 1 до {MAX_TITLE}. Сократите его в раскладке игры.")
     try:
         ws: Worksheet = wb.create_sheet(title)
-    except ValueError as exc:
-        raise BackendError(f"invalid tab title {title!r}: {exc}") from None
+    except ValueError:
+        raise BackendError(f"Название вкладки «{title}» Excel не примет: в нём не бывает знаков : \\ / ? * [ ]. "
+                           "Исправьте его в раскладке игры.") from None
     if ws.title != title:   # openpyxl renames silently on a clash it sees differently
         wb.remove(ws)
-        raise BackendError(f"invalid tab title {title!r}")
+        raise BackendError(f"Название вкладки «{title}» Excel путает с другой вкладкой книги. Переименуйте одну из "
+                           "них в раскладке игры.")
     return ws
 
 
