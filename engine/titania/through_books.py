@@ -1,5 +1,8 @@
 """A situation's turn played through the faction books (`forumwar adjudicate FILE --through-books`).
 
+One module, over 400 lines, on purpose: each order kind's row form and the way its answer is read back are the two
+halves of one mapping, kept side by side so that a kind added to one is seen missing from the other.
+
 `plan` turns each order of a situation file (SCHEMA §1.4-§1.5, SCHEMA_V2 §2-§6) into the rows a player would type
 in the faction's order tabs, in the words the tabs' dropdowns offer (display names, never ids), and keeps which
 rows each order became; an order with no row form is a problem of the command. The Keepers have no book: the game
@@ -8,8 +11,6 @@ back from the game after its `check` and `turn` (the state the turn left, with w
 engine.titania.verdicts) into the output of `forumwar adjudicate FILE --json`, order by order at the file's own
 indices, and `mismatches` lists the rows whose verdict at `check` differs from the turn's.
 
-One module, over 400 lines, on purpose: each order kind's row form and the way its answer is read back are the two
-halves of one mapping, kept side by side so that a kind added to one is seen missing from the other.
 """
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
 """Pictures on Google: each PNG is a Drive file readable by exactly the people of its book, linked from a tab.
 
+One file, over 400 lines: the uploads, the lookup of a stage's permissions in one batch call and the background
+round of `sending_pictures` share the files' marks and their lock.
+
 Google's documentation leaves one way: the Sheets API cannot place an image over cells, and `=IMAGE(url)`
 shows only what Google's servers can fetch without the player's sign-in, i.e. a file open to anyone with the
 link, which would let anyone see a faction's map. So a picture is a PNG file in the game's pictures folder
@@ -19,9 +22,6 @@ the round ends when every one is stored. The readers are checked without a reque
 permissions of every book and every known picture file are listed once per round, in one call of Drive's
 batch endpoint (`drive_batch`), and a file's permissions change only where they differ from its book's
 people (those changes, when several, in one batch too). Outside a round a `put` does its work at once.
-
-One file, a little over 400 lines: the uploads, the lookup of a stage's permissions in one batch call and the
-background round of `sending_pictures` share the files' marks and their lock.
 """
 from __future__ import annotations
 
