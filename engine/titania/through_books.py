@@ -10,7 +10,6 @@ plays the orders the file gives them for its turn, as the GM's (engine.titania.o
 back from the game after its `check` and `turn` (the state the turn left, with what became of each row,
 engine.titania.verdicts) into the output of `forumwar adjudicate FILE --json`, order by order at the file's own
 indices, and `mismatches` lists the rows whose verdict at `check` differs from the turn's.
-
 """
 from __future__ import annotations
 
