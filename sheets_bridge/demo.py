@@ -93,6 +93,18 @@ def demo_ruleset(name: str | None) -> Ruleset:
     return able[0]
 
 
+def type_orders(gd: GameDir, rs: Ruleset, books: DemoBooks | None = None) -> None:
+    """Every playing faction types the rule set's scripted demo orders of the open stage into its book."""
+    players = rs.demo_players()
+    if players is None:
+        raise StageError(f"у правил «{rs.title}» нет демо-игроков")
+    books = books or DemoBooks(gd, Layout.load(rs.name))
+    state = gd.latest_state()
+    for faction in Envelope.of(state).factions:
+        if faction.playing:
+            books.replace(faction.id, players.orders(state, faction.id, books.read_all(faction.id)))
+
+
 def run_demo(path: Path, turns: int | None = None, echo: Callable[[str], None] = print,
              ruleset: str | None = None, progress: Callable[[str], None] = lambda _msg: None) -> GameDir:
     """Play the scripted game of `ruleset` (default: the only rule set that has demo players);
@@ -117,9 +129,7 @@ def run_demo(path: Path, turns: int | None = None, echo: Callable[[str], None] =
         while True:
             state = gd.latest_state()
             env = Envelope.of(state)
-            for faction in env.factions:
-                if faction.playing:
-                    books.replace(faction.id, players.orders(state, faction.id, books.read_all(faction.id)))
+            type_orders(gd, rs, books)
             if env.stage == rs.stages[0]:
                 report = check(gd)
                 echo(f"Ход {env.turn}: проверка приказов — " + ", ".join(

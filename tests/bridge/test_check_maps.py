@@ -21,10 +21,9 @@ import pytest
 
 from engine import find_ruleset
 from engine.ruleset import MapPicture, Row
-from engine.state import Envelope
 from sheets_bridge import check_maps, pictures
 from sheets_bridge.backends.xlsx.backend import XlsxBackend
-from sheets_bridge.demo import DemoBooks, fill_orders
+from sheets_bridge.demo import fill_orders, type_orders
 from sheets_bridge.gamedir import GameDir
 from sheets_bridge.layouts import Layout
 from sheets_bridge.map_drawing import Drawing, MapPainter
@@ -73,14 +72,7 @@ def _pngs(gd: GameDir) -> set[Path]:
 
 def _demo_orders(gd: GameDir) -> None:
     """Every faction types the rule set's scripted demo orders of the open stage (the demo's own mistakes too)."""
-    state = gd.latest_state()
-    rs = find_ruleset(state["ruleset"])
-    players = rs.demo_players()
-    assert players is not None
-    books = DemoBooks(gd, Layout.load(rs.name))
-    for faction in Envelope.of(state).factions:
-        if faction.playing:
-            books.replace(faction.id, players.orders(state, faction.id, books.read_all(faction.id)))
+    type_orders(gd, find_ruleset(gd.config.ruleset))
 
 
 def _legend(drawing: Drawing) -> list[str]:

@@ -23,16 +23,14 @@ from PIL import Image
 
 from engine import find_ruleset
 from engine.ruleset import MapArrow, MapLink, MapMarker, MapPicture, MapPlace
-from engine.state import Envelope
 from sheets_bridge import pictures
 from sheets_bridge.backends.xlsx.backend import XlsxBackend
 from sheets_bridge.charts import ChartPainter, charts, figures, turn_rows
 from sheets_bridge.cli import main
 from sheets_bridge.create import create_game
-from sheets_bridge.demo import DemoBooks
+from sheets_bridge.demo import type_orders
 from sheets_bridge.gameconfig import GameConfig, GameConfigError
 from sheets_bridge.gamedir import GameDir
-from sheets_bridge.layouts import Layout
 from sheets_bridge.map_drawing import BATTLE, WIDTH_PX, MapPainter, battles_title, draw_map
 from sheets_bridge.pictures import CHARTS_TAB, MAP_TAB, OFF_NOTE, map_note
 from sheets_bridge.stage import run_turn
@@ -51,14 +49,7 @@ def _draw_pictures() -> Iterator[None]:
 
 def _play_demo_orders(gd: GameDir) -> None:
     """Every faction types the rule set's scripted demo orders of the open stage into its book."""
-    state = gd.latest_state()
-    rs = find_ruleset(state["ruleset"])
-    players = rs.demo_players()
-    assert players is not None
-    books = DemoBooks(gd, Layout.load(rs.name))
-    for faction in Envelope.of(state).factions:
-        if faction.playing:
-            books.replace(faction.id, players.orders(state, faction.id, books.read_all(faction.id)))
+    type_orders(gd, find_ruleset(gd.config.ruleset))
 
 
 @pytest.fixture(scope="module")

@@ -19,13 +19,11 @@ from click.testing import CliRunner
 from PIL import Image
 
 from engine import find_ruleset
-from engine.state import Envelope
 from sheets_bridge import pictures
 from sheets_bridge.cli import main
 from sheets_bridge.create import create_game
-from sheets_bridge.demo import DemoBooks
+from sheets_bridge.demo import type_orders
 from sheets_bridge.gamedir import GameDir
-from sheets_bridge.layouts import Layout
 from sheets_bridge.map_drawing import BATTLE, Drawing, MapPainter, battles_title, draw_map
 from sheets_bridge.pictures import MAP_TAB, map_note
 from sheets_bridge.scenarios import load_scenario
@@ -45,14 +43,7 @@ def _draw_pictures() -> Iterator[None]:
 
 def _play_stage(gd: GameDir) -> None:
     """Every faction types the rule set's scripted demo orders of the open stage; the stage resolves."""
-    state = gd.latest_state()
-    rs = find_ruleset(state["ruleset"])
-    players = rs.demo_players()
-    assert players is not None
-    books = DemoBooks(gd, Layout.load(rs.name))
-    for faction in Envelope.of(state).factions:
-        if faction.playing:
-            books.replace(faction.id, players.orders(state, faction.id, books.read_all(faction.id)))
+    type_orders(gd, find_ruleset(gd.config.ruleset))
     run_turn(gd)
 
 

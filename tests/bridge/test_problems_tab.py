@@ -21,9 +21,8 @@ import pytest
 from engine import find_ruleset
 from engine.errors import OUTCOME_CODES
 from engine.state import Envelope
-from sheets_bridge.demo import DemoBooks, fill_orders
+from sheets_bridge.demo import fill_orders, type_orders
 from sheets_bridge.gamedir import GameDir
-from sheets_bridge.layouts import Layout
 from sheets_bridge.render import PROBLEMS_COLUMNS
 from sheets_bridge.stage import run_turn
 from sheets_bridge.through_books import play
@@ -46,14 +45,7 @@ def _problems(gd: GameDir) -> list[dict[str, Any]]:
 
 def _demo_orders(gd: GameDir) -> None:
     """Every faction types the scripted demo orders of the open stage."""
-    state = gd.latest_state()
-    rs = find_ruleset(state["ruleset"])
-    players = rs.demo_players()
-    assert players is not None
-    books = DemoBooks(gd, Layout.load(rs.name))
-    for faction in Envelope.of(state).factions:
-        if faction.playing:
-            books.replace(faction.id, players.orders(state, faction.id, books.read_all(faction.id)))
+    type_orders(gd, find_ruleset(gd.config.ruleset))
 
 
 def _spoil_a_manoeuvre(gd: GameDir) -> str:
