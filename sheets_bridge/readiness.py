@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.cells import normalize_name
 from engine.ruleset import Table
+from sheets_bridge.gameconfig import GameConfig
 from sheets_bridge.layouts import Layout, TabLayout, book_kind
 
 READY = "да"
@@ -63,6 +64,11 @@ def status_text(layout: Layout, key: str, raw: RawBook) -> str | None:
         return ("OK: мастер видит, что приказы готовы. До расчёта их ещё можно править — считаются последние; "
                 "передумали — очистите ячейку.")
     return f"Не понято «{typed}»: выберите «{READY}» из списка, когда приказы готовы, или оставьте ячейку пустой."
+
+
+def players(config: GameConfig) -> dict[str, list[str]]:
+    """Each faction's players' e-mails as game.toml names them (whose readiness counts: `playing`)."""
+    return {fid: list(faction.players) for fid, faction in config.factions.items()}
 
 
 def playing(awaited: Mapping[str, Any], players: Mapping[str, list[str]]) -> list[str]:

@@ -152,7 +152,7 @@ def opening_readiness(gd: GameDir, rs: Ruleset, state: dict[str, Any]) -> Table:
     """The GM book's «Готовность» as a stage opens: nobody has submitted or said ready yet."""
     awaited = rs.awaiting(state)
     names = {f: book_name(state, f) for f in rs.factions(state)}
-    players = {f: list(c.players) for f, c in gd.config.factions.items()}
+    players = readiness.players(gd.config)
     states = {f: readiness.submission_state(False, False, bool(awaited.get(f))) for f in names}
     return readiness.readiness_table(names, players, states, {})
 

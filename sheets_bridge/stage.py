@@ -132,7 +132,7 @@ def _readiness_write(gd: GameDir, rs: Ruleset, layout: Layout, state: dict[str, 
         return None
     awaited = rs.awaiting(state)
     names = {f: book_name(state, f) for f in rs.factions(state)}
-    players = {f: list(c.players) for f, c in gd.config.factions.items()}
+    players = readiness.players(gd.config)
     states = {f: readiness.submission_state(counts[f].submitted, counts[f].ready, bool(awaited.get(f)))
               if f in counts else readiness.submission_state(False, False, bool(awaited.get(f))) for f in names}
     rows = {f: (c.rows, c.errors) for f, c in counts.items()}
@@ -228,7 +228,7 @@ def not_ready(gd: GameDir, be: Backend, state: dict[str, Any]) -> list[str]:
     each one's «Готовность» tab read alone (all at once where the backend can). Empty: all are ready."""
     rs = find_ruleset(state["ruleset"])
     layout = Layout.load(rs.name)
-    players = {f: list(c.players) for f, c in gd.config.factions.items()}
+    players = readiness.players(gd.config)
     counted = [f for f in readiness.playing(rs.awaiting(state), players) if f in gd.config.books]
     jobs = {gd.config.books[f]: functools.partial(be.read_tabs, gd.config.books[f], readiness.read_titles(layout, f))
             for f in counted}
@@ -263,7 +263,7 @@ def run_turn(gd: GameDir, be: Backend | None = None, progress: Progress = noop,
         if stage == "finished":
             raise StageError("игра окончена: рассчитывать больше нечего")
         if if_ready:
-            players = {f: list(c.players) for f, c in gd.config.factions.items()}
+            players = readiness.players(gd.config)
             waiting = not_ready(gd, be, state)
             if waiting or not readiness.playing(rs.awaiting(state), players):
                 raise NotReady(rs.stage_title(stage), waiting)

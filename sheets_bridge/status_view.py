@@ -127,7 +127,7 @@ def render(gd: GameDir, rs: Ruleset, state: Mapping[str, Any], summary: Summary,
     for f in waiting:
         lines.append(f"Ждём от фракции «{f.name}»: " + "; ".join(awaiting[f.id]))
     if console.submissions is not None:
-        players = {fid: list(c.players) for fid, c in gd.config.factions.items()}
+        players = readiness.players(gd.config)
         if readiness.all_ready(awaiting, players, {k: s.ready for k, s in known.items()}):
             lines.append("Все фракции с игроками сказали «Приказы готовы»: этап можно рассчитать до срока "
                          "(forumwar turn" + (", или cron сам: [schedule] early = true" if gd.config.early else "")
